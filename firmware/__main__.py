@@ -1,0 +1,3 @@
+from firmware.cli import main
+
+raise SystemExit(main())

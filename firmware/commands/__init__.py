@@ -1,0 +1,1 @@
+"""Sub-commands of `xtraboard`, one module each (see firmware/cli.py)."""

@@ -1,0 +1,217 @@
+"""The protocol every rules engine offers; bots, the board's loop and records use only this.
+
+A game is a record: its players plus the list of steps applied so far (`history`). A step is
+either a `Roll` (a chance outcome, chosen by a dice source outside the engine) or one of the
+game's own decision types. Every step is a small frozen value that converts to and from the
+JSON of a game record (see docs/records.md).
+
+    >>> from firmware.games import new_game
+    >>> from firmware.dice import SeededDice
+    >>> game = new_game("exxtra", ["Alex", "Beatrice", "Carl"])
+    >>> game.pending()
+    Pending(kind='roll', player=0)
+    >>> game.roll(SeededDice(1))                    # doctest: +SKIP
+    >>> game.apply(game.legal_decisions()[0])       # doctest: +SKIP
+
+Engines are pure: no I/O, no clock and no randomness of their own.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from firmware.dice import DiceSource
+from firmware.errors import IllegalStepError, RecordError
+
+ROLL: Literal["roll"] = "roll"
+DECISION: Literal["decision"] = "decision"
+OVER: Literal["over"] = "over"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat: its name, the bot level playing it (None for a person), EXTRA!'s children option."""
+
+    name: str
+    bot: str | None = None
+    kids: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name}
+        if self.bot is not None:
+            data["bot"] = self.bot
+        if self.kids:
+            data["kids"] = True
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Player:
+        if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
+            raise RecordError(f"a player must be an object with a string 'name', not {data!r}")
+        bot, kids = data.get("bot"), data.get("kids", False)
+        if bot is not None and not isinstance(bot, str):
+            raise RecordError(f"player {data['name']!r}: 'bot' must be a level name, not {bot!r}")
+        if not isinstance(kids, bool):
+            raise RecordError(f"player {data['name']!r}: 'kids' must be true or false, not {kids!r}")
+        return cls(data["name"], bot, kids)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the game waits for: a `roll` (pressed by `player`), a `decision` by `player`, or
+    nothing because it is `over` (player None)."""
+
+    kind: Literal["roll", "decision", "over"]
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A chance step: one face per die, in the order of `Game.dice()`."""
+
+    faces: tuple[Any, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"roll": list(self.faces)}
+
+
+class Game(ABC):
+    """Base of the three rules engines. Subclasses set the class constants and implement the
+    abstract methods; `apply` here checks the phase (roll or decision) and the dice faces, the
+    subclass checks its own rules in `_apply` *before* changing anything."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, players: Sequence[Player | str]) -> None:
+        seats = tuple(p if isinstance(p, Player) else Player(p) for p in players)
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalStepError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {len(seats)}"
+            )
+        self.players: tuple[Player, ...] = seats
+        self.history: list[Any] = []
+        self._setup()
+
+    # --- what each game implements -------------------------------------------------------
+    @abstractmethod
+    def _setup(self) -> None:
+        """Set the starting position (called by __init__ and by undo)."""
+
+    @abstractmethod
+    def pending(self) -> Pending:
+        """A roll, whose decision, or over."""
+
+    @abstractmethod
+    def dice(self) -> tuple[tuple[Any, ...], ...]:
+        """The faces of each die of the pending roll."""
+
+    @abstractmethod
+    def legal_decisions(self) -> list[Any]:
+        """Every decision allowed now (empty unless a decision is pending)."""
+
+    @abstractmethod
+    def _apply(self, step: Any) -> None:
+        """Apply a roll or decision; raise IllegalStepError naming the rule before any change."""
+
+    @abstractmethod
+    def result(self) -> dict[str, Any] | None:
+        """The final result in the shape of docs/records.md, or None while the game goes on."""
+
+    @classmethod
+    @abstractmethod
+    def parse_step(cls, data: Any) -> Any:
+        """A step from its record JSON; RecordError if it is not one of this game's steps."""
+
+    # --- the shared protocol -------------------------------------------------------------
+    def apply(self, step: Any) -> None:
+        """Apply one step; an illegal one raises IllegalStepError and changes nothing."""
+        pending = self.pending()
+        if pending.kind == OVER:
+            raise IllegalStepError("the game is over: no more steps")
+        if isinstance(step, Roll):
+            if pending.kind != ROLL:
+                raise IllegalStepError(f"player {pending.player} has a decision to make; no roll now")
+            dice = self.dice()
+            if len(step.faces) != len(dice):
+                raise IllegalStepError(f"a roll here is {len(dice)} dice, not {len(step.faces)}")
+            for i, (face, faces) in enumerate(zip(step.faces, dice)):
+                if face not in faces:
+                    raise IllegalStepError(f"die {i} has no face {face!r} (faces: {list(faces)})")
+        elif pending.kind == ROLL:
+            raise IllegalStepError("the dice must be rolled first")
+        self._apply(step)
+        self.history.append(step)
+
+    def apply_json(self, data: Any) -> Any:
+        """Parse one record step and apply it; returns the step."""
+        step = self.parse_step(data)
+        self.apply(step)
+        return step
+
+    def roll(self, source: DiceSource) -> Roll:
+        """Ask `source` for the pending roll and apply it."""
+        step = Roll(tuple(source.roll(self.dice())))
+        self.apply(step)
+        return step
+
+    def is_over(self) -> bool:
+        return self.pending().kind == OVER
+
+    def undo(self) -> Any:
+        """Take back the last step (of any kind) and return it; rebuilt by replaying the rest."""
+        if not self.history:
+            raise IllegalStepError("nothing to undo: no step has been played")
+        steps = self.history[:-1]
+        last = self.history[-1]
+        self.history = []
+        self._setup()
+        for step in steps:
+            self.apply(step)
+        return last
+
+    def copy(self) -> Game:
+        """An independent game with the same players and history."""
+        twin = type(self)(self.players)
+        for step in self.history:
+            twin.apply(step)
+        return twin
+
+    def to_record(self) -> dict[str, Any]:
+        """This game as a record (docs/records.md), with its result once it is over."""
+        record: dict[str, Any] = {
+            "format": "xtraboard-record",
+            "version": 1,
+            "game": self.name,
+            "players": [p.to_json() for p in self.players],
+            "steps": [s.to_json() for s in self.history],
+        }
+        result = self.result()
+        if result is not None:
+            record["result"] = result
+        return record
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} players={len(self.players)} steps={len(self.history)} pending={self.pending()}>"
+
+
+def parse_roll(data: Any, size: int, kind: type) -> Roll:
+    """A `{"roll": [...]}` step of `size` faces of type `kind` (str or int); RecordError otherwise."""
+    faces = data.get("roll") if isinstance(data, Mapping) else None
+    if not isinstance(faces, list) or len(faces) != size:
+        raise RecordError(f"'roll' must be a list of {size} faces, not {faces!r}")
+    for face in faces:
+        if type(face) is not kind:
+            raise RecordError(f"roll face {face!r} must be {'a string' if kind is str else 'an integer'}")
+    return Roll(tuple(faces))
+
+
+def winners_of(scores: Sequence[int]) -> list[int]:
+    """Indices of every player with the best score (equal best scores share the win)."""
+    best = max(scores)
+    return [i for i, s in enumerate(scores) if s == best]
