@@ -1,0 +1,1 @@
+"""Benchmarks behind `xtraboard bench`; each prints `name: value` lines."""

@@ -1,0 +1,51 @@
+"""Engine figures: complete random games per second and legal-decision enumerations per second.
+
+Random games as `selfplay` plays them; enumerations are the `legal_decisions()` calls those
+games make, timed on their own.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+from firmware.dice import SeededDice
+from firmware.games import GAME_NAMES, Game, new_game
+from firmware.selfplay import DEFAULT_NAMES, play_random
+
+PLAYERS = {"exxtra": 4, "levelx": 4, "extra": 4}
+
+
+def measure(name: str, seconds: float) -> dict[str, float]:
+    """Play random games of `name` for about `seconds`; return the figures."""
+    enum_time = 0.0
+    enum_calls = 0
+
+    def timed_legal(game: Game) -> list:
+        nonlocal enum_time, enum_calls
+        start = time.perf_counter()
+        decisions = game.legal_decisions()
+        enum_time += time.perf_counter() - start
+        enum_calls += 1
+        return decisions
+
+    games = steps = 0
+    start = time.perf_counter()
+    while games == 0 or time.perf_counter() - start < seconds:
+        game = new_game(name, DEFAULT_NAMES[: PLAYERS[name]])
+        play_random(game, SeededDice(games), random.Random(games), timed_legal)
+        games += 1
+        steps += len(game.history)
+    elapsed = time.perf_counter() - start
+    return {
+        f"{name}_games_per_s": games / elapsed,
+        f"{name}_legal_enumerations_per_s": enum_calls / enum_time if enum_time else 0.0,
+        f"{name}_steps_per_game": steps / games,
+        f"{name}_games_played": games,
+    }
+
+
+def run(seconds: float) -> Iterator[tuple[str, float]]:
+    for name in GAME_NAMES:
+        yield from measure(name, seconds).items()

@@ -1,0 +1,32 @@
+"""`xtraboard selfplay GAME --players N --seed S --games K`: random games as JSON Lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from firmware.games import GAME_NAMES, game_class
+from firmware.records import record_json
+from firmware.selfplay import selfplay_games
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", choices=GAME_NAMES)
+    parser.add_argument("--players", type=int, required=True, metavar="N")
+    parser.add_argument("--seed", type=int, default=0, metavar="S")
+    parser.add_argument("--games", type=int, default=1, metavar="K")
+
+
+def run(args: argparse.Namespace) -> int:
+    cls = game_class(args.game)
+    if not cls.min_players <= args.players <= cls.max_players:
+        print(f"xtraboard selfplay: {cls.title} is for {cls.min_players} to {cls.max_players} players, "
+              f"not {args.players}", file=sys.stderr)
+        return 2
+    if args.games < 0:
+        print("xtraboard selfplay: --games must be 0 or more", file=sys.stderr)
+        return 2
+    for game in selfplay_games(args.game, args.players, args.seed, args.games):
+        sys.stdout.write(record_json(game) + "\n")
+    sys.stdout.flush()
+    return 0
