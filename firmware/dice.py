@@ -3,7 +3,7 @@
 A source is asked for one face per die, given each die's faces, and never sees the game:
 
 >>> SeededDice(7).roll([(1, 2, 3, 4, 5, 6)] * 2)
-(3, 3)
+(2, 4)
 
 Play uses `SystemDice` (the OS's cryptographic RNG, which the Pi feeds from its hardware RNG);
 tests, replays and demos use `SeededDice` or `ScriptedDice`. Physical dice keyed in by the
@@ -33,14 +33,20 @@ class SystemDice:
 
 
 class SeededDice:
-    """A reproducible source: the same seed gives the same rolls on every machine."""
+    """A reproducible source: the same seed gives the same rolls on every machine.
 
-    def __init__(self, seed: int | str) -> None:
+    Roll n depends only on the seed and n, so a game restored after a power cut continues the
+    same stream: `SeededDice(seed, rolls_made=n)`.
+    """
+
+    def __init__(self, seed: int | str, rolls_made: int = 0) -> None:
         self.seed = seed
-        self._random = random.Random(f"xtraboard-dice:{seed}")
+        self.rolls_made = rolls_made
 
     def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
-        return tuple(self._random.choice(list(faces)) for faces in dice)
+        rng = random.Random(f"xtraboard-dice:{self.seed}:{self.rolls_made}")
+        self.rolls_made += 1
+        return tuple(rng.choice(list(faces)) for faces in dice)
 
 
 class ScriptedDice:
