@@ -1,0 +1,510 @@
+"""EXTRA! (Sid Sackson), 1–6 players: one roll of five dice counts for every player still in.
+
+Each player picks an extra die for their EXTRA table and splits four dice into two pairs whose
+sums are crossed on their sheet (rules: ../shared/RULES.md "EXTRA!", decisions: docs/rules/extra.md).
+
+    >>> game = Extra(["Marie"])
+    >>> game.apply(Roll((1, 2, 2, 3, 5)))
+    >>> game.apply(Choice(0, 3, 0, ((1, 2), (0, 4))))     # 2+2=4, 1+5=6, extra 3 in column 0
+    >>> game.sheets[0].crosses_in(4), game.sheets[0].numbers
+    (1, (3, None, None))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, cast
+
+from firmware.errors import IllegalStepError, RecordError
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, winners_of
+
+SUMS: tuple[int, ...] = tuple(range(2, 13))
+POINTS: Mapping[int, int] = MappingProxyType(
+    {2: 100, 3: 70, 4: 60, 5: 50, 6: 40, 7: 30, 8: 40, 9: 50, 10: 60, 11: 70, 12: 100}
+)
+WALLS: Mapping[int, int] = MappingProxyType(
+    {2: 3, 3: 3, 4: 4, 5: 5, 6: 7, 7: 7, 8: 7, 9: 5, 10: 4, 11: 3, 12: 3}
+)
+FACTORS: tuple[int, ...] = (0, 1, 2, 3, 5, 7)
+ROW_SIZES: Mapping[int, int] = MappingProxyType({s: WALLS[s] + len(FACTORS) for s in SUMS})
+COLUMN_SIZES: tuple[int, ...] = (7, 8, 9)
+MAX_NUMBERS = 3
+WALL_SCORE = -200
+FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+DICE_COUNT = 5
+
+# Row data by index (sum - 2): the engine's hot path avoids mapping look-ups.
+_ROW_SIZE = tuple(ROW_SIZES[s] for s in SUMS)
+_DICE = (FACES,) * DICE_COUNT
+
+
+def _splits(dice: Sequence[int]) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """The three ways to split four dice indices into two pairs, normalised and ascending."""
+    a, b, c, d = sorted(dice)
+    return (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+
+
+# The pair splits left when die e is the extra die (index e) — constant tables.
+_SPLITS_WITHOUT = tuple(_splits([i for i in range(DICE_COUNT) if i != e]) for e in range(DICE_COUNT))
+_FREE_RIDE_SPLITS = tuple(split for splits in _SPLITS_WITHOUT for split in splits)
+
+
+def row_score(total: int, crosses: int) -> int:
+    """Score of row `total` with `crosses` crosses: 0, −200 inside the wall, else points × factor.
+
+    >>> row_score(11, 7)
+    210
+    """
+    if crosses == 0:
+        return 0
+    wall = WALLS[total]
+    if crosses <= wall:
+        return WALL_SCORE
+    return POINTS[total] * FACTORS[crosses - wall - 1]
+
+
+class Sheet:
+    """One player's sheet: crosses per sum row, the EXTRA table, whether their game has ended.
+
+    Read-only for everyone but the engine. Rows are addressed by their sum (2–12); columns by
+    index 0–2 (7, 8 and 9 boxes).
+
+    - `row_crosses`: crosses per row, a tuple for sums 2..12; `crosses_in(total)` for one row.
+    - `numbers`: the EXTRA number written in each column, or None.
+    - `column_crosses`: crosses in each column.
+    - `ended`: the last box of a column is crossed (this player's game is over).
+    - `row_scores` ({sum: score}), `row_score_of(total)`, `total`.
+
+        >>> Sheet.filled({11: 7}).row_scores[11]
+        210
+    """
+
+    __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended")
+
+    def __init__(self) -> None:
+        self._crosses: list[int] = [0] * len(SUMS)
+        self._numbers: list[int | None] = [None] * len(COLUMN_SIZES)
+        self._column_crosses: list[int] = [0] * len(COLUMN_SIZES)
+        self._ended = False
+
+    @classmethod
+    def filled(
+        cls,
+        crosses: Mapping[int, int] | None = None,
+        numbers: Sequence[int | None] = (None, None, None),
+        column_crosses: Sequence[int] = (0, 0, 0),
+    ) -> Sheet:
+        """A sheet with the given crosses (for scoring, previews and tests); checked box by box."""
+        sheet = cls()
+        for total, count in (crosses or {}).items():
+            if total not in ROW_SIZES:
+                raise IllegalStepError(f"sheet: there is no row {total!r} (rows are 2 to 12)")
+            if type(count) is not int or not 0 <= count <= ROW_SIZES[total]:
+                raise IllegalStepError(f"sheet: row {total} has {ROW_SIZES[total]} boxes, {count!r} crosses do not fit")
+            sheet._crosses[total - 2] = count
+        if len(numbers) != len(COLUMN_SIZES) or len(column_crosses) != len(COLUMN_SIZES):
+            raise IllegalStepError("sheet: the EXTRA table has exactly 3 columns")
+        owned = [n for n in numbers if n is not None]
+        if any(n not in FACES for n in owned) or len(set(owned)) != len(owned):
+            raise IllegalStepError(f"sheet: EXTRA numbers must be different die faces 1-6, not {list(numbers)}")
+        for column, (number, count) in enumerate(zip(numbers, column_crosses)):
+            size = COLUMN_SIZES[column]
+            if type(count) is not int or not 0 <= count <= size or (number is None and count):
+                raise IllegalStepError(
+                    f"sheet: column {column} ({size} boxes, number {number}) cannot hold {count!r} crosses"
+                )
+            sheet._numbers[column] = number
+            sheet._column_crosses[column] = count
+            if count == size:
+                sheet._ended = True
+        return sheet
+
+    # --- what the UI reads ------------------------------------------------------------
+    @property
+    def row_crosses(self) -> tuple[int, ...]:
+        return tuple(self._crosses)
+
+    def crosses_in(self, total: int) -> int:
+        return self._crosses[total - 2]
+
+    def is_row_full(self, total: int) -> bool:
+        return self._crosses[total - 2] == _ROW_SIZE[total - 2]
+
+    @property
+    def numbers(self) -> tuple[int | None, ...]:
+        return tuple(self._numbers)
+
+    @property
+    def column_crosses(self) -> tuple[int, ...]:
+        return tuple(self._column_crosses)
+
+    @property
+    def owned(self) -> int:
+        """How many EXTRA numbers are written (0–3)."""
+        return len(COLUMN_SIZES) - self._numbers.count(None)
+
+    def column_of(self, face: int) -> int | None:
+        """The column holding EXTRA number `face`, or None."""
+        numbers = self._numbers
+        return numbers.index(face) if face in numbers else None
+
+    @property
+    def ended(self) -> bool:
+        return self._ended
+
+    def row_score_of(self, total: int) -> int:
+        return row_score(total, self._crosses[total - 2])
+
+    @property
+    def row_scores(self) -> dict[int, int]:
+        return {total: row_score(total, count) for total, count in zip(SUMS, self._crosses)}
+
+    @property
+    def total(self) -> int:
+        return sum(row_score(total, count) for total, count in zip(SUMS, self._crosses))
+
+    # --- changed by the engine only ---------------------------------------------------
+    def _cross_row(self, total: int) -> int | None:
+        """Cross the next box of row `total`; its box index, or None when the row is full."""
+        index = total - 2
+        count = self._crosses[index]
+        if count == _ROW_SIZE[index]:
+            return None
+        self._crosses[index] = count + 1
+        return count
+
+    def _take(self, column: int, face: int, cross: bool) -> None:
+        """Write `face` in `column` (if new) and cross its next box when `cross`."""
+        self._numbers[column] = face
+        if cross:
+            self._column_crosses[column] += 1
+            if self._column_crosses[column] == COLUMN_SIZES[column]:
+                self._ended = True
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sheet):
+            return NotImplemented
+        return (self._crosses, self._numbers, self._column_crosses) == (
+            other._crosses, other._numbers, other._column_crosses)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable (by the engine)
+
+    def __repr__(self) -> str:
+        crosses = {s: c for s, c in zip(SUMS, self._crosses) if c}
+        return f"Sheet.filled({crosses}, numbers={tuple(self._numbers)}, column_crosses={tuple(self._column_crosses)})"
+
+
+def _normalised(pairs: Any) -> Any:
+    """Each pair ascending, the two pairs ascending; anything malformed is left for the rules check."""
+    try:
+        return tuple(sorted(tuple(sorted(pair)) for pair in pairs))
+    except TypeError:
+        return tuple(pairs) if isinstance(pairs, list) else pairs
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One player's decision on the current roll: the extra die (index, None on a free ride),
+    the column for a new EXTRA number (else None), and two pairs of dice indices.
+
+        >>> Choice(0, 3, 0, [[4, 0], [1, 2]])
+        Choice(player=0, extra=3, column=0, pairs=((0, 4), (1, 2)))
+    """
+
+    player: int
+    extra: int | None
+    column: int | None
+    pairs: tuple[tuple[int, int], tuple[int, int]]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pairs", _normalised(self.pairs))
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"player": self.player, "extra": self.extra}
+        if self.column is not None:
+            data["column"] = self.column
+        data["pairs"] = [list(pair) for pair in self.pairs]
+        return data
+
+
+def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
+    """Every well-formed Choice, built once: [player][extra or 5 for None][column or 3 for None]."""
+    table = []
+    for player in range(6):
+        by_extra = []
+        for extra in range(DICE_COUNT + 1):
+            by_column = []
+            for column in (0, 1, 2, None):
+                if extra == DICE_COUNT:
+                    splits = _FREE_RIDE_SPLITS if column is None else ()
+                    die = None
+                else:
+                    splits, die = _SPLITS_WITHOUT[extra], extra
+                by_column.append(tuple(Choice(player, die, column, split) for split in splits))
+            by_extra.append(tuple(by_column))
+        table.append(tuple(by_extra))
+    return tuple(table)
+
+
+_CHOICES = _choice_table()
+_FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
+_NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
+
+
+def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
+    """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
+    if not (isinstance(pairs, tuple) and len(pairs) == 2
+            and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)):
+        return f"pairs must be two pairs of dice indices, not {pairs!r}"
+    used = {*pairs[0], *pairs[1]}
+    if any(not 0 <= i < DICE_COUNT for i in used):
+        return f"pairs {[list(p) for p in pairs]}: dice indices are 0 to 4"
+    if len(used) != 4:
+        return f"pairs {[list(p) for p in pairs]} must use four different dice"
+    if extra in used:
+        return f"pairs {[list(p) for p in pairs]}: the extra die {extra} cannot also be in a pair"
+    return None
+
+
+class Extra(Game):
+    """EXTRA!: 1–6 players share each roll; each decides their own sheet.
+
+    Public state (read-only; the UI draws from it and never re-derives rules):
+    - `sheets`: one `Sheet` per player.
+    - `faces`: the faces of the last roll (None before the first).
+    - `roller`: who presses ROLL for the pending roll, or who rolled the dice being decided
+      (None once the game is over).
+    - `rolls`: how many rolls have been made.
+    - `undecided`: players still to decide on the current roll, in seating order.
+    - `in_game`: players whose game has not ended, in seating order.
+    - `events`: what the last applied step did, a list of dicts:
+      `{"kind": "roll", "player": roller, "faces": (..5..)}`;
+      `{"kind": "extra", "player", "die", "face", "column", "new": bool, "crossed": bool}` or
+      `{"kind": "free_ride", "player"}`;
+      per pair, in order: `{"kind": "cross", "player", "sum", "box"}` (box index from the left)
+      or `{"kind": "row_full", "player", "sum"}`;
+      `{"kind": "ended", "player", "column"}` when that choice crossed a column's last box;
+      `{"kind": "game_over", "winners": [...]}` when the last player has ended.
+    - `extra_dice()`: the dice the pending player may take as extra die ([None] = free ride);
+      `columns_for(die)`: the columns that die's face may be written in (() if already owned).
+
+    `legal_decisions()` order: extra die ascending, then column ascending, then the three pair
+    splits with normalised pairs ascending; a free ride lists the splits of dice 1-4, 0 2-4,
+    0-1 3-4, 0-2 4 and 0-3 (omitted die ascending), three each.
+    """
+
+    name = "extra"
+    title = "EXTRA!"
+    min_players = 1
+    max_players = 6
+
+    def _setup(self) -> None:
+        self.sheets: tuple[Sheet, ...] = tuple(Sheet() for _ in self.players)
+        self.faces: tuple[int, ...] | None = None
+        self.roller: int | None = 0
+        self.rolls = 0
+        self._undecided: list[int] = []
+        self._in_game: list[int] = list(range(len(self.players)))
+        self.events: list[dict[str, Any]] = []
+
+    @property
+    def undecided(self) -> tuple[int, ...]:
+        return tuple(self._undecided)
+
+    @property
+    def in_game(self) -> tuple[int, ...]:
+        return tuple(self._in_game)
+
+    def pending(self) -> Pending:
+        if self._undecided:
+            return Pending(DECISION, self._undecided[0])
+        if self._in_game:
+            return Pending(ROLL, self.roller)
+        return Pending(OVER)
+
+    def dice(self) -> tuple[tuple[int, ...], ...]:
+        return _DICE
+
+    # --- the extra die -------------------------------------------------------------------
+    def extra_dice(self) -> list[int | None]:
+        """Dice the pending player may take as extra die; [None] on a free ride, [] if none pending."""
+        if not self._undecided or self.faces is None:
+            return []
+        sheet = self.sheets[self._undecided[0]]
+        if sheet.owned < MAX_NUMBERS:
+            return list(range(DICE_COUNT))
+        numbers = sheet._numbers
+        shown = [i for i, face in enumerate(self.faces) if face in numbers]
+        return shown or [None]
+
+    def columns_for(self, die: int) -> tuple[int, ...]:
+        """Columns the face of `die` may be written in by the pending player; () if it is owned."""
+        if not self._undecided or self.faces is None:
+            return ()
+        sheet = self.sheets[self._undecided[0]]
+        if self.faces[die] in sheet._numbers:
+            return ()
+        return tuple(c for c, n in enumerate(sheet._numbers) if n is None)
+
+    def legal_decisions(self) -> list[Choice]:
+        if not self._undecided:
+            return []
+        table = _CHOICES[self._undecided[0]]
+        decisions: list[Choice] = []
+        for die in self.extra_dice():
+            if die is None:
+                decisions.extend(table[_FREE][_NO_COLUMN])
+                continue
+            columns = self.columns_for(die)
+            if not columns:
+                decisions.extend(table[die][_NO_COLUMN])
+            for column in columns:
+                decisions.extend(table[die][column])
+        return decisions
+
+    # --- applying steps --------------------------------------------------------------------
+    def _apply(self, step: Any) -> None:
+        if isinstance(step, Roll):
+            self._apply_roll(step)
+        elif isinstance(step, Choice):
+            self._apply_choice(step)
+        else:
+            raise IllegalStepError(f"an EXTRA! step is a Roll or a Choice, not {step!r}")
+
+    def _apply_roll(self, step: Roll) -> None:
+        self.faces = tuple(step.faces)
+        self.rolls += 1
+        self._undecided = list(self._in_game)
+        self.events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
+
+    def _check_choice(self, step: Choice) -> str | None:
+        """The rule `step` breaks, or None; changes nothing."""
+        player = self._undecided[0]
+        if step.player != player:
+            return f"turn order: player {player} decides now, not player {step.player!r}"
+        faces = cast(tuple[int, ...], self.faces)  # a decision is pending only after a roll
+        sheet = self.sheets[player]
+        extra, column = step.extra, step.column
+        if extra is not None and (type(extra) is not int or not 0 <= extra < DICE_COUNT):
+            return f"extra die: {extra!r} is not a die index 0 to 4 (or null for a free ride)"
+        if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
+            return f"EXTRA column: {column!r} is not a column 0, 1 or 2"
+        numbers = sheet._numbers
+        if sheet.owned == MAX_NUMBERS:
+            shown = [i for i, face in enumerate(faces) if face in numbers]
+            if shown and extra not in shown:
+                owned = sorted(n for n in numbers if n is not None)
+                return (f"extra die: the roll shows an EXTRA number of {owned}, so the extra die "
+                        f"must be one of dice {shown}, not {extra}")
+            if not shown and extra is not None:
+                return f"free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"
+        elif extra is None:
+            return f"free ride: only with three EXTRA numbers; player {player} owns {sheet.owned}, so an extra die is needed"
+        if extra is not None:
+            face = faces[extra]
+            owned_column = sheet.column_of(face)
+            if owned_column is not None and column is not None:
+                return (f"EXTRA column: {face} is already the EXTRA number of column {owned_column}; "
+                        f"give no column")
+            if owned_column is None:
+                if column is None:
+                    return f"EXTRA column: {face} becomes a new EXTRA number; choose an empty column"
+                if numbers[column] is not None:
+                    return f"EXTRA column: column {column} already holds the EXTRA number {numbers[column]}"
+        elif column is not None:
+            return "EXTRA column: a free ride writes no EXTRA number; give no column"
+        return _pairs_problem(step.pairs, extra)
+
+    def _apply_choice(self, step: Choice) -> None:
+        problem = self._check_choice(step)
+        if problem is not None:
+            raise IllegalStepError(problem)
+        player = step.player
+        sheet = self.sheets[player]
+        faces = cast(tuple[int, ...], self.faces)
+        events: list[dict[str, Any]] = []
+        extra = step.extra
+        column: int | None = None
+        if extra is None:
+            events.append({"kind": "free_ride", "player": player})
+        else:
+            face = faces[extra]
+            column = sheet.column_of(face)
+            new = column is None
+            if new:
+                column = step.column
+            cross = not (new and self.players[player].kids)
+            sheet._take(column, face, cross)
+            events.append({"kind": "extra", "player": player, "die": extra, "face": face,
+                           "column": column, "new": new, "crossed": cross})
+        for a, b in step.pairs:
+            total = faces[a] + faces[b]
+            box = sheet._cross_row(total)
+            if box is None:
+                events.append({"kind": "row_full", "player": player, "sum": total})
+            else:
+                events.append({"kind": "cross", "player": player, "sum": total, "box": box})
+        self._undecided.pop(0)
+        if sheet._ended:
+            self._in_game.remove(player)
+            events.append({"kind": "ended", "player": player, "column": column})
+        if not self._undecided:
+            self._next_roller()
+            if not self._in_game:
+                events.append({"kind": "game_over", "winners": self._winners()})
+        self.events = events
+
+    def _next_roller(self) -> None:
+        """Clockwise to the next player still in; None when nobody is."""
+        if not self._in_game:
+            self.roller = None
+            return
+        current = self.roller if self.roller is not None else -1
+        later = [p for p in self._in_game if p > current]
+        self.roller = later[0] if later else self._in_game[0]
+
+    # --- the end ----------------------------------------------------------------------------
+    def _winners(self) -> list[int]:
+        scores = [sheet.total for sheet in self.sheets]
+        if len(scores) == 1:
+            # Solo: a negative total is a loss, 0 is not (RULES.md); docs/rules/extra.md.
+            return [0] if scores[0] >= 0 else []
+        return winners_of(scores)
+
+    def result(self) -> dict[str, Any] | None:
+        if self._in_game:
+            return None
+        return {
+            "scores": [sheet.total for sheet in self.sheets],
+            "rows": [{str(total): score for total, score in sheet.row_scores.items()} for sheet in self.sheets],
+            "winners": self._winners(),
+        }
+
+    # --- records ----------------------------------------------------------------------------
+    @classmethod
+    def parse_step(cls, data: Any) -> Roll | Choice:
+        if not isinstance(data, Mapping):
+            raise RecordError(f"an EXTRA! step must be a JSON object, not {data!r}")
+        if "roll" in data:
+            return parse_roll(data, DICE_COUNT, int)
+        if "player" not in data:
+            raise RecordError(f"an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {sorted(data)}")
+        player = data["player"]
+        if type(player) is not int or player < 0:
+            raise RecordError(f"'player' must be a seat index (integer from 0), not {player!r}")
+        if "extra" not in data:
+            raise RecordError("'extra' is missing: a die index 0-4, or null on a free ride")
+        extra = data["extra"]
+        if extra is not None and (type(extra) is not int or not 0 <= extra < DICE_COUNT):
+            raise RecordError(f"'extra' must be a die index 0-4 or null, not {extra!r}")
+        column = data.get("column")
+        if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
+            raise RecordError(f"'column' must be 0, 1, 2 or null, not {column!r}")
+        pairs = data.get("pairs")
+        if not (isinstance(pairs, list) and len(pairs) == 2 and all(
+                isinstance(p, list) and len(p) == 2 and all(type(i) is int and 0 <= i < DICE_COUNT for i in p)
+                for p in pairs)):
+            raise RecordError(f"'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}")
+        return Choice(player, extra, column, pairs)
