@@ -11,14 +11,32 @@ Cell names (the only way code refers to an LED):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
+from itertools import permutations
 from pathlib import Path
+
+from firmware.errors import ConfigError
 
 BUTTON_NAMES = ("roll", "ok", "back", "left", "right")
 GRID_ROWS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
 PIPS_PER_DIE = 7
 DICE_COUNT = 5
 SEAT_COUNT = 6
+
+BOARD_ENV = "XTRABOARD_BOARD"  # path of the board description when load_board() gets none
+I2C_PINS = (2, 3)  # I2C1 SDA, SCL: the OLED's bus
+SPI_PINS = (7, 8, 9, 10, 11)  # SPI0 CE1, CE0, MISO, MOSI, SCLK
+LED_DRIVER_PINS = {"pwm": (18, 12, 21), "spi": (10,)}  # what the NeoPixel library can drive
+DISPLAY_DRIVERS = (  # luma.oled device classes on I2C or SPI
+    "ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322", "ssd1322_nhd", "ssd1325",
+    "ssd1327", "ssd1331", "ssd1351", "ssd1362", "ssd1363", "sh1106", "sh1107", "ch1115",
+)
+LED_ORDERS = tuple("".join(p) for n in ("RGB", "RGBW") for p in permutations(n))
 
 
 def cell_names() -> list[str]:
@@ -67,6 +85,8 @@ class DisplayConfig:
     width: int
     height: int
     rotate: int  # 0–3, luma's quarter turns
+    dc_pin: int | None = None  # SPI displays only: data/command line (luma's default GPIO24)
+    reset_pin: int | None = None  # SPI displays only: reset line (luma's default GPIO25)
 
 
 @dataclass(frozen=True)
@@ -87,5 +107,318 @@ def default_board_path() -> Path:
 
 
 def load_board(path: Path | str | None = None) -> BoardConfig:
-    """Load and validate a board description; ConfigError names the file, key and expectation."""
-    raise NotImplementedError("being written")  # placeholder until the loader lands
+    """Load and validate a board description; ConfigError names the file, key and expectation.
+
+    Without `path` the file named by the environment variable XTRABOARD_BOARD is read, or else
+    `hardware/board.toml` of this checkout.
+
+    >>> load_board().leds.cells["ladder.5"]  # doctest: +SKIP
+    Cell(leds=(24,), x=40.0, y=110.0)
+    """
+    source = Path(path if path is not None else os.environ.get(BOARD_ENV) or default_board_path())
+    top = _Table(source, _read_toml(source))
+    board = top.table("board")
+    name = board.string("name")
+    size = board.size("size_mm")
+    board.done()
+    leds = _leds(top.table("leds"))
+    display, display_position = _display(top.table("display"), leds, size)
+    buttons, button_positions = _buttons(top.table("buttons"), leds, display, size)
+    cells = _cells(top.table("cells"), leds.count, size)
+    top.done()
+    return BoardConfig(
+        path=source,
+        name=name,
+        size_mm=size,
+        buttons=buttons,
+        leds=replace(leds, cells=cells),
+        display=display,
+        button_positions=button_positions,
+        display_position=display_position,
+    )
+
+
+def _read_toml(source: Path) -> dict[str, object]:
+    try:
+        with source.open("rb") as file:
+            return tomllib.load(file)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ConfigError(f"{source}: cannot read the board description ({reason}); expected a readable TOML file") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start}); expected a TOML file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+
+
+def _leds(table: _Table) -> LedsConfig:
+    driver = table.string("driver", choices=tuple(LED_DRIVER_PINS))
+    pin = table.gpio("pin")
+    if pin not in LED_DRIVER_PINS[driver]:
+        *others, last = (f"GPIO{p}" for p in LED_DRIVER_PINS[driver])
+        allowed = f"{', '.join(others)} or {last}" if others else last
+        raise table.fail("pin", f'driver "{driver}" cannot drive GPIO{pin}; expected {allowed}')
+    config = LedsConfig(
+        driver=driver,
+        pin=pin,
+        count=table.integer("count", 1, 1024),
+        order=table.string("order", choices=LED_ORDERS, expected='a colour order such as "GRB", "RGB" or "GRBW"'),
+        brightness=table.number("brightness", 0.0, 1.0),
+        budget_amps=table.number("budget_amps", 0.0, 50.0, above_low=True),
+        ma_per_channel=table.number("ma_per_channel", 0.0, 100.0, above_low=True),
+    )
+    table.done()
+    return config
+
+
+def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tuple[DisplayConfig, tuple[float, float]]:
+    driver = table.string("driver", choices=DISPLAY_DRIVERS)
+    interface = table.string("interface", choices=("i2c", "spi"))
+    if interface == "spi" and leds.driver == "spi":
+        raise table.fail("interface", 'SPI0 already carries the LED data (leds.driver = "spi"); expected "i2c"')
+    if interface == "i2c":
+        port = table.integer("port", 1, 1, expected="1, the header's I2C bus (GPIO2 SDA, GPIO3 SCL)")
+        address = table.integer("address", 0x03, 0x77, expected="an I2C address from 0x03 to 0x77", show=hex)
+        for key in ("dc_pin", "reset_pin"):
+            if table.present(key):
+                raise table.fail(key, 'only an SPI display has this line; expected no such key with interface "i2c"')
+        dc_pin = reset_pin = None
+    else:
+        port = table.integer("port", 0, 0, expected="0, the header's SPI bus (GPIO10 MOSI, GPIO11 SCLK, GPIO8 CE0)")
+        if table.present("address"):
+            raise table.fail("address", 'an SPI display has no address; expected no such key with interface "spi"')
+        address = 0
+        taken = {p: "an I2C pin" for p in I2C_PINS} | {p: "an SPI0 pin" for p in SPI_PINS} | {leds.pin: "the LED data line (leds.pin)"}
+        dc_pin = table.gpio("dc_pin", default=24, taken=taken)
+        reset_pin = table.gpio("reset_pin", default=25, taken=taken | {dc_pin: "the DC line (display.dc_pin)"})
+    config = DisplayConfig(
+        driver=driver,
+        interface=interface,
+        port=port,
+        address=address,
+        width=table.integer("width", 1, 1024),
+        height=table.integer("height", 1, 1024),
+        rotate=table.integer("rotate", 0, 3, expected="0–3 (quarter turns)"),
+        dc_pin=dc_pin,
+        reset_pin=reset_pin,
+    )
+    position = table.point("position", size)
+    table.done()
+    return config, position
+
+
+def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
+    """Pins no button may take, with the reason an error gives."""
+    reserved = {p: "an I2C pin (the display bus)" for p in I2C_PINS}
+    reserved |= {p: "an SPI0 pin" for p in SPI_PINS}
+    reserved[leds.pin] = "the LED data line (leds.pin)"
+    if display.dc_pin is not None:
+        reserved[display.dc_pin] = "the display's DC line (display.dc_pin)"
+    if display.reset_pin is not None:
+        reserved[display.reset_pin] = "the display's reset line (display.reset_pin)"
+    return reserved
+
+
+def _buttons(
+    table: _Table, leds: LedsConfig, display: DisplayConfig, size: tuple[float, float]
+) -> tuple[ButtonsConfig, dict[str, tuple[float, float]]]:
+    taken = _reserved_pins(leds, display)
+    pins_table = table.table("pins")
+    pins: dict[str, int] = {}
+    for name in BUTTON_NAMES:
+        pins[name] = pins_table.gpio(name, taken=taken)
+        taken[pins[name]] = f"already used by buttons.pins.{name}"
+    pins_table.done()
+    tilt = table.gpio("tilt", taken=taken) if table.present("tilt") else None
+    options: dict[str, bool | float] = {}
+    if table.present("pull_up"):
+        options["pull_up"] = table.boolean("pull_up")
+    if table.present("debounce_ms"):
+        options["debounce_ms"] = table.number("debounce_ms", 0.0, 500.0)
+    if table.present("hold_s"):
+        options["hold_s"] = table.number("hold_s", 0.1, 10.0)
+    positions_table = table.table("positions")
+    positions = {name: positions_table.point(name, size) for name in BUTTON_NAMES}
+    positions_table.done()
+    table.done()
+    return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]
+
+
+def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str, Cell]:
+    names = cell_names()
+    known = set(names)
+    for key in table.data:
+        if key not in known:
+            raise table.fail(key, f"unknown cell; expected one of {_CELL_PATTERN}")
+    missing = [name for name in names if name not in table.data]
+    if missing:
+        more = f" (and {len(missing) - 1} more: {', '.join(missing[1:6])}{', …' if len(missing) > 6 else ''})" if len(missing) > 1 else ""
+        raise table.fail(missing[0], f"missing{more}; expected {{ leds = [...], x = ..., y = ... }} for every cell")
+    owner: dict[int, str] = {}
+    cells: dict[str, Cell] = {}
+    for name in names:
+        entry = table.table(name, expected="a table { leds = [...], x = ..., y = ... }")
+        leds = entry.led_indices("leds", led_count, owner, name)
+        cells[name] = Cell(
+            leds=leds,
+            x=entry.number("x", 0.0, size[0], expected=f"a position in mm from 0 to {size[0]:g} (board.size_mm)"),
+            y=entry.number("y", 0.0, size[1], expected=f"a position in mm from 0 to {size[1]:g} (board.size_mm)"),
+        )
+        entry.done()
+    return cells
+
+
+_CELL_PATTERN = (
+    f"track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {', '.join(map(str, GRID_ROWS.values()))} fields), "
+    f"dice.0–{DICE_COUNT - 1}.0–{PIPS_PER_DIE - 1}, seat.0–{SEAT_COUNT - 1}"
+)
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key_path(keys: tuple[str, ...]) -> str:
+    """Keys as TOML writes them: `cells."grid.7.2".leds`."""
+    return ".".join(k if _BARE_KEY.fullmatch(k) else '"' + k.replace("\\", "\\\\").replace('"', '\\"') + '"' for k in keys)
+
+
+def _describe(value: object) -> str:
+    """A TOML value and its type, for error messages."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    if isinstance(value, float):
+        return f"{value} (a number)"
+    if isinstance(value, str):
+        return f'"{value}" (a string)'
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return f"{value} (a date/time)"
+
+
+class _Table:
+    """One TOML table being read: typed getters whose errors name the key path; `done()` rejects the rest."""
+
+    def __init__(self, source: Path, data: dict[str, object], keys: tuple[str, ...] = ()) -> None:
+        self.source = source
+        self.data = data
+        self.keys = keys
+        self._known: set[str] = set()
+
+    def fail(self, key: str | None, problem: str) -> ConfigError:
+        where = _key_path(self.keys + ((key,) if key is not None else ()))
+        return ConfigError(f"{self.source}: {where}: {problem}" if where else f"{self.source}: {problem}")
+
+    def present(self, key: str) -> bool:
+        """Whether an optional key is given (it is a known key either way)."""
+        self._known.add(key)
+        return key in self.data
+
+    def done(self) -> None:
+        """Reject keys no getter asked for: typos must not pass silently."""
+        for key in self.data:
+            if key not in self._known:
+                raise self.fail(key, f"unknown key (a typo?); expected one of: {', '.join(sorted(self._known))}")
+
+    def _get(self, key: str, expected: str) -> object:
+        self._known.add(key)
+        if key not in self.data:
+            unread = [k for k in self.data if k not in self._known]
+            hint = "".join(f' (is "{k}" a typo of it?)' for k in get_close_matches(key, unread, n=1))
+            raise self.fail(key, f"missing{hint}; expected {expected}")
+        return self.data[key]
+
+    def table(self, key: str, expected: str = "a table") -> _Table:
+        value = self._get(key, expected)
+        if not isinstance(value, dict):
+            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+        return _Table(self.source, value, self.keys + (key,))
+
+    def string(self, key: str, choices: tuple[str, ...] | None = None, expected: str | None = None) -> str:
+        if expected is None:
+            expected = "one of " + ", ".join(f'"{c}"' for c in choices) if choices else "a non-empty string"
+        value = self._get(key, expected)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+        if choices is not None and value not in choices:
+            raise self.fail(key, f'"{value}" is not known; expected {expected}')
+        return value
+
+    def boolean(self, key: str) -> bool:
+        value = self._get(key, "true or false")
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {_describe(value)}")
+        return value
+
+    def integer(
+        self, key: str, low: int, high: int, expected: str | None = None, show: Callable[[int], str] = str
+    ) -> int:
+        expected = expected or f"an integer from {low} to {high}"
+        value = self._get(key, expected)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+        if not low <= value <= high:
+            raise self.fail(key, f"{show(value)} is out of range; expected {expected}")
+        return value
+
+    def gpio(self, key: str, default: int | None = None, taken: dict[int, str] | None = None) -> int:
+        """A BCM pin number; `taken` maps pins already spoken for to the reason."""
+        if default is not None and not self.present(key):
+            return default
+        pin = self.integer(key, 0, 27, expected="a BCM GPIO number from 0 to 27")
+        if taken and pin in taken:
+            reason = taken[pin]
+            reason = reason if reason.startswith("already") else f"reserved: {reason}"
+            raise self.fail(key, f"GPIO{pin} is {reason}; expected a free GPIO of its own")
+        return pin
+
+    def number(self, key: str, low: float, high: float, above_low: bool = False, expected: str | None = None) -> float:
+        expected = expected or (f"a number above {low:g}, at most {high:g}" if above_low else f"a number from {low:g} to {high:g}")
+        value = self._get(key, expected)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+        if not (low < value <= high if above_low else low <= value <= high):
+            raise self.fail(key, f"{value:g} is out of range; expected {expected}")
+        return float(value)
+
+    def _numbers(self, key: str, expected: str) -> list[float]:
+        value = self._get(key, expected)
+        if not (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        ):
+            shown = f"[{', '.join(_describe(v) for v in value)}]" if isinstance(value, list) else _describe(value)
+            raise self.fail(key, f"expected {expected}, got {shown}")
+        return [float(v) for v in value]
+
+    def size(self, key: str) -> tuple[float, float]:
+        expected = "[width, height] in mm, each above 0 and at most 5000"
+        width, height = self._numbers(key, expected)
+        if not (0 < width <= 5000 and 0 < height <= 5000):
+            raise self.fail(key, f"[{width:g}, {height:g}] is out of range; expected {expected}")
+        return width, height
+
+    def point(self, key: str, size: tuple[float, float]) -> tuple[float, float]:
+        expected = f"[x, y] in mm inside the board, x from 0 to {size[0]:g}, y from 0 to {size[1]:g} (board.size_mm)"
+        x, y = self._numbers(key, expected)
+        if not (0 <= x <= size[0] and 0 <= y <= size[1]):
+            raise self.fail(key, f"[{x:g}, {y:g}] is out of range; expected {expected}")
+        return x, y
+
+    def led_indices(self, key: str, count: int, owner: dict[int, str], cell: str) -> tuple[int, ...]:
+        """LED indices of one cell; `owner` records which cell took each index."""
+        expected = f"a non-empty array of LED indices from 0 to {count - 1} (leds.count = {count})"
+        value = self._get(key, expected)
+        if not isinstance(value, list) or not value:
+            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+        for index in value:
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise self.fail(key, f"expected {expected}, got an element {_describe(index)}")
+            if not 0 <= index < count:
+                raise self.fail(key, f"LED {index} is out of range; expected {expected}")
+            if index in owner:
+                raise self.fail(key, f"LED {index} is already used by cell {owner[index]}; expected each LED in one cell only")
+            owner[index] = cell
+        return tuple(value)
