@@ -1,0 +1,336 @@
+"""EXXTRA (Reiner Knizia, 3–6 players): roll two dice, push your luck, claim a rung of the ladder.
+
+The rules are those of RULES.md "EXXTRA"; the decisions it leaves open are in docs/rules/exxtra.md.
+
+    >>> game = Exxtra(["Alex", "Beatrice", "Carl"])
+    >>> game.apply(Roll(("7", "X")))          # first roll of the turn: X counts 0
+    >>> game.current_combination
+    '70'
+    >>> game.legal_decisions()[:3]
+    [Reroll(), Place(rung=0), Place(rung=1)]
+    >>> game.apply(Place(5))
+    >>> game.ladder[5], game.current_player
+    ((LadderPair(player=0, combination='70'),), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from firmware.errors import IllegalStepError, RecordError
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll
+
+DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
+DIE_B: tuple[str, ...] = ("1", "2", "3", "5", "6", "X")
+FINISH = 21
+TOP_RUNG = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """Roll again instead of accepting the current (valid) combination."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"do": "reroll"}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Accept the current combination and put the dice on `rung` (0–5)."""
+
+    rung: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"do": "place", "rung": self.rung}
+
+
+class LadderPair(NamedTuple):
+    """A pair of dice lying on the ladder: whose it is and the combination it shows."""
+
+    player: int
+    combination: str
+
+
+def _face_value(face: str) -> int:
+    return 0 if face == "X" else int(face)
+
+
+def _check_faces(faces: Sequence[str]) -> None:
+    if len(faces) != 2:
+        raise IllegalStepError(f"an EXXTRA roll is 2 dice (die A, die B), not {len(faces)}")
+    for label, face, die in (("A", faces[0], DIE_A), ("B", faces[1], DIE_B)):
+        if face not in die:
+            raise IllegalStepError(f"die {label} has no face {face!r} (faces: {list(die)})")
+
+
+def combination(faces: Sequence[str], first_roll: bool) -> str | None:
+    """The combination two faces make, higher face first; None when the roll is invalid
+    (an X on a later roll of the turn). On the first roll X counts 0.
+
+    >>> combination(("7", "X"), True), combination(("2", "6"), False), combination(("X", "1"), False)
+    ('70', '62', None)
+    """
+    _check_faces(faces)
+    value = _value_of(faces[0], faces[1], first_roll)
+    return None if value < 0 else _combination_text(value)
+
+
+def combination_value(combo: str) -> int:
+    """A combination as a number that orders like the rules compare (higher face, then lower):
+    "71" → 71 > "64" → 64; "00" → 0."""
+    if len(combo) != 2 or not combo.isdigit() or combo[0] < combo[1]:
+        raise IllegalStepError(f"{combo!r} is not a combination (two digits, higher first)")
+    return int(combo)
+
+
+def _value_of(a: str, b: str, first_roll: bool) -> int:
+    """Combination as high*10+low, or -1 if an X makes it invalid."""
+    if not first_roll and (a == "X" or b == "X"):
+        return -1
+    va, vb = _face_value(a), _face_value(b)
+    return va * 10 + vb if va >= vb else vb * 10 + va
+
+
+def _combination_text(value: int) -> str:
+    return f"{value // 10}{value % 10}"
+
+
+class Exxtra(Game):
+    """The EXXTRA rules engine.
+
+    Public read-only state (the UI draws from these and never re-derives a rule):
+    - `current_player`: whose turn it is (the winner once the game is over).
+    - `positions`: each player's counter, 0 (start) to 21 (finish).
+    - `ladder`: 6 tuples of `LadderPair(player, combination)`, index = rung; rung 0 holds any
+      number of pairs (in the order they were placed), rungs 1–5 none or one.
+    - `rung_of`: per player, the rung their dice lie on, or None (dice in hand).
+    - `current_roll` / `current_combination`: the valid roll awaiting a decision (faces as rolled,
+      die A then die B) and its combination ("70"); None when no decision is pending.
+    - `first_roll`: the pending roll, or the roll being decided on, is the turn's first (X = 0).
+    - `rolls_this_turn`: rolls made so far in the current turn.
+    - `winner`: the player who reached the finish, or None.
+    - `events`: what the last applied step did, in order (see docs/rules/exxtra.md), e.g.
+      `{"kind": "move", "player": 0, "from": 3, "to": 7, "cause": "rung"}`.
+    - `would_remove(rung)`: the pairs placing the current combination on `rung` would remove.
+    """
+
+    name: ClassVar[str] = "exxtra"
+    title: ClassVar[str] = "EXXTRA"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
+
+    _DICE: ClassVar[tuple[tuple[str, ...], ...]] = (DIE_A, DIE_B)
+    _REROLL: ClassVar[Reroll] = Reroll()
+    _PLACES: ClassVar[tuple[Place, ...]] = tuple(Place(r) for r in range(TOP_RUNG + 1))
+
+    # --- set-up and protocol -------------------------------------------------------------
+    def _setup(self) -> None:
+        count = len(self.players)
+        self._positions: list[int] = [0] * count
+        self._rung_of: list[int] = [-1] * count  # -1: dice in hand
+        self._placed_value: list[int] = [0] * count  # combination of the pair on the ladder
+        self._owner: list[int] = [-1] * (TOP_RUNG + 1)  # rungs 1–5; index 0 unused
+        self._zero: list[int] = []  # players on rung 0, in placement order
+        self._current = 0
+        self._rolls = 0
+        self._faces: tuple[str, str] | None = None
+        self._value = -1
+        self._winner: int | None = None
+        self.events: list[dict[str, Any]] = []
+
+    def pending(self) -> Pending:
+        if self._winner is not None:
+            return Pending(OVER)
+        return Pending(DECISION if self._faces is not None else ROLL, self._current)
+
+    def dice(self) -> tuple[tuple[str, ...], ...]:
+        return self._DICE
+
+    def legal_decisions(self) -> list[Any]:
+        """[Reroll(), Place(0), then Place(r) for each empty rung 1..5 ascending]; [] unless a
+        decision is pending."""
+        if self._faces is None or self._winner is not None:
+            return []
+        places = self._PLACES
+        owner = self._owner
+        return [self._REROLL, places[0]] + [places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0]
+
+    def result(self) -> dict[str, Any] | None:
+        if self._winner is None:
+            return None
+        return {"positions": list(self._positions), "winners": [self._winner]}
+
+    @classmethod
+    def parse_step(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            raise RecordError(f"an EXXTRA step must be an object, not {data!r}")
+        if "roll" in data:
+            if "do" in data:
+                raise RecordError("an EXXTRA step has either 'roll' or 'do', not both")
+            return parse_roll(data, 2, str)
+        action = data.get("do")
+        if action == "reroll":
+            if "rung" in data:
+                raise RecordError("'rung' belongs to a place step, not to a reroll")
+            return cls._REROLL
+        if action == "place":
+            rung = data.get("rung")
+            if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
+                raise RecordError(f"'rung' must be an integer 0–{TOP_RUNG}, not {rung!r}")
+            return cls._PLACES[rung]
+        raise RecordError(f"an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {dict(data)!r}")
+
+    def _apply(self, step: Any) -> None:
+        if isinstance(step, Roll):
+            self._apply_roll(step.faces)
+        elif isinstance(step, Reroll):
+            self.events = [{"kind": "reroll", "player": self._current}]
+            self._faces = None
+            self._value = -1
+        elif isinstance(step, Place):
+            self._apply_place(step.rung)
+        else:
+            raise IllegalStepError(f"{step!r} is not an EXXTRA step (a roll, reroll or place)")
+
+    # --- public state --------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self._current
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        return tuple(self._positions)
+
+    @property
+    def ladder(self) -> tuple[tuple[LadderPair, ...], ...]:
+        values = self._placed_value
+        rungs = [tuple(LadderPair(p, _combination_text(values[p])) for p in self._zero)]
+        for rung in range(1, TOP_RUNG + 1):
+            p = self._owner[rung]
+            rungs.append((LadderPair(p, _combination_text(values[p])),) if p >= 0 else ())
+        return tuple(rungs)
+
+    @property
+    def rung_of(self) -> tuple[int | None, ...]:
+        return tuple(None if r < 0 else r for r in self._rung_of)
+
+    @property
+    def current_roll(self) -> tuple[str, str] | None:
+        return self._faces
+
+    @property
+    def current_combination(self) -> str | None:
+        return None if self._faces is None else _combination_text(self._value)
+
+    @property
+    def first_roll(self) -> bool:
+        return self._rolls == (1 if self._faces is not None else 0)
+
+    @property
+    def rolls_this_turn(self) -> int:
+        return self._rolls
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    def would_remove(self, rung: int) -> tuple[LadderPair, ...]:
+        """Pairs (on rungs above `rung`) that placing the current combination there would remove;
+        () when no decision is pending."""
+        if self._faces is None:
+            return ()
+        values = self._placed_value
+        return tuple(
+            LadderPair(p, _combination_text(values[p]))
+            for r in range(max(rung, 0) + 1, TOP_RUNG + 1)
+            if (p := self._owner[r]) >= 0 and values[p] <= self._value
+        )
+
+    # --- the rules -----------------------------------------------------------------------
+    def _apply_roll(self, faces: tuple[str, ...]) -> None:
+        player = self._current
+        first = self._rolls == 0
+        a, b = faces[0], faces[1]
+        value = _value_of(a, b, first)
+        self._rolls += 1
+        events: list[dict[str, Any]] = [{
+            "kind": "roll", "player": player, "faces": (a, b),
+            "combination": None if value < 0 else _combination_text(value), "first": first,
+        }]
+        self.events = events
+        if value < 0:  # an X after the first roll: back one space per X, turn over
+            xs = (a == "X") + (b == "X")
+            events.append({"kind": "invalid", "player": player, "xs": xs})
+            before = self._positions[player]
+            after = max(0, before - xs)
+            self._positions[player] = after
+            events.append({"kind": "move", "player": player, "from": before, "to": after, "cause": "x"})
+            self._next_turn()
+            return
+        self._faces = (a, b)
+        self._value = value
+        if a == b and a != "X":  # doubles 1-1, 2-2, 3-3 (the only ones the dice allow)
+            self._advance(player, int(a), "double")
+
+    def _apply_place(self, rung: Any) -> None:
+        if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
+            raise IllegalStepError(f"placing: rung must be 0–{TOP_RUNG}, not {rung!r}")
+        owner = self._owner
+        if rung > 0 and owner[rung] >= 0:
+            raise IllegalStepError(
+                f"placing: rung {rung} is taken by player {owner[rung]}; rungs 1–5 hold one pair (rung 0 any number)"
+            )
+        player, value = self._current, self._value
+        events: list[dict[str, Any]] = [
+            {"kind": "place", "player": player, "rung": rung, "combination": _combination_text(value)}
+        ]
+        self.events = events
+        values = self._placed_value
+        for higher in range(rung + 1, TOP_RUNG + 1):
+            other = owner[higher]
+            if other >= 0 and values[other] <= value:  # equal or lower on a higher rung goes back
+                owner[higher] = -1
+                self._rung_of[other] = -1
+                events.append({"kind": "remove", "player": other, "rung": higher,
+                               "combination": _combination_text(values[other]), "by": player})
+        self._rung_of[player] = rung
+        values[player] = value
+        if rung == 0:
+            self._zero.append(player)
+        else:
+            owner[rung] = player
+        self._next_turn()
+
+    def _advance(self, player: int, spaces: int, cause: str) -> None:
+        before = self._positions[player]
+        after = min(FINISH, before + spaces)
+        self._positions[player] = after
+        self.events.append({"kind": "move", "player": player, "from": before, "to": after, "cause": cause})
+        if after == FINISH:
+            self._winner = player
+            self._faces = None
+            self._value = -1
+            self.events.append({"kind": "win", "player": player})
+
+    def _next_turn(self) -> None:
+        """Pass the turn on; a player whose dice lie on rung r moves r and takes them back."""
+        player = (self._current + 1) % len(self.players)
+        self._current = player
+        self._rolls = 0
+        self._faces = None
+        self._value = -1
+        self.events.append({"kind": "turn", "player": player})
+        rung = self._rung_of[player]
+        if rung < 0:
+            return
+        self._rung_of[player] = -1
+        if rung == 0:
+            self._zero.remove(player)
+        else:
+            self._owner[rung] = -1
+        self.events.append({"kind": "return", "player": player, "rung": rung,
+                            "combination": _combination_text(self._placed_value[player])})
+        if rung > 0:
+            self._advance(player, rung, "rung")
