@@ -59,6 +59,8 @@ def row_score(total: int, crosses: int) -> int:
     """
     if crosses == 0:
         return 0
+    if not 0 < crosses <= ROW_SIZES[total]:
+        raise IllegalStepError(f"sheet: row {total} has {ROW_SIZES[total]} boxes, not {crosses} crosses")
     wall = WALLS[total]
     if crosses <= wall:
         return WALL_SCORE
