@@ -1,0 +1,555 @@
+"""LEVEL X (Stefan Risthaus), 2–4 players: group four dice into sums 5–10 and race to the X fields.
+
+Each group of dice with sum s places or moves the player's piece in row s; arriving on (or
+standing on) the row's X field takes a chip of that row. Rules: ../shared/RULES.md "LEVEL X";
+decisions where the rules are silent: docs/rules/levelx.md.
+
+    >>> game = LevelX(["Yellow", "Red"])
+    >>> game.apply(Roll((5, 5, 5, 5)))
+    >>> game.apply(Groups(((0,), (1,), (2,), (3,))))    # place in row 5, move three times onto X
+    >>> game.pieces[0][0], game.x_holders[0], game.chips[0]
+    (3, 0, (5,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from firmware.errors import IllegalStepError, RecordError
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, winners_of
+
+ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
+FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
+CHIPS: tuple[int, ...] = (12, 11, 10, 9, 8, 7)  # chips per row with 4 players
+SMALL_GAME_PLAYERS = 3  # with this many players or fewer, one chip fewer in every row
+BONUS_TILES: tuple[int, ...] = (15, 12, 9, 6)  # top first
+PIECES = 6
+DICE_COUNT = 4
+FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+STACKS_TO_END = 3
+MIN_SUM, MAX_SUM = ROWS[0], ROWS[-1]
+
+_DICE = (FACES,) * DICE_COUNT
+_LAST_FIELD = tuple(n - 1 for n in FIELDS)
+
+
+@dataclass(frozen=True)
+class TurnOnes:
+    """Lucky loser: new faces for all the ones but one; they replace the ones at the lowest
+    indices, in order, and the last one stays 1.
+
+        >>> TurnOnes((5, 6)).to_json()
+        {'turn_ones': [5, 6]}
+    """
+
+    faces: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "faces", tuple(self.faces))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn_ones": list(self.faces)}
+
+
+@dataclass(frozen=True, eq=False)
+class Groups:
+    """The groups of dice indices the player uses, applied in the order given; `()` uses none.
+
+    Equal (and hashing equal) to any Groups with the same groups in another order or with the
+    indices of a group in another order; `to_json` keeps the order given.
+
+        >>> Groups(((3, 0), (1, 2))) == Groups(((1, 2), (0, 3)))
+        True
+        >>> Groups(((3, 0), (1, 2))).to_json()
+        {'groups': [[3, 0], [1, 2]]}
+    """
+
+    groups: tuple[tuple[int, ...], ...]
+    _key: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        groups = tuple(tuple(group) for group in self.groups)
+        for group in groups:
+            for index in group:
+                if type(index) is not int:
+                    raise IllegalStepError(f"groups: die index {index!r} must be an integer 0–{DICE_COUNT - 1}")
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "_key", tuple(sorted(tuple(sorted(group)) for group in groups)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Groups):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def canonical(self) -> Groups:
+        """The same decision in canonical form: indices ascending, groups by lowest index."""
+        return Groups(self._key)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"groups": [list(group) for group in self.groups]}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a grouping does, as a player sees it: the sums formed (ascending), a label such as
+    "5+6" or "none", and one representative `groups` decision giving it."""
+
+    label: str
+    sums: tuple[int, ...]
+    groups: Groups
+
+
+def _partial_partitions(count: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Every set of disjoint non-empty index groups over `count` dice, in canonical form."""
+    found: list[tuple[tuple[int, ...], ...]] = []
+
+    def extend(index: int, groups: list[list[int]]) -> None:
+        if index == count:
+            found.append(tuple(tuple(group) for group in groups))
+            return
+        extend(index + 1, groups)  # die unused
+        for group in groups:
+            group.append(index)
+            extend(index + 1, groups)
+            group.pop()
+        groups.append([index])
+        extend(index + 1, groups)
+        groups.pop()
+
+    extend(0, [])
+    return sorted(found, key=lambda groups: (len(groups), groups))
+
+
+def _mask(group: Sequence[int]) -> int:
+    return sum(1 << index for index in group)
+
+
+# Constant tables: every grouping of four dice (canonical, in legal_decisions order) with the
+# bit mask of each group, and every lucky-loser choice for 1, 2 or 3 new faces.
+_GROUPINGS: tuple[tuple[Groups, tuple[int, ...]], ...] = tuple(
+    (Groups(groups), tuple(_mask(group) for group in groups)) for groups in _partial_partitions(DICE_COUNT)
+)
+_TURN_CHOICES: tuple[tuple[TurnOnes, ...], ...] = tuple(
+    tuple(TurnOnes(faces) for faces in product(FACES, repeat=count)) for count in range(DICE_COUNT)
+)
+
+
+def _subset_sums(faces: Sequence[int]) -> list[int]:
+    """The sum of the dice in each bit mask of indices."""
+    sums = [0] * (1 << len(faces))
+    for mask in range(1, len(sums)):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + faces[low.bit_length() - 1]
+    return sums
+
+
+def _legal_groupings(faces: Sequence[int]) -> list[tuple[Groups, tuple[int, ...]]]:
+    """The groupings whose every group sums to 5–10, with their sums in group order."""
+    sums = _subset_sums(faces)
+    legal = []
+    for groups, masks in _GROUPINGS:
+        group_sums = tuple(sums[mask] for mask in masks)
+        if all(MIN_SUM <= s <= MAX_SUM for s in group_sums):
+            legal.append((groups, group_sums))
+    return legal
+
+
+class LevelX(Game):
+    """The LEVEL X rules engine.
+
+    A turn: `Roll` of four faces, then optionally `TurnOnes` (two or more ones, once per turn),
+    then one `Groups` decision, which ends the turn.
+
+    Read-only state for the UI (rows indexed like `ROWS`: index 0 is row 5, index 5 row 10;
+    fields counted from 0, the X field is `FIELDS[i] - 1`):
+
+    - `current_player`, `round_number` (from 1; a round is one turn of each player 0..n-1)
+    - `faces`: the four faces of this turn after any turned ones, or None before the roll
+    - `ones_turned`: the lucky loser choice was made this turn; `ones_to_turn`: how many new
+      faces a `TurnOnes` needs now (0 when it is not allowed)
+    - `pieces[player][row]`: field index of the player's piece in that row, or None
+    - `x_holders[row]`: the player on that row's X field, or None
+    - `chips_left[row]`, `closed_rows` (row numbers whose stack is empty, ascending)
+    - `chip_counts[player][row]`, `chips[player]` (chip values ascending), `sets[player]`
+    - `bonus[player]` (tiles in the order taken), `tiles_left` (top first)
+    - `supply[player]`, `lost[player]` (pieces out of the game for good)
+    - `scores[player]` (chips + bonus tiles), `end_triggered`
+    - `events`: what the last applied step did, a list of dicts (see docs/rules/levelx.md)
+    """
+
+    name = "levelx"
+    title = "LEVEL X"
+    min_players = 2
+    max_players = 4
+
+    def _setup(self) -> None:
+        count = len(self.players)
+        self._current = 0
+        self._round = 1
+        self._faces: tuple[int, ...] | None = None
+        self._ones_turned = False
+        self._pieces: list[list[int | None]] = [[None] * len(ROWS) for _ in range(count)]
+        self._x_holders: list[int | None] = [None] * len(ROWS)
+        fewer = 1 if count <= SMALL_GAME_PLAYERS else 0
+        self._chips_start = tuple(c - fewer for c in CHIPS)
+        self._chips_left = list(self._chips_start)
+        self._chip_counts = [[0] * len(ROWS) for _ in range(count)]
+        self._bonus: list[list[int]] = [[] for _ in range(count)]
+        self._tiles_left = list(BONUS_TILES)
+        self._supply = [PIECES] * count
+        self._lost = [0] * count
+        self._closed = 0
+        self._end_triggered = False
+        self._over = False
+        self.events: list[dict[str, Any]] = []
+
+    # --- the protocol ------------------------------------------------------------------
+    def pending(self) -> Pending:
+        if self._over:
+            return Pending(OVER)
+        return Pending(ROLL if self._faces is None else DECISION, self._current)
+
+    def dice(self) -> tuple[tuple[int, ...], ...]:
+        return _DICE
+
+    def legal_decisions(self) -> list[Any]:
+        """TurnOnes choices first when allowed (new faces in lexicographic order), then every
+        grouping in canonical form (indices ascending, groups by lowest index), ordered by the
+        number of groups, then lexicographically; `Groups(())` comes first of them."""
+        if self._over or self._faces is None:
+            return []
+        decisions: list[Any] = list(_TURN_CHOICES[self.ones_to_turn]) if self.ones_to_turn else []
+        decisions.extend(groups for groups, _ in _legal_groupings(self._faces))
+        return decisions
+
+    def _apply(self, step: Any) -> None:
+        self.events = []
+        if isinstance(step, Roll):
+            self._roll(step.faces)
+        elif isinstance(step, TurnOnes):
+            self._turn_ones(step.faces)
+        elif isinstance(step, Groups):
+            self._play_groups(step.groups)
+        else:
+            raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
+
+    def result(self) -> dict[str, Any] | None:
+        if not self._over:
+            return None
+        scores = list(self.scores)
+        return {
+            "scores": scores,
+            "chips": [list(chips) for chips in self.chips],
+            "bonus": [list(tiles) for tiles in self._bonus],
+            "winners": winners_of(scores),
+        }
+
+    @classmethod
+    def parse_step(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}")
+        keys = [key for key in ("roll", "turn_ones", "groups") if key in data]
+        if len(keys) != 1:
+            raise RecordError(f"a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {sorted(data)}")
+        if keys[0] == "roll":
+            return parse_roll(data, DICE_COUNT, int)
+        if keys[0] == "turn_ones":
+            faces = data["turn_ones"]
+            if not isinstance(faces, list) or not all(type(face) is int for face in faces):
+                raise RecordError(f"'turn_ones' must be a list of integer faces, not {faces!r}")
+            return TurnOnes(tuple(faces))
+        groups = data["groups"]
+        if not isinstance(groups, list) or not all(
+            isinstance(group, list) and all(type(index) is int for index in group) for group in groups
+        ):
+            raise RecordError(f"'groups' must be a list of lists of integer dice indices, not {groups!r}")
+        return Groups(tuple(tuple(group) for group in groups))
+
+    def copy(self) -> LevelX:
+        """An independent game in the same position, copied directly (no replay)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.history = list(self.history)
+        twin._pieces = [list(rows) for rows in self._pieces]
+        twin._x_holders = list(self._x_holders)
+        twin._chips_left = list(self._chips_left)
+        twin._chip_counts = [list(counts) for counts in self._chip_counts]
+        twin._bonus = [list(tiles) for tiles in self._bonus]
+        twin._tiles_left = list(self._tiles_left)
+        twin._supply = list(self._supply)
+        twin._lost = list(self._lost)
+        twin.events = [dict(event) for event in self.events]
+        return twin
+
+    # --- read-only state for the UI ----------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self._current
+
+    @property
+    def round_number(self) -> int:
+        return self._round
+
+    @property
+    def faces(self) -> tuple[int, ...] | None:
+        return self._faces
+
+    @property
+    def ones_turned(self) -> bool:
+        return self._ones_turned
+
+    @property
+    def ones_to_turn(self) -> int:
+        """How many new faces a TurnOnes takes now; 0 when the lucky loser is not allowed."""
+        if self._faces is None or self._ones_turned or self._over:
+            return 0
+        ones = self._faces.count(1)
+        return ones - 1 if ones >= 2 else 0
+
+    @property
+    def pieces(self) -> tuple[tuple[int | None, ...], ...]:
+        return tuple(tuple(rows) for rows in self._pieces)
+
+    @property
+    def x_holders(self) -> tuple[int | None, ...]:
+        return tuple(self._x_holders)
+
+    @property
+    def chips_left(self) -> tuple[int, ...]:
+        return tuple(self._chips_left)
+
+    @property
+    def chips_start(self) -> tuple[int, ...]:
+        """Chips per row at the start (one fewer with 2–3 players)."""
+        return self._chips_start
+
+    @property
+    def closed_rows(self) -> tuple[int, ...]:
+        return tuple(row for row, left in zip(ROWS, self._chips_left) if left == 0)
+
+    @property
+    def chip_counts(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(counts) for counts in self._chip_counts)
+
+    @property
+    def chips(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(row for row, count in zip(ROWS, counts) for _ in range(count)) for counts in self._chip_counts
+        )
+
+    @property
+    def sets(self) -> tuple[int, ...]:
+        return tuple(min(counts) for counts in self._chip_counts)
+
+    @property
+    def bonus(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(tiles) for tiles in self._bonus)
+
+    @property
+    def tiles_left(self) -> tuple[int, ...]:
+        return tuple(self._tiles_left)
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        return tuple(self._supply)
+
+    @property
+    def lost(self) -> tuple[int, ...]:
+        return tuple(self._lost)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(
+            sum(row * count for row, count in zip(ROWS, counts)) + sum(tiles)
+            for counts, tiles in zip(self._chip_counts, self._bonus)
+        )
+
+    @property
+    def end_triggered(self) -> bool:
+        return self._end_triggered
+
+    # --- the rules -----------------------------------------------------------------------
+    def _rolled(self) -> tuple[int, ...]:
+        if self._faces is None:  # the base class already refuses decisions before the roll
+            raise IllegalStepError("the dice must be rolled first")
+        return self._faces
+
+    def _roll(self, faces: tuple[Any, ...]) -> None:
+        if any(type(face) is not int for face in faces):
+            raise IllegalStepError(f"roll: faces must be integers 1–6, not {list(faces)}")
+        self._faces = faces
+        self.events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
+
+    def _turn_ones(self, new_faces: tuple[int, ...]) -> None:
+        faces = self._rolled()
+        if self._ones_turned:
+            raise IllegalStepError("lucky loser: the ones were already turned this turn (one choice per turn)")
+        ones = [index for index, face in enumerate(faces) if face == 1]
+        if len(ones) < 2:
+            raise IllegalStepError(f"lucky loser: needs two or more dice showing 1, this roll shows {len(ones)}")
+        if len(new_faces) != len(ones) - 1:
+            raise IllegalStepError(
+                f"lucky loser: all the ones but one are turned: {len(ones) - 1} new faces, not {len(new_faces)}"
+            )
+        for face in new_faces:
+            if type(face) is not int or face not in FACES:
+                raise IllegalStepError(f"lucky loser: new face {face!r} is not a die face 1–6")
+        turned = list(faces)
+        for index, face in zip(ones, new_faces):
+            turned[index] = face
+        self._faces = tuple(turned)
+        self._ones_turned = True
+        self.events.append(
+            {"kind": "turn_ones", "player": self._current, "dice": ones[:-1], "faces": list(self._faces)}
+        )
+
+    def _play_groups(self, groups: tuple[tuple[int, ...], ...]) -> None:
+        faces = self._rolled()
+        used = 0
+        totals = []
+        for group in groups:
+            if not group:
+                raise IllegalStepError("groups: every group needs at least one die")
+            total = 0
+            for index in group:
+                if not 0 <= index < DICE_COUNT:
+                    raise IllegalStepError(f"groups: die index {index} does not exist (dice are 0–{DICE_COUNT - 1})")
+                bit = 1 << index
+                if used & bit:
+                    raise IllegalStepError(f"groups: die {index} is in two groups (each die belongs to one group)")
+                used |= bit
+                total += faces[index]
+            if not MIN_SUM <= total <= MAX_SUM:
+                raise IllegalStepError(
+                    f"groups: group {list(group)} sums to {total}; a group must sum to {MIN_SUM}–{MAX_SUM}"
+                )
+            totals.append(total)
+        player = self._current
+        for group, total in zip(groups, totals):
+            self.events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
+            self._act(player, total - MIN_SUM)
+        self._end_turn()
+
+    def _act(self, player: int, row: int) -> None:
+        """One group's effect on row index `row`."""
+        if self._chips_left[row] == 0:
+            self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "closed"})
+            return
+        rows = self._pieces[player]
+        at = rows[row]
+        if at is None:
+            if self._supply[player] == 0:
+                self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "no_piece"})
+                return
+            self._supply[player] -= 1
+            rows[row] = 0
+            self.events.append({"kind": "place", "player": player, "row": ROWS[row], "to": 0})
+            return
+        last = _LAST_FIELD[row]
+        if at < last:
+            rows[row] = at + 1
+            self.events.append({"kind": "move", "player": player, "row": ROWS[row], "from": at, "to": at + 1})
+            if at + 1 < last:
+                return
+            ousted = self._x_holders[row]
+            if ousted is not None:
+                self._pieces[ousted][row] = None
+                self._supply[ousted] += 1
+                self.events.append({"kind": "oust", "player": ousted, "row": ROWS[row], "by": player})
+            self._x_holders[row] = player
+        self._take_chip(player, row)
+
+    def _take_chip(self, player: int, row: int) -> None:
+        self._chips_left[row] -= 1
+        counts = self._chip_counts[player]
+        counts[row] += 1
+        self.events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
+        if self._chips_left[row] == 0:
+            self._close(row)
+        sets = min(counts)
+        tiles = self._bonus[player]
+        while sets > len(tiles) and self._tiles_left:
+            tile = self._tiles_left.pop(0)
+            tiles.append(tile)
+            self.events.append({"kind": "bonus", "player": player, "tile": tile})
+            if not self._tiles_left:
+                self._trigger_end("bonus")
+
+    def _close(self, row: int) -> None:
+        """The stack is empty: the row closes and every piece in it leaves the game for good."""
+        gone = []
+        for owner, rows in enumerate(self._pieces):
+            if rows[row] is not None:
+                rows[row] = None
+                self._lost[owner] += 1
+                gone.append(owner)
+        self._x_holders[row] = None
+        self._closed += 1
+        self.events.append({"kind": "close", "row": ROWS[row], "lost": gone})
+        if self._closed >= STACKS_TO_END:
+            self._trigger_end("stacks")
+
+    def _trigger_end(self, reason: str) -> None:
+        if not self._end_triggered:
+            self._end_triggered = True
+            self.events.append({"kind": "end_triggered", "reason": reason})
+
+    def _end_turn(self) -> None:
+        self._faces = None
+        self._ones_turned = False
+        if self._current == len(self.players) - 1:
+            if self._end_triggered:
+                self._over = True
+                self.events.append({"kind": "game_over", "winners": winners_of(self.scores)})
+                return
+            self._current = 0
+            self._round += 1
+        else:
+            self._current += 1
+        self.events.append({"kind": "turn", "player": self._current, "round": self._round})
+
+
+def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
+    """The distinct outcomes of the legal groupings: same sums (as a multiset) = same outcome.
+
+    Ordered by number of groups (most first), then by the ascending sums lexicographically, so
+    "none" comes last. Each carries the first grouping of `legal_decisions` order giving it.
+    A game with no grouping pending (roll pending, or over) has none.
+
+        >>> [o.label for o in outcomes((2, 3, 5, 6))][:3]
+        ['5+5+6', '5+5', '5+6']
+    """
+    if isinstance(game_or_faces, LevelX):
+        faces = game_or_faces.faces
+        if faces is None or game_or_faces.is_over():
+            return []
+    else:
+        faces = tuple(game_or_faces)
+        if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
+            raise IllegalStepError(f"outcomes: LEVEL X needs {DICE_COUNT} faces 1–6, not {list(faces)}")
+    found: dict[tuple[int, ...], Groups] = {}
+    for groups, sums in _legal_groupings(faces):
+        found.setdefault(tuple(sorted(sums)), groups)
+    ordered = sorted(found, key=lambda sums: (-len(sums), sums))
+    return [Outcome("+".join(map(str, sums)) or "none", sums, found[sums]) for sums in ordered]
+
+
+__all__ = [
+    "BONUS_TILES",
+    "CHIPS",
+    "DICE_COUNT",
+    "FIELDS",
+    "PIECES",
+    "ROWS",
+    "Groups",
+    "LevelX",
+    "Outcome",
+    "TurnOnes",
+    "outcomes",
+]
