@@ -1,0 +1,21 @@
+"""What is particular to each game on the board, one module per game, each offering:
+
+- `RULES: str` — the short rules summary shown from the menus;
+- `options(app, session) -> list[Option]` — the pending human decision's choices, only legal
+  ones, each `Option(label, step)` or `Option(label, Open(screen_factory))`;
+- `draw(canvas, app, session, play)` — the play screen (`play.choice`, `play.view`,
+  `play.prompt()`);
+- `scene(app, session, frame)` — the LED cells for the game's state (colour or list of colours);
+- `animation(app, session, events) -> list[Frame]` — what the last step's events look like;
+- `on_roll(app, session, play)` — the ROLL button while a decision is pending;
+- `result_lines(session) -> list[str]` — the result screen.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+
+
+def game_ui(name: str) -> ModuleType:
+    return import_module(f"firmware.ui.games.{name}")

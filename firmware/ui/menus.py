@@ -1,0 +1,242 @@
+"""The menus: main menu, game setup (seats, bots, colours), in-game menu, settings, rules,
+records and demo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from firmware.games import GAME_NAMES, game_class
+from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS
+from firmware.ui.draw import Canvas
+from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
+from firmware.ui.session import GameSession, Seat
+from firmware.ui.settings import CHOICES, LABELS
+
+if TYPE_CHECKING:
+    from firmware.ui.app import BoardApp
+
+BOT_LEVEL = "easy"  # the one level so far: a simple legal policy per game (firmware/bots.py)
+
+
+def title_of(game: str) -> str:
+    return game_class(game).title
+
+
+class MainMenu(MenuScreen):
+    title = "xtraboard"
+
+    def __init__(self, app: BoardApp) -> None:
+        super().__init__("xtraboard", self._options(app), self._pick)
+
+    @staticmethod
+    def _options(app: BoardApp) -> list[Option]:
+        options = [Option(f"Play {title_of(g)}", ("play", g)) for g in GAME_NAMES]
+        unfinished = app.journal.unfinished() if app.journal is not None else None
+        if unfinished is not None:
+            game = unfinished.record.get("game", "?")
+            options.insert(0, Option(f"Resume {title_of(game) if game in GAME_NAMES else game}", ("resume", None)))
+        options += [Option("Demo", ("demo", None)), Option("Rules", ("rules", None)),
+                    Option("Records", ("records", None)), Option("Settings", ("settings", None))]
+        return options
+
+    def refresh(self, app: BoardApp) -> None:
+        """Re-read what the menu offers (a game was finished or abandoned meanwhile)."""
+        self.choice.options = self._options(app)
+        self.choice.index = 0
+
+    def _pick(self, app: BoardApp, option: Option) -> None:
+        action, game = option.value
+        if action == "play":
+            app.push(SeatCountScreen(game, demo=False))
+        elif action == "resume":
+            resume(app)
+        elif action == "demo":
+            app.push(GameChoiceScreen("Demo: which game?", lambda a, g: a.push(SeatCountScreen(g, demo=True))))
+        elif action == "rules":
+            app.push(GameChoiceScreen("Rules of", lambda a, g: a.push(TextScreen(title_of(g), rules_text(g)))))
+        elif action == "records":
+            app.push(TextScreen("Records", records_text(app)))
+        elif action == "settings":
+            app.push(SettingsScreen(app))
+
+    def press(self, app: BoardApp, button: str) -> None:
+        if button == "back":
+            return  # nowhere to go back to
+        super().press(app, button)
+
+
+def resume(app: BoardApp) -> None:
+    stored = app.journal.unfinished() if app.journal is not None else None
+    if stored is None:
+        return
+    try:
+        session = GameSession.restore(stored, app.journal)
+    except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
+        app.problems.append(f"saved game {stored.id} does not replay: {exc}")
+        app.journal.abandon(stored.id)
+        app.changed()
+        return
+    app.start_session(session)
+
+
+class GameChoiceScreen(MenuScreen):
+    def __init__(self, title: str, then: Any) -> None:
+        super().__init__(title, [Option(title_of(g), g) for g in GAME_NAMES], lambda a, o: then(a, o.value))
+
+
+class SeatCountScreen(MenuScreen):
+    """How many seats: only counts the game allows are offered."""
+
+    def __init__(self, game: str, demo: bool) -> None:
+        cls = game_class(game)
+        options = [Option(f"{n} player{'s' if n > 1 else ''}", n) for n in range(cls.min_players, cls.max_players + 1)]
+        super().__init__(f"{cls.title}{' demo' if demo else ''}", options, self._pick)
+        self.game, self.demo = game, demo
+
+    def _pick(self, app: BoardApp, option: Option) -> None:
+        count = option.value
+        seats = [Seat(DEFAULT_ORDER[i].capitalize(), DEFAULT_ORDER[i], BOT_LEVEL if self.demo else None)
+                 for i in range(count)]
+        if self.demo:
+            start_game(app, self.game, seats, mode="demo")
+        else:
+            app.push(SeatScreen(self.game, seats, 0))
+
+
+SEAT_KINDS = ("human", "bot", "kids")
+
+
+class SeatScreen(Screen):
+    """One seat: LEFT/RIGHT choose person or bot (or child, in EXTRA!), ROLL the colour,
+    OK the next seat, BACK the previous one."""
+
+    def __init__(self, game: str, seats: list[Seat], index: int) -> None:
+        self.game, self.seats, self.index = game, seats, index
+        self.title = f"{title_of(game)}: seat {index + 1}/{len(seats)}"
+
+    @property
+    def seat(self) -> Seat:
+        return self.seats[self.index]
+
+    def kinds(self) -> tuple[str, ...]:
+        return SEAT_KINDS if self.game == "extra" else SEAT_KINDS[:2]
+
+    def kind(self) -> str:
+        return "bot" if self.seat.bot else "kids" if self.seat.kids else "human"
+
+    def press(self, app: BoardApp, button: str) -> None:
+        seat = self.seat
+        if button in ("left", "right"):
+            kinds = self.kinds()
+            kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
+            seat.bot = BOT_LEVEL if kind == "bot" else None
+            seat.kids = kind == "kids"
+            seat.name = seat.colour.capitalize()
+        elif button == "roll":
+            taken = {s.colour for s in self.seats if s is not seat}
+            free = [c for c in PLAYER_COLOURS if c not in taken]
+            seat.colour = free[(free.index(seat.colour) + 1) % len(free)]
+            seat.name = seat.colour.capitalize()
+        elif button == "ok":
+            if self.index + 1 < len(self.seats):
+                app.push(SeatScreen(self.game, self.seats, self.index + 1))
+            else:
+                start_game(app, self.game, self.seats, mode="play")
+        elif button == "back":
+            app.pop()
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        label = {"human": "Person", "bot": "Bot", "kids": "Child"}[self.kind()]
+        canvas.line(1, f"< {label} >", align="center")
+        canvas.line(2, f"Colour: {self.seat.colour}")
+        canvas.line(3, "ROLL: next colour")
+        canvas.line(min(canvas.lines - 1, 5), "OK next  BACK prev")
+
+    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+        for i, seat in enumerate(self.seats):
+            frame[f"seat.{i}"] = PLAYER_COLOURS[seat.colour] if i <= self.index else frame.get(f"seat.{i}")
+        frame[f"seat.{self.index}"] = [PLAYER_COLOURS[self.seat.colour], (0, 0, 0)]
+
+
+def start_game(app: BoardApp, game: str, seats: list[Seat], mode: str) -> None:
+    session = GameSession.start(game, seats, seed=app.seed, journal=app.journal, meta={"mode": mode})
+    app.start_session(session)
+
+
+class GameMenu(MenuScreen):
+    """The in-game menu (a long BACK): back to the game, undo, rules, abandon."""
+
+    def __init__(self, app: BoardApp) -> None:
+        session = app.session
+        options = [Option("Back to game", "back")]
+        if session is not None and session.undo_target() is not None:
+            options.append(Option("Undo last choice", "undo"))
+        options += [Option("Rules", "rules"), Option("Abandon game", "abandon")]
+        super().__init__("Game menu", options, self._pick)
+
+    def _pick(self, app: BoardApp, option: Option) -> None:
+        if option.value == "back":
+            app.pop()
+            app.advance()
+        elif option.value == "undo":
+            app.pop()
+            if app.session is not None and app.session.undo():
+                app.advance()
+        elif option.value == "rules":
+            app.push(TextScreen(title_of(app.session.game.name), rules_text(app.session.game.name)))
+        elif option.value == "abandon":
+            app.push(ConfirmScreen("Abandon game?", abandon))
+
+
+def abandon(app: BoardApp) -> None:
+    if app.session is not None:
+        app.session.abandon()
+    app.end_session()
+    app.stack[0].refresh(app)
+
+
+class SettingsScreen(MenuScreen):
+    """LEFT/RIGHT pick a setting, OK steps its value (kept at once), BACK leaves."""
+
+    def __init__(self, app: BoardApp) -> None:
+        super().__init__("Settings", self._options(app), self._pick)
+
+    @staticmethod
+    def _options(app: BoardApp) -> list[Option]:
+        return [Option(LABELS[name], name, app.settings.shown(name)) for name in CHOICES]
+
+    def _pick(self, app: BoardApp, option: Option) -> None:
+        app.settings = app.settings.cycle(option.value, 1)
+        app.settings.save(app.journal)
+        self.choice.options = self._options(app)
+
+
+def rules_text(game: str) -> str:
+    from firmware.ui.games import game_ui
+
+    return game_ui(game).RULES
+
+
+def records_text(app: BoardApp) -> str:
+    """High scores per game and the EXTRA! solo record, from the journal."""
+    journal = app.journal
+    if journal is None:
+        return "No records are kept on this board (no state directory)."
+    lines: list[str] = []
+    solo = journal.solo_best()
+    if solo is not None:
+        lines.append(f"EXTRA! solo record: {solo.score} by {solo.name}")
+    wins = journal.wins("exxtra", limit=3)
+    if wins:
+        lines.append("EXXTRA wins:")
+        lines += [f" {count} {name}" for name, count in wins]
+    for game in ("levelx", "extra"):
+        best = journal.best_scores(game, limit=3)
+        if best:
+            lines.append(f"{title_of(game)} best:")
+            lines += [f" {entry.score} {entry.name}" for entry in best]
+    played = journal.stats()
+    if played:
+        lines.append("Played: " + ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in GAME_NAMES))
+    return "\n".join(lines) or "No games finished yet."

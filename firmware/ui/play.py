@@ -1,0 +1,179 @@
+"""The play screen every game shares, physical-dice entry, the tumble and the result screen.
+
+What is particular to a game (its options, drawing, LED scene, animations) lives in
+`firmware/ui/games/<game>.py`, behind the contract described in `firmware/ui/games/__init__.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from firmware.games import Roll
+from firmware.ui.colours import OFF, PIP, X_RED
+from firmware.ui.draw import Canvas
+from firmware.ui.games import game_ui
+from firmware.ui.screen import Choice, Screen
+
+if TYPE_CHECKING:
+    from firmware.ui.app import BoardApp, Frame
+    from firmware.ui.session import GameSession
+
+# Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
+# 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
+PIPS: dict[Any, tuple[int, ...]] = {
+    1: (3,), 2: (0, 6), 3: (0, 3, 6), 4: (0, 1, 5, 6), 5: (0, 1, 3, 5, 6), 6: (0, 1, 2, 4, 5, 6),
+    7: (0, 1, 2, 3, 4, 5, 6), "X": (0, 1, 3, 5, 6),
+}
+
+
+def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = PIP) -> None:
+    """Light the pip LEDs of dice 0.. for `faces` (ints or EXXTRA's strings)."""
+    for die, face in enumerate(faces):
+        key = int(face) if isinstance(face, str) and face.isdigit() else face
+        for pip in PIPS.get(key, ()):
+            frame[f"dice.{die}.{pip}"] = X_RED if key == "X" else colour
+
+
+@dataclass(frozen=True)
+class Open:
+    """An option that opens a sub-screen (e.g. turning LEVEL X ones) instead of being a step."""
+
+    screen: Callable[[BoardApp], Screen]
+
+
+class PlayScreen(Screen):
+    in_game = True
+
+    def __init__(self, app: BoardApp) -> None:
+        self.app = app
+        self.ui = game_ui(app.session.game.name)
+        self.title = app.session.game.title
+        self.choice: Choice | None = None
+        self.view: int | None = None  # whose sheet is shown, when flipping through (EXTRA!)
+
+    @property
+    def session(self) -> GameSession:
+        return self.app.session
+
+    def refresh(self, app: BoardApp) -> None:
+        """New options for the pending human decision (only legal ones), or none."""
+        session = self.session
+        pending = session.game.pending()
+        self.view = None
+        if pending.kind == "decision" and not session.pending_bot():
+            self.choice = Choice(self.ui.options(app, session))
+        else:
+            self.choice = None
+
+    def press(self, app: BoardApp, button: str) -> None:
+        session = self.session
+        if session is None or session.over or session.pending_bot():
+            if button == "roll" and session is not None and not session.over:
+                self.ui.on_roll(app, session, self)  # e.g. flip sheets while bots play
+            return
+        if button == "roll":
+            if session.awaiting_roll:
+                app.roll()
+            else:
+                self.ui.on_roll(app, session, self)
+        elif button in ("left", "right") and self.choice is not None:
+            self.choice.move(button)
+            self.view = None
+        elif button == "ok" and self.choice is not None:
+            value = self.choice.current.value
+            if isinstance(value, Open):
+                app.push(value.screen(app))
+            else:
+                app.step(value)
+
+    def draw(self, canvas: Canvas) -> None:
+        self.ui.draw(canvas, self.app, self.session, self)
+
+    def prompt(self) -> str:
+        """The bottom line: what the board waits for."""
+        session = self.session
+        pending = session.game.pending()
+        name = session.game.players[pending.player].name if pending.player is not None else ""
+        if pending.kind == "over":
+            return "Game over"
+        if session.pending_bot():
+            return f"{name} (bot) plays..."
+        if pending.kind == "roll":
+            return f"{name}: press ROLL"
+        return ""
+
+
+class DiceEntryScreen(Screen):
+    """Physical dice: LEFT/RIGHT set the face of each die in turn, OK goes on; after the last
+    die the roll is applied. BACK returns to the previous die (or cancels)."""
+
+    in_game = True
+
+    def __init__(self, app: BoardApp) -> None:
+        self.dice = app.session.game.dice()
+        self.faces = [faces[0] for faces in self.dice]
+        self.index = 0
+        self.title = "Enter the dice"
+
+    def press(self, app: BoardApp, button: str) -> None:
+        if button in ("left", "right"):
+            faces = self.dice[self.index]
+            step = 1 if button == "right" else -1
+            self.faces[self.index] = faces[(faces.index(self.faces[self.index]) + step) % len(faces)]
+        elif button == "ok":
+            if self.index + 1 < len(self.dice):
+                self.index += 1
+            else:
+                app.pop()
+                app.step(Roll(tuple(self.faces)))
+        elif button == "back":
+            if self.index:
+                self.index -= 1
+            else:
+                app.pop()
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, f"die {self.index + 1}/{len(self.dice)}")
+        shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.faces))
+        canvas.line(2, shown, align="center")
+        canvas.line(canvas.lines - 1, "<> face  OK next")
+
+    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+        for key in [k for k in frame if k.startswith("dice.")]:
+            del frame[key]
+        pip_cells(self.faces[: self.index + 1], frame)
+
+
+class ResultScreen(Screen):
+    """The final result; OK (or BACK) returns to the main menu."""
+
+    in_game = False
+
+    def __init__(self, app: BoardApp) -> None:
+        self.app = app
+        self.title = f"{app.session.game.title}: result"
+        self.lines = game_ui(app.session.game.name).result_lines(app.session)
+
+    def press(self, app: BoardApp, button: str) -> None:
+        if button in ("ok", "back"):
+            app.end_session()
+            app.stack[0].refresh(app)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        for row, text in enumerate(self.lines[: canvas.lines - 1], start=1):
+            canvas.line(row, text)
+
+
+def tumble_frames(app: BoardApp, session: GameSession, roll: Roll) -> list[Frame]:
+    """The dice tumbling on the pip LEDs before the real faces show (cosmetic randomness)."""
+    from firmware.ui.app import Frame
+
+    dice = session.game.dice()
+    frames = []
+    for _ in range(6):
+        leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
+        pip_cells([app.cosmetic.choice(list(faces)) for faces in dice], leds)
+        frames.append(Frame(0.08, leds, "Rolling..."))
+    return frames
