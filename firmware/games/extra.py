@@ -293,8 +293,8 @@ class Extra(Game):
       `columns_for(die)`: the columns that die's face may be written in (() if already owned).
 
     `legal_decisions()` order: extra die ascending, then column ascending, then the three pair
-    splits with normalised pairs ascending; a free ride lists the splits of dice 1-4, 0 2-4,
-    0-1 3-4, 0-2 4 and 0-3 (omitted die ascending), three each.
+    splits (normalised, ascending); a free ride lists the splits leaving out die 0, then die 1,
+    ... die 4, three each.
     """
 
     name = "extra"
