@@ -55,9 +55,9 @@ class Stop:
 
 
 class EventLoop:
-    def __init__(self, clock: Clock = time.monotonic) -> None:
+    def __init__(self, clock: Clock = time.monotonic, events: queue.SimpleQueue[Any] | None = None) -> None:
         self.clock = clock
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Any] = events if events is not None else queue.SimpleQueue()
         self._timers: list[tuple[float, int, Timer]] = []
         self._order = itertools.count()
 

@@ -1,0 +1,227 @@
+"""The board: hardware, the one event loop and the application, wired together.
+
+Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue. The loop thread
+debounces them (`ButtonTracker`), hands button events to the app, fires the app's timers
+(animations, bots), and after each of those renders: the LED frame and the OLED image are
+pure functions of the app's state, and the drivers push only what changed. Idle, the loop is
+blocked on its queue; the only timers left are the multi-colour LED cycle and the idle show.
+
+    >>> board = Board(open_hardware(config, "mock"), EventLoop(FakeClock()))   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import signal
+from typing import Any
+
+from firmware.errors import HardwareError
+from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
+from firmware.loop import EventLoop, Stop, Timer
+from firmware.ui.app import BoardApp
+from firmware.ui.colours import PLAYER_COLOURS
+
+log = logging.getLogger("xtraboard.board")
+ATTRACT_STEP_S = 0.12
+
+
+class Board:
+    def __init__(self, hardware: Any, loop: EventLoop, *, journal: Any = None, kiosk: bool = False,
+                 seed: int | str | None = None) -> None:
+        self.hardware = hardware
+        self.loop = loop
+        self.clock = loop.clock
+        self.tracker = ButtonTracker.from_config(hardware.config.buttons)
+        self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed,
+                            problems=hardware.problems)
+        self.attract_phase: int | None = None  # the idle show's step, None when not showing
+        self.pushes = {"leds": 0, "display": 0}
+        self._rendered: int | None = None
+        self._frame: dict[str, Any] = {}
+        self._image: Any = None
+        self._tracker_timer: Timer | None = None
+        self._cycle_timer: Timer | None = None
+        self._idle_timer: Timer | None = None
+        self._attract_timer: Timer | None = None
+        self._arm_idle()
+
+    # --- timers the app asks for: run, then render ---------------------------------------------
+    def schedule(self, delay: float, callback: Any) -> Timer:
+        def fire() -> None:
+            callback()
+            self.render()
+
+        return self.loop.call_later(delay, fire)
+
+    # --- input ------------------------------------------------------------------------------
+    def handle(self, event: Any) -> None:
+        """One queued event (the loop calls this on its own thread)."""
+        if isinstance(event, RawEdge):
+            self._deliver(self.tracker.edge(event.name, event.pressed, event.t))
+            self._arm_tracker()
+        elif isinstance(event, ButtonEvent):  # already debounced (scenarios, tests)
+            self._deliver([event])
+        self.render()
+
+    def _deliver(self, events: list[ButtonEvent]) -> None:
+        for event in events:
+            if self.attract_phase is not None:
+                if event.kind == "press":
+                    self._stop_attract()  # any button wakes the board; that press does nothing else
+                continue
+            self.app.button(event)
+        if events:
+            self._arm_idle()
+
+    def _arm_tracker(self) -> None:
+        deadline = self.tracker.next_deadline()
+        if deadline is None:
+            return
+        if self._tracker_timer is not None:
+            if self._tracker_timer.deadline <= deadline and not self._tracker_timer.cancelled:
+                return
+            self._tracker_timer.cancel()
+        self._tracker_timer = self.loop.call_at(deadline, self._tracker_due)
+
+    def _tracker_due(self) -> None:
+        self._tracker_timer = None
+        self._deliver(self.tracker.advance(self.clock()))
+        self._arm_tracker()
+        self.render()
+
+    # --- the idle show (kiosk attract) -----------------------------------------------------
+    def _arm_idle(self) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+        timeout = self.app.settings.idle_timeout_s
+        if timeout and self.attract_phase is None:
+            self._idle_timer = self.loop.call_later(timeout, self._start_attract)
+
+    def _start_attract(self) -> None:
+        self._idle_timer = None
+        if self.app.animation is not None or (self.app.session is not None and self.app.session.pending_bot()):
+            self._arm_idle()  # bots are playing (demo): that is show enough
+            return
+        self.attract_phase = 0
+        self._attract_step()
+
+    def _attract_step(self) -> None:
+        if self.attract_phase is None:
+            return
+        self.attract_phase += 1
+        self.render()
+        self._attract_timer = self.loop.call_later(ATTRACT_STEP_S, self._attract_step)
+
+    def _stop_attract(self) -> None:
+        self.attract_phase = None
+        if self._attract_timer is not None:
+            self._attract_timer.cancel()
+        self._rendered = None
+        self._arm_idle()
+
+    def attract_frame(self) -> dict[str, Any]:
+        """A colour wave running along the track and ladder, the grid pulsing."""
+        phase = self.attract_phase or 0
+        palette = list(PLAYER_COLOURS.values())[:6]
+        frame: dict[str, Any] = {}
+        for name in self.hardware.config.leds.cells:
+            group, _, rest = name.partition(".")
+            index = sum(int(part) for part in rest.split("."))
+            if group in ("track", "ladder", "seat"):
+                frame[name] = palette[(index + phase) // 3 % len(palette)]
+            elif group == "grid":
+                level = 0.5 + 0.5 * math.sin((phase + index) / 4)
+                frame[name] = tuple(int(c * level) for c in palette[(phase // 20) % len(palette)])
+        return frame
+
+    # --- output -----------------------------------------------------------------------------
+    def render(self) -> None:
+        """Push the app's state to the LEDs and the display if it changed."""
+        hw, app, now = self.hardware, self.app, self.clock()
+        if self.attract_phase is not None:
+            frame = self.attract_frame()
+        elif self._rendered != app.version:
+            frame = app.frame()
+        else:
+            frame = self._frame
+        if self._rendered != app.version and hw.display is not None:
+            self._image = app.image(hw.display.size)
+        self._rendered = app.version
+        self._frame = frame
+        if hw.leds is not None:
+            self._apply_led_settings()
+            if hw.leds.show(frame, now):
+                self.pushes["leds"] += 1
+            self._arm_cycle(hw.leds.next_change(frame, now))
+        if hw.display is not None and self._image is not None:
+            try:
+                if hw.display.show(self._image):
+                    self.pushes["display"] += 1
+            except HardwareError as exc:  # a loose cable mid-game: say so once, play on with LEDs
+                log.error("%s", exc)
+                hw.problems.append(str(exc))
+                hw.display = None
+
+    def _apply_led_settings(self) -> None:
+        leds, settings = self.hardware.leds, self.app.settings
+        if leds.brightness != settings.brightness:
+            leds.brightness = settings.brightness
+        budget = min(settings.led_budget_amps, self.hardware.config.leds.budget_amps) * 1000.0
+        leds.budget_ma = budget
+
+    def _arm_cycle(self, when: float | None) -> None:
+        """One timer for the next multi-colour cell change (no polling)."""
+        if self._cycle_timer is not None:
+            if when is not None and self._cycle_timer.deadline == when and not self._cycle_timer.cancelled:
+                return
+            self._cycle_timer.cancel()
+            self._cycle_timer = None
+        if when is not None and self.attract_phase is None:
+            self._cycle_timer = self.loop.call_at(when, self._cycle_due)
+
+    def _cycle_due(self) -> None:
+        self._cycle_timer = None
+        self.render()
+
+    # --- running ------------------------------------------------------------------------------
+    def run(self, notifier: Any = None) -> None:
+        """Render once, then serve events until a Stop (SIGTERM/SIGINT post one)."""
+        self.render()
+        if notifier is not None:
+            notifier.ready()
+            interval = notifier.watchdog_interval()
+            if interval:
+                def ping() -> None:
+                    notifier.watchdog()  # proves the loop thread is alive, not just the process
+                    self.loop.call_later(interval, ping)
+
+                ping()
+        self.loop.run(self.handle)
+        if notifier is not None:
+            notifier.stopping()
+
+
+def run_board(hardware: Any, args: Any) -> int:
+    """`xtraboard run`: the board on its hardware until stopped."""
+    from firmware.journal import Journal
+    from firmware.paths import default_state_dir
+    from firmware.service import SystemdNotifier
+
+    loop = EventLoop(hardware.clock, events=hardware.edges)
+    journal = Journal(getattr(args, "state_dir", None) or default_state_dir())
+    kiosk = bool(getattr(args, "kiosk", False))
+    board = Board(hardware, loop, journal=journal, kiosk=kiosk)
+    if kiosk:
+        from firmware.ui.menus import resume
+
+        resume(board.app)  # a café board comes back by itself, exactly where it stood
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: loop.post(Stop()))
+    try:
+        board.run(SystemdNotifier())
+    finally:
+        hardware.close()
+        journal.close()
+    return 0
