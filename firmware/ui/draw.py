@@ -61,7 +61,7 @@ class Canvas:
         for char in text:
             for dx, column in enumerate(tiny_glyph(char)):
                 for dy in range(5):
-                    if column >> dy & 1:
+                    if column >> (dy + 1) & 1:  # TINY_FONT rows are bits 1-5
                         self.draw.point((x + dx, y + dy), fill=fill)
             x += 4
         return x
