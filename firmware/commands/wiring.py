@@ -1,0 +1,40 @@
+"""`xtraboard wiring [--board FILE] [--out SVG] [--docs]`: draw the wiring diagram from the board description.
+
+With --docs it also rewrites the generated sections of WIRING.md and BOM.md beside the SVG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from firmware.errors import ConfigError
+from firmware.hardware.config import default_board_path, load_board
+from firmware.hardware.wiring_docs import update_docs
+from firmware.hardware.wiring_svg import wiring_svg
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    default_out = default_board_path().parent / "wiring.svg"
+    parser.add_argument("--board", metavar="FILE", help="board description (default: $XTRABOARD_BOARD or hardware/board.toml)")
+    parser.add_argument("--out", metavar="SVG", type=Path, default=default_out, help="where to write the SVG (default: hardware/wiring.svg)")
+    parser.add_argument("--docs", action="store_true", help="also regenerate the generated sections of WIRING.md and BOM.md beside the SVG")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        board = load_board(args.board)
+        out: Path = args.out
+        out.write_text(wiring_svg(board), encoding="utf-8")
+        print(f"wrote {out}")
+        if args.docs:
+            for path in update_docs(board, out.parent):
+                print(f"updated {path}")
+    except ConfigError as exc:
+        print(f"xtraboard wiring: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"xtraboard wiring: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
