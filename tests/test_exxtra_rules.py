@@ -37,12 +37,12 @@ def snapshot(game: Exxtra) -> tuple:
 
 def refused(game: Exxtra, step, *words: str) -> None:
     """`step` raises IllegalStepError naming `words` and changes nothing."""
-    before = snapshot(game)
+    before, events = snapshot(game), list(game.events)
     with pytest.raises(IllegalStepError) as info:
         game.apply(step)
     for word in words:
         assert word in str(info.value)
-    assert snapshot(game) == before
+    assert snapshot(game) == before and game.events == events
 
 
 def walked(target: int, players: int = 3) -> Exxtra:
@@ -337,6 +337,15 @@ def test_a_valid_double_advances_at_once_and_may_then_be_rerolled_or_placed(face
     assert game.positions[0] == 2 * spaces
     game.apply(Place(2))
     assert game.ladder[2] == (LadderPair(0, face * 2),)
+
+
+def test_a_double_keeps_its_advance_when_a_later_roll_is_invalid():
+    game = Exxtra(NAMES)
+    game.apply(roll("2", "2"))
+    game.apply(Reroll())
+    game.apply(roll("X", "1"))
+    assert game.positions[0] == 1  # +2 for the double, then back 1 for the X
+    assert game.pending() == Pending(ROLL, 1)
 
 
 def test_a_double_that_reaches_the_finish_wins_mid_turn():

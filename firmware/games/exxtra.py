@@ -122,6 +122,7 @@ class Exxtra(Game):
     max_players: ClassVar[int] = 6
 
     _DICE: ClassVar[tuple[tuple[str, ...], ...]] = (DIE_A, DIE_B)
+    _OVER: ClassVar[Pending] = Pending(OVER)
     _REROLL: ClassVar[Reroll] = Reroll()
     _PLACES: ClassVar[tuple[Place, ...]] = tuple(Place(r) for r in range(TOP_RUNG + 1))
 
@@ -139,11 +140,14 @@ class Exxtra(Game):
         self._value = -1
         self._winner: int | None = None
         self.events: list[dict[str, Any]] = []
+        # Pending values are immutable: build them once, pending() is called on every step
+        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
+        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
 
     def pending(self) -> Pending:
         if self._winner is not None:
-            return Pending(OVER)
-        return Pending(DECISION if self._faces is not None else ROLL, self._current)
+            return self._OVER
+        return (self._to_decide if self._faces is not None else self._to_roll)[self._current]
 
     def dice(self) -> tuple[tuple[str, ...], ...]:
         return self._DICE
