@@ -1,0 +1,187 @@
+"""The board's hardware as one explicitly passed object, opened for the Pi or as mocks.
+
+Buttons are required (the board cannot be played without them); a missing LED chain or display
+is noted in `problems` and play continues with what works.
+
+>>> hardware = open_hardware(config, "mock")  # doctest: +SKIP
+>>> hardware.pin_factory.pin(config.buttons.pins["ok"]).drive_low()  # doctest: +SKIP
+>>> hardware.edges.get_nowait()  # doctest: +SKIP
+RawEdge(name='ok', pressed=True, t=...)
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from adafruit_pixelbuf import PixelBuf
+
+from firmware.errors import HardwareError
+from firmware.hardware.buttons import ButtonInputs, RawEdge
+from firmware.hardware.config import BoardConfig, LedsConfig
+from firmware.hardware.display import Display, make_luma_device
+from firmware.hardware.leds import LedChain, from_config, memory_pixels
+
+Backend = Literal["pi", "mock"]
+BACKENDS: tuple[str, ...] = ("pi", "mock")
+
+
+@dataclass
+class Hardware:
+    """Everything the loop drives; `problems` lists missing parts the game can do without."""
+
+    config: BoardConfig
+    buttons: ButtonInputs
+    leds: LedChain | None
+    display: Display | None
+    clock: Callable[[], float]
+    problems: list[str] = field(default_factory=list)
+    backend: str = "mock"
+    pin_factory: Any = None  # the gpiozero factory (MockFactory: drive its pins in the simulator/tests)
+    edges: queue.SimpleQueue[RawEdge] | None = None  # where edges go unless `emit` was given
+    display_info: str = ""  # e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"
+
+    def close(self) -> None:
+        """Turn the LEDs off, blank the display, release the pins; safe to call twice."""
+        self.buttons.close()
+        if self.leds is not None:
+            self.leds.close()
+        if self.display is not None:
+            self.display.close()
+
+    def __enter__(self) -> Hardware:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def open_hardware(
+    config: BoardConfig,
+    backend: Backend = "mock",
+    *,
+    emit: Callable[[RawEdge], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    pin_factory: Any = None,
+    pixels: PixelBuf | None = None,
+    display_device: Any = None,
+    serial: Any = None,
+) -> Hardware:
+    """Open the board: backend "pi" (real GPIO, NeoPixel, luma on its bus) or "mock".
+
+    The keyword arguments replace one part each: `pin_factory` (gpiozero), `pixels` (a PixelBuf),
+    `display_device` (a luma device) or `serial` (a luma serial interface for the configured
+    driver, e.g. `i2c(bus=RecordingI2CBus())`). Without `emit`, edges go to `Hardware.edges`.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"hardware: backend {backend!r} is not one of {', '.join(BACKENDS)}")
+    problems: list[str] = []
+    edges: queue.SimpleQueue[RawEdge] | None = None
+    if emit is None:
+        edges = queue.SimpleQueue()
+        emit = edges.put
+    if pin_factory is None:
+        pin_factory = _pi_pin_factory(problems) if backend == "pi" else _mock_pin_factory()
+    buttons = ButtonInputs(config.buttons, emit, pin_factory=pin_factory, clock=clock)
+    try:
+        leds = _open_leds(config.leds, backend, pixels, problems)
+        display, info = _open_display(config, backend, display_device, serial, problems)
+    except BaseException:
+        buttons.close()
+        raise
+    return Hardware(
+        config=config,
+        buttons=buttons,
+        leds=leds,
+        display=display,
+        clock=clock,
+        problems=problems,
+        backend=backend,
+        pin_factory=pin_factory,
+        edges=edges,
+        display_info=info,
+    )
+
+
+def describe_display(config: BoardConfig) -> str:
+    """The configured display in a few words, e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"."""
+    cfg = config.display
+    where = f"I2C bus {cfg.port} at 0x{cfg.address:02X}" if cfg.interface == "i2c" else f"SPI port {cfg.port}"
+    return f"{cfg.driver} {cfg.width}×{cfg.height} on {where}"
+
+
+def _mock_pin_factory() -> Any:
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory()
+
+
+def _pi_pin_factory(problems: list[str]) -> Any:
+    from gpiozero import Device
+    from gpiozero.exc import NativePinFactoryFallback
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except Exception as error:
+            tried = "; ".join(str(w.message).removeprefix("Falling back from ") for w in caught) or str(error)
+            raise HardwareError(
+                f"buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
+                "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed "
+                "(sudo apt install python3-lgpio)"
+            ) from error
+    if any(issubclass(w.category, NativePinFactoryFallback) for w in caught):
+        problems.append("buttons: using gpiozero's slower native GPIO driver; install lgpio (sudo apt install python3-lgpio)")
+    return Device.pin_factory
+
+
+def _open_leds(cfg: LedsConfig, backend: str, pixels: PixelBuf | None, problems: list[str]) -> LedChain | None:
+    if pixels is None and backend == "mock":
+        pixels = memory_pixels(cfg)
+    if pixels is None:
+        try:
+            pixels = _neopixels(cfg)
+        except Exception as error:  # import, platform, permission: all mean "no LEDs", play on
+            need = (
+                "that SPI is enabled (raspi-config → Interface Options → SPI)"
+                if cfg.driver == "spi"
+                else f"that the board runs as root (PWM on GPIO{cfg.pin} needs /dev/mem)"
+            )
+            problems.append(
+                f"LEDs: the NeoPixel chain on GPIO{cfg.pin} ({cfg.driver}) could not be opened ({error}); "
+                f"check that adafruit-circuitpython-neopixel is installed and {need}; playing without LEDs"
+            )
+            return None
+    return from_config(cfg, pixels)
+
+
+def _neopixels(cfg: LedsConfig) -> PixelBuf:
+    # Only the Pi backend gets here: nothing else imports neopixel/board.
+    import neopixel
+    import board
+
+    pin = getattr(board, f"D{cfg.pin}")
+    return neopixel.NeoPixel(pin, cfg.count, brightness=cfg.brightness, auto_write=False, pixel_order=cfg.order)
+
+
+def _open_display(
+    config: BoardConfig, backend: str, device: Any, serial: Any, problems: list[str]
+) -> tuple[Display | None, str]:
+    cfg = config.display
+    if device is None and serial is None and backend == "mock":
+        from luma.core.device import dummy
+
+        device = dummy(width=cfg.width, height=cfg.height, rotate=cfg.rotate, mode="1")
+        return Display(device), f"{describe_display(config)} (simulated)"
+    if device is None:
+        try:
+            device = make_luma_device(cfg, serial=serial)
+        except HardwareError as error:
+            problems.append(f"{error}; playing without the display")
+            return None, ""
+    return Display(device), describe_display(config)
