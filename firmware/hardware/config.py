@@ -178,7 +178,7 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
         raise table.fail("interface", 'SPI0 already carries the LED data (leds.driver = "spi"); expected "i2c"')
     if interface == "i2c":
         port = table.integer("port", 1, 1, expected="1, the header's I2C bus (GPIO2 SDA, GPIO3 SCL)")
-        address = table.integer("address", 0x03, 0x77, expected="an I2C address from 0x03 to 0x77", show=hex)
+        address = table.integer("address", 0x03, 0x77, expected="an I2C address from 0x03 to 0x77", show="0x{:02X}".format)
         for key in ("dc_pin", "reset_pin"):
             if table.present(key):
                 raise table.fail(key, 'only an SPI display has this line; expected no such key with interface "i2c"')
@@ -291,7 +291,7 @@ def _describe(value: object) -> str:
     if isinstance(value, str):
         return f'"{value}" (a string)'
     if isinstance(value, list):
-        return "an array"
+        return "an array" if value else "[] (an empty array)"
     if isinstance(value, dict):
         return "a table"
     return f"{value} (a date/time)"

@@ -90,10 +90,11 @@ class _Drawing:
             **{"class": cls},
         )  # fmt: skip
 
-    def circle(self, x: float, y: float, r: float, fill: str, stroke: str = "#333", on: int = LEFT) -> None:
+    def circle(self, x: float, y: float, r: float, fill: str, on: int = LEFT, ident: str | None = None) -> None:
+        attrs = {"id": ident} if ident else {}
         ET.SubElement(
-            self.root, "circle", cx=_n(self.x(x, on)), cy=_n(y), r=_n(r), fill=fill, stroke=stroke,
-            **{"stroke-width": "1"},
+            self.root, "circle", cx=_n(self.x(x, on)), cy=_n(y), r=_n(r), fill=fill, stroke="#333",
+            **{"stroke-width": "1"}, **attrs,
         )  # fmt: skip
 
     def dot(self, x: float, y: float, on: int = LEFT) -> None:
@@ -147,7 +148,7 @@ def _header(drawing: _Drawing, used: dict[int, Wire]) -> None:
         on, y = side(pin), y_of(row(pin))
         name = HEADER[pin]
         fill = PIN_FILL.get(name, GPIO_FILL) if pin in used else "white"
-        drawing.circle(CENTRE - 15, y, 9, fill, on=on)
+        drawing.circle(CENTRE - 15, y, 9, fill, on=on, ident=f"pin{pin}")
         color = "white" if pin in used and name == "GND" else "#222"
         ET.SubElement(
             drawing.root, "text", x=_n(drawing.x(CENTRE - 15, on)), y=_n(y + 3), style=f"fill: {color}", **{"class": "pinno"}
