@@ -66,6 +66,7 @@ class BoardApp:
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
         self._bot_timer: Any = None
+        self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[Screen] = [MainMenu(self)]
         self.on_game_over: Callable[[GameSession], None] | None = None
@@ -247,6 +248,7 @@ class BoardApp:
             y = canvas.height - 11
             canvas.draw.rectangle((0, y, canvas.width - 1, canvas.height - 1), fill=0)
             canvas.line((canvas.height - 10) // 10, caption, inverse=True)
+        self.texts = canvas.texts
         return canvas.image
 
     def frame(self) -> dict[str, Any]:

@@ -27,6 +27,7 @@ class Canvas:
         self.image = Image.new("1", size, 0)
         self.draw = ImageDraw.Draw(self.image)
         self.width, self.height = size
+        self.texts: list[str] = []  # what was written, for scenario expectations on the display
 
     @property
     def lines(self) -> int:
@@ -37,6 +38,7 @@ class Canvas:
         return self.width // CHAR_WIDTH
 
     def text(self, x: int, y: int, text: str, fill: int = 1) -> None:
+        self.texts.append(text)
         self.draw.text((x, y - 1), text, font=font(), fill=fill)
 
     def line(self, row: int, text: str, *, inverse: bool = False, align: str = "left") -> None:
@@ -58,6 +60,7 @@ class Canvas:
 
     def tiny(self, x: int, y: int, text: str, fill: int = 1) -> int:
         """Draw with the 3×5 font; returns the x after the text."""
+        self.texts.append(text)
         for char in text:
             for dx, column in enumerate(tiny_glyph(char)):
                 for dy in range(5):

@@ -1,0 +1,120 @@
+"""`xtraboard sim`: the simulator, in a window (default) or headless.
+
+    xtraboard sim                                   # the window (keys: R roll, Enter OK,
+                                                    #   Backspace back, arrows; or click)
+    xtraboard sim --headless --scenario FILE [--screenshot out.png]
+    xtraboard sim --headless --demo GAME --seats N --seed S --record OUT.json [--screenshot out.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from firmware.errors import ConfigError, XtraboardError
+from firmware.games import GAME_NAMES, game_class
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--headless", action="store_true", help="no window: run a scenario or a demo")
+    parser.add_argument("--scenario", type=Path, metavar="FILE", help="a scenario (TOML, see docs/scenarios.md)")
+    parser.add_argument("--demo", choices=GAME_NAMES, metavar="GAME", help="a bots-only game of GAME")
+    parser.add_argument("--seats", type=int, metavar="N", help="seats in the demo")
+    parser.add_argument("--seed", type=int, metavar="S", help="dice and bots seed (reproducible)")
+    parser.add_argument("--record", type=Path, metavar="OUT", help="write the demo's game record here")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the simulator's picture at the end")
+    parser.add_argument("--state-dir", type=Path, metavar="DIR",
+                        help="keep games here (journal); a killed demo restarted with it continues")
+    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default hardware/board.toml)")
+    parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.demo:
+            return run_demo(args)
+        if args.scenario:
+            from sim.scenario import run_scenario_file
+
+            return run_scenario_file(args.scenario, board_file=args.board, screenshot=args.screenshot,
+                                     state_dir=args.state_dir)
+        if args.headless:
+            print("xtraboard sim --headless needs --scenario FILE or --demo GAME", file=sys.stderr)
+            return 2
+        from sim.window import run_window
+
+        return run_window(args)
+    except (ConfigError, XtraboardError, OSError) as exc:
+        print(f"xtraboard sim: {exc}", file=sys.stderr)
+        return 2
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """A bots-only game through the whole firmware: menu presses, screens, LED scenes."""
+    from sim.board import SimBoard
+
+    cls = game_class(args.demo)
+    seats = args.seats if args.seats is not None else cls.min_players
+    if not cls.min_players <= seats <= cls.max_players:
+        print(f"xtraboard sim: {cls.title} is for {cls.min_players} to {cls.max_players} players, not {seats}",
+              file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else 0
+    board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir)
+    try:
+        if not resume_same_demo(board, args.demo, seats, seed):
+            start_demo(board, args.demo, seats)
+        board.settle()
+        session = board.app.session
+        if session is None or not session.over:
+            print("xtraboard sim: the demo did not finish", file=sys.stderr)
+            return 1
+        record = session.game.to_record()
+        if args.record:
+            args.record.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        if args.screenshot:
+            from sim.screenshot import save_screenshot
+
+            save_screenshot(board, args.screenshot)
+        print(json.dumps({"game": args.demo, "steps": len(record["steps"]), "result": record["result"]}))
+        return 0
+    finally:
+        board.close()
+
+
+def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
+    """Continue the journal's unfinished demo if it is this one (same game, seats and seed)."""
+    journal = board.journal
+    stored = journal.unfinished() if journal is not None else None
+    if stored is None:
+        return False
+    meta = stored.meta or {}
+    same = (stored.record.get("game") == game and len(stored.record.get("players", ())) == seats
+            and meta.get("mode") == "demo" and meta.get("seed") == seed)
+    if not same:
+        return False
+    from firmware.ui.menus import resume
+
+    resume(board.app)
+    board.board.render()
+    return board.app.session is not None
+
+
+def start_demo(board, game: str, seats: int) -> None:
+    """Main menu → Demo → GAME → N players, by button presses like a person."""
+    choose(board, "Demo")
+    choose(board, game_class(game).title)
+    choose(board, f"{seats} player{'s' if seats > 1 else ''}")
+
+
+def choose(board, label: str) -> None:
+    """Move the cursor of the menu on screen to `label` and press OK."""
+    choice = board.app.screen.choice
+    for _ in range(len(choice.options)):
+        if choice.current.label == label:
+            board.tap("ok")
+            return
+        board.tap("right")
+    raise ValueError(f"menu {board.app.screen.title!r} has no {label!r}")

@@ -1,0 +1,146 @@
+"""A whole board in software: the real firmware loop on MockFactory pins, a PixelBuf in memory
+and luma's dummy display, with a fake clock for headless runs or the wall clock for the window.
+
+    >>> board = SimBoard(seed=1)
+    >>> board.tap("ok")                      # "Play EXXTRA"
+    >>> board.screen_text()[0]
+    'EXXTRA'
+
+Everything here acts through the board's inputs (button pins, the clock) and reads its outputs
+(LED colours, the display's image and text): the same verbs can drive a real board on the bench.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware.board_loop import Board
+from firmware.hardware.board import open_hardware
+from firmware.hardware.config import BUTTON_NAMES, load_board
+from firmware.loop import EventLoop, FakeClock
+
+TAP_S = 0.06  # a short press: longer than the debounce window, far shorter than a hold
+SETTLE_LIMIT_S = 600.0
+
+
+class SimBoard:
+    def __init__(self, *, board_file: str | Path | None = None, seed: int | str | None = None,
+                 state_dir: str | Path | None = None, kiosk: bool = False, realtime: bool = False) -> None:
+        self.clock: Any = time.monotonic if realtime else FakeClock(1000.0)
+        self.loop = EventLoop(self.clock)
+        self.config = load_board(board_file)
+        self.hardware = open_hardware(self.config, "mock", emit=self.loop.post, clock=self.clock)
+        self.journal = None
+        if state_dir is not None:
+            from firmware.journal import Journal
+
+            self.journal = Journal(Path(state_dir))
+        self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed)
+        self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
+        self.board.render()
+
+    @property
+    def app(self) -> Any:
+        return self.board.app
+
+    # --- inputs ---------------------------------------------------------------------------
+    def press(self, name: str) -> None:
+        """Close a button's contact (the pin goes low: buttons pull up)."""
+        self._pin(name).drive_low()
+        self.run_pending()
+
+    def release(self, name: str) -> None:
+        self._pin(name).drive_high()
+        self.run_pending()
+
+    def tap(self, name: str, seconds: float = TAP_S) -> None:
+        """Press, hold for `seconds`, release, and let the debounce window pass."""
+        self.press(name)
+        self.wait(seconds)
+        self.release(name)
+        self.wait(seconds)
+
+    def hold(self, name: str, seconds: float | None = None) -> None:
+        """A long press (BACK: the menu)."""
+        self.tap(name, seconds if seconds is not None else self.config.buttons.hold_s + 0.1)
+
+    def bounce(self, name: str, edges: int = 6, gap_s: float = 0.002) -> None:
+        """A noisy contact: `edges` level changes `gap_s` apart, ending pressed, then released."""
+        for i in range(edges):
+            (self._pin(name).drive_low if i % 2 == 0 else self._pin(name).drive_high)()
+            self.run_pending()
+            self.wait(gap_s)
+        self._pin(name).drive_low()
+        self.run_pending()
+        self.wait(TAP_S)
+        self.release(name)
+        self.wait(TAP_S)
+
+    def _pin(self, name: str) -> Any:
+        if name not in self.pins:
+            raise ValueError(f"no button {name!r}; the board has {', '.join(BUTTON_NAMES)}")
+        return self.pins[name]
+
+    # --- time ---------------------------------------------------------------------------------
+    def run_pending(self) -> None:
+        self.loop.run_pending(self.board.handle)
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` pass, firing every timer due on the way (instant with the fake clock)."""
+        if not isinstance(self.clock, FakeClock):
+            end = time.monotonic() + seconds
+            while (left := end - time.monotonic()) > 0:
+                time.sleep(min(left, 0.005))
+                self.run_pending()
+            return
+        end = self.clock.now + seconds
+        self.run_pending()
+        while (deadline := self.loop.next_deadline()) is not None and deadline <= end:
+            self.clock.now = max(self.clock.now, deadline)
+            self.run_pending()
+        self.clock.now = end
+        self.run_pending()
+
+    def busy(self) -> bool:
+        """An animation runs, or a bot is about to move."""
+        session = self.app.session
+        return self.app.animation is not None or (session is not None and not session.over and session.pending_bot())
+
+    def settle(self, limit_s: float = SETTLE_LIMIT_S) -> None:
+        """Wait until nothing moves by itself any more (animations done, bots waiting on people)."""
+        waited = 0.0
+        self.wait(0)
+        while self.busy() and waited < limit_s:
+            deadline = self.loop.next_deadline()
+            step = 0.05 if deadline is None else max(0.0, deadline - self.clock())
+            self.wait(step)
+            waited += step
+
+    # --- outputs --------------------------------------------------------------------------
+    def led(self, cell: str) -> tuple[int, int, int]:
+        """The colour the cell shows now (before brightness; a multi-colour cell's current one)."""
+        if cell not in self.config.leds.cells:
+            raise ValueError(f"no LED cell {cell!r} in {self.config.path}")
+        value = self.board._frame.get(cell, (0, 0, 0))
+        if isinstance(value, list):
+            value = value[int(self.clock() / self.hardware.leds.cycle_s) % len(value)]
+        return tuple(value)
+
+    def image(self) -> Any:
+        display = self.hardware.display
+        return display.image if display is not None and display.image is not None else None
+
+    def screen_text(self) -> list[str]:
+        return list(self.app.texts)
+
+    def image_checksum(self) -> str:
+        image = self.image()
+        return hashlib.sha256(image.tobytes()).hexdigest()[:16] if image is not None else ""
+
+    def close(self) -> None:
+        self.hardware.close()
+        if self.journal is not None:
+            self.journal.close()
