@@ -188,7 +188,7 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
         if table.present("address"):
             raise table.fail("address", 'an SPI display has no address; expected no such key with interface "spi"')
         address = 0
-        taken = {p: "an I2C pin" for p in I2C_PINS} | {p: "an SPI0 pin" for p in SPI_PINS} | {leds.pin: "the LED data line (leds.pin)"}
+        taken = _bus_pins(leds)
         dc_pin = table.gpio("dc_pin", default=24, taken=taken)
         reset_pin = table.gpio("reset_pin", default=25, taken=taken | {dc_pin: "the DC line (display.dc_pin)"})
     config = DisplayConfig(
@@ -207,11 +207,17 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
     return config, position
 
 
-def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
-    """Pins no button may take, with the reason an error gives."""
+def _bus_pins(leds: LedsConfig) -> dict[int, str]:
+    """The I2C, SPI0 and LED data pins, with the reason an error gives."""
     reserved = {p: "an I2C pin (the display bus)" for p in I2C_PINS}
     reserved |= {p: "an SPI0 pin" for p in SPI_PINS}
     reserved[leds.pin] = "the LED data line (leds.pin)"
+    return reserved
+
+
+def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
+    """Pins no button may take, with the reason an error gives."""
+    reserved = _bus_pins(leds)
     if display.dc_pin is not None:
         reserved[display.dc_pin] = "the display's DC line (display.dc_pin)"
     if display.reset_pin is not None:
@@ -252,7 +258,10 @@ def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str
             raise table.fail(key, f"unknown cell; expected one of {_CELL_PATTERN}")
     missing = [name for name in names if name not in table.data]
     if missing:
-        more = f" (and {len(missing) - 1} more: {', '.join(missing[1:6])}{', …' if len(missing) > 6 else ''})" if len(missing) > 1 else ""
+        more = ""
+        if len(missing) > 1:
+            listed = ", ".join(missing[1:6]) + (", …" if len(missing) > 6 else "")
+            more = f" (and {len(missing) - 1} more: {listed})"
         raise table.fail(missing[0], f"missing{more}; expected {{ leds = [...], x = ..., y = ... }} for every cell")
     owner: dict[int, str] = {}
     cells: dict[str, Cell] = {}

@@ -171,8 +171,9 @@ def led_groups(board: BoardConfig) -> dict[str, int]:
     return groups
 
 
-def _fmt(amps: float) -> str:
-    return f"{amps:.2f}".rstrip("0").rstrip(".")
+def amount(value: float) -> str:
+    """Amps or milliamps without trailing zeros: `amount(5.340) == "5.34"`."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def pins_section(board: BoardConfig) -> str:
@@ -188,17 +189,17 @@ def pins_section(board: BoardConfig) -> str:
 def supply_section(board: BoardConfig) -> str:
     s = supply(board)
     return "\n".join([
-        f"- LEDs on the chain: **{s.led_count}**, each up to {_fmt(s.ma_per_led)} mA at full white "
-        f"({len(board.leds.order)} channels × {_fmt(board.leds.ma_per_channel)} mA).",
+        f"- LEDs on the chain: **{s.led_count}**, each up to {amount(s.ma_per_led)} mA at full white "
+        f"({len(board.leds.order)} channels × {amount(board.leds.ma_per_channel)} mA).",
         f"- Worst case, every LED full white with nothing limiting it: {s.led_count} × "
-        f"{_fmt(s.ma_per_led)} mA = **{_fmt(s.worst_amps)} A**.",
-        f"- The firmware's budget (`leds.budget_amps`): **{_fmt(s.budget_amps)} A**; it dims any frame "
+        f"{amount(s.ma_per_led)} mA = **{amount(s.worst_amps)} A**.",
+        f"- The firmware's budget (`leds.budget_amps`): **{amount(s.budget_amps)} A**; it dims any frame "
         f"that would draw more (brightness `{board.leds.brightness:g}` applies first).",
-        f"- The Pi and the OLED: up to {_fmt(PI_AMPS)} A (a Pi 5 wants its own 5 A USB-C supply).",
+        f"- The Pi and the OLED: up to {amount(PI_AMPS)} A (a Pi 5 wants its own 5 A USB-C supply).",
         f"- **Recommended supply: 5 V, at least {s.recommended_amps} A** (worst case + Pi), so that "
         "a crash, a test pattern or a bad budget setting cannot overload it.",
         f"- Bare minimum, trusting the firmware's budget: 5 V, {s.minimum_amps} A "
-        f"({_fmt(s.budget_amps)} A + {_fmt(PI_AMPS)} A).",
+        f"({amount(s.budget_amps)} A + {amount(PI_AMPS)} A).",
     ])  # fmt: skip
 
 
@@ -223,7 +224,7 @@ def parts_section(board: BoardConfig) -> str:
         ("1", "ceramic capacitor 100 nF", "decoupling at the 74AHCT125"),
         ("1", "resistor 330 Ω (300–500 Ω), ¼ W", "in the LED data line, close to LED 0"),
         ("1", "electrolytic capacitor 1000 µF, 6.3 V or more", "across 5 V and GND at the start of the chain"),
-        ("1", f"5 V power supply, at least {s.recommended_amps} A", f"worst case {_fmt(s.worst_amps)} A for the LEDs + {_fmt(PI_AMPS)} A for the Pi"),
+        ("1", f"5 V power supply, at least {s.recommended_amps} A", f"worst case {amount(s.worst_amps)} A for the LEDs + {amount(PI_AMPS)} A for the Pi"),
         ("1", "screw terminal block or barrel jack for the supply", ""),
         ("—", "hook-up wire, Dupont jumpers, heat-shrink", "5 V and GND of the LEDs in 18 AWG (0.75 mm²) or thicker"),
     ]  # fmt: skip

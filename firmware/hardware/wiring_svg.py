@@ -17,7 +17,7 @@ from firmware.hardware.wiring_docs import (
     LEFT,
     RIGHT,
     Wire,
-    _fmt,
+    amount,
     button_title,
     connections,
     pin_label,
@@ -313,8 +313,8 @@ def _notes(drawing: _Drawing, board: BoardConfig) -> None:
     lines = [
         "All ground symbols are one common ground: the supply's −, the Pi's GND pins, the 74AHCT125, the LED chain, "
         "the buttons and the OLED.",
-        f"LEDs: {s.led_count} × {_fmt(s.ma_per_led)} mA = {_fmt(s.worst_amps)} A worst case; the firmware keeps them under "
-        f"{_fmt(s.budget_amps)} A. Supply: 5 V, at least {s.recommended_amps} A. Feed 5 V to the chain directly, not through the Pi.",
+        f"LEDs: {s.led_count} × {amount(s.ma_per_led)} mA = {amount(s.worst_amps)} A worst case; the firmware keeps them under "
+        f"{amount(s.budget_amps)} A. Supply: 5 V, at least {s.recommended_amps} A. Feed 5 V to the chain directly, not through the Pi.",
         "Keep the 330 Ω resistor and the 1000 µF capacitor close to LED 0; tie the 74AHCT125's unused OE pins (4, 10, 13) to 5 V.",
     ]
     drawing.ground(28, HEIGHT - 74)
