@@ -27,7 +27,9 @@ def state(game: LevelX) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
-def turn(game: LevelX, faces: tuple[int, ...], groups: tuple[tuple[int, ...], ...] = (), ones: tuple[int, ...] | None = None) -> None:
+def turn(
+    game: LevelX, faces: tuple[int, ...], groups: tuple[tuple[int, ...], ...] = (), ones: tuple[int, ...] | None = None
+) -> None:
     """One whole turn: the roll, the optional lucky loser, the groups."""
     game.apply(Roll(faces))
     if ones is not None:
