@@ -131,9 +131,12 @@ def _mask(group: Sequence[int]) -> int:
 
 
 # Constant tables: every grouping of four dice (canonical, in legal_decisions order) with the
-# bit mask of each group, and every lucky-loser choice for 1, 2 or 3 new faces.
-_GROUPINGS: tuple[tuple[Groups, tuple[int, ...]], ...] = tuple(
-    (Groups(groups), tuple(_mask(group) for group in groups)) for groups in _partial_partitions(DICE_COUNT)
+# bit mask of each group and the set of those masks as bits; every lucky-loser choice for 1, 2
+# or 3 new faces.
+_GROUPINGS: tuple[tuple[Groups, tuple[int, ...], int], ...] = tuple(
+    (Groups(groups), masks, sum(1 << mask for mask in set(masks)))
+    for groups in _partial_partitions(DICE_COUNT)
+    for masks in [tuple(_mask(group) for group in groups)]
 )
 _TURN_CHOICES: tuple[tuple[TurnOnes, ...], ...] = tuple(
     tuple(TurnOnes(faces) for faces in product(FACES, repeat=count)) for count in range(DICE_COUNT)
@@ -149,15 +152,15 @@ def _subset_sums(faces: Sequence[int]) -> list[int]:
     return sums
 
 
-def _legal_groupings(faces: Sequence[int]) -> list[tuple[Groups, tuple[int, ...]]]:
-    """The groupings whose every group sums to 5–10, with their sums in group order."""
-    sums = _subset_sums(faces)
-    legal = []
-    for groups, masks in _GROUPINGS:
-        group_sums = tuple(sums[mask] for mask in masks)
-        if all(MIN_SUM <= s <= MAX_SUM for s in group_sums):
-            legal.append((groups, group_sums))
-    return legal
+def _bad_subsets(sums: Sequence[int]) -> int:
+    """Bits of the index masks whose sum is outside 5–10 (they cannot be a group)."""
+    return sum(1 << mask for mask, total in enumerate(sums) if not MIN_SUM <= total <= MAX_SUM)
+
+
+def _legal_groups(faces: Sequence[int]) -> list[Groups]:
+    """The groupings whose every group sums to 5–10, in canonical order."""
+    bad = _bad_subsets(_subset_sums(faces))
+    return [groups for groups, _, needs in _GROUPINGS if not needs & bad]
 
 
 class LevelX(Game):
@@ -175,7 +178,7 @@ class LevelX(Game):
       faces a `TurnOnes` needs now (0 when it is not allowed)
     - `pieces[player][row]`: field index of the player's piece in that row, or None
     - `x_holders[row]`: the player on that row's X field, or None
-    - `chips_left[row]`, `closed_rows` (row numbers whose stack is empty, ascending)
+    - `chips_left[row]`, `chips_start[row]`, `closed_rows` (row numbers whose stack is empty)
     - `chip_counts[player][row]`, `chips[player]` (chip values ascending), `sets[player]`
     - `bonus[player]` (tiles in the order taken), `tiles_left` (top first)
     - `supply[player]`, `lost[player]` (pieces out of the game for good)
@@ -225,7 +228,7 @@ class LevelX(Game):
         if self._over or self._faces is None:
             return []
         decisions: list[Any] = list(_TURN_CHOICES[self.ones_to_turn]) if self.ones_to_turn else []
-        decisions.extend(groups for groups, _ in _legal_groupings(self._faces))
+        decisions.extend(_legal_groups(self._faces))
         return decisions
 
     def _apply(self, step: Any) -> None:
@@ -533,11 +536,14 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
         faces = tuple(game_or_faces)
         if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
             raise IllegalStepError(f"outcomes: LEVEL X needs {DICE_COUNT} faces 1–6, not {list(faces)}")
+    sums = _subset_sums(faces)
+    bad = _bad_subsets(sums)
     found: dict[tuple[int, ...], Groups] = {}
-    for groups, sums in _legal_groupings(faces):
-        found.setdefault(tuple(sorted(sums)), groups)
-    ordered = sorted(found, key=lambda sums: (-len(sums), sums))
-    return [Outcome("+".join(map(str, sums)) or "none", sums, found[sums]) for sums in ordered]
+    for groups, masks, needs in _GROUPINGS:
+        if not needs & bad:
+            found.setdefault(tuple(sorted(sums[mask] for mask in masks)), groups)
+    ordered = sorted(found, key=lambda key: (-len(key), key))
+    return [Outcome("+".join(map(str, key)) or "none", key, found[key]) for key in ordered]
 
 
 __all__ = [
