@@ -1,0 +1,45 @@
+"""`xtraboard run`: the board on its real hardware (buttons, LED chain, OLED) until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from firmware.errors import ConfigError, HardwareError
+
+PROG = "xtraboard run"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: hardware/board.toml)")
+    parser.add_argument(
+        "--state-dir", type=Path, metavar="DIR", help="where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)"
+    )
+    parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start (café board)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.hardware.board import open_hardware
+    from firmware.hardware.config import load_board
+
+    try:
+        hardware = open_hardware(load_board(args.board), "pi")
+    except (HardwareError, ConfigError) as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    with hardware:
+        for problem in hardware.problems:
+            print(f"{PROG}: warning: {problem}", file=sys.stderr)
+        try:
+            from firmware.board_loop import run_board
+        except ModuleNotFoundError as error:
+            if error.name != "firmware.board_loop":
+                raise
+            print(f"{PROG}: the board loop is not built yet", file=sys.stderr)
+            return 3
+        try:
+            return int(run_board(hardware, args) or 0)
+        except (HardwareError, ConfigError) as error:
+            print(f"{PROG}: {error}", file=sys.stderr)
+            return 1
