@@ -69,6 +69,7 @@ class Display:
         # The SSD1306 family shares one addressing scheme (COLUMNADDR/PAGEADDR + data).
         self.paged = isinstance(device, luma.oled.device.ssd1306)
         self.image: Image.Image | None = None  # the last frame shown
+        self._image_bytes: bytes | None = None
         self._pages: list[bytes] | None = None  # column bytes per page, as on the controller
 
     @property
@@ -82,7 +83,8 @@ class Display:
             raise ValueError(f"display: image is {image.size[0]}×{image.size[1]}, the display is {self.size[0]}×{self.size[1]}")
         if image.mode != self.device.mode:
             image = image.convert(self.device.mode)
-        if self.image is not None and image.tobytes() == self.image.tobytes():
+        data = image.tobytes()
+        if data == self._image_bytes:
             return False
         try:
             if self.paged:
@@ -93,11 +95,13 @@ class Display:
             self.invalidate()
             raise HardwareError(f"display: sending a frame failed ({error}); check the wiring") from error
         self.image = image.copy()
+        self._image_bytes = data
         return True
 
     def invalidate(self) -> None:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""
         self.image = None
+        self._image_bytes = None
         self._pages = None
 
     def close(self) -> None:
