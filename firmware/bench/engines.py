@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from firmware.dice import SeededDice
 from firmware.games import GAME_NAMES, Game, new_game
@@ -46,6 +47,6 @@ def measure(name: str, seconds: float) -> dict[str, float]:
     }
 
 
-def run(seconds: float) -> Iterator[tuple[str, float]]:
+def run(args: Any) -> Iterator[tuple[str, float]]:
     for name in GAME_NAMES:
-        yield from measure(name, seconds).items()
+        yield from measure(name, args.seconds).items()

@@ -11,10 +11,12 @@ SUITES = {"engines": "firmware.bench.engines", "loop": "firmware.bench.loop"}
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("suite", choices=sorted(SUITES))
     parser.add_argument("--seconds", type=float, default=3.0,
-                        help="how long to measure each figure (default 3; idle CPU uses 30 for 'loop')")
+                        help="engines: how long to play each game (default 3)")
+    parser.add_argument("--idle-seconds", type=float, default=30.0,
+                        help="loop: how long to measure the idle CPU (default 30)")
 
 
 def run(args: argparse.Namespace) -> int:
-    for name, value in import_module(SUITES[args.suite]).run(args.seconds):
+    for name, value in import_module(SUITES[args.suite]).run(args):
         print(f"{name}: {value:.6g}" if isinstance(value, float) else f"{name}: {value}", flush=True)
     return 0

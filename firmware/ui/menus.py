@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from firmware.games import GAME_NAMES, game_class
-from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS
+from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
 from firmware.ui.session import GameSession, Seat
@@ -156,7 +156,8 @@ class SeatScreen(Screen):
     def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
         for i, seat in enumerate(self.seats):
             frame[f"seat.{i}"] = PLAYER_COLOURS[seat.colour] if i <= self.index else frame.get(f"seat.{i}")
-        frame[f"seat.{self.index}"] = [PLAYER_COLOURS[self.seat.colour], (0, 0, 0)]
+        colour = PLAYER_COLOURS[self.seat.colour]
+        frame[f"seat.{self.index}"] = [colour, dim(colour, 0.2)]  # the seat being set blinks
 
 
 def start_game(app: BoardApp, game: str, seats: list[Seat], mode: str) -> None:

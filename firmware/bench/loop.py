@@ -1,0 +1,130 @@
+"""Loop figures: edge-to-push latency, idle CPU, peak memory, and I2C bytes of a cursor move.
+
+Everything runs the real firmware loop on simulated adapters: gpiozero MockFactory pins, a
+PixelBuf in memory, and the REAL luma ssd1306 driver over a recording I2C bus (so the display
+figures count the bytes that would cross the wire).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from firmware.board_loop import Board
+from firmware.hardware.board import open_hardware
+from firmware.hardware.config import load_board
+from firmware.hardware.display import RecordingI2CBus
+from firmware.loop import EventLoop, FakeClock, Stop
+
+LATENCY_SAMPLES = 400
+
+
+def _board(clock: Any, loop: EventLoop) -> tuple[Board, RecordingI2CBus, dict[str, Any]]:
+    from luma.core.interface.serial import i2c
+
+    config = load_board()
+    bus = RecordingI2CBus()
+    hardware = open_hardware(config, "mock", emit=loop.post, clock=clock,
+                             serial=i2c(bus=bus, address=config.display.address))
+    board = Board(hardware, loop)
+    pins = {name: hardware.pin_factory.pin(pin) for name, pin in config.buttons.pins.items()}
+    return board, bus, pins
+
+
+def edge_to_push() -> dict[str, float]:
+    """Seat setup, ROLL = next colour: each press changes a seat LED and the display. Timed from
+    the pin's falling edge to both pushes done (the loop thread's work)."""
+    clock = time.monotonic
+    loop = EventLoop(clock)
+    board, _, pins = _board(clock, loop)
+    board.render()
+    for button in ("ok", "ok"):  # Play EXXTRA → 3 players → the first seat screen
+        _tap(board, loop, pins[button])
+    samples = []
+    for _ in range(LATENCY_SAMPLES):
+        before = dict(board.pushes)
+        start = time.perf_counter()
+        pins["roll"].drive_low()
+        loop.run_pending(board.handle)
+        elapsed = time.perf_counter() - start
+        if board.pushes["leds"] > before["leds"] and board.pushes["display"] > before["display"]:
+            samples.append(elapsed * 1000.0)
+        time.sleep(0.03)  # past the debounce window
+        pins["roll"].drive_high()
+        loop.run_pending(board.handle)
+        time.sleep(0.03)
+        loop.run_pending(board.handle)
+    samples.sort()
+    return {
+        "edge_to_push_p50_ms": statistics.median(samples),
+        "edge_to_push_p99_ms": samples[int(len(samples) * 0.99) - 1],
+        "edge_to_push_samples": len(samples),
+    }
+
+
+def _tap(board: Board, loop: EventLoop, pin: Any) -> None:
+    pin.drive_low()
+    loop.run_pending(board.handle)
+    time.sleep(0.03)
+    pin.drive_high()
+    loop.run_pending(board.handle)
+    time.sleep(0.03)
+    loop.run_pending(board.handle)
+
+
+def idle_cpu(seconds: float) -> dict[str, float]:
+    """The loop thread serving the main menu with nobody touching it."""
+    loop = EventLoop(time.monotonic)
+    board, _, _ = _board(time.monotonic, loop)
+    thread = threading.Thread(target=board.run, daemon=True)
+    thread.start()
+    time.sleep(0.5)  # start-up rendering is not idling
+    cpu_start, wall_start = time.process_time(), time.monotonic()
+    time.sleep(seconds)
+    cpu = time.process_time() - cpu_start
+    wall = time.monotonic() - wall_start
+    loop.post(Stop())
+    thread.join(5)
+    return {"idle_cpu_percent": 100.0 * cpu / wall, "idle_seconds": wall}
+
+
+def cursor_move_bytes() -> dict[str, float]:
+    """I2C bytes for one RIGHT press on the main menu, against a full frame."""
+    clock = FakeClock(10.0)
+    loop = EventLoop(clock)
+    board, bus, pins = _board(clock, loop)
+    bus.clear()
+    board.hardware.display.invalidate()
+    board.render()
+    full = bus.byte_count()
+    bus.clear()
+    pins["right"].drive_low()
+    loop.run_pending(board.handle)
+    move = bus.byte_count()
+    return {"i2c_bytes_full_frame": full, "i2c_bytes_cursor_move": move,
+            "i2c_cursor_move_percent_of_full": 100.0 * move / full}
+
+
+def peak_memory() -> dict[str, float]:
+    """Peak RSS after a bots-only game of each kind through the whole loop."""
+    from sim.app import start_demo
+    from sim.board import SimBoard
+
+    for game, seats in (("exxtra", 4), ("levelx", 4), ("extra", 4)):
+        board = SimBoard(seed=1)
+        start_demo(board, game, seats)
+        board.settle()
+        board.close()
+    return {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
+
+
+def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:
+    yield from edge_to_push().items()
+    yield from cursor_move_bytes().items()
+    yield from peak_memory().items()
+    yield from idle_cpu(args.idle_seconds).items()
