@@ -28,7 +28,8 @@ SETTLE_LIMIT_S = 600.0
 
 class SimBoard:
     def __init__(self, *, board_file: str | Path | None = None, seed: int | str | None = None,
-                 state_dir: str | Path | None = None, kiosk: bool = False, realtime: bool = False) -> None:
+                 state_dir: str | Path | None = None, kiosk: bool = False, realtime: bool = False,
+                 dice: Any = None) -> None:
         self.clock: Any = time.monotonic if realtime else FakeClock(1000.0)
         self.loop = EventLoop(self.clock)
         self.config = load_board(board_file)
@@ -40,7 +41,20 @@ class SimBoard:
             self.journal = Journal(Path(state_dir))
         self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed)
         self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
+        self.dice = dice  # a DiceSource every game on this board rolls with (scenarios), or None
+        if dice is not None:
+            self._roll_every_game_with(dice)
         self.board.render()
+
+    def _roll_every_game_with(self, dice: Any) -> None:
+        """Hand `dice` to each game the app starts (new or resumed), instead of seed/system dice."""
+        start = self.app.start_session
+
+        def start_session(session: Any) -> None:
+            session.dice = dice
+            start(session)
+
+        self.app.start_session = start_session
 
     @property
     def app(self) -> Any:
@@ -139,6 +153,20 @@ class SimBoard:
     def image_checksum(self) -> str:
         image = self.image()
         return hashlib.sha256(image.tobytes()).hexdigest()[:16] if image is not None else ""
+
+    # --- scenario hooks (sim/scenario.py's BoardDriver) -----------------------------------------
+    def queue_dice(self, faces: Any) -> None:
+        """Make `faces` the next roll of the electronic dice (needs a scripted `dice` source)."""
+        push = getattr(self.dice, "push", None)
+        if push is None:
+            raise ValueError("queue_dice needs SimBoard(dice=...) with a scripted source (ScriptedDice)")
+        push(faces)
+
+    def state(self, path: str) -> Any:
+        """A read-only path into the game's and the UI's state, e.g. "positions[1]", "pending.kind"."""
+        from sim.scenario import read_state, state_roots
+
+        return read_state(state_roots(self.app), path)
 
     def close(self) -> None:
         self.hardware.close()
