@@ -12,6 +12,7 @@ the step and the key at fault.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
@@ -384,7 +385,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str):
-        return repr(value)
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_show(v) for v in value) + "]"
     if isinstance(value, dict):
