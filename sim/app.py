@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep games here (journal); a killed demo restarted with it continues")
     parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default hardware/board.toml)")
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
+    parser.add_argument("--frames", type=int, metavar="N", help="window: quit after N frames (tests, smoke runs)")
 
 
 def run(args: argparse.Namespace) -> int:
