@@ -18,7 +18,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
 
@@ -576,7 +576,6 @@ class Runner:
     driver: BoardDriver
     hold_s: float = 1.0  # the board's long-press time (buttons.hold_s)
     checked: int = 0
-    _mash_problems: int = field(default=0, repr=False)
 
     def run_step(self, step: Step) -> None:
         action, d = step.action, self.driver
@@ -670,40 +669,48 @@ class Runner:
         rng = random.Random(f"xtraboard-mash:{step.seed}")
         problems = len(self.driver.state("problems"))
         for n in range(1, step.count + 1):
-            what = self.mash_action(rng, step.buttons)
+            what, act = self.mash_action(rng, step.buttons)
+            try:
+                act()
+            except Exception as exc:  # the finding: say which action broke the board
+                raise StepFailed(f"no exception during mash action {n} ({what}), "
+                                 f"got {type(exc).__name__}: {exc}") from exc
             now = self.driver.state("problems")
             if len(now) > problems:
-                raise StepFailed(f"no refused step during mash action {n} ({what}), got {now[problems:]}")
+                raise StepFailed(f"no refused step during mash action {n} ({what}), got {_show(now[problems:])}")
             trouble = replay_problem(self.driver.state("record"), required=False)
             if trouble is not None:
                 raise StepFailed(f"the game's record to replay after mash action {n} ({what}), got {trouble}")
 
-    def mash_action(self, rng: random.Random, buttons: Sequence[str]) -> str:
+    def mash_action(self, rng: random.Random, buttons: Sequence[str]) -> tuple[str, Callable[[], None]]:
+        """One random action: what it is, and doing it."""
         d = self.driver
         button = rng.choice(buttons)
-        roll = rng.random()
-        if roll < 0.4:
-            self.tap(button, rng.uniform(0.001, 0.2))  # some taps shorter than the debounce
-            return f"tap {button}"
-        if roll < 0.55:
-            self.bounce(button, rng.randint(2, 9))
-            return f"bounce {button}"
-        if roll < 0.65:
-            self.tap(button, self.hold_s + rng.uniform(0.05, 1.0))
-            return f"hold {button}"
-        if roll < 0.75:
-            other = rng.choice(buttons)
-            d.press(button)
-            d.wait(rng.uniform(0.0, 0.1))
-            d.press(other)
-            d.wait(rng.uniform(0.0, 0.3))
-            d.release(button)
-            d.release(other)
-            d.wait(TAP_S)
-            return f"chord {button}+{other}"
-        seconds = rng.choice((0.0, 0.05, 0.15, 0.4, 1.0))
-        d.wait(seconds)  # lands mid-animation, or lets a bot move
-        return f"wait {seconds:g}"
+        kind = rng.random()
+        if kind < 0.4:
+            seconds = rng.uniform(0.001, 0.2)  # some taps shorter than the debounce window
+            return f"tap {button}", lambda: self.tap(button, seconds)
+        if kind < 0.55:
+            edges = rng.randint(2, 9)
+            return f"bounce {button}", lambda: self.bounce(button, edges)
+        if kind < 0.65:
+            seconds = self.hold_s + rng.uniform(0.05, 1.0)
+            return f"hold {button}", lambda: self.tap(button, seconds)
+        if kind < 0.75:
+            other, gap, overlap = rng.choice(buttons), rng.uniform(0.0, 0.1), rng.uniform(0.0, 0.3)
+
+            def chord() -> None:
+                d.press(button)
+                d.wait(gap)
+                d.press(other)
+                d.wait(overlap)
+                d.release(button)
+                d.release(other)
+                d.wait(TAP_S)
+
+            return f"chord {button}+{other}", chord
+        pause = rng.choice((0.0, 0.05, 0.15, 0.4, 1.0))  # lands mid-animation, or lets a bot move
+        return f"wait {pause:g}", lambda: d.wait(pause)
 
 
 def replay_problem(record: Any, *, required: bool = True) -> str | None:
