@@ -1,0 +1,551 @@
+"""LEVEL X on the board: the choices of a turn, the play screen, the grid LEDs and animations.
+
+Choices of a turn (only legal ones, one per distinct effect):
+- with two or more ones showing (lucky loser, once a turn): "Turn ones..." first — it opens
+  `TurnOnesScreen`, where LEFT/RIGHT set each new face and OK goes on — followed by the
+  outcomes, which keep the ones as rolled;
+- the outcomes: what the groups do, labelled by their sums ("5+6", "10", "5+5") or "pass".
+  Two groupings with the same sums are one choice (`firmware.games.levelx.outcomes`), and so
+  are outcomes that leave the game in the same state (a group on a closed row does nothing:
+  with row 5 closed "5+6" is offered as "6"); the label is the one with the fewest groups.
+  Order: most groups first, then by ascending sums, "pass" last (LEFT from the first option
+  wraps to it).
+
+ROLL while a decision is pending (or while bots play) flips to the score table and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
+from firmware.ui.app import Frame
+from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
+from firmware.ui.play import PIPS, Open, pip_cells
+from firmware.ui.screen import Option, Screen
+
+if TYPE_CHECKING:
+    from firmware.ui.app import BoardApp
+    from firmware.ui.play import PlayScreen
+    from firmware.ui.session import GameSession
+
+RULES = (
+    "Roll 4 dice. Group any of them into sums of 5-10 (unused dice are fine). Each sum acts on "
+    "its row: brings in your piece or moves it one field on. Arriving on X ousts the piece there "
+    "and takes a chip; already on X: takes a chip; closed row: nothing. Two or more 1s: turn all "
+    "but one to any faces. A row's last chip closes it; its pieces are lost. Each set of six "
+    "different chips takes the top tile (15 12 9 6). End: after the round in which a 3rd row "
+    "closes or the last tile goes. Chips + tiles: most wins."
+)
+
+DIE = 12  # OLED die size in pixels (pips 2×2)
+DIE_GAP = 3
+WHITE: Colour = (255, 255, 255)
+RED: Colour = (255, 0, 0)
+TURN_ONES = "Turn ones..."
+
+
+# --- choices -------------------------------------------------------------------------------
+def options(app: BoardApp, session: GameSession) -> list[Option]:
+    """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes."""
+    game = session.game
+    choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
+    if game.ones_to_turn:
+        ones = {1: "one 1", 2: "two 1s", 3: "three 1s"}[game.ones_to_turn]
+        choices.insert(0, Option(TURN_ONES, Open(TurnOnesScreen), f"{ones} to any face"))
+    return choices
+
+
+def distinct_outcomes(game: LevelX) -> list[Outcome]:
+    """`outcomes(game)` less those with the same effect as another (kept: fewest groups)."""
+    kept: dict[tuple[Any, ...], Outcome] = {}
+    for outcome in outcomes(game):
+        key = _state_key(_after(game, outcome.groups))
+        if key not in kept or len(outcome.sums) < len(kept[key].sums):
+            kept[key] = outcome
+    return sorted(kept.values(), key=lambda o: (-len(o.sums), o.sums))
+
+
+def _state_key(game: LevelX) -> tuple[Any, ...]:
+    return (game.pieces, game.x_holders, game.chips_left, game.chip_counts, game.bonus,
+            game.tiles_left, game.supply, game.lost, game.end_triggered, game.pending())
+
+
+def _after(game: LevelX, step: Any) -> LevelX:
+    twin = game.copy()
+    twin.apply(step)
+    return twin
+
+
+def _label(outcome: Outcome) -> str:
+    return "pass" if not outcome.sums else outcome.label
+
+
+def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """The events each row's groups caused, rows ascending (same-row groups in their order)."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] | None = None
+    for event in events:
+        if event["kind"] == "group":
+            current = rows.setdefault(event["row"], [])
+        elif current is not None and event["kind"] not in ("turn", "game_over", "end_triggered"):
+            current.append(event)
+    return dict(sorted(rows.items()))
+
+
+def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> list[str]:
+    """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
+    "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
+    count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
+    last = FIELDS[ROWS.index(events[0]["row"])] - 1 if events else -1
+    at_x = any(e["kind"] == "move" and e["to"] == last for e in events)
+    words = []
+    if count["place"]:
+        words.append("new" if short else "new piece")
+    steps = count["move"]
+    if steps and not at_x:  # reaching X says enough about the steps before it
+        words.append("step" if steps == 1 and short else "step on" if steps == 1 else f"{steps} steps")
+    if at_x:
+        words.append("X" if short else "to X")
+    for event in events:
+        if event["kind"] == "oust":
+            words.append("oust" if short else f"oust {game.players[event['player']].name}")
+    if count["chip"]:
+        words.append("chip" if count["chip"] == 1 else f"{count['chip']} chips")
+    for event in events:
+        if event["kind"] == "close":
+            words.append("shut" if short else "closes")
+        elif event["kind"] == "bonus":
+            words.append(f"+{event['tile']}" if short else f"tile {event['tile']}")
+        elif event["kind"] == "no_effect":
+            words.append(("shut" if short else "closed") if event["reason"] == "closed" else "no piece")
+    return words
+
+
+def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
+    """What `groups` does, in the longest wording that fits `columns` characters, e.g.
+    "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
+    "5:2chips 10:new"."""
+    rows = _row_effects(_after(game, groups).events)
+    if not rows:
+        return "nothing happens"
+    long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
+    short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
+    candidates = [
+        "; ".join(f"{row}: {', '.join(words)}" for row, words in long),
+        "  ".join(f"{row}: {','.join(words)}" for row, words in short),
+        " ".join(f"{row}:{'+'.join(words)}".replace(" ", "") for row, words in short),
+    ]
+    if len(long) == 1:
+        candidates.insert(0, f"row {candidates[0]}")
+    return next((text for text in candidates if len(text) <= columns), clip(candidates[-1], columns))
+
+
+# --- the lucky loser sub-screen ------------------------------------------------------------
+class TurnOnesScreen(Screen):
+    """Lucky loser: LEFT/RIGHT set the new face of each turned one, OK goes on; after the last
+    one the TurnOnes step is applied. BACK returns to the previous die (or cancels)."""
+
+    in_game = True
+    title = "Turn ones"
+
+    def __init__(self, app: BoardApp) -> None:
+        game = app.session.game
+        self.game = game
+        self.faces = tuple(game.faces or ())
+        self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
+        self.new = [1] * len(self.dice)
+        self.index = 0
+
+    def shown(self) -> list[int]:
+        faces = list(self.faces)
+        for die, face in zip(self.dice, self.new):
+            faces[die] = face
+        return faces
+
+    def press(self, app: BoardApp, button: str) -> None:
+        if button in ("left", "right"):
+            step = 1 if button == "right" else -1
+            self.new[self.index] = (self.new[self.index] - 1 + step) % 6 + 1
+        elif button == "ok":
+            if self.index + 1 < len(self.dice):
+                self.index += 1
+            else:
+                app.pop()
+                app.step(TurnOnes(tuple(self.new)))
+        elif button == "back":
+            if self.index:
+                self.index -= 1
+            else:
+                app.pop()
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, f"die {self.index + 1}/{len(self.dice)}")
+        faces = self.shown()
+        current = self.dice[self.index]
+        if canvas.lines >= 5:
+            y = LINE_HEIGHT + 2
+            _dice_row(canvas, y, faces, inverse={current})
+            cx = current * (DIE + DIE_GAP) + DIE // 2
+            canvas.draw.polygon([(cx - 3, y + DIE + 4), (cx + 3, y + DIE + 4), (cx, y + DIE + 1)], fill=1)
+            labels = [_label(o) for o in distinct_outcomes(_turned(self.game, self.new))]
+            canvas.text(0, y + DIE + 6, clip("then: " + "  ".join(labels), canvas.columns))
+            if canvas.lines >= 6:
+                kept = self.faces.index(1, max(self.dice) + 1)
+                canvas.text(0, y + DIE + 6 + LINE_HEIGHT, f"die {kept + 1} stays 1")
+        else:
+            canvas.line(1, " ".join(f"[{f}]" if i == current else f" {f} " for i, f in enumerate(faces)))
+        last = "OK next" if self.index + 1 < len(self.dice) else "OK done"
+        canvas.line(canvas.lines - 1, f"<> face  {last}")
+
+    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+        for key in [k for k in frame if k.startswith("dice.")]:
+            del frame[key]
+        pip_cells(self.shown(), frame)
+        for pip in PIPS[self.new[self.index]]:
+            frame[f"dice.{self.dice[self.index]}.{pip}"] = [PIP, OFF]
+
+
+def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
+    return _after(game, TurnOnes(tuple(new)))
+
+
+# --- the play screen -----------------------------------------------------------------------
+def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+    game: LevelX = session.game  # type: ignore[assignment]
+    if play.view is not None:
+        _draw_scores(canvas, session)
+        return
+    choice = play.choice if app.animation is None else None  # stale while a step is shown
+    current = choice.current if choice is not None else None
+    used = {d for g in current.value.groups for d in g} if current and isinstance(current.value, Groups) else set()
+    who = _who(session, game.current_player)
+    if canvas.lines >= 5 or game.faces is None:
+        right = f"round {game.round_number}"
+        if len(who) + 1 + len(right) > canvas.columns:
+            right = f"R{game.round_number}"
+    else:  # a short display: the dice as digits in the title line
+        right = " ".join(map(str, game.faces))
+    canvas.title(clip(who, canvas.columns - len(right) - 1), right)
+    band = LINE_HEIGHT
+    if canvas.lines >= 5:
+        right_of_dice = _dice_row(canvas, LINE_HEIGHT + 1, game.faces, inverse=used) + 3
+        _draw_rows(canvas, right_of_dice, LINE_HEIGHT + 2, game)
+        band = LINE_HEIGHT + DIE + 2
+    # The option bar (or what the board waits for), then what the option does.
+    if current is not None:
+        _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
+        detail = current.detail
+        if isinstance(current.value, Groups):
+            detail = effect_text(game, current.value, canvas.columns)
+    else:
+        canvas.text(0, band, clip(play.prompt() or "", canvas.columns))
+        detail = _last_turn(session)
+    if band + 2 * LINE_HEIGHT <= canvas.height:
+        canvas.text(0, band + LINE_HEIGHT, clip(detail, canvas.columns))
+    if band + 4 * LINE_HEIGHT <= canvas.height:
+        canvas.text(0, band + 2 * LINE_HEIGHT, clip(_scores_line(session, canvas.columns), canvas.columns))
+        keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
+        canvas.text(0, band + 3 * LINE_HEIGHT, clip("(keeps the ones)" if keeps else _footer(game), canvas.columns))
+
+
+def _who(session: GameSession, player: int) -> str:
+    name = session.game.players[player].name
+    colour = session.colours[player]
+    return name if name.lower() == colour else f"{name} ({colour})"
+
+
+def _dice_row(canvas: Canvas, y: int, faces: Sequence[int] | None, inverse: Collection[int] = ()) -> int:
+    """Four dice from the left at height `y`; returns the x after them."""
+    x = 0
+    for die in range(4):
+        face = faces[die] if faces is not None else None
+        _draw_die(canvas, x, y, face, die in inverse)
+        x += DIE + DIE_GAP
+    return x - DIE_GAP
+
+
+def _draw_die(canvas: Canvas, x: int, y: int, face: int | None, inverse: bool) -> None:
+    box = (x, y, x + DIE - 1, y + DIE - 1)
+    if face is None:  # not rolled yet: a dotted outline
+        for i in range(0, DIE, 2):
+            for px, py in ((x + i, y), (x + i, y + DIE - 1), (x, y + i), (x + DIE - 1, y + i)):
+                canvas.draw.point((px, py), fill=1)
+        return
+    canvas.draw.rounded_rectangle(box, radius=2, outline=1, fill=1 if inverse else 0)
+    spots = {0: (2, 2), 1: (8, 2), 2: (2, 5), 3: (5, 5), 4: (8, 5), 5: (2, 8), 6: (8, 8)}
+    for pip in PIPS[face]:
+        px, py = spots[pip]
+        canvas.draw.rectangle((x + px, y + py, x + px + 1, y + py + 1), fill=0 if inverse else 1)
+
+
+def _draw_rows(canvas: Canvas, x: int, y: int, game: LevelX) -> None:
+    """Chips left under each row number (tiny font); a closed row's number is inverse."""
+    col = min(16, max(10, (canvas.width - x) // len(ROWS)))
+    for index, (row, left) in enumerate(zip(ROWS, game.chips_left)):
+        cx = x + index * col
+        if cx + col - 1 > canvas.width:
+            break
+        label, count = str(row), str(left) if left else "-"
+        if not left:
+            canvas.draw.rectangle((cx, y - 1, cx + col - 2, y + 5), fill=1)
+        canvas.tiny(cx + (col - tiny_width(label)) // 2, y, label, fill=0 if not left else 1)
+        canvas.tiny(cx + (col - tiny_width(count)) // 2, y + 6, count)
+
+
+def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
+    canvas.draw.rectangle((0, y, canvas.width - 1, y + LINE_HEIGHT - 1), fill=1)
+    canvas.text(2, y, "<", fill=0)
+    canvas.text(canvas.width - CHAR_WIDTH - 1, y, ">", fill=0)
+    room = canvas.columns - 4 - len(position) - 1
+    text = clip(label, room)
+    canvas.text(CHAR_WIDTH + 6, y, text, fill=0)
+    canvas.text(canvas.width - (len(position) + 2) * CHAR_WIDTH, y, position, fill=0)
+
+
+def _scores_line(session: GameSession, columns: int) -> str:
+    """Each player's score, chips + tiles, as long as it fits: "Red 23+15  Blue 12",
+    "Red 23+15 Blue 12", or by colour initial "R23+15 B12"."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    scores = []
+    for player, (score, tiles) in enumerate(zip(game.scores, game.bonus)):
+        chips = score - sum(tiles)
+        scores.append(f"{chips}+{sum(tiles)}" if tiles else str(chips))
+    names = [p.name for p in game.players]
+    initials = [colour[0].upper() for colour in session.colours]
+    candidates = ["  ".join(f"{n} {s}" for n, s in zip(names, scores)),
+                  " ".join(f"{n} {s}" for n, s in zip(names, scores)),
+                  " ".join(f"{i}{s}" for i, s in zip(initials, scores))]
+    return next((text for text in candidates if len(text) <= columns), candidates[-1])
+
+
+def _footer(game: LevelX) -> str:
+    if game.end_triggered:
+        return "Last round!"
+    tiles = " ".join(map(str, game.tiles_left))
+    return f"tiles {tiles}" if tiles else "no tiles left"
+
+
+def _last_turn(session: GameSession) -> str:
+    """What the previous player did, from the last step's events ("Blue played 7+9")."""
+    game = session.game
+    events = game.events
+    turn = next((e for e in events if e["kind"] in ("turn", "game_over")), None)
+    if turn is None:
+        return ""
+    count = len(game.players)
+    mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
+    rows = sorted(e["row"] for e in events if e["kind"] == "group")
+    name = game.players[mover].name
+    return f"{name} played {'+'.join(map(str, rows))}" if rows else f"{name} passed"
+
+
+def _draw_scores(canvas: Canvas, session: GameSession) -> None:
+    """The score table: each player's chips per row, tiles and total; then the tiles left."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    canvas.title("Scores", f"round {game.round_number}")
+    name_w = 4 * CHAR_WIDTH + 2
+    total_w = 3 * CHAR_WIDTH
+    col = min(18, max(11, (canvas.width - name_w - 2 * CHAR_WIDTH - total_w - 4) // len(ROWS)))
+    x_tiles = name_w + len(ROWS) * col + 1
+    y = LINE_HEIGHT + 1
+    for index, row in enumerate(ROWS):
+        canvas.tiny(name_w + index * col + (col - tiny_width(str(row))) // 2, y, str(row))
+    canvas.tiny(x_tiles + (2 * CHAR_WIDTH - tiny_width("T")) // 2, y, "T")
+    canvas.tiny(canvas.width - tiny_width("PTS"), y, "PTS")
+    y += 7
+    for player in range(len(game.players)):
+        if y + LINE_HEIGHT > canvas.height + 1:
+            return
+        canvas.text(0, y, game.players[player].name[:4])
+        for index, count in enumerate(game.chip_counts[player]):
+            _number(canvas, name_w + index * col, y, col, count)
+        _number(canvas, x_tiles, y, 2 * CHAR_WIDTH, sum(game.bonus[player]))
+        total = str(game.scores[player])
+        canvas.text(canvas.width - len(total) * CHAR_WIDTH, y, total)
+        y += LINE_HEIGHT - 1
+    if y + LINE_HEIGHT <= canvas.height + 1:
+        canvas.text(0, canvas.height - LINE_HEIGHT, clip(_footer(game), canvas.columns))
+
+
+def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
+    """A number centred in a column; zero as a small dot, so the counts stand out."""
+    if value:
+        canvas.text(x + (width - len(str(value)) * CHAR_WIDTH) // 2, y, str(value))
+    else:
+        canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
+
+
+def on_roll(app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+    """ROLL flips between the play screen and the score table."""
+    play.view = None if play.view is not None else 0
+    app.changed()
+
+
+def result_lines(session: GameSession) -> list[str]:
+    """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    scores = game.scores
+    best = max(scores)
+    winners = [game.players[p].name for p, s in enumerate(scores) if s == best]
+    lines = [f"Winner: {winners[0]}" if len(winners) == 1 else "Shared: " + ", ".join(winners)]
+    order = sorted(range(len(scores)), key=lambda p: -scores[p])
+    for player in order:
+        rank = 1 + sum(s > scores[player] for s in scores)
+        tiles = sum(game.bonus[player])
+        parts = f"{scores[player] - tiles}+{tiles}=" if tiles else ""
+        lines.append(f"{rank} {clip(game.players[player].name, 8):<8} {parts}{scores[player]}")
+    return lines
+
+
+# --- LEDs ----------------------------------------------------------------------------------
+def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], colours: Sequence[Colour],
+               *, with_off: bool = False) -> dict[str, Any]:
+    """The grid: pieces in their players' colours (a list when several share a field), empty
+    X fields dim, closed rows dim red; `with_off` also lists empty fields as OFF."""
+    cells: dict[str, Any] = {}
+    for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
+        for field in range(fields):
+            name = f"grid.{row}.{field}"
+            here = [colours[p] for p, rows in enumerate(pieces) if rows[index] == field]
+            if row in closed:
+                cells[name] = CLOSED
+            elif here:
+                cells[name] = here[0] if len(here) == 1 else here
+            elif field == fields - 1:
+                cells[name] = X_FIELD
+            elif with_off:
+                cells[name] = OFF
+    return cells
+
+
+def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
+    game: LevelX = session.game  # type: ignore[assignment]
+    colours = [PLAYER_COLOURS[c] for c in session.colours]
+    frame.update(grid_cells(game.pieces, game.closed_rows, colours))
+    if game.faces is not None:
+        pip_cells(game.faces, frame)
+    if game.is_over():
+        for player in range(len(game.players)):
+            if game.scores[player] == max(game.scores):
+                frame[f"seat.{player}"] = [colours[player], OFF]
+        return
+    player = game.current_player
+    frame[f"seat.{player}"] = [colours[player], OFF]
+    _preview(app, game, colours, frame)
+
+
+def _preview(app: BoardApp, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
+    """Blink the fields the option under the cursor would move the player's pieces to."""
+    play = app.play_screen()
+    if play is None or app.screen is not play or play.choice is None or app.animation is not None:
+        return  # (while a step is shown, the choice still belongs to the position before it)
+    value = play.choice.current.value
+    if not isinstance(value, Groups):
+        return
+    mine = colours[game.current_player]
+    for event in _after(game, value).events:
+        if event["kind"] in ("place", "move") or (event["kind"] == "chip" and event["player"] == game.current_player):
+            row = event["row"]
+            field = event.get("to", FIELDS[ROWS.index(row)] - 1)
+            name = f"grid.{row}.{field}"
+            there = frame.get(name, OFF)
+            others = [c for c in (there if isinstance(there, list) else [there]) if c != mine]
+            frame[name] = [mine, *(others or [OFF])]
+
+
+def animation(app: BoardApp, session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+    """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
+    enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
+    kinds = {e["kind"] for e in events}
+    if "turn_ones" in kinds:
+        return _turn_ones_frames(session, next(e for e in events if e["kind"] == "turn_ones"))
+    if "group" not in kinds and not kinds & {"turn", "game_over"}:
+        return []  # a roll: the tumble already showed it
+    return _groups_frames(session, events)
+
+
+def _dice_leds(faces: Sequence[int], bright: set[int]) -> dict[str, Any]:
+    leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(len(faces)) for p in range(7)}
+    for die, face in enumerate(faces):
+        for pip in PIPS[face]:
+            leds[f"dice.{die}.{pip}"] = PIP if die in bright else DIM
+    return leds
+
+
+def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame]:
+    faces = event["faces"]
+    before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
+    turned = set(event["dice"])
+    name = session.game.players[event["player"]].name
+    caption = f"{name} turns the ones"
+    return [Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
+            for _ in range(2) for shown in (before, faces)]
+
+
+def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+    """Frames over the whole grid, rebuilt from the position before the step event by event
+    (the scene underneath already shows the position after it)."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    before = game.copy()
+    before.undo()
+    faces = list(before.faces or (1, 1, 1, 1))
+    colours = [PLAYER_COLOURS[c] for c in session.colours]
+    pieces = [list(rows) for rows in before.pieces]
+    closed = list(before.closed_rows)
+    names = [p.name for p in game.players]
+    mover = before.current_player
+    dice = _dice_leds(faces, set())
+    seats = {f"seat.{mover}": [colours[mover], OFF]}
+    frames: list[Frame] = []
+
+    def show(seconds: float, caption: str, cells: dict[str, Any] | None = None) -> None:
+        leds = grid_cells(pieces, closed, colours, with_off=True) | dice | seats | (cells or {})
+        frames.append(Frame(seconds, leds, caption))
+
+    for event in events:
+        kind, row = event["kind"], event.get("row")
+        index = ROWS.index(row) if row is not None else 0
+        x_cell = f"grid.{row}.{FIELDS[index] - 1}"
+        who = names[event["player"]] if "player" in event else ""
+        if kind == "group":
+            dice = _dice_leds(faces, set(event["dice"]))
+            show(0.3, f"{'+'.join(str(faces[d]) for d in event['dice'])} = row {row}")
+        elif kind == "place":
+            pieces[event["player"]][index] = 0
+            show(0.15, f"{who}: new piece", {f"grid.{row}.0": WHITE})
+            show(0.25, f"{who}: new piece")
+        elif kind == "move":
+            pieces[event["player"]][index] = event["to"]
+            show(0.3, f"{who} reaches X" if event["to"] == FIELDS[index] - 1 else f"{who} steps on")
+        elif kind == "oust":
+            for _ in range(2):
+                show(0.15, f"{who} is ousted", {x_cell: colours[event["player"]]})
+                show(0.15, f"{who} is ousted", {x_cell: OFF})
+            pieces[event["player"]][index] = None
+        elif kind == "chip":
+            show(0.2, f"{who} takes a {row}", {x_cell: WHITE})
+            show(0.2, f"{who} takes a {row}")
+        elif kind == "close":
+            lit = {f"grid.{row}.{f}": RED for f in range(FIELDS[index])}
+            for cells in (lit, dict.fromkeys(lit, OFF), lit):
+                show(0.2, f"Row {row} closes", cells)
+            for rows in pieces:
+                rows[index] = None
+            closed.append(row)
+            show(0.2, f"Row {row} closes")
+        elif kind == "bonus":
+            seat = f"seat.{event['player']}"
+            show(0.2, f"Bonus tile {event['tile']}!", {seat: WHITE})
+            show(0.2, f"Bonus tile {event['tile']}!", {seat: colours[event["player"]]})
+        elif kind == "no_effect":
+            show(0.3, f"Row {row} is closed" if event["reason"] == "closed" else "No piece left")
+        elif kind == "end_triggered":
+            show(0.4, "Last round!")
+        elif kind == "game_over":
+            show(0.4, "Game over")
+    if not frames:  # a pass
+        show(0.3, f"{names[mover]} passes")
+    return frames
