@@ -25,6 +25,7 @@ from firmware.ui.colours import CLOSED, OFF, PIP, PLAYER_COLOURS, X_FIELD
 from firmware.ui.draw import wrap
 from firmware.ui.games import levelx as ui
 from firmware.ui.play import Open, PlayScreen, ResultScreen
+from firmware.ui.session import GameSession, Seat
 
 GOLDEN = Path(__file__).parent / "golden" / "levelx"
 SIZES = [(128, 64), (128, 32), (256, 64)]
@@ -209,6 +210,7 @@ def play_out(table: Table, rng: random.Random) -> None:
 
 
 def check_record(table: Table) -> None:
+    assert not table.app.problems  # no illegal step was ever tried
     session = table.app.session
     assert isinstance(table.app.screen, ResultScreen)
     record = session.game.to_record()  # type: ignore[union-attr]
@@ -336,6 +338,18 @@ def test_golden_screens() -> None:
     check_golden("decision_pass", table.png())
 
 
+def test_names_that_are_not_colours() -> None:
+    table = Table()
+    seats = [Seat("Alexandra", "purple"), Seat("Bo", "cyan")]
+    table.app.start_session(GameSession.start("levelx", seats, seed=3))
+    check_golden("named_players", table.png())
+    table.press("roll")
+    table.settle()
+    for size in SIZES:
+        table.png(size)
+    assert table.app.frame()["seat.0"] == [PLAYER_COLOURS["purple"], OFF]
+
+
 def test_effect_wording() -> None:
     table = three_players()
     table.app.session.dice = ScriptedDice([(5, 5, 5, 5)])  # type: ignore[union-attr]
@@ -414,6 +428,9 @@ def test_closed_rows_and_result() -> None:
     assert game.closed_rows == (8, 9, 10) and game.is_over()
     assert game.lost == (3, 0) and game.scores == (187, 18)
     check_golden("result", table.png())
+    frame = table.app.frame()  # the winner's seat blinks; the closed rows stay dim red
+    assert frame["seat.0"] == [RED, OFF] and frame["seat.1"] == BLUE
+    assert all(frame[f"grid.{row}.0"] == CLOSED for row in (8, 9, 10)) and frame["grid.6.3"] == BLUE
     check_record(table)
 
 
