@@ -26,7 +26,7 @@ Point = tuple[float, float]
 
 DEFAULT_SCALE = 3.0  # px per mm: the OLED's pixels come out 3 px wide, 1 mm on the board
 MARGIN_MM = 10.0  # desk around the board
-LED_GAMMA = 1 / 2.2  # LEDs look brighter than their duty cycle: lift dim values the same way
+LED_LIFT = 0.35  # LEDs look far brighter than their duty cycle; a monitor needs the help
 
 DESK: Colour = (17, 18, 22)
 BOARD_TOP: Colour = (34, 41, 56)
@@ -104,8 +104,13 @@ def pressed_buttons(config: BoardConfig, pins: Mapping[str, Any]) -> frozenset[s
 
 
 def lit_colour(colour: Colour) -> Colour:
-    """The colour drawn for an LED showing `colour` (gamma-lifted; black stays black)."""
-    return tuple(round(255 * (c / 255) ** LED_GAMMA) if c else 0 for c in colour)  # type: ignore[return-value]
+    """The colour drawn for an LED showing `colour`: its brightest channel lifted along a power
+    curve, the others scaled with it (the hue stays); black stays black."""
+    peak = max(colour)
+    if peak == 0:
+        return (0, 0, 0)
+    factor = 255 * (peak / 255) ** LED_LIFT / peak
+    return tuple(min(255, round(c * factor)) for c in colour)  # type: ignore[return-value]
 
 
 def _init_fonts() -> None:
@@ -243,7 +248,7 @@ class BoardRenderer:
         import pygame
 
         r = self.px(2.2)
-        pygame.draw.circle(layer, (92, 98, 112), centre, r)
+        _disc(layer, (92, 98, 112), centre, r)
         pygame.draw.circle(layer, (52, 56, 66), centre, r, width=max(1, self.px(0.4)))
         d = round(r * 0.6)
         pygame.draw.line(layer, (48, 52, 60), (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d),
@@ -270,7 +275,7 @@ class BoardRenderer:
         if len(points) > 1:
             pygame.draw.lines(layer, PATH, False, points, self.px(12))
             for point in points:
-                pygame.draw.circle(layer, PATH, point, self.px(6))
+                _disc(layer, PATH, point, self.px(6))
         last = len(cells) - 1
         half = TRACK_TILE_MM / 2
         for index, (name, point) in enumerate(cells):
@@ -379,8 +384,8 @@ class BoardRenderer:
         for corner in (module.topleft, module.topright, module.bottomleft, module.bottomright):
             inset = (corner[0] + (self.px(1.3) if corner[0] == module.left else -self.px(1.3)),
                      corner[1] + (self.px(1.3) if corner[1] == module.top else -self.px(1.3)))
-            pygame.draw.circle(layer, (200, 190, 150), inset, self.px(0.8))
-            pygame.draw.circle(layer, DESK, inset, max(1, self.px(0.4)))
+            _disc(layer, (200, 190, 150), inset, self.px(0.8))
+            _disc(layer, DESK, inset, max(1, self.px(0.4)))
 
     def _draw_button_labels(self, layer: Any) -> None:
         import pygame
@@ -392,7 +397,7 @@ class BoardRenderer:
             radius_mm = BUTTON_RADIUS_MM.get(name, BUTTON_RADIUS_DEFAULT_MM)
             centre = self.at((x, y))
             ring = self.px(radius_mm + BUTTON_RING_MM)
-            pygame.draw.circle(layer, (12, 13, 17), centre, ring)  # the bezel ring's hole
+            _disc(layer, (12, 13, 17), centre, ring)  # the bezel ring's hole
             pygame.draw.circle(layer, (70, 76, 90), centre, ring, width=max(1, self.px(0.7)))
             label_at = self.at((x, y + radius_mm + 6.5))
             if name in ("left", "right"):
@@ -410,7 +415,7 @@ class BoardRenderer:
 
         centre = self.cell_centre(name)
         radius = self.led_radius(name)
-        pygame.draw.circle(layer, (16, 18, 24), centre, radius + max(1, self.px(1.0)))
+        _disc(layer, (16, 18, 24), centre, radius + max(1, self.px(1.0)))
 
     # --- live parts ----------------------------------------------------------------------------
     def _draw_led(self, surface: Any, name: str, colour: Colour) -> None:
@@ -419,19 +424,19 @@ class BoardRenderer:
         centre = self.cell_centre(name)
         radius = self.led_radius(name)
         if not any(colour):
-            pygame.draw.circle(surface, LED_OFF, centre, radius)
+            _disc(surface, LED_OFF, centre, radius)
             pygame.draw.circle(surface, LED_OFF_RIM, centre, radius, width=max(1, self.px(0.5)))
             return
         shown = lit_colour(colour)
         glow = self._glow(shown, radius)
         surface.blit(glow, glow.get_rect(center=centre), special_flags=pygame.BLEND_RGB_ADD)
         # Brighter in the middle, like a diffuser lit from below; the centre is exactly `shown`.
-        pygame.draw.circle(surface, tuple(round(c * 0.8) for c in shown), centre, radius)
-        pygame.draw.circle(surface, shown, centre, max(1, round(radius * 0.72)))
+        _disc(surface, tuple(round(c * 0.8) for c in shown), centre, radius)
+        _disc(surface, shown, centre, max(1, round(radius * 0.72)))
         # A small highlight up-left, clear of the centre (tests sample the centre's colour).
         spot = (centre[0] - radius // 2, centre[1] - radius // 2)
         highlight = tuple(min(255, c + (255 - c) // 2) for c in shown)
-        pygame.draw.circle(surface, highlight, spot, max(1, radius // 4))
+        _disc(surface, highlight, spot, max(1, radius // 4))
 
     def _glow(self, colour: Colour, radius: int) -> Any:
         """A soft halo around a lit LED (cached per colour and size)."""
@@ -481,10 +486,10 @@ class BoardRenderer:
             grid = pygame.Surface(size, pygame.SRCALPHA)
             for col in range(1, image.width):
                 x = round(col * cell)
-                pygame.draw.line(grid, (0, 0, 0, 70), (x, 0), (x, size[1]))
+                pygame.draw.line(grid, (0, 0, 0, 48), (x, 0), (x, size[1]))
             for row in range(1, image.height):
                 y = round(row * size[1] / image.height)
-                pygame.draw.line(grid, (0, 0, 0, 70), (0, y), (size[0], y))
+                pygame.draw.line(grid, (0, 0, 0, 48), (0, y), (size[0], y))
             big.blit(grid, (0, 0))
         return big
 
@@ -495,15 +500,15 @@ class BoardRenderer:
         radius = self.button_radius(name)
         cap = BUTTON_CAPS[name]
         drop = self.px(0.5 if pressed else 1.6)
-        pygame.draw.circle(surface, tuple(c // 3 for c in cap), (centre[0], centre[1] + self.px(1.6)), radius)
+        _disc(surface, tuple(c // 3 for c in cap), (centre[0], centre[1] + self.px(1.6)), radius)
         top = (centre[0], centre[1] + self.px(1.6) - drop)
         face = tuple(round(c * 0.72) for c in cap) if pressed else cap
-        pygame.draw.circle(surface, face, top, radius)
+        _disc(surface, face, top, radius)
         inner = tuple(min(255, round(c * (0.85 if pressed else 1.12) + 10)) for c in cap)
-        pygame.draw.circle(surface, inner, top, round(radius * 0.78))
+        _disc(surface, inner, top, round(radius * 0.78))
         if not pressed:
             shine = (top[0] - radius // 3, top[1] - radius // 3)
-            pygame.draw.circle(surface, tuple(min(255, c + (255 - c) * 2 // 3) for c in cap), shine, max(1, radius // 6))
+            _disc(surface, tuple(min(255, c + (255 - c) * 2 // 3) for c in cap), shine, max(1, radius // 6))
         else:
             pygame.draw.circle(surface, (250, 250, 250), top, radius + self.px(1.4), width=max(1, self.px(0.6)))
 
@@ -539,6 +544,16 @@ class BoardRenderer:
         sign = -1 if direction == "left" else 1
         points = [(x + sign * size, y), (x - sign * size * 0.7, y - size), (x - sign * size * 0.7, y + size)]
         pygame.draw.polygon(surface, colour, points)
+
+
+def _disc(surface: Any, colour: Colour, centre: tuple[int, int], radius: int) -> None:
+    """A filled circle with an anti-aliased edge."""
+    import pygame
+    import pygame.gfxdraw
+
+    pygame.draw.circle(surface, colour, centre, radius)
+    if radius > 1:
+        pygame.gfxdraw.aacircle(surface, round(centre[0]), round(centre[1]), radius, colour)
 
 
 def _led_mm(name: str, leds: int) -> float:
