@@ -393,8 +393,8 @@ def animation(app: BoardApp, session: GameSession, events: list[dict[str, Any]])
         return []  # a roll: the tumble has shown it
     player = made[0]["player"]
     colour = app.colour_of(player)
-    sums = "+".join(str(e["sum"]) if e["kind"] == "cross" else f"({e['sum']})"
-                    for e in made if e["kind"] in ("cross", "row_full"))
+    pairs = sorted((e for e in made if e["kind"] in ("cross", "row_full")), key=lambda e: e["sum"])
+    sums = "+".join(str(e["sum"]) if e["kind"] == "cross" else f"({e['sum']})" for e in pairs)
     leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
     for die, face in enumerate(game.faces or ()):
         die_cells(die, face, PIP, leds)
