@@ -184,11 +184,8 @@ class BoardRenderer:
         self.draw(surface, view)
         return surface
 
-    def draw(self, surface: Any, view: BoardView, offset: tuple[int, int] = (0, 0)) -> None:
-        """Draw the board onto `surface` with its top-left corner at `offset`."""
-        import pygame
-
-        target = surface.subsurface(pygame.Rect(offset, self.size)) if offset != (0, 0) else surface
+    def draw(self, target: Any, view: BoardView) -> None:
+        """Draw the board onto `target`, a Surface of at least `size`."""
         target.blit(self._static_layer(), (0, 0))
         for name in self.config.leds.cells:
             self._draw_led(target, name, view.leds.get(name, (0, 0, 0)))

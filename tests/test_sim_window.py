@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
-from firmware.hardware.config import cell_names
+from firmware.hardware.config import cell_names, load_board
 from sim.board import SimBoard
 from sim.render import LED_OFF, BoardRenderer, cell_colours, lit_colour, snapshot
 from sim.screenshot import save_screenshot
@@ -73,7 +73,7 @@ def test_the_window_runs_frames_and_saves_a_screenshot_at_exit(tmp_path: Path) -
     shot = tmp_path / "exit.png"
     assert main(["sim", "--frames", "30", "--seed", "1", "--screenshot", str(shot)]) == 0
     picture = pygame.image.load(str(shot))
-    assert picture.get_size() == BoardRenderer(SimBoard(seed=1).config).size
+    assert picture.get_size() == BoardRenderer(load_board()).size
 
 
 def test_frames_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
@@ -246,3 +246,52 @@ def test_a_board_without_leds_or_display_still_draws(board: SimBoard) -> None:
 def test_the_renderer_refuses_a_bad_scale(board: SimBoard) -> None:
     with pytest.raises(ValueError, match="scale must be > 0"):
         BoardRenderer(board.config, 0)
+
+
+def test_resizing_the_window_redraws_to_fit_and_clicks_still_hit(board: SimBoard, window: SimWindow) -> None:
+    window.handle(pygame.event.Event(pygame.VIDEORESIZE, w=700, h=560, size=(700, 560)))
+    assert window.renderer.scale == fit_scale(board.config, (700, 560))
+    frames(window)
+    x, y = window.renderer.at(board.config.button_positions["ok"])
+    pos = (x + window.offset[0], y + window.offset[1])
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+    frames(window)
+    assert snapshot(board).pressed == {"ok"}
+
+
+def test_kiosk_starts_in_the_unfinished_game(tmp_path: Path) -> None:
+    first = SimBoard(seed=1, state_dir=tmp_path)
+    for _ in range(5):  # Play EXXTRA, 3 players, three people: a game in the journal
+        first.tap("ok")
+    first.close()
+    shot = tmp_path / "kiosk.png"
+    assert main(["sim", "--frames", "2", "--kiosk", "--state-dir", str(tmp_path), "--screenshot", str(shot)]) == 0
+    picture = pygame.image.load(str(shot))
+    renderer = BoardRenderer(first.config)
+    seat = pixel(picture, renderer.cell_centre("seat.1"))
+    assert seat[2] > seat[1] > seat[0] == 0  # blue: the second player's seat, so the game is back
+
+
+# --- the screenshots script -------------------------------------------------------------------
+def load_script() -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "screenshots.py"
+    spec = importlib.util.spec_from_file_location("screenshots_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_screenshots_script_draws_its_scenes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    assert script.main([str(tmp_path), "menu", "exxtra"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exxtra.png", "menu.png"]
+    renderer = BoardRenderer(load_board())
+    picture = pygame.image.load(str(tmp_path / "exxtra.png"))
+    lit = [name for name in renderer.config.leds.cells
+           if name.startswith(("track.", "ladder.")) and pixel(picture, renderer.cell_centre(name)) != LED_OFF]
+    assert len(lit) >= 4  # a game in progress: pieces on the track, pairs on the ladder
+    with pytest.raises(SystemExit):
+        script.main([str(tmp_path), "chess"])
+    assert "unknown scene 'chess'" in capsys.readouterr().err
