@@ -26,6 +26,7 @@ Point = tuple[float, float]
 
 DEFAULT_SCALE = 3.0  # px per mm: the OLED's pixels come out 3 px wide, 1 mm on the board
 MARGIN_MM = 10.0  # desk around the board
+FOOTER_MM = 8.0  # the strip under the board for a help line
 LED_LIFT = 0.35  # LEDs look far brighter than their duty cycle; a monitor needs the help
 
 DESK: Colour = (17, 18, 22)
@@ -132,7 +133,7 @@ class BoardRenderer:
         self.scale = scale
         self.footer = footer  # a line of help under the board (the window's keys)
         width_mm, height_mm = config.size_mm
-        self.size = (self.px(width_mm + 2 * MARGIN_MM), self.px(height_mm + 2 * MARGIN_MM + (8 if footer else 0)))
+        self.size = (self.px(width_mm + 2 * MARGIN_MM), self.px(height_mm + 2 * MARGIN_MM + (FOOTER_MM if footer else 0)))
         self._fonts: dict[tuple[int, bool], Any] = {}
         self._glows: dict[tuple[Colour, int], Any] = {}
         self._oled: tuple[bytes, Any] | None = None

@@ -23,11 +23,10 @@ from typing import Any
 
 from firmware.hardware.config import BoardConfig
 from firmware.loop import FakeClock
-from sim.render import DESK, MARGIN_MM, BoardRenderer, snapshot
+from sim.render import DESK, FOOTER_MM, MARGIN_MM, BoardRenderer, snapshot
 
 FPS = 30
 FOOTER = "R roll  ·  Enter OK  ·  Backspace back (hold: menu)  ·  Left/Right arrows  ·  click the buttons  ·  Esc quit"
-FOOTER_MM = 8.0  # the help line's strip under the board
 MIN_SCALE = 0.5
 MAX_SCALE = 3.0
 
