@@ -234,6 +234,19 @@ def shows_text(image: Image.Image, right: int, y: int, text: str) -> bool:
     return probe.image.crop(box).tobytes() == image.convert("1").crop(box).tobytes()
 
 
+def find_text(image: Image.Image, y: int, text: str) -> int | None:
+    """The x where exactly `text` (3×5 font) is drawn on line `y`, or None."""
+    width = tiny_width(text)
+    probe = Canvas(image.size)
+    for x in range(image.width - width + 1):
+        probe.draw.rectangle((0, 0, image.width, image.height), fill=0)
+        probe.tiny(x, y, text)
+        box = (max(0, x - 1), y, min(image.width, x + width + 1), y + 5)
+        if probe.image.crop(box).tobytes() == image.convert("1").crop(box).tobytes():
+            return x
+    return None
+
+
 def check_golden(image: Image.Image, name: str) -> None:
     path = GOLDEN / f"{name}.png"
     if os.environ.get("XTRABOARD_REGEN_GOLDEN") == "1":
@@ -446,6 +459,21 @@ def test_the_roller_is_prompted_and_the_result_ranks_everyone() -> None:
     check_golden(board.image(), "three_result")
 
 
+def test_a_long_name_gives_way_to_the_option_in_the_header() -> None:
+    record = json.loads(EXAMPLE.read_text())
+    record["players"] = [{"name": "Maximiliane"}]
+    record["steps"] = record["steps"][:31]  # the free ride
+    board = Board()
+    board.app.start_session(GameSession(replay_record(record), ["red"], SeededDice(1)))
+    board.settle()
+    image = board.image()
+    assert board.play.choice.current.label == "free: 6+10"
+    assert find_text(image, 1, "free: 6+10") is not None
+    assert find_text(image, 1, "Maximil") == 0 and find_text(image, 1, "Maximili") is None
+    wide = board.image((256, 64))
+    assert find_text(wide, 1, "free: 6+10 1/4") is not None and find_text(wide, 1, "Maximili") == 0
+
+
 def test_rules_fit_the_display() -> None:
     lines = wrap(ui.RULES, Canvas(SIZE).columns)
     assert 10 <= len(lines) <= 25
@@ -576,6 +604,7 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     ranked = sorted(range(6), key=lambda p: (-scores[p], p))
     assert len(lines) == 4 and lines[0] in ("Anna Ben Cleo Dora Emil Fritz".split()[winners[0]] + " wins!",
                                             " & ".join(six.players[w].name for w in winners) + " share")
-    cells = [cell for line in lines[1:] for cell in (line[:11], line[11:])]
-    assert [cell.split()[0].lstrip("*") for cell in cells] == [six.players[p].name for p in ranked]
-    assert [int(cell.split()[1]) for cell in cells] == [scores[p] for p in ranked]
+    assert all(len(line) <= 21 for line in lines)
+    cells = [line.split() for line in lines[1:]]
+    assert [c[i] for c in cells for i in (0, 2)] == [six.players[p].name[:4] for p in ranked]
+    assert [int(c[i]) for c in cells for i in (1, 3)] == [scores[p] for p in ranked]

@@ -234,8 +234,8 @@ def tiny_label(canvas: Canvas, x: int, y: int, text: str, inverse: bool = False,
 
 def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None) -> SheetLayout:
     """The whole sheet below (and, for the EXTRA numbers, beside) the header; returns the layout
-    used (tests read boxes from it). Rows and the EXTRA column that `marks` touch get inverted
-    labels."""
+    used. `marks` boxes are drawn as crosses-to-be; a marked row gets a pointer and shows its
+    score with them, a marked EXTRA column its number inverted."""
     layout = sheet_layout(canvas.width, canvas.height)
     marks = marks or SheetMarks()
     for total in SUMS:
@@ -295,16 +295,25 @@ def marks_for(game: Extra, player: int, choice: Choice) -> SheetMarks:
 def draw_header(canvas: Canvas, left: str, dice: tuple[int, ...] | None, extra: int | None,
                 right: str, limit: int, short: str = "") -> None:
     """One line of the 3×5 font left of x `limit`: who, the dice (the extra die inverted), what
-    (`short` instead when `right` does not fit)."""
-    x = canvas.tiny(0, 1, left[:8]) + 3
+    (`short` instead when `right` does not fit). The name gives way first: `right` is the
+    option being chosen."""
+    dice_w = 6 * len(dice) + 3 if dice else 0
+    name = left[:8]
+
+    def fits(text: str) -> bool:  # the header's last pixel stays left of `limit`
+        return 4 * len(name) + 3 + dice_w + 3 + tiny_width(text) <= limit
+
+    if short and not fits(right):
+        right = short
+    if not fits(right):
+        name = name[: max(1, (limit - dice_w - 6 - tiny_width(right)) // 4)]
+    x = canvas.tiny(0, 1, name) + 3
     if dice:
         for index, face in enumerate(dice):
             tiny_label(canvas, x, 1, str(face), inverse=index == extra, tall=True)
             x += 6
         x += 3
     if right:
-        if x + 3 + tiny_width(right) > limit and short:
-            right = short
         canvas.tiny(x + 3, 1, right[: max(0, (limit - x - 2) // 4)])
 
 
@@ -340,7 +349,8 @@ def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) 
         draw_header(canvas, names[shown], dice, None, f"{state} {shown + 1}/{len(names)}".strip(), limit)
         draw_sheet(canvas, sheet)
     elif pending.kind == ROLL:
-        draw_header(canvas, names[shown], None, None, "rolls..." if session.pending_bot() else "press ROLL", limit)
+        waiting = "rolls..." if session.pending_bot() or app.animation is not None else "press ROLL"
+        draw_header(canvas, names[shown], None, None, waiting, limit)
         draw_sheet(canvas, sheet)
     elif play.choice is None:  # a bot decides
         draw_header(canvas, names[shown], game.faces, None, "plays...", limit)
@@ -428,7 +438,8 @@ def on_roll(app: BoardApp, session: GameSession, play: PlayScreen) -> None:
 
 # --- the result ----------------------------------------------------------------------------------
 def result_lines(session: GameSession) -> list[str]:
-    """Who won, then every total, best first (two to a line beyond four players)."""
+    """Who won, then every total, best first (`*` marks winners; beyond four players two to a
+    line, names cut to four letters)."""
     game: Extra = session.game  # type: ignore[assignment]
     result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
     scores, winners = result["scores"], result["winners"]
@@ -443,10 +454,11 @@ def result_lines(session: GameSession) -> list[str]:
     else:
         lines = [" & ".join(names[w] for w in winners) + " share"]
     ranked = sorted(range(len(names)), key=lambda p: (-scores[p], p))
-    entries = [f"{'*' if p in winners else ' '}{names[p][:6]} {scores[p]}" for p in ranked]
-    if len(entries) <= 4:
-        return lines + entries
-    return lines + [f"{a:<11}{b}" for a, b in zip(entries[::2], entries[1::2] + [""])]
+    if len(names) <= 4:
+        return lines + [f"{'*' if p in winners else ' '}{names[p][:8]} {scores[p]}" for p in ranked]
+    # two to a line, within 21 characters: "Fritz -2200 Anna -1010" would not fit
+    entries = [f"{names[p][:4]} {scores[p]}" for p in ranked]
+    return lines + [f"{a:<10} {b}".rstrip() for a, b in zip(entries[::2], entries[1::2] + [""])]
 
 
 def is_solo_record(session: GameSession) -> bool:
