@@ -47,8 +47,8 @@ EXPECT_KINDS: dict[str, frozenset[str]] = {  # an expectation's main key, and th
     "state": frozenset({"equals", "none"}), "menu": frozenset(), "replays": frozenset(),
 }
 STATE_ROOTS = ("game", "pending", "result", "record", "over", "screen", "menu", "busy", "problems", "settings")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_PATH_PART = re.compile(r"\.([A-Za-z][A-Za-z0-9_]*)|\[(-?\d+)\]")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
 _STEP_HEADER = re.compile(r"^\s*\[\[\s*step\s*\]\]\s*(#.*)?$")
 
 
@@ -96,9 +96,9 @@ class Expectation:
         if self.kind == "state":
             return f"state {self.target} == {'none' if self.value is None else _show(self.value)}"
         if self.kind == "text":
-            return f"text {self.target!r} on the display"
+            return f"text {_show(self.target)} on the display"
         if self.kind == "menu":
-            return f"menu option {self.target!r} under the cursor"
+            return f"menu option {_show(self.target)} under the cursor"
         if self.kind == "replays":
             return "the game's record to replay to the same game"
         return f"image_sha {self.target}"
@@ -144,11 +144,14 @@ class Scenario:
 class _StepReader:
     """Reads one step's keys; `fail` builds the error naming the file, step, line and key."""
 
-    def __init__(self, path: Path, number: int, line: int | None, data: Mapping[str, Any]) -> None:
-        self.path, self.number, self.line, self.data = path, number, line, data
+    def __init__(self, path: Path, number: int, lines: Mapping[str, int], data: Mapping[str, Any]) -> None:
+        self.path, self.number, self.lines, self.data = path, number, lines, data
+        action = next((k for k in data if k in ACTIONS), None)
+        self.line = lines.get(action or "", lines.get(""))  # the action key's line, else the header's
 
     def fail(self, key: str, problem: str) -> ScenarioError:
-        where = f"step {self.number}" + (f" (line {self.line})" if self.line is not None else "")
+        line = self.lines.get(key.partition(".")[0], self.line)
+        where = f"step {self.number}" + (f" (line {line})" if line is not None else "")
         return ScenarioError(f"{self.path}: {where}: key '{key}': {problem}")
 
     def button(self, key: str, value: Any) -> str:
@@ -205,7 +208,7 @@ def parse_scenario(text: str, path: Path) -> Scenario:
     if not dice:
         for step in steps:
             if step.action == "dice":
-                raise _StepReader(path, step.number, step.line, {}).fail(
+                raise _StepReader(path, step.number, lines[step.number - 1], {"dice": True}).fail(
                     "dice", 'dice steps need dice = "scripted" in the header (else the seed rolls the dice)')
     board_path = (path.parent / board) if board is not None else None
     return Scenario(path, name, description, seed, board_path, dice == "scripted", steps)
@@ -220,22 +223,23 @@ def _header_text(path: Path, data: Mapping[str, Any], key: str, *, required: boo
     return value
 
 
-def _step_lines(text: str, raw_steps: list[dict[str, Any]]) -> list[int | None]:
-    """The line of each step's action key (or of its [[step]] header), when the file uses
-    [[step]] headers; None for steps written some other way."""
+def _step_lines(text: str, raw_steps: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """Per step, the line of its [[step]] header (key "") and of each of its keys, when the file
+    uses [[step]] headers; empty for steps written some other way."""
     lines = text.splitlines()
     headers = [i for i, line in enumerate(lines) if _STEP_HEADER.match(line)]
     if len(headers) != len(raw_steps):
-        return [None] * len(raw_steps)
-    result: list[int | None] = []
+        return [{} for _ in raw_steps]
+    result: list[dict[str, int]] = []
     for n, start in enumerate(headers):
         end = headers[n + 1] if n + 1 < len(headers) else len(lines)
-        action = next((k for k in raw_steps[n] if k in ACTIONS), None)
-        found = start
-        if action is not None:
-            pattern = re.compile(rf"^\s*{action}\s*=")
-            found = next((i for i in range(start + 1, end) if pattern.match(lines[i])), start)
-        result.append(found + 1)
+        found = {"": start + 1}
+        for key in raw_steps[n]:
+            pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+            line = next((i for i in range(start + 1, end) if pattern.match(lines[i])), None)
+            if line is not None:
+                found[key] = line + 1
+        result.append(found)
     return result
 
 
@@ -409,6 +413,9 @@ def parse_path(path: str) -> list[str | int]:
             raise StateError(f"state path {path!r}: cannot read {path[at:]!r}; use .name or [index]")
         parts.append(part.group(1) if part.group(1) is not None else int(part.group(2)))
         at = part.end()
+    private = next((p for p in parts if isinstance(p, str) and p.startswith("_")), None)
+    if private is not None:
+        raise StateError(f"state path {path!r}: {private!r} is private")
     return parts
 
 
@@ -643,7 +650,7 @@ class Runner:
             return None if colour in e.value else str(colour)
         if e.kind == "text":
             texts = d.screen_text()
-            return None if any(e.target in line for line in texts) else " | ".join(map(repr, texts)) or "a blank display"
+            return None if any(e.target in line for line in texts) else " | ".join(map(_show, texts)) or "a blank display"
         if e.kind == "image_sha":
             checksum = d.image_checksum()
             return None if checksum == e.target else checksum or "no image"
@@ -651,7 +658,7 @@ class Runner:
             label = d.state("menu")
             if label == e.target:
                 return None
-            return repr(label) if label is not None else f"no menu on {d.state('screen')}"
+            return _show(label) if label is not None else f"no menu on {d.state('screen')}"
         if e.kind == "replays":
             return replay_problem(d.state("record"))
         try:
