@@ -59,6 +59,14 @@ def test_a_scenario_runs_with_a_journal_and_saves_a_screenshot(tmp_path: Path, c
     assert capsys.readouterr().out.endswith("passed\n")
 
 
+def test_the_example_in_the_docs_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    docs = (Path(__file__).parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = re.search(r"## Example\n\n```toml\n(.*?)```", docs, re.S)
+    assert example is not None
+    assert run_cli(write(tmp_path, example.group(1))) == 0
+    assert capsys.readouterr().out == "scenario exxtra_first_roll: 8 steps, 6 expectations, passed\n"
+
+
 # --- failures -------------------------------------------------------------------------------------
 
 def test_a_wrong_expectation_fails_at_its_step_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
