@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
 
-from firmware.errors import ConfigError
+from firmware.errors import ConfigError, XtraboardError
 from firmware.hardware.config import BUTTON_NAMES, cell_names
 from firmware.ui.colours import PLAYER_COLOURS
 
@@ -46,7 +46,6 @@ EXPECT_KINDS: dict[str, frozenset[str]] = {  # an expectation's main key, and th
     "led": frozenset({"colour"}), "text": frozenset(), "image_sha": frozenset(),
     "state": frozenset({"equals", "none"}), "menu": frozenset(), "replays": frozenset(),
 }
-STATE_ROOTS = ("game", "pending", "result", "record", "over", "screen", "menu", "busy", "problems", "settings")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
 _STEP_HEADER = re.compile(r"^\s*\[\[\s*step\s*\]\]\s*(#.*)?$")
@@ -56,7 +55,7 @@ class ScenarioError(ConfigError):
     """A scenario file that cannot be run: not TOML, or a key, type, button or cell is wrong."""
 
 
-class StateError(LookupError):
+class StateError(XtraboardError, LookupError):
     """A state path that does not lead anywhere on this board (no game, no such attribute)."""
 
 
