@@ -4,12 +4,14 @@ One SQLite file, `state_dir/xtraboard.db` (WAL, synchronous=FULL: a step is dura
 `append_step` returns). It holds the game being played, finished games (records with their
 result), the scores behind the high-score tables, and the menu's settings.
 
-    >>> journal = Journal(state_dir)                                    # doctest: +SKIP
+    >>> import tempfile
+    >>> journal = Journal(tempfile.mkdtemp())     # the board passes its state directory
     >>> gid = journal.start_game({"format": "xtraboard-record", "version": 1, "game": "extra",
     ...                           "players": [{"name": "Marie"}]}, {"seed": 3})
     >>> journal.append_step(gid, 0, {"roll": [1, 2, 2, 3, 5]})
     >>> journal.unfinished().record["steps"]
     [{'roll': [1, 2, 2, 3, 5]}]
+    >>> journal.close()
 
 Games: `start_game(header, meta) -> id` (abandons a game still being played),
 `append_step(id, index, step)` (index = the number of steps so far), `truncate(id, length)`
@@ -18,6 +20,8 @@ Reading: `unfinished()`, `finished(game, limit)` (newest first), `record(id)`.
 Records: `best_scores(game, limit, kids=)`, `solo_best(name, kids=)` (EXTRA! solo personal
 record), `wins(game, limit)` (EXXTRA has no score: its table counts wins), `stats()`.
 Settings: `get_setting(key, default)`, `set_setting(key, value)` (JSON values).
+`Journal(state_dir, read_only=True)` is for commands that only read (never creates or repairs).
+Mistakes by the caller (a wrong step index, an unknown game id, a bad header) raise RecordError.
 
 Bot seats never enter the score tables; EXTRA! children's-variant seats have their own tables.
 
@@ -662,7 +666,10 @@ def _checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
             f"a game header needs 'format': {RECORD_FORMAT!r} and 'version': {RECORD_VERSION},"
             f" not {header.get('format')!r} and {header.get('version')!r}"
         )
-    _check_game(header.get("game"))  # type: ignore[arg-type]
+    game = header.get("game")
+    if not isinstance(game, str):
+        raise RecordError(f"a game header needs 'game': one of {', '.join(GAMES)}, not {game!r}")
+    _check_game(game)
     players = header.get("players")
     if not isinstance(players, list) or not players:
         raise RecordError(f"a game header needs a non-empty 'players' list, not {players!r}")
@@ -673,7 +680,7 @@ def _checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
     if "result" in header:
         raise RecordError("a game header must not hold a 'result': store it with finish")
     clean = {key: value for key, value in header.items() if key != "steps"}
-    return header["game"], _json(clean, "the game header")
+    return game, _json(clean, "the game header")
 
 
 def _status(conn: sqlite3.Connection, game_id: int) -> str:
