@@ -4,7 +4,7 @@ from firmware.cli import main
 
 
 def test_bench_loop_prints_every_figure(capsys):
-    assert main(["bench", "loop", "--idle-seconds", "0.3"]) == 0
+    assert main(["bench", "loop", "--idle-seconds", "0.3", "--samples", "20"]) == 0
     figures = dict(line.split(": ") for line in capsys.readouterr().out.splitlines())
     for name in ("edge_to_push_p50_ms", "edge_to_push_p99_ms", "idle_cpu_percent", "peak_rss_mb",
                  "i2c_bytes_cursor_move", "i2c_bytes_full_frame"):

@@ -21,8 +21,6 @@ from firmware.hardware.config import load_board
 from firmware.hardware.display import RecordingI2CBus
 from firmware.loop import EventLoop, FakeClock, Stop
 
-LATENCY_SAMPLES = 400
-
 
 def _board(clock: Any, loop: EventLoop) -> tuple[Board, RecordingI2CBus, dict[str, Any]]:
     from luma.core.interface.serial import i2c
@@ -36,7 +34,7 @@ def _board(clock: Any, loop: EventLoop) -> tuple[Board, RecordingI2CBus, dict[st
     return board, bus, pins
 
 
-def edge_to_push() -> dict[str, float]:
+def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
     """Seat setup, ROLL = next colour: each press changes a seat LED and the display. Timed from
     the pin's falling edge to both pushes done (the loop thread's work)."""
     clock = time.monotonic
@@ -46,7 +44,7 @@ def edge_to_push() -> dict[str, float]:
     for button in ("ok", "ok"):  # Play EXXTRA → 3 players → the first seat screen
         _tap(board, loop, pins[button])
     samples = []
-    for _ in range(LATENCY_SAMPLES):
+    for _ in range(samples_wanted):
         before = dict(board.pushes)
         start = time.perf_counter()
         pins["roll"].drive_low()
@@ -124,7 +122,7 @@ def peak_memory() -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:
-    yield from edge_to_push().items()
+    yield from edge_to_push(args.samples).items()
     yield from cursor_move_bytes().items()
     yield from peak_memory().items()
     yield from idle_cpu(args.idle_seconds).items()

@@ -14,6 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="engines: how long to play each game (default 3)")
     parser.add_argument("--idle-seconds", type=float, default=30.0,
                         help="loop: how long to measure the idle CPU (default 30)")
+    parser.add_argument("--samples", type=int, default=400,
+                        help="loop: button presses timed for the edge-to-push figures (default 400)")
 
 
 def run(args: argparse.Namespace) -> int:
