@@ -28,12 +28,12 @@ ATTRACT_STEP_S = 0.12
 
 class Board:
     def __init__(self, hardware: Any, loop: EventLoop, *, journal: Any = None, kiosk: bool = False,
-                 seed: int | str | None = None) -> None:
+                 seed: int | str | None = None, dice: Any = None) -> None:
         self.hardware = hardware
         self.loop = loop
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
-        self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed,
+        self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
                             problems=hardware.problems)
         self.attract_phase: int | None = None  # the idle show's step, None when not showing
         self.pushes = {"leds": 0, "display": 0}

@@ -39,22 +39,10 @@ class SimBoard:
             from firmware.journal import Journal
 
             self.journal = Journal(Path(state_dir))
-        self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed)
-        self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
         self.dice = dice  # a DiceSource every game on this board rolls with (scenarios), or None
-        if dice is not None:
-            self._roll_every_game_with(dice)
+        self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed, dice=dice)
+        self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
         self.board.render()
-
-    def _roll_every_game_with(self, dice: Any) -> None:
-        """Hand `dice` to each game the app starts (new or resumed), instead of seed/system dice."""
-        start = self.app.start_session
-
-        def start_session(session: Any) -> None:
-            session.dice = dice
-            start(session)
-
-        self.app.start_session = start_session
 
     @property
     def app(self) -> Any:
@@ -62,12 +50,15 @@ class SimBoard:
 
     # --- inputs ---------------------------------------------------------------------------
     def press(self, name: str) -> None:
-        """Close a button's contact (the pin goes low: buttons pull up)."""
-        self._pin(name).drive_low()
-        self.run_pending()
+        """Close a button's contact (the pin goes low with pull-ups, high with pull-downs)."""
+        self._drive(name, closed=True)
 
     def release(self, name: str) -> None:
-        self._pin(name).drive_high()
+        self._drive(name, closed=False)
+
+    def _drive(self, name: str, closed: bool) -> None:
+        pin = self._pin(name)
+        (pin.drive_low if closed == self.config.buttons.pull_up else pin.drive_high)()
         self.run_pending()
 
     def tap(self, name: str, seconds: float = TAP_S) -> None:
@@ -84,11 +75,9 @@ class SimBoard:
     def bounce(self, name: str, edges: int = 6, gap_s: float = 0.002) -> None:
         """A noisy contact: `edges` level changes `gap_s` apart, ending pressed, then released."""
         for i in range(edges):
-            (self._pin(name).drive_low if i % 2 == 0 else self._pin(name).drive_high)()
-            self.run_pending()
+            self._drive(name, closed=i % 2 == 0)
             self.wait(gap_s)
-        self._pin(name).drive_low()
-        self.run_pending()
+        self._drive(name, closed=True)
         self.wait(TAP_S)
         self.release(name)
         self.wait(TAP_S)

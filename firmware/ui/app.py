@@ -53,7 +53,8 @@ class Animation:
 
 class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
-                 kiosk: bool = False, seed: int | str | None = None, problems: Sequence[str] = ()) -> None:
+                 kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
+                 problems: Sequence[str] = ()) -> None:
         from firmware.ui.menus import MainMenu
 
         self.schedule = schedule
@@ -61,6 +62,7 @@ class BoardApp:
         self.settings = settings or Settings.load(journal)
         self.kiosk = kiosk
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
+        self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
         self.session: GameSession | None = None
         self.animation: Animation | None = None
@@ -125,6 +127,8 @@ class BoardApp:
     def start_session(self, session: GameSession) -> None:
         from firmware.ui.play import PlayScreen
 
+        if self.dice is not None:
+            session.dice = self.dice
         self.session = session
         del self.stack[1:]
         self.push(PlayScreen(self))
