@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state-dir", type=Path, metavar="DIR",
                         help="keep games here (journal); a killed demo restarted with it continues")
     parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default hardware/board.toml)")
+    parser.add_argument("--speed", type=float, metavar="X",
+                        help="demo: run its clock X times faster than real time instead of instantly")
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
     parser.add_argument("--frames", type=int, metavar="N", help="window: quit after N frames (tests, smoke runs)")
 
@@ -63,7 +65,7 @@ def run_demo(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else 0
-    board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir)
+    board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir, speed=args.speed)
     try:
         if not resume_same_demo(board, args.demo, seats, seed):
             start_demo(board, args.demo, seats)

@@ -26,11 +26,28 @@ TAP_S = 0.06  # a short press: longer than the debounce window, far shorter than
 SETTLE_LIMIT_S = 600.0
 
 
+class ScaledClock:
+    """The wall clock running `speed` times faster."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self._start = time.monotonic()
+
+    def __call__(self) -> float:
+        return self._start + (time.monotonic() - self._start) * self.speed
+
+
 class SimBoard:
     def __init__(self, *, board_file: str | Path | None = None, seed: int | str | None = None,
                  state_dir: str | Path | None = None, kiosk: bool = False, realtime: bool = False,
-                 dice: Any = None) -> None:
-        self.clock: Any = time.monotonic if realtime else FakeClock(1000.0)
+                 dice: Any = None, speed: float | None = None) -> None:
+        # The fake clock jumps from timer to timer (instant); the wall clock, optionally sped up
+        # `speed` times, lets real time pass (the window, watching a demo, power-cut tests).
+        self.speed = speed or 1.0
+        if speed is not None:
+            realtime = True
+        self.clock: Any = FakeClock(1000.0) if not realtime else (
+            time.monotonic if self.speed == 1.0 else ScaledClock(self.speed))
         self.loop = EventLoop(self.clock)
         self.config = load_board(board_file)
         self.hardware = open_hardware(self.config, "mock", emit=self.loop.post, clock=self.clock)
@@ -94,10 +111,11 @@ class SimBoard:
     def wait(self, seconds: float) -> None:
         """Let `seconds` pass, firing every timer due on the way (instant with the fake clock)."""
         if not isinstance(self.clock, FakeClock):
-            end = time.monotonic() + seconds
-            while (left := end - time.monotonic()) > 0:
-                time.sleep(min(left, 0.005))
+            end = self.clock() + seconds
+            while (left := end - self.clock()) > 0:
+                time.sleep(min(left / self.speed, 0.005))
                 self.run_pending()
+            self.run_pending()  # timers due now fire even when no time was asked to pass
             return
         end = self.clock.now + seconds
         self.run_pending()

@@ -152,6 +152,9 @@ class BoardApp:
             self.problems.append(str(exc))
             self.changed()
             return
+        play = self.play_screen()
+        if play is not None:
+            play.choice = None  # the options were for the position before this step
         frames = game_ui(session.game.name).animation(self, session, session.game.events)
         self.animate(frames, self.advance)
 
