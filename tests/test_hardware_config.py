@@ -54,7 +54,7 @@ def test_default_board_is_the_design_build() -> None:
     assert board.buttons.pins == {"roll": 5, "ok": 6, "back": 13, "left": 19, "right": 26}
     assert board.buttons.tilt not in {2, 3, 7, 8, 9, 10, 11, 18, *board.buttons.pins.values()}
     leds = board.leds
-    assert (leds.driver, leds.pin, leds.order, leds.brightness) == ("pwm", 18, "GRB", 0.5)
+    assert (leds.driver, leds.pin, leds.order, leds.brightness) == ("spi", 10, "GRB", 0.5)
     assert leds.budget_amps > 0 and leds.ma_per_channel == 20.0
     display = board.display
     assert (display.driver, display.interface, display.port, display.address) == ("ssd1306", "i2c", 1, 0x3C)
@@ -117,14 +117,16 @@ def test_optional_keys_fall_back_to_the_dataclass_defaults(tmp_path: Path) -> No
 
 
 def test_an_spi_display_gets_luma_default_control_pins(tmp_path: Path) -> None:
-    text = edited(('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", ""))
+    text = edited(*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", ""))
     display = load_board(write_board(tmp_path, text)).display
     assert (display.interface, display.port, display.dc_pin, display.reset_pin) == ("spi", 0, 24, 25)
 
 
 # --- every mistake names the file, the key and the expectation ---------------------------------
 
-SPI_DISPLAY = [('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")]
+# The default chain uses SPI0 (driver "spi", GPIO10); an SPI display needs the LEDs on PWM.
+PWM_LEDS = [('driver = "spi"', 'driver = "pwm"'), ("pin = 10\n", "pin = 18\n")]
+SPI_DISPLAY = [*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")]
 
 BAD = {
     # unknown keys and typos
@@ -139,7 +141,7 @@ BAD = {
     "missing button": ([("ok = 6\n", "")], "buttons.pins.ok", "missing"),
     # wrong types
     "count as string": ([("count = 89 ", 'count = "89" ')], "leds.count", '"89" (a string)'),
-    "pin as boolean": ([("pin = 18\n", "pin = true\n")], "leds.pin", "true (a boolean)"),
+    "pin as boolean": ([("pin = 10\n", "pin = true\n")], "leds.pin", "true (a boolean)"),
     "width as float": ([("width = 128", "width = 128.0")], "display.width", "128.0 (a number)"),
     "pull_up as string": ([("pull_up = true ", 'pull_up = "yes" ')], "buttons.pull_up", "true or false"),
     "empty name": ([('name = "xtraboard default build"', 'name = ""')], "board.name", "non-empty string"),
@@ -160,7 +162,7 @@ BAD = {
     "cell off the board": ([('"seat.2" = { leds = [83], x = 388', '"seat.2" = { leds = [83], x = 401')], 'cells."seat.2".x', "from 0 to 400"),
     "button off the board": ([("roll = [370, 240]", "roll = [370, 301]")], "buttons.positions.roll", "inside the board"),
     # choices
-    "unknown led driver": ([('driver = "pwm"', 'driver = "dma"')], "leds.driver", '"pwm", "spi"'),
+    "unknown led driver": ([('driver = "spi"', 'driver = "dma"')], "leds.driver", '"pwm", "spi"'),
     "unknown colour order": ([('order = "GRB"', 'order = "GRX"')], "leds.order", '"GRB"'),
     "unknown display": ([('driver = "ssd1306"', 'driver = "ssd9999"')], "display.driver", '"sh1106"'),
     "unknown interface": ([('interface = "i2c" ', 'interface = "usb" ')], "display.interface", '"i2c", "spi"'),
@@ -173,14 +175,14 @@ BAD = {
     "no leds": ([('"seat.1" = { leds = [88]', '"seat.1" = { leds = []')], 'cells."seat.1".leds', "non-empty array"),
     # pins
     "two buttons on one pin": ([("ok = 6\n", "ok = 5\n")], "buttons.pins.ok", "already used by buttons.pins.roll"),
-    "button on the led pin": ([("ok = 6\n", "ok = 18\n")], "buttons.pins.ok", "LED data line"),
+    "button on the led pin": ([("ok = 6\n", "ok = 10\n")], "buttons.pins.ok", "LED data line"),
     "button on i2c": ([("ok = 6\n", "ok = 3\n")], "buttons.pins.ok", "I2C"),
-    "button on spi": ([("ok = 6\n", "ok = 10\n")], "buttons.pins.ok", "SPI0"),
+    "button on spi": ([("ok = 6\n", "ok = 9\n")], "buttons.pins.ok", "SPI0"),
     "tilt on a button": ([("tilt = 16 ", "tilt = 26 ")], "buttons.tilt", "already used by buttons.pins.right"),
-    "pwm off its pins": ([("pin = 18\n", "pin = 13\n")], "leds.pin", "GPIO18, GPIO12 or GPIO21"),
-    "spi off its pin": ([('driver = "pwm"', 'driver = "spi"')], "leds.pin", "expected GPIO10"),
-    "spi led and spi display": ([('driver = "pwm"', 'driver = "spi"'), ("pin = 18\n", "pin = 10\n"), *SPI_DISPLAY], "display.interface", 'expected "i2c"'),
-    "spi display with address": ([('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n")], "display.address", "no such key"),
+    "pwm off its pins": ([('driver = "spi"', 'driver = "pwm"'), ("pin = 10\n", "pin = 13\n")], "leds.pin", "GPIO18, GPIO12 or GPIO21"),
+    "spi off its pin": ([("pin = 10\n", "pin = 18\n")], "leds.pin", "expected GPIO10"),
+    "spi led and spi display": ([('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")], "display.interface", 'expected "i2c"'),
+    "spi display with address": ([*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n")], "display.address", "no such key"),
     "dc pin on i2c": ([("rotate = 0 ", "dc_pin = 24\nrotate = 0 ")], "display.dc_pin", "only an SPI display"),
     "dc pin on spi": ([*SPI_DISPLAY, ("rotate = 0 ", "dc_pin = 9\nrotate = 0 ")], "display.dc_pin", "SPI0"),
     "button on the dc pin": ([*SPI_DISPLAY, ("ok = 6\n", "ok = 24\n")], "buttons.pins.ok", "DC line"),

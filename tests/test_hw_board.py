@@ -69,7 +69,7 @@ def test_pi_backend_plays_on_without_leds_and_display() -> None:
     with open_hardware(default_board(), "pi", pin_factory=MockFactory()) as hardware:
         assert hardware.leds is None and hardware.display is None
         leds, display = hardware.problems
-        assert leds.startswith("LEDs: the NeoPixel chain on GPIO18 (pwm) could not be opened")
+        assert leds.startswith("LEDs: the NeoPixel chain on GPIO10 (spi) could not be opened")
         assert "playing without LEDs" in leds
         assert display.startswith("display: I2C bus 1 (/dev/i2c-1) at address 0x3C is not available")
         assert "i2cdetect -y 1" in display

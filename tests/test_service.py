@@ -160,7 +160,7 @@ def test_the_unit_is_a_hardened_notify_service_of_its_own_user() -> None:
     entries = unit_entries(UNIT.read_text())
     service = {key: value for section, key, value in entries if section == "Service"}
     assert service["Type"] == "notify" and service["NotifyAccess"] == "main"
-    assert service["ExecStart"] == "/opt/xtraboard/venv/bin/xtraboard run --state-dir /var/lib/xtraboard"
+    assert service["ExecStart"] == "/opt/xtraboard/venv/bin/xtraboard run --kiosk --state-dir /var/lib/xtraboard"
     assert int(service["WatchdogSec"]) > 0 and service["Restart"] == "always" and int(service["RestartSec"]) > 0
     assert service["User"] == service["Group"] == "xtraboard" and service["StateDirectory"] == "xtraboard"
     assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "spi"}

@@ -108,7 +108,7 @@ def test_an_alternative_build_draws_every_wire_and_shares_nothing_by_accident(tm
     text = default_board_path().read_text(encoding="utf-8")
     for old, new in [
         ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", ""),
-        ("pin = 18\n", "pin = 12\n"), ("pull_up = true ", "pull_up = false "), ("tilt = 16 ", "tilt = 4 "),
+        ("driver = \"spi\"", "driver = \"pwm\""), ("pin = 10\n", "pin = 12\n"), ("pull_up = true ", "pull_up = false "), ("tilt = 16 ", "tilt = 4 "),
         ("right = 26\n", "right = 23\n"),
     ]:  # fmt: skip
         text = text.replace(old, new)

@@ -154,7 +154,9 @@ def _open_leds(cfg: LedsConfig, backend: str, pixels: PixelBuf | None, problems:
             )
             problems.append(
                 f"LEDs: the NeoPixel chain on GPIO{cfg.pin} ({cfg.driver}) could not be opened ({error}); "
-                f"check that adafruit-circuitpython-neopixel is installed and {need}; playing without LEDs"
+                f"check that the pi extra is installed (pip install 'xtraboard[pi]': "
+                f"adafruit-circuitpython-neopixel{'-spi' if cfg.driver == 'spi' else ''}) and {need}; "
+                "playing without LEDs"
             )
             return None
     return from_config(cfg, pixels)
@@ -162,8 +164,15 @@ def _open_leds(cfg: LedsConfig, backend: str, pixels: PixelBuf | None, problems:
 
 def _neopixels(cfg: LedsConfig) -> PixelBuf:
     # Only the Pi backend gets here: nothing else imports neopixel/board.
-    import neopixel
     import board
+
+    if cfg.driver == "spi":
+        # SPI0 MOSI (GPIO10) through /dev/spidev0.0: no root needed, unlike the PWM driver.
+        import neopixel_spi
+
+        return neopixel_spi.NeoPixel_SPI(board.SPI(), cfg.count, brightness=cfg.brightness, auto_write=False,
+                                         pixel_order=cfg.order)
+    import neopixel
 
     pin = getattr(board, f"D{cfg.pin}")
     return neopixel.NeoPixel(pin, cfg.count, brightness=cfg.brightness, auto_write=False, pixel_order=cfg.order)
