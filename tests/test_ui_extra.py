@@ -7,13 +7,13 @@ Regenerate the golden images with XTRABOARD_REGEN_GOLDEN=1 (then look at them)."
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from goldens import check_golden as shared_check_golden
+from PIL import Image
 
 from firmware.bots import choose
 from firmware.dice import SeededDice
@@ -248,15 +248,7 @@ def find_text(image: Image.Image, y: int, text: str) -> int | None:
 
 
 def check_golden(image: Image.Image, name: str) -> None:
-    path = GOLDEN / f"{name}.png"
-    if os.environ.get("XTRABOARD_REGEN_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.convert("1").save(path)
-    assert path.exists(), f"no golden image {path}; create it with XTRABOARD_REGEN_GOLDEN=1"
-    expected = Image.open(path).convert("L")
-    assert expected.size == image.size, f"{name}: size {image.size}, golden {expected.size}"
-    diff = ImageChops.difference(expected, image.convert("L")).getbbox()
-    assert diff is None, f"{name}: differs from {path} within {diff} (regenerate with XTRABOARD_REGEN_GOLDEN=1)"
+    shared_check_golden("extra", name, image)
 
 
 # --- whole games through the buttons ---------------------------------------------------------

@@ -5,12 +5,12 @@ frames for known positions, and the animations of a step."""
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from goldens import check_golden as shared_check_golden
 from PIL import Image
 
 from firmware.dice import ScriptedDice
@@ -27,7 +27,6 @@ from firmware.ui.games import levelx as ui
 from firmware.ui.play import Open, PlayScreen, ResultScreen
 from firmware.ui.session import GameSession, Seat
 
-GOLDEN = Path(__file__).parent / "golden" / "levelx"
 SIZES = [(128, 64), (128, 32), (256, 64)]
 RED, BLUE, GREEN, YELLOW = (PLAYER_COLOURS[c] for c in ("red", "blue", "green", "yellow"))
 CELLS = set(cell_names())
@@ -127,18 +126,7 @@ class Table:
 
 
 def check_golden(name: str, image: Image.Image) -> None:
-    """Compare with tests/golden/levelx/<name>.png (or write it when regenerating)."""
-    path = GOLDEN / f"{name}.png"
-    if os.environ.get("XTRABOARD_REGEN_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.convert("1").save(path)
-        return
-    assert path.exists(), f"golden image {path} is missing; run with XTRABOARD_REGEN_GOLDEN=1 to create it"
-    expected = Image.open(path).convert("1")
-    actual = image.convert("1")
-    assert expected.size == actual.size, f"{name}: size {actual.size}, golden {expected.size}"
-    assert expected.tobytes() == actual.tobytes(), (
-        f"{name} differs from {path}; look at both, then regenerate with XTRABOARD_REGEN_GOLDEN=1")
+    shared_check_golden("levelx", name, image)
 
 
 # --- what the options must be ---------------------------------------------------------------
