@@ -36,8 +36,8 @@ def options(app: BoardApp, session: GameSession) -> list[Option]:
     result = []
     for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
         removed = game.would_remove(decision.rung)
-        detail = f"-{len(removed)}" if removed else ""
-        result.append(Option(f"Place on {decision.rung}", decision, detail))
+        detail = f"kicks {len(removed)}" if removed else ""
+        result.append(Option(f"Rung {decision.rung}", decision, detail))
     if Reroll() in legal:
         result.append(Option("Roll again", Reroll()))
     return result
@@ -65,7 +65,20 @@ def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) 
         nth = "1st roll" if game.first_roll else f"roll {game.rolls_this_turn}"
         faces = "-".join(game.current_roll)
         canvas.line(1, f"{game.current_combination}  ({faces}) {nth}")
-    # The ladder, rungs 5..1 and 0: combination and the owner's colour initial.
+    if canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
+        _draw_ladder(canvas, session)
+    bottom = canvas.lines - 1
+    if play.choice is not None:
+        option = play.choice.current
+        text = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>"
+        canvas.line(bottom, f"{text:<{canvas.columns - 4}}{play.choice.position():>4}", inverse=True)
+    else:
+        canvas.line(bottom, play.prompt())
+
+
+def _draw_ladder(canvas: Canvas, session: GameSession) -> None:
+    """Rungs 5..1 and 0 (combination and the owner's colour initial), then every counter."""
+    game = session.game
     cells = []
     for rung in range(5, -1, -1):
         pairs = game.ladder[rung]
@@ -79,13 +92,6 @@ def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) 
     canvas.line(3, " ".join(cells[3:]))
     standings = " ".join(f"{_initial(session, p)}{pos}" for p, pos in enumerate(game.positions))
     canvas.line(4, standings)
-    bottom = canvas.lines - 1
-    if play.choice is not None:
-        option = play.choice.current
-        text = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>"
-        canvas.line(bottom, f"{text:<{canvas.columns - 4}}{play.choice.position():>4}", inverse=True)
-    else:
-        canvas.line(bottom, play.prompt())
 
 
 def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
