@@ -29,8 +29,9 @@ class FakeClock:
     def __call__(self) -> float:
         return self.now
 
-    def advance(self, seconds: float) -> None:
+    def advance(self, seconds: float) -> float:
         self.now += seconds
+        return self.now
 
 
 class Timer:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from firmware.games import game_class
 from firmware.ui.play import PlayScreen
+from sim.app import choose
 from sim.board import SimBoard
 from sim.screenshot import save_screenshot
 
@@ -31,17 +32,6 @@ class SceneError(RuntimeError):
 
 
 # --- driving the board by its buttons ----------------------------------------------------------
-def choose(board: SimBoard, label: str) -> None:
-    """Move the menu's cursor to `label` (RIGHT) and press OK."""
-    choice = board.app.screen.choice
-    for _ in range(len(choice.options)):
-        if choice.current.label == label:
-            board.tap("ok")
-            return
-        board.tap("right")
-    raise SceneError(f"menu {board.app.screen.title!r} has no {label!r}")
-
-
 def set_up(board: SimBoard, game: str, bots: list[bool]) -> None:
     """Main menu → Play GAME → N players → each seat a person or a bot (RIGHT toggles), OK."""
     choose(board, f"Play {game_class(game).title}")

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from firmware.loop import FakeClock as LoopFakeClock
 from firmware.hardware.config import BoardConfig, ButtonsConfig, Cell, load_board
 
 
-class FakeClock:
-    """A clock that moves only when told to (no sleeps, no tolerances)."""
+class FakeClock(LoopFakeClock):
+    """The loop's fake clock, starting at 100 s (no sleeps, no tolerances)."""
 
     def __init__(self, start: float = 100.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
+        super().__init__(start)
 
     def advance(self, seconds: float) -> float:
         self.now += seconds

@@ -7,7 +7,8 @@ What is particular to a game (its options, drawing, LED scene, animations) lives
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from firmware.games import Roll
 from firmware.ui.colours import OFF, PIP, X_RED
@@ -104,45 +105,57 @@ class PlayScreen(Screen):
         return ""
 
 
-class DiceEntryScreen(Screen):
-    """Physical dice: LEFT/RIGHT set the face of each die in turn, OK goes on; after the last
-    die the roll is applied. BACK returns to the previous die (or cancels)."""
+class FaceEntryScreen(Screen):
+    """Set one face per entry: LEFT/RIGHT cycle the current entry's `choices`, OK goes on and,
+    after the last entry, calls `finish(app, values)`; BACK returns to the previous entry (or
+    cancels). Physical dice and LEVEL X's turned ones are both entered this way."""
 
     in_game = True
 
-    def __init__(self, app: BoardApp) -> None:
-        self.dice = app.session.game.dice()
-        self.faces = [faces[0] for faces in self.dice]
+    def __init__(self, choices: Sequence[Sequence[Any]], values: list[Any],
+                 finish: Callable[[BoardApp, list[Any]], None]) -> None:
+        self.choices = choices
+        self.values = values
+        self.finish = finish
         self.index = 0
-        self.title = "Enter the dice"
 
     def press(self, app: BoardApp, button: str) -> None:
         if button in ("left", "right"):
-            faces = self.dice[self.index]
+            faces = list(self.choices[self.index])
             step = 1 if button == "right" else -1
-            self.faces[self.index] = faces[(faces.index(self.faces[self.index]) + step) % len(faces)]
+            self.values[self.index] = faces[(faces.index(self.values[self.index]) + step) % len(faces)]
         elif button == "ok":
-            if self.index + 1 < len(self.dice):
+            if self.index + 1 < len(self.values):
                 self.index += 1
             else:
                 app.pop()
-                app.step(Roll(tuple(self.faces)))
+                self.finish(app, list(self.values))
         elif button == "back":
             if self.index:
                 self.index -= 1
             else:
                 app.pop()
 
+
+class DiceEntryScreen(FaceEntryScreen):
+    """Physical dice: the players key in the faces they rolled, die by die."""
+
+    title = "Enter the dice"
+
+    def __init__(self, app: BoardApp) -> None:
+        dice = app.session.game.dice()
+        super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces))))
+
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, f"die {self.index + 1}/{len(self.dice)}")
-        shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.faces))
+        canvas.title(self.title, f"die {self.index + 1}/{len(self.values)}")
+        shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.values))
         canvas.line(2, shown, align="center")
         canvas.line(canvas.lines - 1, "<> face  OK next")
 
     def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
-        pip_cells(self.faces[: self.index + 1], frame)
+        pip_cells(self.values[: self.index + 1], frame)
 
 
 class ResultScreen(Screen):

@@ -23,8 +23,8 @@ from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOne
 from firmware.ui.app import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
-from firmware.ui.play import PIPS, Open, pip_cells
-from firmware.ui.screen import Option, Screen
+from firmware.ui.play import PIPS, FaceEntryScreen, Open, pip_cells
+from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.app import BoardApp
@@ -144,11 +144,10 @@ def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
 
 
 # --- the lucky loser sub-screen ------------------------------------------------------------
-class TurnOnesScreen(Screen):
+class TurnOnesScreen(FaceEntryScreen):
     """Lucky loser: LEFT/RIGHT set the new face of each turned one, OK goes on; after the last
     one the TurnOnes step is applied. BACK returns to the previous die (or cancels)."""
 
-    in_game = True
     title = "Turn ones"
 
     def __init__(self, app: BoardApp) -> None:
@@ -156,30 +155,19 @@ class TurnOnesScreen(Screen):
         self.game = game
         self.faces = tuple(game.faces or ())
         self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
-        self.new = [1] * len(self.dice)
-        self.index = 0
+        super().__init__([range(1, 7)] * len(self.dice), [1] * len(self.dice),
+                         lambda a, new: a.step(TurnOnes(tuple(new))))
+
+    @property
+    def new(self) -> list[int]:
+        """The new faces chosen so far, one per turned die."""
+        return self.values
 
     def shown(self) -> list[int]:
         faces = list(self.faces)
         for die, face in zip(self.dice, self.new):
             faces[die] = face
         return faces
-
-    def press(self, app: BoardApp, button: str) -> None:
-        if button in ("left", "right"):
-            step = 1 if button == "right" else -1
-            self.new[self.index] = (self.new[self.index] - 1 + step) % 6 + 1
-        elif button == "ok":
-            if self.index + 1 < len(self.dice):
-                self.index += 1
-            else:
-                app.pop()
-                app.step(TurnOnes(tuple(self.new)))
-        elif button == "back":
-            if self.index:
-                self.index -= 1
-            else:
-                app.pop()
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, f"die {self.index + 1}/{len(self.dice)}")
