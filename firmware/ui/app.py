@@ -22,7 +22,7 @@ from PIL import Image
 from firmware.errors import IllegalStepError
 from firmware.ui.colours import DIM, PLAYER_COLOURS
 from firmware.ui.draw import Canvas
-from firmware.ui.screen import Screen
+from firmware.ui.screen import Screen, TextScreen
 from firmware.ui.session import GameSession
 from firmware.ui.settings import Settings
 
@@ -72,8 +72,9 @@ class BoardApp:
         self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[Screen] = [MainMenu(self)]
         self.on_game_over: Callable[[GameSession], None] | None = None
-        if journal is not None and getattr(journal, "problem", None):
-            self.problems.append(journal.problem)
+        for problem in self.problems:  # missing parts the board plays on without
+            self.push(TextScreen("Note", problem))
+        self._check_journal()
 
     # --- the screen stack --------------------------------------------------------------------
     @property
@@ -96,6 +97,17 @@ class BoardApp:
 
     def changed(self) -> None:
         self.version += 1
+
+    def report(self, problem: str) -> None:
+        """Say on the display what went wrong (OK closes the note) and keep it in `problems`."""
+        self.problems.append(problem)
+        self.push(TextScreen("Note", problem))
+
+    def _check_journal(self) -> None:
+        """Storage that became read-only or full: tell the players once; play goes on."""
+        problem = getattr(self.journal, "problem", None)
+        if problem and problem not in self.problems:
+            self.report(problem)
 
     # --- input --------------------------------------------------------------------------------
     def button(self, event: Any) -> None:
@@ -149,8 +161,7 @@ class BoardApp:
         try:
             session.apply(step)
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
-            self.problems.append(str(exc))
-            self.changed()
+            self.report(str(exc))
             return
         play = self.play_screen()
         if play is not None:
@@ -179,6 +190,7 @@ class BoardApp:
         if session is None:
             return
         self.changed()
+        self._check_journal()
         play = self.play_screen()
         if play is not None:
             play.refresh(self)

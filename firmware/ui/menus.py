@@ -72,9 +72,8 @@ def resume(app: BoardApp) -> None:
     try:
         session = GameSession.restore(stored, app.journal)
     except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
-        app.problems.append(f"saved game {stored.id} does not replay: {exc}")
         app.journal.abandon(stored.id)
-        app.changed()
+        app.report(f"saved game {stored.id} does not replay and was set aside: {exc}")
         return
     app.start_session(session)
 
