@@ -1,0 +1,48 @@
+"""Kiosk: after the idle time the LEDs play the attract show; any button brings the board back
+exactly where it was, and that press does nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sim.board import SimBoard
+
+
+def test_idle_show_and_wake_up_where_it_was():
+    board = SimBoard(seed=2)
+    timeout = board.app.settings.idle_timeout_s
+    for button in ("ok", "ok", "ok", "ok", "ok"):  # a game of EXXTRA for three people
+        board.tap(button)
+    board.settle()
+    before = (board.app.version, type(board.app.screen).__name__, board.app.session.game.to_record())
+    before_track = board.led("track.0")
+
+    board.wait(timeout - 1)
+    assert board.board.attract_phase is None  # not yet
+    board.wait(2)
+    assert board.board.attract_phase is not None
+    shown = {board.led(f"track.{i}") for i in range(22)}
+    board.wait(0.5)
+    assert {board.led(f"track.{i}") for i in range(22)} != shown or len(shown) > 1  # it moves
+
+    board.tap("roll")  # wakes the board; must not roll
+    assert board.board.attract_phase is None
+    after = (board.app.version, type(board.app.screen).__name__, board.app.session.game.to_record())
+    assert after == before
+    assert board.led("track.0") == before_track
+    board.tap("roll")  # now it rolls
+    board.settle()
+    assert len(board.app.session.game.history) > len(before[2]["steps"])
+    board.close()
+
+
+def test_no_show_while_bots_play_a_demo():
+    from sim.app import start_demo
+
+    board = SimBoard(seed=3)
+    board.app.settings = replace(board.app.settings, bot_delay_s=2.0)  # a game longer than the idle time
+    start_demo(board, "exxtra", 6)
+    board.wait(board.app.settings.idle_timeout_s + 5)
+    assert not board.app.session.over
+    assert board.board.attract_phase is None
+    board.close()
