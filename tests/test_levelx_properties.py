@@ -7,6 +7,7 @@ import random
 from itertools import product
 from typing import Any
 
+from test_levelx_rules import state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,14 +31,6 @@ def _index_groupings() -> list[tuple[tuple[int, ...], ...]]:
 
 
 INDEX_GROUPINGS = _index_groupings()
-
-
-def state(game: LevelX) -> tuple[Any, ...]:
-    return (
-        game.pending(), game.current_player, game.round_number, game.faces, game.ones_turned,
-        game.pieces, game.x_holders, game.chips_left, game.chip_counts, game.bonus,
-        game.tiles_left, game.supply, game.lost, game.end_triggered, len(game.history),
-    )  # fmt: skip
 
 
 def check_invariants(game: LevelX) -> None:
