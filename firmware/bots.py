@@ -14,22 +14,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from firmware.games import Game
-
-LEVELS = ("easy",)
+from firmware.games import Game, find_game
 
 
-def choose(game: Game, rng: random.Random) -> Any:
-    """The bot's decision for the pending decision of `game` (always one of legal_decisions)."""
+def choose(game: Game, rng: random.Random, level: str | None = None) -> Any:
+    """The decision of the bot at `level` (default: the game's easiest) for the pending decision
+    of `game`; always one of its legal decisions. Each game's registry entry names its levels."""
     decisions = game.legal_decisions()
     if not decisions:
         raise ValueError("no decision is pending")
-    policy = {"exxtra": _exxtra, "levelx": _levelx, "extra": _extra}[game.name]
+    spec = find_game(game.name)
+    policy = spec.policy(level if level is not None else spec.levels[0])
     choice = policy(game, decisions, rng)
     return choice if choice in decisions else rng.choice(decisions)
 
 
-def _exxtra(game: Any, decisions: list, rng: random.Random) -> Any:
+def exxtra_easy(game: Any, decisions: list, rng: random.Random) -> Any:
     """Accept a strong roll on the highest free rung it will hold; else push luck a little."""
     from firmware.games.exxtra import Place, Reroll, combination_value
 
@@ -44,7 +44,7 @@ def _exxtra(game: Any, decisions: list, rng: random.Random) -> Any:
     return best
 
 
-def _levelx(game: Any, decisions: list, rng: random.Random) -> Any:
+def levelx_easy(game: Any, decisions: list, rng: random.Random) -> Any:
     """Use as many dice as possible, preferring sums where we already stand near the X."""
     from firmware.games.levelx import outcomes
 
@@ -60,7 +60,7 @@ def _levelx_progress(game: Any, row: int) -> int:
     return -1 if row in game.closed_rows else (field + 1 if field is not None else 0)
 
 
-def _extra(game: Any, decisions: list, rng: random.Random) -> Any:
+def extra_easy(game: Any, decisions: list, rng: random.Random) -> Any:
     """Prefer crosses on rows already out of the wall, and the extra column with most room."""
     from firmware.games.extra import WALLS
 

@@ -48,14 +48,13 @@ from typing import Any, TypeVar
 
 from firmware.errors import RecordError
 from firmware.games.base import Player
+from firmware.games.registry import find_game, game_names, games
 
 LOGGER_NAME = "xtraboard.journal"
 DB_NAME = "xtraboard.db"
 SCHEMA_VERSION = 1
 RECORD_FORMAT = "xtraboard-record"
 RECORD_VERSION = 1
-GAMES = ("exxtra", "levelx", "extra")
-SCORED_BY = {"exxtra": "positions", "levelx": "scores", "extra": "scores"}
 
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 
@@ -307,8 +306,7 @@ class Journal:
     def best_scores(self, game: str, limit: int = 5, *, kids: bool = False) -> list[ScoreEntry]:
         """The best single scores of people in finished games of `game`, best first (earlier
         first on equal scores). EXXTRA is a race without scores: empty (see `wins`)."""
-        _check_game(game)
-        if SCORED_BY[game] != "scores":
+        if not find_game(game).ranking.high_scores:
             return []
         return self._read(
             lambda conn: [
@@ -321,16 +319,23 @@ class Journal:
             ]
         )
 
-    def solo_best(self, name: str | None = None, *, kids: bool = False) -> ScoreEntry | None:
-        """The EXTRA! solo personal record: the best solo total (of `name`, if given)."""
+    def solo_best(self, name: str | None = None, *, kids: bool = False, game: str | None = None) -> ScoreEntry | None:
+        """The solo personal record of `game` (default: the first game that keeps one, EXTRA!):
+        the best solo total (of `name`, if given)."""
+        if game is None:
+            game = next((spec.name for spec in games() if spec.ranking.solo_record), None)
+            if game is None:
+                return None
+        elif not find_game(game).ranking.solo_record:
+            return None
         row = self._read(
             lambda conn: conn.execute(
-                "SELECT name, score, date, game_id, players FROM scores WHERE game = 'extra' AND players = 1"
+                "SELECT name, score, date, game_id, players FROM scores WHERE game = ? AND players = 1"
                 " AND bot = 0 AND kids = ? AND (? IS NULL OR name = ?) ORDER BY score DESC, date, game_id LIMIT 1",
-                (kids, name, name),
+                (game, kids, name, name),
             ).fetchone()
         )
-        return None if row is None else ScoreEntry("extra", *row)
+        return None if row is None else ScoreEntry(game, *row)
 
     def wins(self, game: str, limit: int = 5) -> list[tuple[str, int]]:
         """People with the most wins of `game` against others (shared wins count; solo games
@@ -349,7 +354,7 @@ class Journal:
 
     def stats(self) -> dict[str, int]:
         """Finished games per game name."""
-        counts = dict.fromkeys(GAMES, 0)
+        counts = dict.fromkeys(game_names(), 0)
         rows = self._read(
             lambda conn: conn.execute(
                 "SELECT game, count(*) FROM games WHERE status = ? GROUP BY game", (FINISHED,)
@@ -653,8 +658,7 @@ def _load(text: str, what: str) -> Any:
 
 
 def _check_game(game: str) -> None:
-    if game not in GAMES:
-        raise RecordError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+    find_game(game)  # RecordError naming the known games
 
 
 def _checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
@@ -668,7 +672,7 @@ def _checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
         )
     game = header.get("game")
     if not isinstance(game, str):
-        raise RecordError(f"a game header needs 'game': one of {', '.join(GAMES)}, not {game!r}")
+        raise RecordError(f"a game header needs 'game': one of {', '.join(game_names())}, not {game!r}")
     _check_game(game)
     players = header.get("players")
     if not isinstance(players, list) or not players:
@@ -696,7 +700,7 @@ def _step_count(conn: sqlite3.Connection, game_id: int) -> int:
 
 def _seat_scores(game: str, seats: int, result: Mapping[str, Any]) -> tuple[list[int], set[int]]:
     """Each seat's score (EXXTRA: its final position) and the winners, checked against RECORDS.md."""
-    key = SCORED_BY[game]
+    key = find_game(game).ranking.score
     scores, winners = result.get(key), result.get("winners")
     if not isinstance(scores, list) or len(scores) != seats or any(type(s) is not int for s in scores):
         raise RecordError(f"a {game} result needs {key!r}: a list of {seats} integers, not {scores!r}")

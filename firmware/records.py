@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games import GAME_NAMES, Game, Player, game_class
+from firmware.games import Game, Player, game_class, game_names
 
 FORMAT = "xtraboard-record"
 VERSION = 1
@@ -31,8 +31,8 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
         raise RecordError(f"'format' must be {FORMAT!r}, not {record.get('format')!r}")
     if record.get("version") != VERSION:
         raise RecordError(f"'version' must be {VERSION}, not {record.get('version')!r}")
-    if record.get("game") not in GAME_NAMES:
-        raise RecordError(f"'game' must be one of {', '.join(GAME_NAMES)}, not {record.get('game')!r}")
+    if record.get("game") not in game_names():
+        raise RecordError(f"'game' must be one of {', '.join(game_names())}, not {record.get('game')!r}")
     players = record.get("players")
     if not isinstance(players, list):
         raise RecordError(f"'players' must be a list of players, not {players!r}")

@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 
 from firmware.errors import ConfigError, XtraboardError
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import game_class, game_names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true", help="no window: run a scenario or a demo")
     parser.add_argument("--scenario", type=Path, metavar="FILE", help="a scenario (TOML, see docs/scenarios.md)")
-    parser.add_argument("--demo", choices=GAME_NAMES, metavar="GAME", help="a bots-only game of GAME")
+    parser.add_argument("--demo", choices=game_names(), metavar="GAME", help="a bots-only game of GAME")
     parser.add_argument("--seats", type=int, metavar="N", help="seats in the demo")
     parser.add_argument("--seed", type=int, metavar="S", help="dice and bots seed (reproducible)")
     parser.add_argument("--record", type=Path, metavar="OUT", help="write the demo's game record here")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, runtime_checkable
 
 from firmware.errors import ConfigError, XtraboardError
+from firmware.games.registry import games
 from firmware.hardware.config import BUTTON_NAMES, cell_names
 from firmware.ui.colours import PLAYER_COLOURS
 
@@ -31,8 +32,6 @@ BOUNCE_GAP_S = 0.002  # between the edges of a noisy contact
 SETTLE_POLL_S = 0.05
 SETTLE_LIMIT_S = 600.0
 DEFAULT_SEED = 0  # scenarios are reproducible unless they script every roll themselves
-FACES = {"1", "2", "3", "4", "5", "6", "7", "X"}  # every face of the three games' dice
-ROLL_SIZES = (2, 4, 5)  # EXXTRA, LEVEL X, EXTRA!
 COLOUR_NAMES: dict[str, tuple[int, int, int]] = dict(PLAYER_COLOURS) | {"off": (0, 0, 0)}
 
 ACTIONS: dict[str, frozenset[str]] = {  # each step's one action key, and the keys it may add
@@ -296,15 +295,30 @@ def _parse_rolls(reader: _StepReader, value: Any) -> tuple[tuple[Any, ...], ...]
         raise reader.fail("dice", f"expected a list of rolls such as [[1, 2, 2, 3, 5]], got {_show(value)}")
     rolls = []
     for n, roll in enumerate(value):
-        if not isinstance(roll, list) or len(roll) not in ROLL_SIZES:
-            raise reader.fail("dice", f"roll {n + 1} must list 2 (EXXTRA), 4 (LEVEL X) or 5 (EXTRA!) faces, "
-                                      f"got {_show(roll)}")
+        sizes, faces = roll_shapes()
+        if not isinstance(roll, list) or len(roll) not in sizes:
+            shown = _either([f"{size} ({', '.join(titles)})" for size, titles in sorted(sizes.items())])
+            raise reader.fail("dice", f"roll {n + 1} must list {shown} faces, got {_show(roll)}")
         for face in roll:
-            ok = (type(face) is int and 1 <= face <= 7) or (isinstance(face, str) and face in FACES)
-            if not ok:
-                raise reader.fail("dice", f"roll {n + 1}: {_show(face)} is no die face (1-7 or \"X\")")
+            if type(face) not in (int, str) or str(face) not in faces:
+                raise reader.fail("dice", f"roll {n + 1}: {_show(face)} is no die face ({', '.join(sorted(faces))})")
         rolls.append(tuple(roll))
     return tuple(rolls)
+
+
+def _either(items: list[str]) -> str:
+    return " or ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else "".join(items)
+
+
+def roll_shapes() -> tuple[dict[int, list[str]], set[str]]:
+    """Each registered game's roll size (with the games rolling that many dice) and every die
+    face any game knows, as text (scenarios may write EXXTRA's "7" as 7)."""
+    sizes: dict[int, list[str]] = {}
+    faces: set[str] = set()
+    for spec in games():
+        sizes.setdefault(len(spec.dice), []).append(spec.title)
+        faces.update(str(face) for die in spec.dice for face in die)
+    return sizes, faces
 
 
 def _parse_expectation(reader: _StepReader, table: Mapping[str, Any]) -> Expectation:

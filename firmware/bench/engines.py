@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from firmware.dice import SeededDice
-from firmware.games import GAME_NAMES, Game, new_game
+from firmware.games import Game, new_game
+from firmware.games.registry import find_game, game_names
 from firmware.selfplay import DEFAULT_NAMES, play_random
 
-PLAYERS = {"exxtra": 4, "levelx": 4, "extra": 4}
 
 
 def measure(name: str, seconds: float) -> dict[str, float]:
@@ -34,7 +34,7 @@ def measure(name: str, seconds: float) -> dict[str, float]:
     games = steps = 0
     start = time.perf_counter()
     while games == 0 or time.perf_counter() - start < seconds:
-        game = new_game(name, DEFAULT_NAMES[: PLAYERS[name]])
+        game = new_game(name, DEFAULT_NAMES[: find_game(name).benchmark_players])
         play_random(game, SeededDice(games), random.Random(games), timed_legal)
         games += 1
         steps += len(game.history)
@@ -48,5 +48,5 @@ def measure(name: str, seconds: float) -> dict[str, float]:
 
 
 def run(args: Any) -> Iterator[tuple[str, float]]:
-    for name in GAME_NAMES:
+    for name in game_names():
         yield from measure(name, args.seconds).items()

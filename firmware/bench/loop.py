@@ -113,9 +113,11 @@ def peak_memory() -> dict[str, float]:
     from sim.app import start_demo
     from sim.board import SimBoard
 
-    for game, seats in (("exxtra", 4), ("levelx", 4), ("extra", 4)):
+    from firmware.games.registry import games
+
+    for spec in games():
         board = SimBoard(seed=1)
-        start_demo(board, game, seats)
+        start_demo(board, spec.name, spec.benchmark_players)
         board.settle()
         board.close()
     return {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}

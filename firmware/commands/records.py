@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware.errors import RecordError
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import game_class, game_names
+from firmware.games.registry import find_game
 from firmware.journal import Journal, ScoreEntry, StoredGame
 from firmware.paths import default_state_dir
 
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
         " else ~/.local/state/xtraboard)",
     )
-    common.add_argument("--game", choices=GAME_NAMES, default=None, help="only this game")
+    common.add_argument("--game", choices=game_names(), default=None, help="only this game")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     export = actions.add_parser("export", parents=[common], help="write every finished game's record as JSON Lines")
     export.add_argument("--out", default="-", metavar="FILE", help="the file to write, or - for standard output")
@@ -89,19 +90,21 @@ def list_line(stored: StoredGame) -> str:
 
 
 def _best(journal: Journal, game: str | None, limit: int, out: TextIO) -> None:
-    for name in [game] if game else list(GAME_NAMES):
-        out.write(f"{game_class(name).title}\n")
-        if name == "exxtra":
+    for name in [game] if game else list(game_names()):
+        spec = find_game(name)
+        out.write(f"{spec.title}\n")
+        if not spec.ranking.high_scores:  # a race: only wins rank
             wins = journal.wins(name, limit)
             out.write("  most wins:\n" if wins else "  no wins yet\n")
             out.writelines(f"  {rank:>2}. {who}  {n} {'win' if n == 1 else 'wins'}\n" for rank, (who, n) in enumerate(wins, 1))
             continue
         _table(out, "high scores", journal.best_scores(name, limit))
-        if name == "extra":
+        if spec.ranking.kids_table:
             kids = journal.best_scores(name, limit, kids=True)
             if kids:
                 _table(out, "high scores, children's variant", kids)
-            solo = journal.solo_best()
+        if spec.ranking.solo_record:
+            solo = journal.solo_best(game=name)
             out.write(f"  solo record: {_entry(solo)}\n" if solo else "  solo record: none yet\n")
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import game_class, game_names
 from firmware.records import record_json
 from firmware.selfplay import selfplay_games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=GAME_NAMES)
+    parser.add_argument("game", choices=game_names())
     parser.add_argument("--players", type=int, required=True, metavar="N")
     parser.add_argument("--seed", type=int, default=0, metavar="S")
     parser.add_argument("--games", type=int, default=1, metavar="K")

@@ -1,21 +1,20 @@
-"""The three rules engines behind one protocol (`firmware.games.base.Game`)."""
+"""The rules engines behind one protocol (`firmware.games.base.Game`), found through the game
+registry (`firmware.games.registry`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import import_module
 
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Player, Roll
+from firmware.games.registry import find_game, game_names
 
+# The built-in games' names; code asks `game_names()`, which also knows registered games.
 GAME_NAMES = ("exxtra", "levelx", "extra")
-_CLASSES = {"exxtra": "Exxtra", "levelx": "LevelX", "extra": "Extra"}
 
 
 def game_class(name: str) -> type[Game]:
-    """The engine class for a record's `game` name."""
-    if name not in _CLASSES:
-        raise ValueError(f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")
-    return getattr(import_module(f"firmware.games.{name}"), _CLASSES[name])
+    """The engine class for a record's `game` name (RecordError, a ValueError, if unknown)."""
+    return find_game(name).engine
 
 
 def new_game(name: str, players: Sequence[Player | str]) -> Game:
@@ -23,4 +22,5 @@ def new_game(name: str, players: Sequence[Player | str]) -> Game:
     return game_class(name)(players)
 
 
-__all__ = ["DECISION", "GAME_NAMES", "OVER", "ROLL", "Game", "Pending", "Player", "Roll", "game_class", "new_game"]
+__all__ = ["DECISION", "GAME_NAMES", "OVER", "ROLL", "Game", "Pending", "Player", "Roll", "find_game",
+           "game_class", "game_names", "new_game"]

@@ -510,3 +510,15 @@ class Extra(Game):
                 for p in pairs)):
             raise RecordError(f"'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}")
         return Choice(player, extra, column, pairs)
+
+
+# --- the game's entry in the registry (firmware/games/registry.py) ---------------------------
+from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the registry reads SPEC)
+
+SPEC = GameSpec(
+    Extra,
+    ui="firmware.ui.games.extra",
+    bots={"easy": "firmware.bots:extra_easy"},
+    ranking=Ranking(score="scores", solo_record=True, kids_table=True),
+    seat_options=("kids",),
+)

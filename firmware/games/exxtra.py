@@ -338,3 +338,14 @@ class Exxtra(Game):
                             "combination": _combination_text(self._placed_value[player])})
         if rung > 0:
             self._advance(player, rung, "rung")
+
+
+# --- the game's entry in the registry (firmware/games/registry.py) ---------------------------
+from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the registry reads SPEC)
+
+SPEC = GameSpec(
+    Exxtra,
+    ui="firmware.ui.games.exxtra",
+    bots={"easy": "firmware.bots:exxtra_easy"},
+    ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
+)

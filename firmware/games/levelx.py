@@ -559,3 +559,14 @@ __all__ = [
     "TurnOnes",
     "outcomes",
 ]
+
+
+# --- the game's entry in the registry (firmware/games/registry.py) ---------------------------
+from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the registry reads SPEC)
+
+SPEC = GameSpec(
+    LevelX,
+    ui="firmware.ui.games.levelx",
+    bots={"easy": "firmware.bots:levelx_easy"},
+    ranking=Ranking(score="scores"),
+)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import find_game, game_names
+from firmware.games.registry import games
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
@@ -15,11 +16,15 @@ from firmware.ui.settings import CHOICES, LABELS
 if TYPE_CHECKING:
     from firmware.ui.app import BoardApp
 
-BOT_LEVEL = "easy"  # the one level so far: a simple legal policy per game (firmware/bots.py)
 
 
 def title_of(game: str) -> str:
-    return game_class(game).title
+    return find_game(game).title
+
+
+def bot_level(game: str) -> str:
+    """The level a new bot seat gets: the game's easiest (the registry lists them)."""
+    return find_game(game).levels[0]
 
 
 class MainMenu(MenuScreen):
@@ -30,11 +35,11 @@ class MainMenu(MenuScreen):
 
     @staticmethod
     def _options(app: BoardApp) -> list[Option]:
-        options = [Option(f"Play {title_of(g)}", ("play", g)) for g in GAME_NAMES]
+        options = [Option(f"Play {title_of(g)}", ("play", g)) for g in game_names()]
         unfinished = app.journal.unfinished() if app.journal is not None else None
         if unfinished is not None:
             game = unfinished.record.get("game", "?")
-            options.insert(0, Option(f"Resume {title_of(game) if game in GAME_NAMES else game}", ("resume", None)))
+            options.insert(0, Option(f"Resume {title_of(game) if game in game_names() else game}", ("resume", None)))
         options += [Option("Demo", ("demo", None)), Option("Rules", ("rules", None)),
                     Option("Records", ("records", None)), Option("Settings", ("settings", None))]
         return options
@@ -80,21 +85,21 @@ def resume(app: BoardApp) -> None:
 
 class GameChoiceScreen(MenuScreen):
     def __init__(self, title: str, then: Any) -> None:
-        super().__init__(title, [Option(title_of(g), g) for g in GAME_NAMES], lambda a, o: then(a, o.value))
+        super().__init__(title, [Option(title_of(g), g) for g in game_names()], lambda a, o: then(a, o.value))
 
 
 class SeatCountScreen(MenuScreen):
     """How many seats: only counts the game allows are offered."""
 
     def __init__(self, game: str, demo: bool) -> None:
-        cls = game_class(game)
-        options = [Option(f"{n} player{'s' if n > 1 else ''}", n) for n in range(cls.min_players, cls.max_players + 1)]
-        super().__init__(f"{cls.title}{' demo' if demo else ''}", options, self._pick)
+        spec = find_game(game)
+        options = [Option(f"{n} player{'s' if n > 1 else ''}", n) for n in spec.players]
+        super().__init__(f"{spec.title}{' demo' if demo else ''}", options, self._pick)
         self.game, self.demo = game, demo
 
     def _pick(self, app: BoardApp, option: Option) -> None:
         count = option.value
-        seats = [Seat(DEFAULT_ORDER[i].capitalize(), DEFAULT_ORDER[i], BOT_LEVEL if self.demo else None)
+        seats = [Seat(DEFAULT_ORDER[i].capitalize(), DEFAULT_ORDER[i], bot_level(self.game) if self.demo else None)
                  for i in range(count)]
         if self.demo:
             start_game(app, self.game, seats, mode="demo")
@@ -118,7 +123,7 @@ class SeatScreen(Screen):
         return self.seats[self.index]
 
     def kinds(self) -> tuple[str, ...]:
-        return SEAT_KINDS if self.game == "extra" else SEAT_KINDS[:2]
+        return SEAT_KINDS[:2] + tuple(k for k in SEAT_KINDS[2:] if k in find_game(self.game).seat_options)
 
     def kind(self) -> str:
         return "bot" if self.seat.bot else "kids" if self.seat.kids else "human"
@@ -128,7 +133,7 @@ class SeatScreen(Screen):
         if button in ("left", "right"):
             kinds = self.kinds()
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
-            seat.bot = BOT_LEVEL if kind == "bot" else None
+            seat.bot = bot_level(self.game) if kind == "bot" else None
             seat.kids = kind == "kids"
             seat.name = seat.colour.capitalize()
         elif button == "roll":
@@ -213,30 +218,32 @@ class SettingsScreen(MenuScreen):
 
 
 def rules_text(game: str) -> str:
-    from firmware.ui.games import game_ui
-
-    return game_ui(game).RULES
+    return find_game(game).rules_text
 
 
 def records_text(app: BoardApp) -> str:
-    """High scores per game and the EXTRA! solo record, from the journal."""
+    """Solo records, most wins (races) and high scores per game, from the journal; how each game
+    ranks comes from its registry entry."""
     journal = app.journal
     if journal is None:
         return "No records are kept on this board (no state directory)."
+    specs = games()
     lines: list[str] = []
-    solo = journal.solo_best()
-    if solo is not None:
-        lines.append(f"EXTRA! solo record: {solo.score} by {solo.name}")
-    wins = journal.wins("exxtra", limit=3)
-    if wins:
-        lines.append("EXXTRA wins:")
-        lines += [f" {count} {name}" for name, count in wins]
-    for game in ("levelx", "extra"):
-        best = journal.best_scores(game, limit=3)
+    for spec in specs:
+        solo = journal.solo_best(game=spec.name) if spec.ranking.solo_record else None
+        if solo is not None:
+            lines.append(f"{spec.title} solo record: {solo.score} by {solo.name}")
+    for spec in specs:
+        wins = [] if spec.ranking.high_scores else journal.wins(spec.name, limit=3)
+        if wins:
+            lines.append(f"{spec.title} wins:")
+            lines += [f" {count} {name}" for name, count in wins]
+    for spec in specs:
+        best = journal.best_scores(spec.name, limit=3) if spec.ranking.high_scores else []
         if best:
-            lines.append(f"{title_of(game)} best:")
+            lines.append(f"{spec.title} best:")
             lines += [f" {entry.score} {entry.name}" for entry in best]
     played = journal.stats()
     if played:
-        lines.append("Played: " + ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in GAME_NAMES))
+        lines.append("Played: " + ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in game_names()))
     return "\n".join(lines) or "No games finished yet."

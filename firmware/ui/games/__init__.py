@@ -13,9 +13,11 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from types import ModuleType
+from typing import Any
+
+from firmware.games.registry import find_game
 
 
-def game_ui(name: str) -> ModuleType:
-    return import_module(f"firmware.ui.games.{name}")
+def game_ui(name: str) -> Any:
+    """The screens of game `name`, as its registry entry names them."""
+    return find_game(name).view
