@@ -64,14 +64,31 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
     return wheel, venv / "bin", env
 
 
-def test_the_wheel_carries_the_board_description(installed: tuple[Path, Path, dict[str, str]]) -> None:
+def package_files() -> set[str]:
+    """Every file the packages need at run time: all of firmware/ and sim/ (code, fonts, any
+    data) except caches, and of firmware/boards (the link to hardware/) the board descriptions."""
+    files = set()
+    for top in ("firmware", "sim"):
+        for folder, dirs, names in os.walk(ROOT / top, followlinks=True):
+            dirs[:] = [name for name in dirs if name != "__pycache__"]
+            relative = Path(folder).relative_to(ROOT)
+            for name in names:
+                if name.endswith(".pyc") or (relative.parts[:2] == ("firmware", "boards") and not name.endswith(".toml")):
+                    continue
+                files.add((relative / name).as_posix())
+    return files
+
+
+def test_the_wheel_carries_everything_the_packages_hold(installed: tuple[Path, Path, dict[str, str]]) -> None:
     wheel, _, _ = installed
     with zipfile.ZipFile(wheel) as archive:
-        names = archive.namelist()
+        names = set(archive.namelist())
         shipped = archive.read("firmware/boards/board.toml")
     assert shipped == (ROOT / "hardware" / "board.toml").read_bytes()
+    expected = package_files()
+    assert "firmware/boards/board.toml" in expected and "sim/app.py" in expected
+    assert sorted(expected - names) == []  # e.g. a new data file that package-data does not match
     assert not [name for name in names if name.startswith(("tests/", "hardware/", "systemd/"))]
-    assert "sim/app.py" in names and "firmware/cli.py" in names
 
 
 def test_the_installed_firmware_is_not_the_checkout(installed: tuple[Path, Path, dict[str, str]]) -> None:
