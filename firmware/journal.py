@@ -49,6 +49,7 @@ from typing import Any, TypeVar
 from firmware.errors import RecordError
 from firmware.games.base import Player
 from firmware.games.registry import find_game, game_names, games
+from firmware.paths import private_dir, private_file
 
 LOGGER_NAME = "xtraboard.journal"
 DB_NAME = "xtraboard.db"
@@ -114,7 +115,9 @@ Connect = Callable[[Path], sqlite3.Connection]
 
 
 def connect_file(path: Path) -> sqlite3.Connection:
-    """The default way to open the database file (tests inject others)."""
+    """The default way to open the database file (tests inject others); it is 0600, and so
+    SQLite makes its -wal and -shm."""
+    private_file(path, sidecars=("-wal", "-shm"))
     return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
 
@@ -403,7 +406,7 @@ class Journal:
         """The file database, a fresh one after moving an unusable one aside, or memory."""
         conn: sqlite3.Connection | None = None
         try:
-            self.state_dir.mkdir(parents=True, exist_ok=True)
+            private_dir(self.state_dir)
             _check_header(self.path)
             conn = self._connect(self.path)
             _prepare(conn)

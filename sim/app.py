@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the simulator's picture at the end")
     parser.add_argument("--state-dir", type=Path, metavar="DIR",
                         help="keep games here (journal); a killed demo restarted with it continues")
-    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default hardware/board.toml)")
+    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
     parser.add_argument("--speed", type=float, metavar="X",
                         help="demo: run its clock X times faster than real time instead of instantly")
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")

@@ -5,13 +5,24 @@
 #   systemd/install.sh --dry-run        # print what it would do, change nothing
 #
 # Idempotent: run it again after `git pull` to update the code and restart the board.
-# Steps: apt packages, user and groups, code in /opt/xtraboard, its venv, I2C and SPI,
-# LED driver check, the systemd unit, enable and start.
+# Steps: apt packages, user and groups, code in /opt/xtraboard, its venv, the board description
+# in /etc/xtraboard, I2C and SPI, LED driver check, the systemd unit, enable and start.
+#
+# Safe to run as root from anyone's clone: /opt/xtraboard and its venv belong to root and only
+# root can write them (the service runs that code; a venv its user could change would run that
+# user's code as root at the next install), and pip installs only the versions and hashes pinned
+# in requirements/pi.lock.
 set -euo pipefail
+# Whatever root's umask is, what we create must be readable by the service user.
+umask 022
 
 APP=xtraboard
 PREFIX=/opt/xtraboard
 VENV="$PREFIX/venv"
+LOCK=requirements/pi.lock  # in the repository: pinned dependencies with their hashes (./dev lock)
+OWNER=root  # of the code and the venv
+CONFIG_DIR=/etc/xtraboard
+BOARD_CONFIG="$CONFIG_DIR/board.toml"  # the operator's board description: created once, never replaced
 UNIT_DIR=/etc/systemd/system
 APT_PACKAGES=(
     python3 python3-venv python3-dev python3-pip build-essential rsync
@@ -25,7 +36,7 @@ DEVICE_GROUPS=(gpio i2c spi)
 BOOT_CONFIGS=(/boot/firmware/config.txt /boot/config.txt)
 RASPI_CONFIG=/usr/bin/raspi-config
 MODULES_LOAD_DIR=/etc/modules-load.d
-STEPS=8
+STEPS=9
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DRY_RUN=0
@@ -110,6 +121,7 @@ check_preconditions() {
     [[ -f "$SOURCE/pyproject.toml" && -d "$SOURCE/firmware" ]] ||
         fail "$SOURCE is not an xtraboard repository (no pyproject.toml and firmware/)"
     [[ -f "$SOURCE/systemd/$APP.service" ]] || fail "missing $SOURCE/systemd/$APP.service"
+    [[ -f "$SOURCE/$LOCK" ]] || fail "missing $SOURCE/$LOCK (the pinned dependencies)"
     if ((DRY_RUN)); then
         echo "Dry run: nothing is changed. Installing from $SOURCE"
         return
@@ -152,28 +164,60 @@ create_user() {
     fi
 }
 
+# The first file under $1 that someone other than $OWNER owns or could write (empty if none).
+not_owners() {
+    find "$1" \( ! -user "$OWNER" -o \( ! -type l -perm /022 \) \) -print -quit 2>/dev/null
+}
+
 copy_code() {
-    say "code in $PREFIX"
+    say "code in $PREFIX, owned by $OWNER"
     if [[ "$SOURCE" == "$PREFIX" ]]; then
+        [[ -z "$(not_owners "$PREFIX")" ]] ||
+            fail "$PREFIX is the repository and not $OWNER's alone ($(not_owners "$PREFIX")): clone it elsewhere and run install.sh from there"
         echo "    the repository is $PREFIX itself: nothing to copy"
         return
     fi
-    run mkdir -p "$PREFIX"
-    # --delete keeps the copy exact; the venv inside PREFIX is not ours to delete.
-    run rsync -a --delete --exclude=/venv --exclude=/.venv --exclude=.git --exclude=__pycache__ \
-        --exclude='*.egg-info' --exclude=/build "$SOURCE/" "$PREFIX/"
+    run install -d -o "$OWNER" -g "$OWNER" -m 0755 "$PREFIX"
+    # The clone's owner must not own the copy the service runs: --chown gives it to root,
+    # --chmod takes write access from everyone else. --delete keeps the copy exact; the venv
+    # inside PREFIX is not ours to delete.
+    run rsync -a --delete --chown="$OWNER:$OWNER" --chmod=a+rX,go-w --exclude=/venv --exclude=/.venv \
+        --exclude=.git --exclude=__pycache__ --exclude='*.egg-info' --exclude=/build "$SOURCE/" "$PREFIX/"
 }
 
 install_venv() {
-    say "virtual environment $VENV with xtraboard[pi]"
+    say "virtual environment $VENV, owned by $OWNER, from $LOCK"
+    local stranger
     if [[ -x "$VENV/bin/python" ]]; then
-        echo "    $VENV exists"
+        stranger="$(not_owners "$VENV")"
+        if [[ -n "$stranger" ]]; then
+            # Someone else could have changed it: do not run its pip as root, start over.
+            echo "    $VENV is not $OWNER's alone ($stranger): made anew"
+            run rm -rf "$VENV"
+            run python3 -m venv "$VENV"
+        else
+            echo "    $VENV exists"
+        fi
     else
         run python3 -m venv "$VENV"
     fi
-    run "$VENV/bin/pip" install --quiet --upgrade pip
-    # Not editable: the service runs the installed copy, so a half-edited clone cannot break it.
-    run "$VENV/bin/pip" install --quiet --upgrade "${PREFIX}[pi]"
+    # No pip self-upgrade: that would be an unpinned download run as root. Bookworm's pip
+    # checks hashes. Every dependency at its pinned version, each file checked against its hash:
+    run "$VENV/bin/pip" install --quiet --require-hashes -r "$PREFIX/$LOCK"
+    # The project itself, not editable (the service runs the installed copy, so a half-edited
+    # clone cannot break it), with no further dependencies and the pinned setuptools.
+    run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --force-reinstall "$PREFIX"
+}
+
+install_board_config() {
+    say "board description $BOARD_CONFIG"
+    if [[ -e "$BOARD_CONFIG" ]]; then
+        echo "    $BOARD_CONFIG exists: kept (it is the operator's; the shipped default is $PREFIX/hardware/board.toml)"
+        return
+    fi
+    # The same file the wheel ships as the default; the firmware finds it here with no --board.
+    run install -d -o root -g root -m 0755 "$CONFIG_DIR"
+    run install -o root -g root -m 0644 "$PREFIX/hardware/board.toml" "$BOARD_CONFIG"
 }
 
 enable_buses() {
@@ -201,7 +245,8 @@ enable_buses() {
 }
 
 check_led_driver() {
-    local board="$PREFIX/hardware/board.toml" driver
+    local board="$BOARD_CONFIG" driver
+    [[ -f "$board" ]] || board="$PREFIX/hardware/board.toml"
     [[ -f "$board" ]] || board="$SOURCE/hardware/board.toml"
     say "LED driver in $board"
     driver="$(led_driver "$board" 2>/dev/null || true)"
@@ -217,7 +262,7 @@ check_led_driver() {
 
 install_unit() {
     say "systemd unit $UNIT_DIR/$APP.service"
-    run install -m 0644 "$SOURCE/systemd/$APP.service" "$UNIT_DIR/$APP.service"
+    run install -o root -g root -m 0644 "$SOURCE/systemd/$APP.service" "$UNIT_DIR/$APP.service"
     run systemctl daemon-reload
 }
 
@@ -238,6 +283,7 @@ main() {
     create_user
     copy_code
     install_venv
+    install_board_config
     enable_buses
     check_led_driver
     install_unit

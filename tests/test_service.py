@@ -203,17 +203,81 @@ def test_a_dry_run_prints_every_step_and_changes_nothing() -> None:
     before = _system_state()
     done = subprocess.run([str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    steps = re.findall(r"^\[(\d)/8\] (.*)$", done.stdout, flags=re.M)
-    assert [int(n) for n, _ in steps] == list(range(1, 9))
+    steps = re.findall(r"^\[(\d)/9\] (.*)$", done.stdout, flags=re.M)
+    assert [int(n) for n, _ in steps] == list(range(1, 10))
     assert steps[0][1].startswith("apt packages: ") and "python3-venv" in steps[0][1] and "i2c-tools" in steps[0][1]
     for expected in [
         "would run: apt-get update",
-        "/opt/xtraboard/venv/bin/pip install --quiet --upgrade /opt/xtraboard\\[pi\\]",
-        f"would run: install -m 0644 {UNIT} /etc/systemd/system/xtraboard.service",
+        f"would run: install -o root -g root -m 0644 {UNIT} /etc/systemd/system/xtraboard.service",
         "would run: systemctl enable xtraboard.service",
     ]:
         assert expected in done.stdout, expected
     assert _system_state() == before
+
+
+def dry_run_commands() -> list[str]:
+    done = subprocess.run([str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return [line.split("would run: ", 1)[1] for line in done.stdout.splitlines() if "would run: " in line]
+
+
+def test_a_dry_run_shows_the_code_and_venv_owned_by_root() -> None:
+    commands = dry_run_commands()
+    assert "install -d -o root -g root -m 0755 /opt/xtraboard" in commands
+    [copy] = [command for command in commands if command.startswith("rsync ")]
+    # rsync -a alone would keep the clone owner's uid: that user could then swap the venv's code.
+    assert "--chown=root:root" in copy and "--chmod=a+rX\\,go-w" in copy and copy.endswith(" /opt/xtraboard/")
+    assert "python3 -m venv /opt/xtraboard/venv" in commands  # created by root (the script runs as root)
+    assert not [command for command in commands if "sudo -u" in command or "runuser" in command]
+
+
+def test_a_dry_run_shows_hash_pinned_installs_only() -> None:
+    pips = [command for command in dry_run_commands() if command.startswith("/opt/xtraboard/venv/bin/pip ")]
+    assert pips == [
+        "/opt/xtraboard/venv/bin/pip install --quiet --require-hashes -r /opt/xtraboard/requirements/pi.lock",
+        "/opt/xtraboard/venv/bin/pip install --quiet --no-deps --no-build-isolation --force-reinstall /opt/xtraboard",
+    ]
+
+
+def test_a_dry_run_creates_the_operators_board_description_from_the_shipped_one() -> None:
+    commands = dry_run_commands()
+    assert "install -d -o root -g root -m 0755 /etc/xtraboard" in commands
+    assert "install -o root -g root -m 0644 /opt/xtraboard/hardware/board.toml /etc/xtraboard/board.toml" in commands
+
+
+def test_an_existing_board_description_is_never_replaced(tmp_path: Path) -> None:
+    board = tmp_path / "board.toml"
+    board.write_text("# the operator's\n")
+    done = source_and_run(f"DRY_RUN=1; BOARD_CONFIG={board}; install_board_config")
+    assert done.returncode == 0, done.stderr
+    assert "exists: kept" in done.stdout and "would run" not in done.stdout
+    assert board.read_text() == "# the operator's\n"
+
+
+def test_a_venv_anyone_but_root_could_change_is_made_anew(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/sh\n")
+    (venv / "bin" / "python").chmod(0o755)
+    mine = f"OWNER=$(id -un); DRY_RUN=1; VENV={venv}; PREFIX={tmp_path}; install_venv"
+    trusted = source_and_run(mine)
+    assert trusted.returncode == 0, trusted.stderr
+    assert f"{venv} exists" in trusted.stdout and "rm -rf" not in trusted.stdout
+    (venv / "bin" / "activate").write_text("")
+    (venv / "bin" / "activate").chmod(0o666)  # writable by anyone: no longer the owner's alone
+    stranger = source_and_run(mine)
+    assert stranger.returncode == 0, stranger.stderr
+    assert f"{venv} is not " in stranger.stdout and "made anew" in stranger.stdout
+    assert f"would run: rm -rf {venv}" in stranger.stdout and f"would run: python3 -m venv {venv}" in stranger.stdout
+
+
+def test_installing_from_a_clone_in_place_needs_it_to_be_roots_alone(tmp_path: Path) -> None:
+    (tmp_path / "firmware").mkdir()
+    (tmp_path / "firmware" / "cli.py").write_text("")
+    (tmp_path / "firmware" / "cli.py").chmod(0o666)
+    done = source_and_run(f"OWNER=$(id -un); DRY_RUN=1; SOURCE={tmp_path}; PREFIX={tmp_path}; copy_code")
+    assert done.returncode == 1
+    assert f"install.sh: {tmp_path} is the repository and not " in done.stderr and "clone it elsewhere" in done.stderr
 
 
 def test_the_installer_refuses_to_run_without_root() -> None:

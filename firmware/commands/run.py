@@ -12,7 +12,7 @@ PROG = "xtraboard run"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: hardware/board.toml)")
+    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
     parser.add_argument(
         "--state-dir", type=Path, metavar="DIR", help="where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)"
     )

@@ -12,7 +12,7 @@ PROG = "xtraboard selftest"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: hardware/board.toml)")
+    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
     parser.add_argument(
         "--backend", choices=("pi", "mock"), default="pi", help="pi: the real parts (default); mock: simulated parts"
     )

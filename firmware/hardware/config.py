@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
+from importlib import resources
 from itertools import permutations
 from pathlib import Path
 
@@ -29,6 +30,9 @@ DICE_COUNT = 5
 SEAT_COUNT = 6
 
 BOARD_ENV = "XTRABOARD_BOARD"  # path of the board description when load_board() gets none
+# The operator's board description on an installed board (install.sh creates it). A module
+# constant so that tests can point it elsewhere.
+SYSTEM_BOARD = Path("/etc/xtraboard/board.toml")
 I2C_PINS = (2, 3)  # I2C1 SDA, SCL: the OLED's bus
 SPI_PINS = (7, 8, 9, 10, 11)  # SPI0 CE1, CE0, MISO, MOSI, SCLK
 LED_DRIVER_PINS = {"pwm": (18, 12, 21), "spi": (10,)}  # what the NeoPixel library can drive
@@ -102,20 +106,47 @@ class BoardConfig:
 
 
 def default_board_path() -> Path:
-    """`hardware/board.toml` of this checkout."""
-    return Path(__file__).resolve().parents[2] / "hardware" / "board.toml"
+    """The board description shipped with the firmware: `hardware/board.toml`.
+
+    The package reaches it as `firmware/boards/board.toml` (a link to `hardware/` in a checkout, a
+    copy in the wheel), so an installed board finds it as well as a checkout does.
+    """
+    shipped = Path(str(resources.files("firmware") / "boards" / "board.toml"))
+    # Resolving names the checkout's `hardware/board.toml` itself, the file a developer edits.
+    return shipped.resolve()
+
+
+def find_board_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The board description to use when none is named: the first of $XTRABOARD_BOARD,
+    /etc/xtraboard/board.toml (SYSTEM_BOARD, the operator's copy, if it exists) and the
+    shipped default.
+
+    >>> find_board_path({BOARD_ENV: "/home/pi/bench.toml"})
+    PosixPath('/home/pi/bench.toml')
+    """
+    env = os.environ if environ is None else environ
+    named = env.get(BOARD_ENV, "")
+    if named:
+        return Path(named)
+    try:
+        SYSTEM_BOARD.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return default_board_path()
+    except OSError:
+        pass  # there but unreadable: loading it names the file and the reason, not a silent fallback
+    return SYSTEM_BOARD
 
 
 def load_board(path: Path | str | None = None) -> BoardConfig:
     """Load and validate a board description; ConfigError names the file, key and expectation.
 
-    Without `path` the file named by the environment variable XTRABOARD_BOARD is read, or else
-    `hardware/board.toml` of this checkout.
+    Without `path` the search order of find_board_path() decides: $XTRABOARD_BOARD, then
+    /etc/xtraboard/board.toml, then the shipped default.
 
     >>> load_board().leds.cells["ladder.5"]  # doctest: +SKIP
     Cell(leds=(24,), x=40.0, y=110.0)
     """
-    source = Path(path if path is not None else os.environ.get(BOARD_ENV) or default_board_path())
+    source = Path(path) if path is not None else find_board_path()
     top = _Table(source, _read_toml(source))
     board = top.table("board")
     name = board.string("name")
