@@ -91,7 +91,11 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
 def read_record(path: str | Path) -> dict[str, Any]:
     """Read a record from a file, or from standard input when `path` is "-"."""
     if str(path) == "-":
-        return parse_record_text(sys.stdin.read(), "standard input")
+        try:
+            text = sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RecordError(f"cannot read standard input: {exc}") from exc
+        return parse_record_text(text, "standard input")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -8,6 +8,7 @@ with it if it ever crashed the interpreter.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -106,6 +107,14 @@ def test_replay_of_a_record_nested_100000_deep_is_one_line(tmp_path):
     assert str(path) in line and "nested too deeply" in line
 
 
+def test_replay_of_binary_standard_input_is_one_line():
+    done = subprocess.run([sys.executable, "-m", "firmware", "replay", "-"], cwd=ROOT, capture_output=True,
+                          input=b"\x89PNG\r\n\x1a\n\xff\xfe", timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert done.returncode == 2 and done.stdout == b""
+    line = one_line(done.stderr.decode())
+    assert line.startswith("xtraboard replay: cannot read standard input: ") and "utf-8" in line
+
+
 # --- records list / best ---------------------------------------------------------------------
 def journal_with_games(state: Path) -> list[int]:
     """A journal with three finished games (EXTRA! solo, EXTRA! for two, EXXTRA for three)."""
@@ -155,6 +164,14 @@ def test_records_export_skips_a_bad_finished_game_the_same_way(capsys, tmp_path)
     assert code == 1
     assert len(out.splitlines()) == 2
     assert one_line(err).startswith(f"xtraboard records: game {bad} skipped: ")
+
+
+def test_records_list_on_a_game_nested_100000_deep_in_the_journal_is_one_line(capsys, tmp_path):
+    _, bad, _ = journal_with_games(tmp_path)
+    damage(tmp_path, "UPDATE games SET result = ? WHERE id = ?", "[" * 100_000 + "]" * 100_000, bad)
+    code, out, err = cli(capsys, "records", "list", "--state-dir", str(tmp_path))
+    assert (code, out) == (1, "")
+    assert "nested too deeply" in one_line(err)
 
 
 def test_records_on_a_state_dir_that_is_a_file_is_one_line(capsys, tmp_path):

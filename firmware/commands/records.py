@@ -74,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
         except (RecordError, sqlite3.Error) as exc:
             print(f"xtraboard records: cannot read the journal {journal.path}: {exc}", file=sys.stderr)
             return 1
+        except RecursionError:  # a stored row nested too deeply for json.loads
+            print(f"xtraboard records: cannot read the journal {journal.path}: a game in it is nested too deeply"
+                  " to read", file=sys.stderr)
+            return 1
     return 0
 
 
