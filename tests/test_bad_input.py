@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -181,6 +183,46 @@ def test_records_on_a_state_dir_that_is_a_file_is_one_line(capsys, tmp_path):
         code, out, err = cli(capsys, "records", "list", "--state-dir", str(where))
         assert (code, out) == (1, "")
         assert f"{state} is not a directory" in one_line(err)
+
+
+def run_as_nobody(argv: list[str]) -> tuple[int, str]:
+    """`xtraboard ARGV` in a forked child that dropped root (root may read anything); (exit, stderr)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 70
+        try:
+            os.close(read)
+            os.dup2(write, 2)
+            sys.stderr = open(2, "w", closefd=False)
+            sys.stdout = open(os.devnull, "w")
+            if os.geteuid() == 0:
+                nobody = pwd.getpwnam("nobody")
+                os.setgroups([])
+                os.setgid(nobody.pw_gid)
+                os.setuid(nobody.pw_uid)
+            code = main(argv)
+        finally:
+            sys.stderr.flush()
+            os._exit(code)
+    os.close(write)
+    with open(read, encoding="utf-8") as pipe:
+        err = pipe.read()
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), err
+
+
+def test_records_on_a_state_dir_without_permission_is_one_line():
+    with tempfile.TemporaryDirectory() as top:
+        state = Path(top) / "state"
+        journal_with_games(state)
+        os.chmod(top, 0o755)
+        os.chmod(state, 0)
+        try:
+            code, err = run_as_nobody(["records", "list", "--state-dir", str(state)])
+        finally:
+            os.chmod(state, 0o700)
+    assert code == 1
+    assert one_line(err) == f"xtraboard records: cannot read the state directory {state}: Permission denied"
 
 
 def test_records_on_a_state_dir_the_system_cannot_look_at_is_one_line(capsys, tmp_path):

@@ -64,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"xtraboard records: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # e.g. no permission to look into the state directory
+        print(f"xtraboard records: cannot read the state directory {state_dir}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     with journal:
         try:
             if args.action == "export":
