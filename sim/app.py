@@ -25,7 +25,7 @@ class DemoError(XtraboardError, RuntimeError):
 
 
 def speed(text: str) -> float | None:
-    """argparse type of --speed: a positive factor; 0 means as fast as possible (None: no clock).
+    """argparse type of --speed: a positive factor; 0 means as fast as possible (None: the fake clock).
 
     >>> speed("2.5"), speed("0")
     (2.5, None)
