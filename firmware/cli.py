@@ -8,6 +8,9 @@ from __future__ import annotations
 import argparse
 import sys
 from importlib import import_module
+from typing import NoReturn
+
+from firmware.errors import XtraboardError
 
 COMMANDS = {
     "run": ("firmware.commands.run", "run the board on its hardware"),
@@ -21,9 +24,19 @@ COMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on standard error (exit 2), not the usage too.
+
+    The line names the command and the option: `xtraboard records list: argument --limit: ...`.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported (start-up stays fast on a Pi)."""
-    parser = argparse.ArgumentParser(prog="xtraboard", description="The xtraboard dice-game board.")
+    parser = Parser(prog="xtraboard", description="The xtraboard dice-game board.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=help_text)
@@ -43,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(chosen if chosen in COMMANDS else None).parse_args(argv)
     try:
         return int(_module(args.module).run(args) or 0)
+    except XtraboardError as exc:  # last resort: commands report their own errors first
+        print(f"xtraboard {args.command}: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

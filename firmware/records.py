@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,10 @@ from firmware.games import Game, Player, game_class, game_names
 
 FORMAT = "xtraboard-record"
 VERSION = 1
+RECORD_KEYS = ("format", "version", "game", "players", "steps", "result")
+PLAYER_KEYS = ("name", "bot", "kids")
+# Keys a step may hold besides those its own kind writes (EXTRA!'s `column` may be null or left out).
+OPTIONAL_STEP_KEYS = {"extra": frozenset({"column"})}
 
 
 def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
@@ -28,16 +32,21 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
     if not isinstance(record, Mapping):
         raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
     if record.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r}, not {record.get('format')!r}")
-    if record.get("version") != VERSION:
-        raise RecordError(f"'version' must be {VERSION}, not {record.get('version')!r}")
+        raise RecordError(f"'format' must be {FORMAT!r}, not {_show(record.get('format'))}")
+    _check_keys(record, RECORD_KEYS, "the record")
+    version = record.get("version")
+    if type(version) is not int or version != VERSION:  # not True, not 1.0: a format is exact
+        raise RecordError(f"'version' must be the integer {VERSION}, not {_show(version)}")
     if record.get("game") not in game_names():
-        raise RecordError(f"'game' must be one of {', '.join(game_names())}, not {record.get('game')!r}")
+        raise RecordError(f"'game' must be one of {', '.join(game_names())}, not {_show(record.get('game'))}")
     players = record.get("players")
     if not isinstance(players, list):
-        raise RecordError(f"'players' must be a list of players, not {players!r}")
+        raise RecordError(f"'players' must be a list of players, not {_show(players)}")
     if not isinstance(record.get("steps"), list):
-        raise RecordError(f"'steps' must be a list, not {record.get('steps')!r}")
+        raise RecordError(f"'steps' must be a list, not {_show(record.get('steps'))}")
+    for player in players:
+        if isinstance(player, Mapping):
+            _check_keys(player, PLAYER_KEYS, f"player {_show(player.get('name'))}")
     return game_class(record["game"]), [Player.from_json(p) for p in players]
 
 
@@ -48,22 +57,32 @@ def replay_record(record: Mapping[str, Any]) -> Game:
         game = cls(players)
     except IllegalStepError as exc:
         raise RecordError(str(exc)) from exc
+    optional = OPTIONAL_STEP_KEYS.get(cls.name, frozenset())
     for index, data in enumerate(record["steps"]):
         try:
-            game.apply_json(data)
+            step = cls.parse_step(data)
+            # The engines read the keys they know; a record must hold nothing else.
+            _check_keys(data, set(step.to_json()) | optional, "this step")
+            game.apply(step)
         except IllegalStepError as exc:
-            raise RecordError(f"illegal {json.dumps(data)}: {exc}", index) from exc
+            raise RecordError(f"illegal {_show(data)}: {_cut(str(exc), 200)}", index) from exc
         except RecordError as exc:
-            raise RecordError(str(exc), index) from exc
+            raise RecordError(_cut(str(exc), 200), index) from exc
     return game
 
 
 def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
-    """JSON text → record object; RecordError with the line and column of a syntax error."""
+    """JSON text → record object; RecordError with the line and column of a syntax error, or
+    saying the text is nested too deeply or holds a number too long to read."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    except RecursionError as exc:
+        raise RecordError(f"{source} is nested too deeply to be a record") from exc
+    except ValueError as exc:  # an integer longer than sys.get_int_max_str_digits()
+        raise RecordError(f"{source} holds a number too long to read (more than "
+                          f"{sys.get_int_max_str_digits()} digits)") from exc
     if not isinstance(data, dict):
         raise RecordError(f"{source} must hold one JSON object, not {type(data).__name__}")
     return data
@@ -72,12 +91,35 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
 def read_record(path: str | Path) -> dict[str, Any]:
     """Read a record from a file, or from standard input when `path` is "-"."""
     if str(path) == "-":
-        return parse_record_text(sys.stdin.read(), "standard input")
+        try:
+            text = sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RecordError(f"cannot read standard input: {exc}") from exc
+        return parse_record_text(text, "standard input")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read {path}: {exc}") from exc
     return parse_record_text(text, str(path))
+
+
+def _check_keys(data: Mapping[str, Any], allowed: Collection[str], what: str) -> None:
+    """RecordError naming the first key of `data` that is not `allowed`."""
+    for key in data:
+        if key not in allowed:
+            raise RecordError(f"unknown key '{_cut(key)}' in {what}; expected {', '.join(sorted(allowed))}")
+
+
+def _show(value: Any) -> str:
+    """A value for an error line: its JSON, cut short (a bad record may hold anything)."""
+    try:
+        return _cut(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return _cut(repr(value))
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def record_json(game: Game) -> str:

@@ -10,11 +10,44 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
+
+NOTE_TAPS = 10  # notes a demo closes with OK before it gives up finding the menu
+
+
+class DemoError(XtraboardError, RuntimeError):
+    """The demo could not find its way through the board's menus."""
+
+
+def speed(text: str) -> float | None:
+    """argparse type of --speed: a positive factor; 0 means as fast as possible (None: the fake clock).
+
+    >>> speed("2.5"), speed("0")
+    (2.5, None)
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 (or 0: as fast as possible), not {text[:40]}")
+    return value or None
+
+
+def screenshot(text: str) -> Path:
+    """argparse type of --screenshot: a file to write in a folder that exists (checked up front,
+    so a long demo does not end in an error)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; name the PNG file to write")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"the folder {path.parent} does not exist")
+    return path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,12 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, metavar="N", help="seats in the demo")
     parser.add_argument("--seed", type=int, metavar="S", help="dice and bots seed (reproducible)")
     parser.add_argument("--record", type=Path, metavar="OUT", help="write the demo's game record here")
-    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the simulator's picture at the end")
+    parser.add_argument("--screenshot", type=screenshot, metavar="PNG", help="save the simulator's picture at the end")
     parser.add_argument("--state-dir", type=Path, metavar="DIR",
                         help="keep games here (journal); a killed demo restarted with it continues")
     parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
-    parser.add_argument("--speed", type=float, metavar="X",
-                        help="demo: run its clock X times faster than real time instead of instantly")
+    parser.add_argument("--speed", type=speed, metavar="X",
+                        help="demo: run its clock X times faster than real time instead of instantly"
+                        " (0: instantly, as without --speed)")
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
     parser.add_argument("--frames", type=int, metavar="N", help="window: quit after N frames (tests, smoke runs)")
 
@@ -113,11 +147,18 @@ def start_demo(board, game: str, seats: int) -> None:
 
 
 def choose(board, label: str) -> None:
-    """Move the cursor of the menu on screen to `label` and press OK."""
-    choice = board.app.screen.choice
+    """Move the cursor of the menu on screen to `label` and press OK; a note on top (e.g. the
+    storage is read-only) is closed with OK first, as a person would."""
+    for _ in range(NOTE_TAPS):
+        if getattr(board.app.screen, "choice", None) is not None:
+            break
+        board.tap("ok")
+    choice = getattr(board.app.screen, "choice", None)
+    if choice is None:
+        raise DemoError(f"the demo looks for {label!r} but the board shows {board.app.screen.title!r}, not a menu")
     for _ in range(len(choice.options)):
         if choice.current.label == label:
             board.tap("ok")
             return
         board.tap("right")
-    raise ValueError(f"menu {board.app.screen.title!r} has no {label!r}")
+    raise DemoError(f"menu {board.app.screen.title!r} has no {label!r}")

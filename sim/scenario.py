@@ -178,6 +178,8 @@ def load_scenario(path: str | Path) -> Scenario:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read the scenario: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); expected a TOML file") from exc
     return parse_scenario(text, path)
 
 
@@ -186,6 +188,8 @@ def parse_scenario(text: str, path: Path) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nesting
+        raise ScenarioError(f"{path}: arrays or tables nested too deeply; expected a scenario (TOML)") from exc
     for key in data:
         if key not in HEADER_KEYS:
             raise ScenarioError(f"{path}: key '{key}': unknown header key; expected {', '.join(HEADER_KEYS)}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,19 @@ from firmware.games import game_class, game_names
 from firmware.games.registry import find_game
 from firmware.journal import Journal, ScoreEntry, StoredGame
 from firmware.paths import default_state_dir
+
+MAX_LIMIT = 1_000_000
+
+
+def limit(text: str) -> int:
+    """argparse type of --limit: a whole number from 1 to MAX_LIMIT."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_LIMIT}, not {text[:40]}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,46 +50,115 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = actions.add_parser("export", parents=[common], help="write every finished game's record as JSON Lines")
     export.add_argument("--out", default="-", metavar="FILE", help="the file to write, or - for standard output")
     listing = actions.add_parser("list", parents=[common], help="one line per finished game: id, date, game, players, winners")
-    listing.add_argument("--limit", type=int, default=None, metavar="N", help="only the N newest games")
+    listing.add_argument("--limit", type=limit, default=None, metavar="N", help="only the N newest games")
     best = actions.add_parser("best", parents=[common], help="high scores, wins and the EXTRA! solo record")
-    best.add_argument("--limit", type=int, default=5, metavar="N", help="entries per table (default 5)")
+    best.add_argument("--limit", type=limit, default=5, metavar="N", help="entries per table (default 5)")
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit 0; 1 if the journal cannot be read or a finished game in it was skipped as damaged
+    (each one named on standard error, the readable ones still listed or exported)."""
     state_dir = args.state_dir if args.state_dir is not None else default_state_dir()
     try:
+        _check_state_dir(state_dir)
         journal = Journal(state_dir, read_only=True)
     except RecordError as exc:
         print(f"xtraboard records: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # e.g. no permission to look into the state directory
+        print(f"xtraboard records: cannot read the state directory {state_dir}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     with journal:
-        if args.action == "export":
-            return _export(journal, args.game, args.out)
-        if args.action == "list":
-            _list(journal, args.game, args.limit, sys.stdout)
-        else:
+        try:
+            if args.action == "export":
+                return _export(journal, args.game, args.out)
+            if args.action == "list":
+                return _list(journal, args.game, args.limit, sys.stdout)
             _best(journal, args.game, args.limit, sys.stdout)
+        except (RecordError, sqlite3.Error) as exc:
+            print(f"xtraboard records: cannot read the journal {journal.path}: {exc}", file=sys.stderr)
+            return 1
+        except RecursionError:  # a stored row nested too deeply for json.loads
+            print(f"xtraboard records: cannot read the journal {journal.path}: a game in it is nested too deeply"
+                  " to read", file=sys.stderr)
+            return 1
     return 0
 
 
+def _check_state_dir(state_dir: Path) -> None:
+    """RecordError in one line when the state directory cannot be looked at or is not one."""
+    try:
+        for folder in (state_dir, *state_dir.parents):
+            if folder.exists() and not folder.is_dir():
+                raise RecordError(f"the state directory {state_dir} cannot be read: {folder} is not a directory")
+    except OSError as exc:  # e.g. no permission to enter a folder, or a name too long
+        raise RecordError(f"cannot read the state directory {state_dir}: {exc.strerror or exc}") from exc
+
+
+def _readable(games: list[StoredGame]) -> tuple[list[StoredGame], int]:
+    """The games whose stored record can be shown, and how many were skipped (each named on
+    standard error: the journal is the board's, a damaged row must not hide the others)."""
+    good = []
+    for stored in games:
+        problem = record_problem(stored.record)
+        if problem is None:
+            good.append(stored)
+        else:
+            print(f"xtraboard records: game {stored.id} skipped: {problem}", file=sys.stderr)
+    return good, len(games) - len(good)
+
+
+def record_problem(record: dict[str, Any]) -> str | None:
+    """What makes a finished game's stored record unfit to list or export, or None.
+
+    >>> record_problem({"game": "extra", "players": [], "steps": [], "result": {}})
+    'EXTRA! is for 1 to 6 players, not 0 players'
+    """
+    try:
+        cls = game_class(record.get("game"))  # type: ignore[arg-type]
+    except (KeyError, ValueError, TypeError):
+        return f"unknown game {str(record.get('game'))[:40]!r}"
+    players = record.get("players")
+    if not isinstance(players, list):
+        return "its players are not a list"
+    if not cls.min_players <= len(players) <= cls.max_players:
+        return f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {len(players)} players"
+    for seat, player in enumerate(players):
+        if not isinstance(player, dict) or not isinstance(player.get("name"), str):
+            return f"player {seat} has no name"
+    result = record.get("result")
+    if not isinstance(result, dict):
+        return f"its result is not an object but {type(result).__name__}"
+    winners = result.get("winners")
+    if not isinstance(winners, list):
+        return "its result has no list of winners"
+    for winner in winners:
+        if type(winner) is not int or not 0 <= winner < len(players):
+            return f"its result names winner {str(winner)[:40]} but it had {len(players)} players"
+    return None
+
+
 def _export(journal: Journal, game: str | None, out: str) -> int:
-    games = journal.finished(game)[::-1]  # oldest first, as they were played
+    games, skipped = _readable(journal.finished(game)[::-1])  # oldest first, as they were played
     lines = "".join(json.dumps(g.record) + "\n" for g in games)
     if out == "-":
         sys.stdout.write(lines)
-        return 0
+        return 1 if skipped else 0
     try:
         Path(out).write_text(lines, encoding="utf-8")
     except OSError as exc:
         print(f"xtraboard records: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"{len(games)} game records written to {out}", file=sys.stderr)
-    return 0
+    return 1 if skipped else 0
 
 
-def _list(journal: Journal, game: str | None, limit: int | None, out: TextIO) -> None:
-    for stored in journal.finished(game, limit):
+def _list(journal: Journal, game: str | None, limit: int | None, out: TextIO) -> int:
+    games, skipped = _readable(journal.finished(game, limit))
+    for stored in games:
         out.write(list_line(stored) + "\n")
+    return 1 if skipped else 0
 
 
 def list_line(stored: StoredGame) -> str:

@@ -180,6 +180,8 @@ def _read_toml(source: Path) -> dict[str, object]:
         raise ConfigError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start}); expected a TOML file") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nesting
+        raise ConfigError(f"{source}: arrays or tables nested too deeply; expected a board description (TOML)") from exc
 
 
 def _leds(table: _Table) -> LedsConfig:
