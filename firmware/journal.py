@@ -26,9 +26,16 @@ Mistakes by the caller (a wrong step index, an unknown game id, a bad header) ra
 Bot seats never enter the score tables; EXTRA! children's-variant seats have their own tables.
 
 The journal never crashes on its own files: a corrupt, truncated or foreign database is moved
-aside (`xtraboard.db.corrupt-<UTC time>`, `moved_aside`) and a fresh one started; storage that
+aside (`xtraboard.db.corrupt-<UTC time>`, `moved_aside`) and a fresh one started, into which
+every game that still reads and replays is salvaged (`salvage = (kept, lost)`); storage that
 is read-only, full or failing switches the journal to memory so play goes on, and `problem`
-says so in a few words for the display. It belongs to one thread (the board's loop).
+says so in a few words for the display. Damaged rows in a usable file never stop the board:
+an unfinished game that cannot be read is set aside (marked abandoned, listed in the
+`quarantine` table with the reason; nothing is deleted), an unreadable setting is moved to that
+table and reads as its default, and the record readers skip rows they cannot read (one log line
+per row). What was set aside is in `set_aside` ("game 3", "setting brightness"); what the
+players should be told, in a few words for the display, in `notes`.
+It belongs to one thread (the board's loop).
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ import errno
 import json
 import logging
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -48,6 +57,7 @@ from typing import Any, TypeVar
 
 from firmware.errors import RecordError
 from firmware.games.base import Player
+from firmware.records import replay_record
 
 LOGGER_NAME = "xtraboard.journal"
 DB_NAME = "xtraboard.db"
@@ -110,6 +120,15 @@ UNAVAILABLE = "storage unavailable: games not kept"
 DAMAGED = "storage damaged: games not kept"
 FAILING = "storage error: games not kept"
 
+# Where what cannot be read is kept (made when first needed; older files simply lack it).
+QUARANTINE = """CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY,
+    item TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    data,
+    date REAL NOT NULL
+)"""
+
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
 
@@ -162,11 +181,17 @@ class Journal:
         self.path = self.state_dir / DB_NAME
         self.problem: str | None = None
         self.moved_aside: Path | None = None
+        self.salvage: tuple[int, int] | None = None  # (games kept, games lost) from a moved-aside file
+        self.set_aside: list[str] = []  # rows set aside while this journal was open
+        self.notes: list[str] = []  # what the players should be told (short, for the display)
         self.read_only = read_only
         self._clock = clock
         self._connect = connect
         self._log = logging.getLogger(LOGGER_NAME)
+        self._skipped: set[str] = set()  # unreadable rows already logged
         self._conn: sqlite3.Connection | None = self._open_read_only() if read_only else self._open()
+        if self.moved_aside is not None and self.problem is None:
+            self._salvage(self.moved_aside)
 
     # --- games ---------------------------------------------------------------------------
     def start_game(self, header: Mapping[str, Any], meta: Any = None) -> int:
@@ -275,15 +300,25 @@ class Journal:
 
     # --- reading -------------------------------------------------------------------------
     def unfinished(self) -> StoredGame | None:
-        """The game being played when the board stopped, if any."""
-
-        def action(conn: sqlite3.Connection) -> StoredGame | None:
-            row = conn.execute(
-                "SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (PLAYING,)
-            ).fetchone()
-            return None if row is None else _stored(conn, row[0])
-
-        return self._read(action)
+        """The game being played when the board stopped, if any. One whose header, steps or
+        meta cannot be read is set aside (see the module docstring) and is no longer it."""
+        seen: set[int] = set()
+        while True:
+            row = self._read(
+                lambda conn: conn.execute(
+                    "SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (PLAYING,)
+                ).fetchone()
+            )
+            if row is None or row[0] in seen:
+                return None
+            gid = int(row[0])
+            try:
+                return self._read(lambda conn: _resumable(conn, gid))
+            except RecordError as exc:
+                if self.read_only:
+                    raise
+                seen.add(gid)
+                self._quarantine_game(gid, str(exc))
 
     def finished(self, game: str | None = None, limit: int | None = None) -> list[StoredGame]:
         """Finished games, newest first; only those of `game` if given, at most `limit`."""
@@ -295,7 +330,13 @@ class Journal:
                 "SELECT id FROM games WHERE status = ? AND (? IS NULL OR game = ?) ORDER BY id DESC LIMIT ?",
                 (FINISHED, game, game, -1 if limit is None else limit),
             ).fetchall()
-            return [_stored(conn, gid) for (gid,) in rows]
+            games = []
+            for (gid,) in rows:
+                try:
+                    games.append(_stored(conn, gid))
+                except RecordError as exc:
+                    self._skip(f"game {gid}", str(exc))
+            return games
 
         return self._read(action)
 
@@ -311,58 +352,88 @@ class Journal:
         if SCORED_BY[game] != "scores":
             return []
         return self._read(
-            lambda conn: [
-                ScoreEntry(game, *row)
-                for row in conn.execute(
-                    "SELECT name, score, date, game_id, players FROM scores"
-                    " WHERE game = ? AND bot = 0 AND kids = ? ORDER BY score DESC, date, game_id LIMIT ?",
-                    (game, kids, limit),
-                )
-            ]
+            lambda conn: self._entries(
+                game,
+                conn.execute(
+                    f"SELECT {ENTRY} FROM scores"
+                    " WHERE game = ? AND bot = 0 AND kids = ? ORDER BY score DESC, date, game_id",
+                    (game, kids),
+                ),
+                limit,
+            )
         )
 
     def solo_best(self, name: str | None = None, *, kids: bool = False) -> ScoreEntry | None:
         """The EXTRA! solo personal record: the best solo total (of `name`, if given)."""
-        row = self._read(
-            lambda conn: conn.execute(
-                "SELECT name, score, date, game_id, players FROM scores WHERE game = 'extra' AND players = 1"
-                " AND bot = 0 AND kids = ? AND (? IS NULL OR name = ?) ORDER BY score DESC, date, game_id LIMIT 1",
-                (kids, name, name),
-            ).fetchone()
+        entries = self._read(
+            lambda conn: self._entries(
+                "extra",
+                conn.execute(
+                    f"SELECT {ENTRY} FROM scores WHERE game = 'extra' AND players = 1"
+                    " AND bot = 0 AND kids = ? AND (? IS NULL OR name = ?) ORDER BY score DESC, date, game_id",
+                    (kids, name, name),
+                ),
+                1,
+            )
         )
-        return None if row is None else ScoreEntry("extra", *row)
+        return entries[0] if entries else None
 
     def wins(self, game: str, limit: int = 5) -> list[tuple[str, int]]:
         """People with the most wins of `game` against others (shared wins count; solo games
         do not), most first."""
         _check_game(game)
-        return self._read(
-            lambda conn: [
-                (name, int(count))
-                for name, count in conn.execute(
-                    "SELECT name, sum(won) AS n FROM scores WHERE game = ? AND bot = 0 AND players > 1"
-                    " GROUP BY name HAVING n > 0 ORDER BY n DESC, name LIMIT ?",
-                    (game, limit),
-                )
-            ]
-        )
+
+        def action(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+            counts: dict[str, int] = {}
+            rows = conn.execute(
+                "SELECT game_id, seat, CAST(name AS BLOB), won FROM scores"
+                " WHERE game = ? AND bot = 0 AND players > 1",
+                (game,),
+            )
+            for gid, seat, raw, won in rows:
+                name = _text(raw)
+                if name is None or won not in (0, 1):
+                    self._skip(f"game {gid} seat {seat} score", "its name or win cannot be read")
+                    continue
+                counts[name] = counts.get(name, 0) + int(won)
+            ranked = sorted(((n, c) for n, c in counts.items() if c > 0), key=lambda nc: (-nc[1], nc[0].encode()))
+            return ranked[:limit]
+
+        return self._read(action)
 
     def stats(self) -> dict[str, int]:
         """Finished games per game name."""
         counts = dict.fromkeys(GAMES, 0)
         rows = self._read(
             lambda conn: conn.execute(
-                "SELECT game, count(*) FROM games WHERE status = ? GROUP BY game", (FINISHED,)
+                "SELECT id, CAST(game AS BLOB) FROM games WHERE status = ?", (FINISHED,)
             ).fetchall()
         )
-        counts.update({game: int(n) for game, n in rows})
+        for gid, raw in rows:
+            game = _text(raw)
+            if game in counts:
+                counts[game] += 1
+            else:
+                self._skip(f"game {gid}", f"its game name {raw!r} cannot be read")
         return counts
 
     # --- settings ------------------------------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:
-        """A setting's value, or `default` if it was never set."""
-        row = self._read(lambda conn: conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone())
-        return default if row is None else _load(row[0], f"setting {key!r}")
+        """A setting's value, or `default` if it was never set or cannot be read (then it is
+        moved to the quarantine table and `set_aside` says so)."""
+        row = self._read(
+            lambda conn: conn.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
+        )
+        if row is None:
+            return default
+        try:
+            return _load(row[0], f"setting {key!r}")
+        except RecordError as exc:
+            if self.read_only:
+                self._skip(f"setting {key}", str(exc))
+            else:
+                self._quarantine_setting(key, str(exc))
+            return default
 
     def set_setting(self, key: str, value: Any) -> None:
         """Store a setting (any JSON value)."""
@@ -374,6 +445,90 @@ class Journal:
                 "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, text),
             )
+        )
+
+    # --- what cannot be read ------------------------------------------------------------
+    def _quarantine_game(self, game_id: int, reason: str) -> None:
+        """Set aside a game being played that cannot be read: kept as it is, never resumed."""
+        now = self._clock()
+
+        def action(conn: sqlite3.Connection) -> None:
+            conn.execute(QUARANTINE)
+            conn.execute(
+                "INSERT INTO quarantine (item, reason, date) VALUES (?, ?, ?)", (f"game {game_id}", reason, now)
+            )
+            conn.execute(
+                "UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?",
+                (ABANDONED, now, game_id, PLAYING),
+            )
+
+        self._write(action)
+        self.set_aside.append(f"game {game_id}")
+        self.notes.append(f"saved game {game_id} unreadable: set aside")
+        self._log.error("journal: game %d cannot be resumed (%s): set aside (kept, marked abandoned)", game_id, reason)
+
+    def _quarantine_setting(self, key: str, reason: str) -> None:
+        """Move an unreadable setting's row, as it is, to the quarantine table."""
+        now = self._clock()
+
+        def action(conn: sqlite3.Connection) -> None:
+            conn.execute(QUARANTINE)
+            conn.execute(
+                "INSERT INTO quarantine (item, reason, data, date) SELECT 'setting ' || key, ?, value, ?"
+                " FROM settings WHERE key = ?",
+                (reason, now, key),
+            )
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+
+        self._write(action)
+        self.set_aside.append(f"setting {key}")
+        self._log.error("journal: setting %r cannot be read (%s): set aside, using its default", key, reason)
+
+    def _skip(self, item: str, reason: str) -> None:
+        """A row a reader passes over: logged once per journal, never raised."""
+        if item not in self._skipped:
+            self._skipped.add(item)
+            self._log.warning("journal: %s cannot be read (%s): skipped", item, reason)
+
+    def _entries(self, game: str, rows: Any, limit: int) -> list[ScoreEntry]:
+        """Score rows (ENTRY's columns) that read as they should, at most `limit`."""
+        entries: list[ScoreEntry] = []
+        for gid, seat, raw, score, date, players in rows:
+            name = _text(raw)
+            if name is None or type(score) is not int or type(date) not in (int, float) or type(players) is not int:
+                self._skip(f"game {gid} seat {seat} score", "its name, score, date or seats cannot be read")
+                continue
+            entries.append(ScoreEntry(game, name, score, date, gid, players))
+            if len(entries) >= limit:
+                break
+        return entries
+
+    def _salvage(self, source: Path) -> None:
+        """Copy every game that still reads and replays (and every readable setting) from a file
+        moved aside as corrupt into this fresh journal; `salvage` and `notes` say how it went."""
+        kept, lost, settings = _read_salvage(source, self._log)
+        if kept or settings:
+
+            def action(conn: sqlite3.Connection) -> None:
+                for game in kept:
+                    game.insert(conn)
+                conn.executemany(
+                    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", settings
+                )
+
+            try:
+                self._write(action)
+            except sqlite3.Error as exc:  # never expected in a fresh file; the board must still start
+                self._log.error("journal: salvaged games could not be stored: %s", exc)
+                kept, lost = [], lost + len(kept)
+        self.salvage = (len(kept), lost)
+        if kept or lost:
+            self.notes.append(f"journal damaged: kept {len(kept)} games, lost {lost}")
+        else:
+            self.notes.append("journal unreadable: started afresh")
+        self._log.error(
+            "journal: salvaged %d games and %d settings from %s; %d games could not be read",
+            len(kept), len(settings), source.name, lost,
         )
 
     # --- life cycle ----------------------------------------------------------------------
@@ -645,11 +800,22 @@ def _json(value: Any, what: str) -> str:
         raise RecordError(f"{what} is not JSON: {exc}") from exc
 
 
-def _load(text: str, what: str) -> Any:
+def _load(text: str | bytes, what: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:  # bad JSON or UTF-8, or not text at all (damage)
         raise RecordError(f"{what} in the journal is not valid JSON: {exc}") from exc
+
+
+def _text(raw: Any) -> str | None:
+    """A text column read as bytes (CAST ... AS BLOB): the text, or None if it is not UTF-8."""
+    try:
+        return raw.decode("utf-8") if isinstance(raw, bytes) else None
+    except UnicodeDecodeError:
+        return None
+
+
+ENTRY = "game_id, seat, CAST(name AS BLOB), score, date, players"  # what `Journal._entries` reads
 
 
 def _check_game(game: str) -> None:
@@ -706,17 +872,142 @@ def _seat_scores(game: str, seats: int, result: Mapping[str, Any]) -> tuple[list
 
 
 def _stored(conn: sqlite3.Connection, game_id: int) -> StoredGame:
+    """A game as stored; RecordError if any of its rows cannot be read (text is read as bytes
+    so that damaged UTF-8 is one game's problem, not an error from the cursor)."""
     row = conn.execute(
-        "SELECT header, meta, status, result, started, updated FROM games WHERE id = ?", (game_id,)
+        "SELECT CAST(header AS BLOB), CAST(meta AS BLOB), CAST(status AS BLOB), CAST(result AS BLOB), started,"
+        " updated FROM games WHERE id = ?",
+        (game_id,),
     ).fetchone()
     if row is None:
         raise RecordError(f"no game {game_id!r} in the journal")
-    header, meta, status, result, started, updated = row
+    header, meta, raw_status, result, started, updated = row
+    status = _text(raw_status)
+    if status not in (PLAYING, FINISHED, ABANDONED):
+        raise RecordError(f"game {game_id} has an unknown status {raw_status!r}")
     record = _load(header, f"game {game_id} header")
+    if not isinstance(record, dict):
+        raise RecordError(f"game {game_id} header in the journal is not a JSON object")
     record["steps"] = [
         _load(text, f"game {game_id} step {idx}")
-        for idx, text in conn.execute("SELECT idx, step FROM steps WHERE game_id = ? ORDER BY idx", (game_id,))
+        for idx, text in conn.execute(
+            "SELECT idx, CAST(step AS BLOB) FROM steps WHERE game_id = ? ORDER BY idx", (game_id,)
+        )
     ]
     if result is not None:
         record["result"] = _load(result, f"game {game_id} result")
     return StoredGame(game_id, record, _load(meta, f"game {game_id} meta"), status, started, updated)
+
+
+def _resumable(conn: sqlite3.Connection, game_id: int) -> StoredGame:
+    """A game being played, checked for the shape resuming needs: a record header as
+    `start_game` takes it, steps that are JSON objects, meta a JSON object."""
+    stored = _stored(conn, game_id)
+    _checked_header({key: value for key, value in stored.record.items() if key != "steps"})
+    for index, step in enumerate(stored.record["steps"]):
+        if not isinstance(step, dict):
+            raise RecordError(f"game {game_id} step {index} in the journal is not a JSON object")
+    if not isinstance(stored.meta, dict):
+        raise RecordError(f"game {game_id} meta in the journal is not a JSON object")
+    return stored
+
+
+@dataclass(frozen=True)
+class _Salvaged:
+    """One game read back from a damaged file, ready to go into the fresh journal."""
+
+    row: tuple[Any, ...]  # the games row: id, game, header, meta, status, result, started, updated
+    steps: list[tuple[int, int, str]]
+    scores: list[tuple[Any, ...]]
+
+    def insert(self, conn: sqlite3.Connection) -> None:
+        conn.execute(f"INSERT INTO games ({', '.join(COLUMNS['games'])}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.row)
+        conn.executemany("INSERT INTO steps (game_id, idx, step) VALUES (?, ?, ?)", self.steps)
+        conn.executemany(
+            "INSERT INTO scores (game_id, seat, game, name, score, won, players, bot, kids, date)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self.scores,
+        )
+
+
+def _read_salvage(source: Path, log: logging.Logger) -> tuple[list[_Salvaged], int, list[tuple[str, str]]]:
+    """The games (and settings) that still read and replay in a damaged journal file, and how
+    many games could not be read. Row by row by key, so one damaged page loses only its rows.
+    It reads a copy (with its write-ahead log): what was moved aside stays exactly as found."""
+    with tempfile.TemporaryDirectory(prefix="xtraboard-salvage-") as scratch:
+        copy = Path(scratch) / DB_NAME
+        try:
+            shutil.copyfile(source, copy)
+            if Path(f"{source}-wal").is_file():
+                shutil.copyfile(f"{source}-wal", f"{copy}-wal")
+            conn = sqlite3.connect(copy)
+        except (OSError, sqlite3.Error) as exc:
+            log.error("journal: cannot read %s to salvage games: %s", source.name, exc)
+            return [], 0, []
+        with contextlib.closing(conn):
+            return _read_games(conn, source.name, log)
+
+
+def _read_games(
+    conn: sqlite3.Connection, name: str, log: logging.Logger
+) -> tuple[list[_Salvaged], int, list[tuple[str, str]]]:
+    """`_read_salvage` on an open copy of the damaged file `name`."""
+    try:
+        _check_schema(conn)
+    except (sqlite3.Error, _Unusable) as exc:
+        log.error("journal: %s holds no games this firmware can read: %s", name, exc)
+        return [], 0, []
+    ids: list[int] = []
+    lost = 0
+    try:  # NOT INDEXED: walk the table itself, never an index that may be the damage
+        for (gid,) in conn.execute("SELECT id FROM games NOT INDEXED ORDER BY id"):
+            ids.append(gid)
+    except sqlite3.Error as exc:
+        lost += 1  # at least one: the rows past the damage cannot be counted
+        log.error("journal: %s: the list of games breaks off after %d: %s", name, len(ids), exc)
+    kept = []
+    for gid in ids:
+        try:
+            kept.append(_salvaged(conn, gid))
+        except Exception as exc:  # damaged data may fail in any way: one game never stops the others
+            lost += 1
+            log.error("journal: game %s in %s cannot be salvaged: %s", gid, name, exc)
+    settings = []
+    try:
+        for raw_key, raw in conn.execute("SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM settings NOT INDEXED"):
+            key = _text(raw_key)
+            with contextlib.suppress(RecordError):
+                if key:
+                    settings.append((key, _json(_load(raw, "setting"), "setting")))
+    except sqlite3.Error as exc:
+        log.error("journal: %s: settings cannot all be read: %s", name, exc)
+    return kept, lost, settings
+
+
+def _salvaged(conn: sqlite3.Connection, game_id: int) -> _Salvaged:
+    """One game of a damaged file, checked: it reads, its header is a record's, it replays, and
+    a finished game's result gives its scores again."""
+    stored = _stored(conn, game_id)
+    game, header = _checked_header({k: v for k, v in stored.record.items() if k not in ("steps", "result")})
+    if not all(isinstance(t, (int, float)) for t in (stored.started, stored.updated)):
+        raise RecordError(f"game {game_id} has no readable start and update times")
+    steps = stored.record["steps"]
+    indexes = [idx for (idx,) in conn.execute("SELECT idx FROM steps WHERE game_id = ? ORDER BY idx", (game_id,))]
+    if indexes != list(range(len(steps))):
+        raise RecordError(f"game {game_id} steps are numbered {indexes[:5]}..., not 0, 1, 2, ...")
+    replay_record(stored.record)
+    result = stored.record.get("result")
+    if (stored.status == FINISHED) != (result is not None):
+        raise RecordError(f"game {game_id} is {stored.status} but {'has' if result is not None else 'lacks'} a result")
+    scores: list[tuple[Any, ...]] = []
+    if result is not None:
+        players = [Player.from_json(p) for p in stored.record["players"]]
+        values, winners = _seat_scores(game, len(players), result)
+        scores = [
+            (game_id, seat, game, p.name, values[seat], seat in winners, len(players), p.bot is not None, p.kids,
+             stored.updated)
+            for seat, p in enumerate(players)
+        ]
+    row = (game_id, game, header, _json(stored.meta, "meta"), stored.status,
+           None if result is None else _json(result, "result"), stored.started, stored.updated)
+    return _Salvaged(row, [(game_id, i, _json(s, f"step {i}")) for i, s in enumerate(steps)], scores)
