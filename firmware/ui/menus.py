@@ -219,10 +219,12 @@ def rules_text(game: str) -> str:
 
 
 def records_text(app: BoardApp) -> str:
-    """High scores per game and the EXTRA! solo record, from the journal."""
+    """High scores per game and the EXTRA! solo record, from the journal; then the notes the
+    board showed since it started."""
     journal = app.journal
+    notes = "".join(f"\nNote: {problem}" for problem in app.problems)  # shown once; kept here to look up
     if journal is None:
-        return "No records are kept on this board (no state directory)."
+        return "No records are kept on this board (no state directory)." + notes
     lines: list[str] = []
     solo = journal.solo_best()
     if solo is not None:
@@ -239,4 +241,4 @@ def records_text(app: BoardApp) -> str:
     played = journal.stats()
     if played:
         lines.append("Played: " + ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in GAME_NAMES))
-    return "\n".join(lines) or "No games finished yet."
+    return ("\n".join(lines) or "No games finished yet.") + notes
