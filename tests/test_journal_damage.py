@@ -3,9 +3,15 @@ never deleted), a corrupt file's readable games are salvaged, and the display sa
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import random
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +27,7 @@ from firmware.ui.settings import Settings
 from sim.board import SimBoard
 
 NOTE_COLUMNS = 21  # a 128×64 OLED
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def play(journal: Journal, game_name: str, players: list[Player], seed: int, steps: int | None = None) -> int:
@@ -283,3 +290,39 @@ def test_a_board_with_a_damaged_journal_still_starts_in_a_fresh_board(tmp_path: 
     assert fresh.app.session is None and fresh.app.problems == [f"saved game {gid} unreadable: set aside"]
     journal.close()
     board.close()
+
+
+# --- the service itself -----------------------------------------------------------------------
+@pytest.mark.parametrize("damage", ["UPDATE games SET header = '[' WHERE status = 'playing'",
+                                    "UPDATE settings SET value = '{' WHERE key = 'dice_mode'"])
+def test_the_kiosk_service_starts_on_a_damaged_journal(tmp_path: Path, damage: str) -> None:
+    """`xtraboard run --kiosk` as systemd starts it (mock GPIO): it reports READY, and stops
+    cleanly on SIGTERM, instead of raising at start and crash-looping under Restart=always."""
+    state = tmp_path / "state"
+    unfinished_exxtra(state)
+    with Journal(state) as journal:
+        journal.set_setting("dice_mode", "physical")
+    sql(state, damage)
+    notify = tmp_path / "notify.sock"
+    env = {k: v for k, v in os.environ.items() if k not in ("XTRABOARD_BOARD",)}
+    env.update(GPIOZERO_PIN_FACTORY="mock", NOTIFY_SOCKET=str(notify), WATCHDOG_USEC="30000000")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(notify))
+        listener.settimeout(60)  # a bound on a hung start, not a timing assertion
+        child = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--kiosk", "--state-dir", str(state)],
+                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            messages: list[bytes] = []
+            while b"WATCHDOG=1" not in messages and child.poll() is None:  # the loop pings once it runs
+                with contextlib.suppress(socket.timeout):
+                    messages.append(listener.recv(4096))
+            child.send_signal(signal.SIGTERM)
+            _, stderr = child.communicate(timeout=60)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert messages[:2] == [b"READY=1", b"WATCHDOG=1"], stderr
+    assert child.returncode == 0 and "Traceback" not in stderr, stderr
+    with Journal(state) as journal:
+        assert journal.unfinished() is None if "header" in damage else journal.unfinished() is not None
