@@ -165,7 +165,10 @@ def test_a_bad_setting_falls_back_to_its_default_and_says_which(
     board.close()
     if value == "not json":  # unreadable: moved to the quarantine table, not lost
         assert sql(tmp_path, "SELECT item, data FROM quarantine") == [("setting brightness", "not json")]
-        assert sql(tmp_path, "SELECT value FROM settings WHERE key = 'brightness'") == []
+    assert sql(tmp_path, "SELECT value FROM settings WHERE key = 'brightness'") == [("0.5",)]
+    again = SimBoard(seed=1, state_dir=tmp_path)  # said once
+    assert again.app.problems == [] and again.app.settings.dice_mode == "physical"
+    again.close()
 
 
 # --- records read past rows they cannot read --------------------------------------------------

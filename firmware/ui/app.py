@@ -80,8 +80,9 @@ class BoardApp:
         self.on_game_over: Callable[[GameSession], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
-        if reset:
+        if reset:  # said once: the defaults are kept in place of what could not be used
             self.report("settings reset: " + ", ".join(reset))
+            self.settings.save(journal)
         self._check_journal()
 
     # --- the screen stack --------------------------------------------------------------------

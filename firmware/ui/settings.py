@@ -66,7 +66,7 @@ class Settings:
             if value is _UNSET:  # never set, or unreadable (the journal set it aside and logged it)
                 if len(getattr(journal, "set_aside", ())) > set_aside and reset is not None:
                     reset.append(LABELS[f.name])
-            elif type(value) in (int, float, str) and value in CHOICES[f.name] and type(value) is not bool:
+            elif type(value) in (int, float, str) and value in CHOICES[f.name]:  # not True == 1.0
                 kept[f.name] = value
             else:
                 logging.getLogger("xtraboard.ui").warning(
