@@ -132,7 +132,8 @@ def test_a_game_that_no_longer_replays_is_still_set_aside_by_resume(tmp_path: Pa
     board.close()
 
 
-@pytest.mark.parametrize("meta", ['{"colours": 5}', '{"colours": ["red", "nope", "blue"]}', '{"seed": {}}'])
+@pytest.mark.parametrize("meta", ['{"colours": 5}', '{"colours": ["red", "nope", "blue"]}',
+                                  '{"colours": ["red", ["blue"], "green"]}', '{"seed": {}}'])
 def test_meta_the_screens_cannot_use_sets_the_game_aside_at_resume(tmp_path: Path, meta: str) -> None:
     gid = unfinished_exxtra(tmp_path)
     sql(tmp_path, "UPDATE games SET meta = ? WHERE id = ?", meta, gid)

@@ -57,7 +57,7 @@ class GameSession:
         seed = meta.get("seed")
         _check_meta(colours, seed, len(game.players))
         rolls = sum(isinstance(s, Roll) for s in game.history)
-        return cls(game, colours, dice_for(seed, rolls), journal, stored.id, seed, meta)
+        return cls(game, list(colours), dice_for(seed, rolls), journal, stored.id, seed, meta)
 
     # --- steps -----------------------------------------------------------------------------
     def apply(self, step: Any) -> None:
@@ -138,7 +138,8 @@ def _check_meta(colours: Any, seed: Any, seats: int) -> None:
     from firmware.errors import RecordError
     from firmware.ui.colours import PLAYER_COLOURS
 
-    if not isinstance(colours, list) or len(colours) != seats or any(c not in PLAYER_COLOURS for c in colours):
+    if (not isinstance(colours, list) or len(colours) != seats
+            or any(not isinstance(c, str) or c not in PLAYER_COLOURS for c in colours)):
         raise RecordError(f"saved colours {colours!r} do not fit {seats} seats")
     if seed is not None and type(seed) not in (int, str):
         raise RecordError(f"saved seed {seed!r} is not a number or text")
