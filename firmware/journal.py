@@ -963,8 +963,9 @@ def _read_games(
         for (gid,) in conn.execute("SELECT id FROM games NOT INDEXED ORDER BY id"):
             ids.append(gid)
     except sqlite3.Error as exc:
-        lost += 1  # at least one: the rows past the damage cannot be counted
         log.error("journal: %s: the list of games breaks off after %d: %s", name, len(ids), exc)
+        found, lost = _probe_games(conn, set(ids))
+        ids += found
     kept = []
     for gid in ids:
         try:
@@ -982,6 +983,30 @@ def _read_games(
     except sqlite3.Error as exc:
         log.error("journal: %s: settings cannot all be read: %s", name, exc)
     return kept, lost, settings
+
+
+def _probe_games(conn: sqlite3.Connection, seen: set[int]) -> tuple[list[int], int]:
+    """Past a damaged page of the games table, look each id up by key (games are never
+    deleted, so ids run from 1 up): the ids found, and how many lookups failed."""
+    try:
+        top = conn.execute("SELECT max(id) FROM games NOT INDEXED").fetchone()[0]
+    except sqlite3.Error:
+        return [], 1  # at least one: how many lie past the damage cannot be known
+    if type(top) is not int:
+        return [], 0
+    found, lost = [], 0
+    for gid in range(1, min(top, len(seen) + PROBE_LIMIT) + 1):
+        if gid in seen:
+            continue
+        try:
+            if conn.execute("SELECT id FROM games NOT INDEXED WHERE id = ?", (gid,)).fetchone() is not None:
+                found.append(gid)
+        except sqlite3.Error:
+            lost += 1
+    return found, lost
+
+
+PROBE_LIMIT = 100_000  # ids looked up one by one past damage (a damaged max(id) may be huge)
 
 
 def _salvaged(conn: sqlite3.Connection, game_id: int) -> _Salvaged:

@@ -330,3 +330,38 @@ def test_the_kiosk_service_starts_on_a_damaged_journal(tmp_path: Path, damage: s
     assert child.returncode == 0 and "Traceback" not in stderr, stderr
     with Journal(state) as journal:
         assert journal.unfinished() is None if "header" in damage else journal.unfinished() is not None
+
+
+def flip_first_leaf_of(state: Path, table: str, count: int = 64) -> None:
+    """Flip `count` bytes at the start of the first leaf page under a table's root (an
+    interior page): that page's rows are lost, the pages after it must still be found."""
+    [(root,)] = sql(state, "SELECT rootpage FROM sqlite_master WHERE name = ?", table)
+    [(page_size,)] = sql(state, "PRAGMA page_size")
+    path = state / DB_NAME
+    data = bytearray(path.read_bytes())
+    page = (root - 1) * page_size
+    header = page + (100 if root == 1 else 0)
+    assert data[header] == 0x05, "the table's root must be an interior page"
+    cell = int.from_bytes(data[header + 12: header + 14], "big") + page  # cell 0: its left child first
+    child = int.from_bytes(data[cell: cell + 4], "big")
+    start = (child - 1) * page_size
+    for i in range(start, start + count):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_games_past_a_damaged_page_of_the_games_table_are_still_found(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    names = [Player(f"Player {i:03d} " + "x" * 200) for i in range(3)]
+    for _ in range(60):  # games that never got a step: small, and they replay
+        journal.start_game({**new_game("exxtra", names).to_record(), "steps": []}, {"seed": 1})
+    journal.close()
+    flip_first_leaf_of(tmp_path, "games")
+
+    journal = Journal(tmp_path)
+    assert journal.moved_aside is not None and journal.salvage is not None
+    kept, lost = journal.salvage
+    assert kept + lost == 60 and 0 < lost < 30, journal.salvage
+    assert journal.notes == [f"journal damaged: kept {kept} games, lost {lost}"]
+    assert journal.unfinished().id == 60  # type: ignore[union-attr]
+    journal.close()
