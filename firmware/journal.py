@@ -129,6 +129,8 @@ QUARANTINE = """CREATE TABLE IF NOT EXISTS quarantine (
     date REAL NOT NULL
 )"""
 
+STAGING = f"{DB_NAME}.salvage"  # the salvaged journal being built, before it takes the file's place
+
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
 
@@ -189,9 +191,16 @@ class Journal:
         self._connect = connect
         self._log = logging.getLogger(LOGGER_NAME)
         self._skipped: set[str] = set()  # unreadable rows already logged
+        self._found: tuple[list[_Salvaged], int, list[tuple[str, str]]] | None = None  # read from a damaged file
+        self._staged = False  # ... and already in the file now in place
+        finished_late = False if read_only else self._finish_staging()
         self._conn: sqlite3.Connection | None = self._open_read_only() if read_only else self._open()
-        if self.moved_aside is not None and self.problem is None:
-            self._salvage(self.moved_aside)
+        if self._found is not None and self.problem is None:
+            self._salvage()
+        elif finished_late and self.problem is None:
+            self.notes += [row[0] for row in self._read(
+                lambda conn: conn.execute("SELECT reason FROM quarantine WHERE item = 'salvage' ORDER BY id DESC LIMIT 1")
+            )]
 
     # --- games ---------------------------------------------------------------------------
     def start_game(self, header: Mapping[str, Any], meta: Any = None) -> int:
@@ -503,33 +512,71 @@ class Journal:
                 break
         return entries
 
-    def _salvage(self, source: Path) -> None:
-        """Copy every game that still reads and replays (and every readable setting) from a file
-        moved aside as corrupt into this fresh journal; `salvage` and `notes` say how it went."""
-        kept, lost, settings = _read_salvage(source, self._log)
-        if kept or settings:
-
-            def action(conn: sqlite3.Connection) -> None:
-                for game in kept:
-                    game.insert(conn)
-                conn.executemany(
-                    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", settings
-                )
-
+    def _salvage(self) -> None:
+        """Say how the salvage from a file moved aside went (`salvage`, `notes`); store what it
+        found here if that could not be done before the swap (`_stage_salvage`)."""
+        if self._found is None:
+            return
+        kept, lost, settings = self._found
+        note = _salvage_note(len(kept), lost)
+        if not self._staged and (kept or settings):
             try:
-                self._write(action)
+                self._write(lambda conn: _store_salvage(conn, kept, settings, note, self._clock()))
             except sqlite3.Error as exc:  # never expected in a fresh file; the board must still start
                 self._log.error("journal: salvaged games could not be stored: %s", exc)
                 kept, lost = [], lost + len(kept)
+                note = _salvage_note(0, lost)
         self.salvage = (len(kept), lost)
-        if kept or lost:
-            self.notes.append(f"journal damaged: kept {len(kept)} games, lost {lost}")
-        else:
-            self.notes.append("journal unreadable: started afresh")
+        self.notes.append(note)
         self._log.error(
             "journal: salvaged %d games and %d settings from %s; %d games could not be read",
-            len(kept), len(settings), source.name, lost,
+            len(kept), len(settings), self.moved_aside.name if self.moved_aside else "?", lost,
         )
+
+    def _stage_salvage(self) -> Path | None:
+        """Read what can be saved from the unusable file and build the new journal from it under
+        another name, so that it replaces the file in one rename: a power cut at any moment
+        leaves either the damaged file (salvaged again at the next start) or the salvaged one."""
+        self._found = kept, lost, settings = _read_salvage(self.path, self._log)
+        staging = self.path.with_name(STAGING)
+        try:
+            _remove(staging)
+            conn = self._connect(staging)
+            try:
+                _prepare(conn)
+                conn.execute("BEGIN IMMEDIATE")
+                _store_salvage(conn, kept, settings, _salvage_note(len(kept), lost), self._clock())
+                conn.execute("COMMIT")
+            finally:
+                conn.close()  # the last connection: SQLite checkpoints and removes the -wal
+            if Path(f"{staging}-wal").exists():
+                raise OSError(f"{staging.name}-wal was left behind")
+            self._staged = True
+            return staging
+        except (OSError, sqlite3.Error, _Unusable) as exc:
+            self._log.error("journal: cannot build %s (%s); salvaging into the fresh journal instead", staging.name, exc)
+            with contextlib.suppress(OSError):
+                _remove(staging)
+            return None
+
+    def _finish_staging(self) -> bool:
+        """A start cut short between moving a damaged file aside and putting the salvaged one
+        in its place: finish the swap (True). A salvage cut short before that is dropped."""
+        staging = self.path.with_name(STAGING)
+        try:
+            if not staging.is_file():
+                return False
+            if self.path.exists():
+                _remove(staging)
+                return False
+            os.replace(staging, self.path)
+            _remove(staging)
+            _sync_dir(self.state_dir)
+        except OSError as exc:
+            self._log.error("journal: cannot put %s in place: %s", staging.name, exc)
+            return False
+        self._log.error("journal: %s put in place (a start was cut short while salvaging)", staging.name)
+        return True
 
     # --- life cycle ----------------------------------------------------------------------
     def close(self) -> None:
@@ -569,7 +616,11 @@ class Journal:
         if conn is not None:
             conn.close()
         try:
+            staged = self._stage_salvage()
             self._move_aside(reason)
+            if staged is not None:
+                os.replace(staged, self.path)
+                _sync_dir(self.state_dir)
             conn = self._connect(self.path)
             _prepare(conn)
             return conn
@@ -747,6 +798,26 @@ def _roll_back(conn: sqlite3.Connection) -> None:
             conn.execute("ROLLBACK")
     except sqlite3.Error:
         pass
+
+
+def _remove(path: Path) -> None:
+    """Remove a database file with its -wal and -shm (those first), if they exist."""
+    for suffix in ("-wal", "-shm", ""):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _salvage_note(kept: int, lost: int) -> str:
+    return f"journal damaged: kept {kept} games, lost {lost}" if kept or lost else "journal unreadable: started afresh"
+
+
+def _store_salvage(conn: sqlite3.Connection, kept: list[_Salvaged], settings: list[tuple[str, str]],
+                   note: str, now: float) -> None:
+    """Write salvaged games and settings, and the outcome as a quarantine row 'salvage'."""
+    for game in kept:
+        game.insert(conn)
+    conn.executemany("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", settings)
+    conn.execute(QUARANTINE)
+    conn.execute("INSERT INTO quarantine (item, reason, date) VALUES ('salvage', ?, ?)", (note, now))
 
 
 def _sync_dir(directory: Path) -> None:

@@ -12,6 +12,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -364,4 +365,42 @@ def test_games_past_a_damaged_page_of_the_games_table_are_still_found(tmp_path: 
     assert kept + lost == 60 and 0 < lost < 30, journal.salvage
     assert journal.notes == [f"journal damaged: kept {kept} games, lost {lost}"]
     assert journal.unfinished().id == 60  # type: ignore[union-attr]
+    journal.close()
+
+
+@pytest.mark.parametrize("cut", ["before the swap", "while building"])
+def test_a_start_cut_short_while_salvaging_loses_nothing(tmp_path: Path, cut: str) -> None:
+    """The power goes while the salvaged journal is built, or after the damaged file went aside
+    and before the salvaged one took its place: the next start still has every game."""
+    finished, playing = many_games(tmp_path)
+    flip_index_page(tmp_path, "games_by_status")
+    die_at = ".salvage" if cut == "before the swap" else "never"
+    child = textwrap.dedent(
+        f"""
+        import os, sqlite3
+        from firmware.journal import Journal
+        real_replace, real_connect = os.replace, sqlite3.connect
+        def replace(source, target):
+            if str(source).endswith({die_at!r}):
+                os._exit(9)  # as if the power went
+            real_replace(source, target)
+        def connect(path, *args, **kwargs):
+            conn = real_connect(path, *args, **kwargs)
+            if {cut!r} == "while building" and str(path).endswith(".salvage"):
+                conn.set_progress_handler(lambda: os._exit(9), 50)
+            return conn
+        os.replace, sqlite3.connect = replace, connect
+        Journal({str(tmp_path)!r})
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 9, done.stderr
+    assert (tmp_path / "xtraboard.db.salvage").exists()
+    assert (tmp_path / DB_NAME).exists() == (cut == "while building")
+
+    journal = Journal(tmp_path)
+    assert {g.id for g in journal.finished()} == set(finished)
+    assert journal.unfinished().id == playing  # type: ignore[union-attr]
+    assert journal.notes == ["journal damaged: kept 13 games, lost 0"]
+    assert not (tmp_path / "xtraboard.db.salvage").exists()
     journal.close()
