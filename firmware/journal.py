@@ -26,8 +26,9 @@ Mistakes by the caller (a wrong step index, an unknown game id, a bad header) ra
 Bot seats never enter the score tables; EXTRA! children's-variant seats have their own tables.
 
 The journal never crashes on its own files: a corrupt, truncated or foreign database is moved
-aside (`xtraboard.db.corrupt-<UTC time>`, `moved_aside`) and a fresh one started, into which
-every game that still reads and replays is salvaged (`salvage = (kept, lost)`); storage that
+aside (`xtraboard.db.corrupt-<UTC time>`, `moved_aside`, kept as found) and replaced by a fresh
+one holding every game that still reads and replays (`salvage = (kept, lost)`; built as
+`xtraboard.db.salvage` and swapped in by one rename, so a power cut never loses it); storage that
 is read-only, full or failing switches the journal to memory so play goes on, and `problem`
 says so in a few words for the display. Damaged rows in a usable file never stop the board:
 an unfinished game that cannot be read is set aside (marked abandoned, listed in the
