@@ -131,6 +131,7 @@ QUARANTINE = """CREATE TABLE IF NOT EXISTS quarantine (
 )"""
 
 STAGING = f"{DB_NAME}.salvage"  # the salvaged journal being built, before it takes the file's place
+SCRATCH = f".{DB_NAME}.salvage-"  # a copy of the damaged file being read (removed after)
 
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
@@ -564,6 +565,9 @@ class Journal:
         """A start cut short between moving a damaged file aside and putting the salvaged one
         in its place: finish the swap (True). A salvage cut short before that is dropped."""
         staging = self.path.with_name(STAGING)
+        with contextlib.suppress(OSError):
+            for scratch in self.state_dir.glob(f"{SCRATCH}*"):  # left by a start cut short
+                shutil.rmtree(scratch, ignore_errors=True)
         try:
             if not staging.is_file():
                 return False
@@ -1006,18 +1010,17 @@ def _read_salvage(source: Path, log: logging.Logger) -> tuple[list[_Salvaged], i
     """The games (and settings) that still read and replay in a damaged journal file, and how
     many games could not be read. Row by row by key, so one damaged page loses only its rows.
     It reads a copy (with its write-ahead log): what was moved aside stays exactly as found."""
-    with tempfile.TemporaryDirectory(prefix="xtraboard-salvage-") as scratch:
-        copy = Path(scratch) / DB_NAME
-        try:
+    try:  # next to the journal: the one place the board may surely write
+        with tempfile.TemporaryDirectory(prefix=SCRATCH, dir=source.parent) as scratch:
+            copy = Path(scratch) / DB_NAME
             shutil.copyfile(source, copy)
             if Path(f"{source}-wal").is_file():
                 shutil.copyfile(f"{source}-wal", f"{copy}-wal")
-            conn = sqlite3.connect(copy)
-        except (OSError, sqlite3.Error) as exc:
-            log.error("journal: cannot read %s to salvage games: %s", source.name, exc)
-            return [], 0, []
-        with contextlib.closing(conn):
-            return _read_games(conn, source.name, log)
+            with contextlib.closing(sqlite3.connect(copy)) as conn:
+                return _read_games(conn, source.name, log)
+    except (OSError, sqlite3.Error) as exc:
+        log.error("journal: cannot read %s to salvage games: %s", source.name, exc)
+        return [], 0, []
 
 
 def _read_games(

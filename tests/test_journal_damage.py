@@ -403,4 +403,5 @@ def test_a_start_cut_short_while_salvaging_loses_nothing(tmp_path: Path, cut: st
     assert journal.unfinished().id == playing  # type: ignore[union-attr]
     assert journal.notes == ["journal damaged: kept 13 games, lost 0"]
     assert not (tmp_path / "xtraboard.db.salvage").exists()
+    assert not list(tmp_path.glob(".xtraboard.db.salvage-*"))  # the copy read from, left by the cut
     journal.close()
