@@ -26,9 +26,17 @@ Mistakes by the caller (a wrong step index, an unknown game id, a bad header) ra
 Bot seats never enter the score tables; EXTRA! children's-variant seats have their own tables.
 
 The journal never crashes on its own files: a corrupt, truncated or foreign database is moved
-aside (`xtraboard.db.corrupt-<UTC time>`, `moved_aside`) and a fresh one started; storage that
+aside (`xtraboard.db.corrupt-<UTC time>`, `moved_aside`, kept as found) and replaced by a fresh
+one holding every game that still reads and replays (`salvage = (kept, lost)`; built as
+`xtraboard.db.salvage` and swapped in by one rename, so a power cut never loses it); storage that
 is read-only, full or failing switches the journal to memory so play goes on, and `problem`
-says so in a few words for the display. It belongs to one thread (the board's loop).
+says so in a few words for the display. Damaged rows in a usable file never stop the board:
+an unfinished game that cannot be read is set aside (marked abandoned, listed in the
+`quarantine` table with the reason; nothing is deleted), an unreadable setting is moved to that
+table and reads as its default, and the record readers skip rows they cannot read (one log line
+per row). What was set aside is in `set_aside` ("game 3", "setting brightness"); what the
+players should be told, in a few words for the display, in `notes`.
+It belongs to one thread (the board's loop).
 """
 
 from __future__ import annotations
@@ -38,7 +46,9 @@ import errno
 import json
 import logging
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -50,6 +60,7 @@ from firmware.errors import RecordError
 from firmware.games.base import Player
 from firmware.games.registry import find_game, game_names, games
 from firmware.paths import private_dir, private_file
+from firmware.records import replay_record
 
 LOGGER_NAME = "xtraboard.journal"
 DB_NAME = "xtraboard.db"
@@ -110,6 +121,18 @@ UNAVAILABLE = "storage unavailable: games not kept"
 DAMAGED = "storage damaged: games not kept"
 FAILING = "storage error: games not kept"
 
+# Where what cannot be read is kept (made when first needed; older files simply lack it).
+QUARANTINE = """CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY,
+    item TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    data,
+    date REAL NOT NULL
+)"""
+
+STAGING = f"{DB_NAME}.salvage"  # the salvaged journal being built, before it takes the file's place
+SCRATCH = f".{DB_NAME}.salvage-"  # a copy of the damaged file being read (removed after)
+
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
 
@@ -164,11 +187,24 @@ class Journal:
         self.path = self.state_dir / DB_NAME
         self.problem: str | None = None
         self.moved_aside: Path | None = None
+        self.salvage: tuple[int, int] | None = None  # (games kept, games lost) from a moved-aside file
+        self.set_aside: list[str] = []  # rows set aside while this journal was open
+        self.notes: list[str] = []  # what the players should be told (short, for the display)
         self.read_only = read_only
         self._clock = clock
         self._connect = connect
         self._log = logging.getLogger(LOGGER_NAME)
+        self._skipped: set[str] = set()  # unreadable rows already logged
+        self._found: tuple[list[_Salvaged], int, list[tuple[str, str]]] | None = None  # read from a damaged file
+        self._staged = False  # ... and already in the file now in place
+        finished_late = False if read_only else self._finish_staging()
         self._conn: sqlite3.Connection | None = self._open_read_only() if read_only else self._open()
+        if self._found is not None and self.problem is None:
+            self._salvage()
+        elif finished_late and self.problem is None:
+            self.notes += [row[0] for row in self._read(
+                lambda conn: conn.execute("SELECT reason FROM quarantine WHERE item = 'salvage' ORDER BY id DESC LIMIT 1")
+            )]
 
     # --- games ---------------------------------------------------------------------------
     def start_game(self, header: Mapping[str, Any], meta: Any = None) -> int:
@@ -277,15 +313,25 @@ class Journal:
 
     # --- reading -------------------------------------------------------------------------
     def unfinished(self) -> StoredGame | None:
-        """The game being played when the board stopped, if any."""
-
-        def action(conn: sqlite3.Connection) -> StoredGame | None:
-            row = conn.execute(
-                "SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (PLAYING,)
-            ).fetchone()
-            return None if row is None else _stored(conn, row[0])
-
-        return self._read(action)
+        """The game being played when the board stopped, if any. One whose header, steps or
+        meta cannot be read is set aside (see the module docstring) and is no longer it."""
+        seen: set[int] = set()
+        while True:
+            row = self._read(
+                lambda conn: conn.execute(
+                    "SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (PLAYING,)
+                ).fetchone()
+            )
+            if row is None or row[0] in seen:
+                return None
+            gid = int(row[0])
+            try:
+                return self._read(lambda conn: _resumable(conn, gid))
+            except RecordError as exc:
+                if self.read_only:
+                    raise
+                seen.add(gid)
+                self._quarantine_game(gid, str(exc))
 
     def finished(self, game: str | None = None, limit: int | None = None) -> list[StoredGame]:
         """Finished games, newest first; only those of `game` if given, at most `limit`."""
@@ -297,7 +343,13 @@ class Journal:
                 "SELECT id FROM games WHERE status = ? AND (? IS NULL OR game = ?) ORDER BY id DESC LIMIT ?",
                 (FINISHED, game, game, -1 if limit is None else limit),
             ).fetchall()
-            return [_stored(conn, gid) for (gid,) in rows]
+            games = []
+            for (gid,) in rows:
+                try:
+                    games.append(_stored(conn, gid))
+                except RecordError as exc:
+                    self._skip(f"game {gid}", str(exc))
+            return games
 
         return self._read(action)
 
@@ -312,14 +364,15 @@ class Journal:
         if not find_game(game).ranking.high_scores:
             return []
         return self._read(
-            lambda conn: [
-                ScoreEntry(game, *row)
-                for row in conn.execute(
-                    "SELECT name, score, date, game_id, players FROM scores"
-                    " WHERE game = ? AND bot = 0 AND kids = ? ORDER BY score DESC, date, game_id LIMIT ?",
-                    (game, kids, limit),
-                )
-            ]
+            lambda conn: self._entries(
+                game,
+                conn.execute(
+                    f"SELECT {ENTRY} FROM scores"
+                    " WHERE game = ? AND bot = 0 AND kids = ? ORDER BY score DESC, date, game_id",
+                    (game, kids),
+                ),
+                limit,
+            )
         )
 
     def solo_best(self, name: str | None = None, *, kids: bool = False, game: str | None = None) -> ScoreEntry | None:
@@ -331,46 +384,75 @@ class Journal:
                 return None
         elif not find_game(game).ranking.solo_record:
             return None
-        row = self._read(
-            lambda conn: conn.execute(
-                "SELECT name, score, date, game_id, players FROM scores WHERE game = ? AND players = 1"
-                " AND bot = 0 AND kids = ? AND (? IS NULL OR name = ?) ORDER BY score DESC, date, game_id LIMIT 1",
-                (game, kids, name, name),
-            ).fetchone()
+        entries = self._read(
+            lambda conn: self._entries(
+                game,
+                conn.execute(
+                    f"SELECT {ENTRY} FROM scores WHERE game = ? AND players = 1"
+                    " AND bot = 0 AND kids = ? AND (? IS NULL OR name = ?) ORDER BY score DESC, date, game_id",
+                    (game, kids, name, name),
+                ),
+                1,
+            )
         )
-        return None if row is None else ScoreEntry(game, *row)
+        return entries[0] if entries else None
 
     def wins(self, game: str, limit: int = 5) -> list[tuple[str, int]]:
         """People with the most wins of `game` against others (shared wins count; solo games
         do not), most first."""
         _check_game(game)
-        return self._read(
-            lambda conn: [
-                (name, int(count))
-                for name, count in conn.execute(
-                    "SELECT name, sum(won) AS n FROM scores WHERE game = ? AND bot = 0 AND players > 1"
-                    " GROUP BY name HAVING n > 0 ORDER BY n DESC, name LIMIT ?",
-                    (game, limit),
-                )
-            ]
-        )
+
+        def action(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+            counts: dict[str, int] = {}
+            rows = conn.execute(
+                "SELECT game_id, seat, CAST(name AS BLOB), won FROM scores"
+                " WHERE game = ? AND bot = 0 AND players > 1",
+                (game,),
+            )
+            for gid, seat, raw, won in rows:
+                name = _text(raw)
+                if name is None or won not in (0, 1):
+                    self._skip(f"game {gid} seat {seat} score", "its name or win cannot be read")
+                    continue
+                counts[name] = counts.get(name, 0) + int(won)
+            ranked = sorted(((n, c) for n, c in counts.items() if c > 0), key=lambda nc: (-nc[1], nc[0].encode()))
+            return ranked[:limit]
+
+        return self._read(action)
 
     def stats(self) -> dict[str, int]:
         """Finished games per game name."""
         counts = dict.fromkeys(game_names(), 0)
         rows = self._read(
             lambda conn: conn.execute(
-                "SELECT game, count(*) FROM games WHERE status = ? GROUP BY game", (FINISHED,)
+                "SELECT id, CAST(game AS BLOB) FROM games WHERE status = ?", (FINISHED,)
             ).fetchall()
         )
-        counts.update({game: int(n) for game, n in rows})
+        for gid, raw in rows:
+            game = _text(raw)
+            if game in counts:
+                counts[game] += 1
+            else:
+                self._skip(f"game {gid}", f"its game name {raw!r} cannot be read")
         return counts
 
     # --- settings ------------------------------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:
-        """A setting's value, or `default` if it was never set."""
-        row = self._read(lambda conn: conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone())
-        return default if row is None else _load(row[0], f"setting {key!r}")
+        """A setting's value, or `default` if it was never set or cannot be read (then it is
+        moved to the quarantine table and `set_aside` says so)."""
+        row = self._read(
+            lambda conn: conn.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
+        )
+        if row is None:
+            return default
+        try:
+            return _load(row[0], f"setting {key!r}")
+        except RecordError as exc:
+            if self.read_only:
+                self._skip(f"setting {key}", str(exc))
+            else:
+                self._quarantine_setting(key, str(exc))
+            return default
 
     def set_setting(self, key: str, value: Any) -> None:
         """Store a setting (any JSON value)."""
@@ -383,6 +465,131 @@ class Journal:
                 (key, text),
             )
         )
+
+    # --- what cannot be read ------------------------------------------------------------
+    def _quarantine_game(self, game_id: int, reason: str) -> None:
+        """Set aside a game being played that cannot be read: kept as it is, never resumed."""
+        now = self._clock()
+
+        def action(conn: sqlite3.Connection) -> None:
+            conn.execute(QUARANTINE)
+            conn.execute(
+                "INSERT INTO quarantine (item, reason, date) VALUES (?, ?, ?)", (f"game {game_id}", reason, now)
+            )
+            conn.execute(
+                "UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?",
+                (ABANDONED, now, game_id, PLAYING),
+            )
+
+        self._write(action)
+        self.set_aside.append(f"game {game_id}")
+        self.notes.append(f"saved game {game_id} unreadable: set aside")
+        self._log.error("journal: game %d cannot be resumed (%s): set aside (kept, marked abandoned)", game_id, reason)
+
+    def _quarantine_setting(self, key: str, reason: str) -> None:
+        """Move an unreadable setting's row, as it is, to the quarantine table."""
+        now = self._clock()
+
+        def action(conn: sqlite3.Connection) -> None:
+            conn.execute(QUARANTINE)
+            conn.execute(
+                "INSERT INTO quarantine (item, reason, data, date) SELECT 'setting ' || key, ?, value, ?"
+                " FROM settings WHERE key = ?",
+                (reason, now, key),
+            )
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+
+        self._write(action)
+        self.set_aside.append(f"setting {key}")
+        self._log.error("journal: setting %r cannot be read (%s): set aside, using its default", key, reason)
+
+    def _skip(self, item: str, reason: str) -> None:
+        """A row a reader passes over: logged once per journal, never raised."""
+        if item not in self._skipped:
+            self._skipped.add(item)
+            self._log.warning("journal: %s cannot be read (%s): skipped", item, reason)
+
+    def _entries(self, game: str, rows: Any, limit: int) -> list[ScoreEntry]:
+        """Score rows (ENTRY's columns) that read as they should, at most `limit`."""
+        entries: list[ScoreEntry] = []
+        for gid, seat, raw, score, date, players in rows:
+            name = _text(raw)
+            if name is None or type(score) is not int or type(date) not in (int, float) or type(players) is not int:
+                self._skip(f"game {gid} seat {seat} score", "its name, score, date or seats cannot be read")
+                continue
+            entries.append(ScoreEntry(game, name, score, date, gid, players))
+            if len(entries) >= limit:
+                break
+        return entries
+
+    def _salvage(self) -> None:
+        """Say how the salvage from a file moved aside went (`salvage`, `notes`); store what it
+        found here if that could not be done before the swap (`_stage_salvage`)."""
+        if self._found is None:
+            return
+        kept, lost, settings = self._found
+        note = _salvage_note(len(kept), lost)
+        if not self._staged and (kept or settings):
+            try:
+                self._write(lambda conn: _store_salvage(conn, kept, settings, note, self._clock()))
+            except sqlite3.Error as exc:  # never expected in a fresh file; the board must still start
+                self._log.error("journal: salvaged games could not be stored: %s", exc)
+                kept, lost = [], lost + len(kept)
+                note = _salvage_note(0, lost)
+        self.salvage = (len(kept), lost)
+        self.notes.append(note)
+        self._log.error(
+            "journal: salvaged %d games and %d settings from %s; %d games could not be read",
+            len(kept), len(settings), self.moved_aside.name if self.moved_aside else "?", lost,
+        )
+
+    def _stage_salvage(self) -> Path | None:
+        """Read what can be saved from the unusable file and build the new journal from it under
+        another name, so that it replaces the file in one rename: a power cut at any moment
+        leaves either the damaged file (salvaged again at the next start) or the salvaged one."""
+        self._found = kept, lost, settings = _read_salvage(self.path, self._log)
+        staging = self.path.with_name(STAGING)
+        try:
+            _remove(staging)
+            conn = self._connect(staging)
+            try:
+                _prepare(conn)
+                conn.execute("BEGIN IMMEDIATE")
+                _store_salvage(conn, kept, settings, _salvage_note(len(kept), lost), self._clock())
+                conn.execute("COMMIT")
+            finally:
+                conn.close()  # the last connection: SQLite checkpoints and removes the -wal
+            if Path(f"{staging}-wal").exists():
+                raise OSError(f"{staging.name}-wal was left behind")
+            self._staged = True
+            return staging
+        except (OSError, sqlite3.Error, _Unusable) as exc:
+            self._log.error("journal: cannot build %s (%s); salvaging into the fresh journal instead", staging.name, exc)
+            with contextlib.suppress(OSError):
+                _remove(staging)
+            return None
+
+    def _finish_staging(self) -> bool:
+        """A start cut short between moving a damaged file aside and putting the salvaged one
+        in its place: finish the swap (True). A salvage cut short before that is dropped."""
+        staging = self.path.with_name(STAGING)
+        with contextlib.suppress(OSError):
+            for scratch in self.state_dir.glob(f"{SCRATCH}*"):  # left by a start cut short
+                shutil.rmtree(scratch, ignore_errors=True)
+        try:
+            if not staging.is_file():
+                return False
+            if self.path.exists():
+                _remove(staging)
+                return False
+            os.replace(staging, self.path)
+            _remove(staging)
+            _sync_dir(self.state_dir)
+        except OSError as exc:
+            self._log.error("journal: cannot put %s in place: %s", staging.name, exc)
+            return False
+        self._log.error("journal: %s put in place (a start was cut short while salvaging)", staging.name)
+        return True
 
     # --- life cycle ----------------------------------------------------------------------
     def close(self) -> None:
@@ -422,7 +629,11 @@ class Journal:
         if conn is not None:
             conn.close()
         try:
+            staged = self._stage_salvage()
             self._move_aside(reason)
+            if staged is not None:
+                os.replace(staged, self.path)
+                _sync_dir(self.state_dir)
             conn = self._connect(self.path)
             _prepare(conn)
             return conn
@@ -602,6 +813,26 @@ def _roll_back(conn: sqlite3.Connection) -> None:
         pass
 
 
+def _remove(path: Path) -> None:
+    """Remove a database file with its -wal and -shm (those first), if they exist."""
+    for suffix in ("-wal", "-shm", ""):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _salvage_note(kept: int, lost: int) -> str:
+    return f"journal damaged: kept {kept} games, lost {lost}" if kept or lost else "journal unreadable: started afresh"
+
+
+def _store_salvage(conn: sqlite3.Connection, kept: list[_Salvaged], settings: list[tuple[str, str]],
+                   note: str, now: float) -> None:
+    """Write salvaged games and settings, and the outcome as a quarantine row 'salvage'."""
+    for game in kept:
+        game.insert(conn)
+    conn.executemany("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", settings)
+    conn.execute(QUARANTINE)
+    conn.execute("INSERT INTO quarantine (item, reason, date) VALUES ('salvage', ?, ?)", (note, now))
+
+
 def _sync_dir(directory: Path) -> None:
     """Make renames in `directory` survive a power cut."""
     fd = os.open(directory, os.O_RDONLY)
@@ -653,11 +884,22 @@ def _json(value: Any, what: str) -> str:
         raise RecordError(f"{what} is not JSON: {exc}") from exc
 
 
-def _load(text: str, what: str) -> Any:
+def _load(text: str | bytes, what: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:  # bad JSON or UTF-8, or not text at all (damage)
         raise RecordError(f"{what} in the journal is not valid JSON: {exc}") from exc
+
+
+def _text(raw: Any) -> str | None:
+    """A text column read as bytes (CAST ... AS BLOB): the text, or None if it is not UTF-8."""
+    try:
+        return raw.decode("utf-8") if isinstance(raw, bytes) else None
+    except UnicodeDecodeError:
+        return None
+
+
+ENTRY = "game_id, seat, CAST(name AS BLOB), score, date, players"  # what `Journal._entries` reads
 
 
 def _check_game(game: str) -> None:
@@ -713,17 +955,166 @@ def _seat_scores(game: str, seats: int, result: Mapping[str, Any]) -> tuple[list
 
 
 def _stored(conn: sqlite3.Connection, game_id: int) -> StoredGame:
+    """A game as stored; RecordError if any of its rows cannot be read (text is read as bytes
+    so that damaged UTF-8 is one game's problem, not an error from the cursor)."""
     row = conn.execute(
-        "SELECT header, meta, status, result, started, updated FROM games WHERE id = ?", (game_id,)
+        "SELECT CAST(header AS BLOB), CAST(meta AS BLOB), CAST(status AS BLOB), CAST(result AS BLOB), started,"
+        " updated FROM games WHERE id = ?",
+        (game_id,),
     ).fetchone()
     if row is None:
         raise RecordError(f"no game {game_id!r} in the journal")
-    header, meta, status, result, started, updated = row
+    header, meta, raw_status, result, started, updated = row
+    status = _text(raw_status)
+    if status not in (PLAYING, FINISHED, ABANDONED):
+        raise RecordError(f"game {game_id} has an unknown status {raw_status!r}")
     record = _load(header, f"game {game_id} header")
+    if not isinstance(record, dict):
+        raise RecordError(f"game {game_id} header in the journal is not a JSON object")
     record["steps"] = [
         _load(text, f"game {game_id} step {idx}")
-        for idx, text in conn.execute("SELECT idx, step FROM steps WHERE game_id = ? ORDER BY idx", (game_id,))
+        for idx, text in conn.execute(
+            "SELECT idx, CAST(step AS BLOB) FROM steps WHERE game_id = ? ORDER BY idx", (game_id,)
+        )
     ]
     if result is not None:
         record["result"] = _load(result, f"game {game_id} result")
     return StoredGame(game_id, record, _load(meta, f"game {game_id} meta"), status, started, updated)
+
+
+def _resumable(conn: sqlite3.Connection, game_id: int) -> StoredGame:
+    """A game being played, checked for the shape resuming needs: a record header as
+    `start_game` takes it, steps that are JSON objects, meta a JSON object."""
+    stored = _stored(conn, game_id)
+    _checked_header({key: value for key, value in stored.record.items() if key != "steps"})
+    for index, step in enumerate(stored.record["steps"]):
+        if not isinstance(step, dict):
+            raise RecordError(f"game {game_id} step {index} in the journal is not a JSON object")
+    if not isinstance(stored.meta, dict):
+        raise RecordError(f"game {game_id} meta in the journal is not a JSON object")
+    return stored
+
+
+@dataclass(frozen=True)
+class _Salvaged:
+    """One game read back from a damaged file, ready to go into the fresh journal."""
+
+    row: tuple[Any, ...]  # the games row: id, game, header, meta, status, result, started, updated
+    steps: list[tuple[int, int, str]]
+    scores: list[tuple[Any, ...]]
+
+    def insert(self, conn: sqlite3.Connection) -> None:
+        conn.execute(f"INSERT INTO games ({', '.join(COLUMNS['games'])}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.row)
+        conn.executemany("INSERT INTO steps (game_id, idx, step) VALUES (?, ?, ?)", self.steps)
+        conn.executemany(
+            "INSERT INTO scores (game_id, seat, game, name, score, won, players, bot, kids, date)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self.scores,
+        )
+
+
+def _read_salvage(source: Path, log: logging.Logger) -> tuple[list[_Salvaged], int, list[tuple[str, str]]]:
+    """The games (and settings) that still read and replay in a damaged journal file, and how
+    many games could not be read. Row by row by key, so one damaged page loses only its rows.
+    It reads a copy (with its write-ahead log): what was moved aside stays exactly as found."""
+    try:  # next to the journal: the one place the board may surely write
+        with tempfile.TemporaryDirectory(prefix=SCRATCH, dir=source.parent) as scratch:
+            copy = Path(scratch) / DB_NAME
+            shutil.copyfile(source, copy)
+            if Path(f"{source}-wal").is_file():
+                shutil.copyfile(f"{source}-wal", f"{copy}-wal")
+            with contextlib.closing(sqlite3.connect(copy)) as conn:
+                return _read_games(conn, source.name, log)
+    except (OSError, sqlite3.Error) as exc:
+        log.error("journal: cannot read %s to salvage games: %s", source.name, exc)
+        return [], 0, []
+
+
+def _read_games(
+    conn: sqlite3.Connection, name: str, log: logging.Logger
+) -> tuple[list[_Salvaged], int, list[tuple[str, str]]]:
+    """`_read_salvage` on an open copy of the damaged file `name`."""
+    try:
+        _check_schema(conn)
+    except (sqlite3.Error, _Unusable) as exc:
+        log.error("journal: %s holds no games this firmware can read: %s", name, exc)
+        return [], 0, []
+    ids: list[int] = []
+    lost = 0
+    try:  # NOT INDEXED: walk the table itself, never an index that may be the damage
+        for (gid,) in conn.execute("SELECT id FROM games NOT INDEXED ORDER BY id"):
+            ids.append(gid)
+    except sqlite3.Error as exc:
+        log.error("journal: %s: the list of games breaks off after %d: %s", name, len(ids), exc)
+        found, lost = _probe_games(conn, set(ids))
+        ids += found
+    kept = []
+    for gid in ids:
+        try:
+            kept.append(_salvaged(conn, gid))
+        except Exception as exc:  # damaged data may fail in any way: one game never stops the others
+            lost += 1
+            log.error("journal: game %s in %s cannot be salvaged: %s", gid, name, exc)
+    settings = []
+    try:
+        for raw_key, raw in conn.execute("SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM settings NOT INDEXED"):
+            key = _text(raw_key)
+            with contextlib.suppress(RecordError):
+                if key:
+                    settings.append((key, _json(_load(raw, "setting"), "setting")))
+    except sqlite3.Error as exc:
+        log.error("journal: %s: settings cannot all be read: %s", name, exc)
+    return kept, lost, settings
+
+
+def _probe_games(conn: sqlite3.Connection, seen: set[int]) -> tuple[list[int], int]:
+    """Past a damaged page of the games table, look each id up by key (games are never
+    deleted, so ids run from 1 up): the ids found, and how many lookups failed."""
+    try:
+        top = conn.execute("SELECT max(id) FROM games NOT INDEXED").fetchone()[0]
+    except sqlite3.Error:
+        return [], 1  # at least one: how many lie past the damage cannot be known
+    if type(top) is not int:
+        return [], 0
+    found, lost = [], 0
+    for gid in range(1, min(top, len(seen) + PROBE_LIMIT) + 1):
+        if gid in seen:
+            continue
+        try:
+            if conn.execute("SELECT id FROM games NOT INDEXED WHERE id = ?", (gid,)).fetchone() is not None:
+                found.append(gid)
+        except sqlite3.Error:
+            lost += 1
+    return found, lost
+
+
+PROBE_LIMIT = 100_000  # ids looked up one by one past damage (a damaged max(id) may be huge)
+
+
+def _salvaged(conn: sqlite3.Connection, game_id: int) -> _Salvaged:
+    """One game of a damaged file, checked: it reads, its header is a record's, it replays, and
+    a finished game's result gives its scores again."""
+    stored = _stored(conn, game_id)
+    game, header = _checked_header({k: v for k, v in stored.record.items() if k not in ("steps", "result")})
+    if not all(isinstance(t, (int, float)) for t in (stored.started, stored.updated)):
+        raise RecordError(f"game {game_id} has no readable start and update times")
+    steps = stored.record["steps"]
+    indexes = [idx for (idx,) in conn.execute("SELECT idx FROM steps WHERE game_id = ? ORDER BY idx", (game_id,))]
+    if indexes != list(range(len(steps))):
+        raise RecordError(f"game {game_id} steps are numbered {indexes[:5]}..., not 0, 1, 2, ...")
+    replay_record(stored.record)
+    result = stored.record.get("result")
+    if (stored.status == FINISHED) != (result is not None):
+        raise RecordError(f"game {game_id} is {stored.status} but {'has' if result is not None else 'lacks'} a result")
+    scores: list[tuple[Any, ...]] = []
+    if result is not None:
+        players = [Player.from_json(p) for p in stored.record["players"]]
+        values, winners = _seat_scores(game, len(players), result)
+        scores = [
+            (game_id, seat, game, p.name, values[seat], seat in winners, len(players), p.bot is not None, p.kids,
+             stored.updated)
+            for seat, p in enumerate(players)
+        ]
+    row = (game_id, game, header, _json(stored.meta, "meta"), stored.status,
+           None if result is None else _json(result, "result"), stored.started, stored.updated)
+    return _Salvaged(row, [(game_id, i, _json(s, f"step {i}")) for i, s in enumerate(steps)], scores)

@@ -24,6 +24,7 @@ class SystemdNotifier:
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
+        self.environ = env
         self.address = _address(env.get("NOTIFY_SOCKET", ""))
         self._socket: socket.socket | None = None
         self._warned = False
@@ -40,6 +41,10 @@ class SystemdNotifier:
     def watchdog(self) -> bool:
         """The loop is alive; send at least every `watchdog_interval()` seconds."""
         return self.notify("WATCHDOG=1")
+
+    def watchdog_interval(self) -> float | None:
+        """How often the board loop must call `watchdog()` (see the function of that name)."""
+        return watchdog_interval(self.environ)
 
     def status(self, text: str) -> bool:
         """A one-line state shown by `systemctl status`."""

@@ -107,6 +107,12 @@ def test_watchdog_interval_is_half_of_watchdog_usec(environ: dict[str, str], int
     assert watchdog_interval(environ, pid=lambda: 42) == interval
 
 
+def test_the_notifier_tells_the_board_loop_its_watchdog_interval() -> None:
+    """Board.run asks the notifier; it had no such method, so `run` under systemd crashed."""
+    assert SystemdNotifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "20000000"}).watchdog_interval() == 10.0
+    assert SystemdNotifier({}).watchdog_interval() is None
+
+
 def test_watchdog_interval_reads_the_environment_and_pid(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WATCHDOG_USEC", "20000000")
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))

@@ -21,12 +21,13 @@ from PIL import Image
 
 from firmware.errors import IllegalStepError
 from firmware.ui.colours import DIM, PLAYER_COLOURS
-from firmware.ui.draw import Canvas
-from firmware.ui.screen import Screen, TextScreen
+from firmware.ui.draw import Canvas, wrap
+from firmware.ui.screen import Screen
 from firmware.ui.session import GameSession
 from firmware.ui.settings import Settings
 
 Schedule = Callable[[float, Callable[[], None]], Any]  # (delay, callback) -> timer with cancel()
+NOTE_S = 4.0  # how long a note stays on the display: long enough to read two short lines
 Overlay = dict[str, Any]
 
 
@@ -59,11 +60,16 @@ class BoardApp:
 
         self.schedule = schedule
         self.journal = journal
-        self.settings = settings or Settings.load(journal)
+        reset: list[str] = []
+        self.settings = settings or Settings.load(journal, reset)
         self.kiosk = kiosk
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
+        self.note: str | None = None  # the note on the display now (a banner over the screen)
+        self._notes: list[str] = []  # notes waiting their turn
+        self._note_timer: Any = None
+        self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: GameSession | None = None
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
@@ -73,7 +79,10 @@ class BoardApp:
         self.stack: list[Screen] = [MainMenu(self)]
         self.on_game_over: Callable[[GameSession], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
-            self.push(TextScreen("Note", problem))
+            self.show_note(problem)
+        if reset:  # said once: the defaults are kept in place of what could not be used
+            self.report("settings reset: " + ", ".join(reset))
+            self.settings.save(journal)
         self._check_journal()
 
     # --- the screen stack --------------------------------------------------------------------
@@ -99,20 +108,49 @@ class BoardApp:
         self.version += 1
 
     def report(self, problem: str) -> None:
-        """Say on the display what went wrong (OK closes the note) and keep it in `problems`."""
+        """Say on the display what went wrong and keep it in `problems` (Records lists them)."""
         self.problems.append(problem)
-        self.push(TextScreen("Note", problem))
+        self.show_note(problem)
 
     def _check_journal(self) -> None:
-        """Storage that became read-only or full: tell the players once; play goes on."""
+        """Storage that became read-only or full, or damage the journal set aside: tell the
+        players once; play goes on."""
         problem = getattr(self.journal, "problem", None)
         if problem and problem not in self.problems:
             self.report(problem)
+        notes = getattr(self.journal, "notes", [])
+        for note in notes[self._journal_notes:]:
+            self.report(note)
+        self._journal_notes = len(notes)
+
+    # --- notes: a banner that gets out of the way ----------------------------------------------
+    def show_note(self, text: str) -> None:
+        """Show `text` over the bottom of the display for NOTE_S seconds (after the notes
+        before it). It never takes input or stops anything: bots, demos and the idle show go
+        on, and a press both hides it and does what it always does."""
+        self._notes.append(text)
+        if self.note is None:
+            self._next_note()
+
+    def _next_note(self) -> None:
+        self._note_timer = None
+        self.note = self._notes.pop(0) if self._notes else None
+        if self.note is not None:
+            self._note_timer = self.schedule(NOTE_S, self._next_note)
+        self.changed()
+
+    def dismiss_note(self) -> None:
+        """Hide the note on the display now (the next one, if any, takes its place)."""
+        if self._note_timer is not None:
+            self._note_timer.cancel()
+        self._next_note()
 
     # --- input --------------------------------------------------------------------------------
     def button(self, event: Any) -> None:
         """A debounced button event: press / release (short or after a hold) / hold."""
         name, kind = event.name, event.kind
+        if self.note is not None and kind == "press":
+            self.dismiss_note()  # seen; the press still does its job below
         if self.animation is not None:
             if kind == "press":
                 self.finish_animation()  # a press skips the show; it does nothing else
@@ -267,6 +305,10 @@ class BoardApp:
             y = canvas.height - 11
             canvas.draw.rectangle((0, y, canvas.width - 1, canvas.height - 1), fill=0)
             canvas.line((canvas.height - 10) // 10, caption, inverse=True)
+        if self.note is not None:
+            lines = wrap(self.note, canvas.columns)[: max(1, canvas.lines - 2)]
+            for row, text in enumerate(lines, start=canvas.lines - len(lines)):
+                canvas.line(row, text, inverse=True)
         self.texts = canvas.texts
         return canvas.image
 

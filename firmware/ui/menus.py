@@ -222,11 +222,12 @@ def rules_text(game: str) -> str:
 
 
 def records_text(app: BoardApp) -> str:
-    """Solo records, most wins (races) and high scores per game, from the journal; how each game
-    ranks comes from its registry entry."""
+    """Solo records, most wins (races) and high scores per game, from the journal (how each game
+    ranks comes from its registry entry); then the notes the board showed since it started."""
     journal = app.journal
+    notes = "".join(f"\nNote: {problem}" for problem in app.problems)  # shown once; kept here to look up
     if journal is None:
-        return "No records are kept on this board (no state directory)."
+        return "No records are kept on this board (no state directory)." + notes
     specs = games()
     lines: list[str] = []
     for spec in specs:
@@ -246,4 +247,4 @@ def records_text(app: BoardApp) -> str:
     played = journal.stats()
     if played:
         lines.append("Played: " + ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in game_names()))
-    return "\n".join(lines) or "No games finished yet."
+    return ("\n".join(lines) or "No games finished yet.") + notes

@@ -53,10 +53,11 @@ class GameSession:
         """A session from the journal's unfinished game (exactly where it stood)."""
         game = replay_record(stored.record)
         meta = dict(stored.meta or {})
-        colours = list(meta.get("colours") or default_colours(len(game.players)))
+        colours = meta.get("colours") or default_colours(len(game.players))
         seed = meta.get("seed")
+        _check_meta(colours, seed, len(game.players))
         rolls = sum(isinstance(s, Roll) for s in game.history)
-        return cls(game, colours, dice_for(seed, rolls), journal, stored.id, seed, meta)
+        return cls(game, list(colours), dice_for(seed, rolls), journal, stored.id, seed, meta)
 
     # --- steps -----------------------------------------------------------------------------
     def apply(self, step: Any) -> None:
@@ -130,6 +131,18 @@ class GameSession:
 
 def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:
     return SystemDice() if seed is None else SeededDice(seed, rolls_made)
+
+
+def _check_meta(colours: Any, seed: Any, seats: int) -> None:
+    """A damaged journal's meta must not reach the screens: RecordError (a ValueError) instead."""
+    from firmware.errors import RecordError
+    from firmware.ui.colours import PLAYER_COLOURS
+
+    if (not isinstance(colours, list) or len(colours) != seats
+            or any(not isinstance(c, str) or c not in PLAYER_COLOURS for c in colours)):
+        raise RecordError(f"saved colours {colours!r} do not fit {seats} seats")
+    if seed is not None and type(seed) not in (int, str):
+        raise RecordError(f"saved seed {seed!r} is not a number or text")
 
 
 def default_colours(count: int) -> list[str]:

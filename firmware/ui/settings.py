@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
+
+_UNSET = object()
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "brightness": (0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
@@ -50,15 +53,28 @@ class Settings:
         return str(value)
 
     @classmethod
-    def load(cls, journal: Any) -> Settings:
-        """Kept settings; an unknown or out-of-range kept value falls back to its default."""
+    def load(cls, journal: Any, reset: list[str] | None = None) -> Settings:
+        """Kept settings; a kept value that cannot be read, is of the wrong type or is not one
+        of the allowed values falls back to its default, is logged, and its label is added to
+        `reset` (for a note on the display)."""
         if journal is None:
             return cls()
         kept = {}
         for f in fields(cls):
-            value = journal.get_setting(f.name)
-            if value in CHOICES[f.name]:
+            set_aside = len(getattr(journal, "set_aside", ()))
+            value = journal.get_setting(f.name, _UNSET)
+            if value is _UNSET:  # never set, or unreadable (the journal set it aside and logged it)
+                if len(getattr(journal, "set_aside", ())) > set_aside and reset is not None:
+                    reset.append(LABELS[f.name])
+            elif type(value) in (int, float, str) and value in CHOICES[f.name]:  # not True == 1.0
                 kept[f.name] = value
+            else:
+                logging.getLogger("xtraboard.ui").warning(
+                    "setting %s: kept value %r is not one of %s; using %r",
+                    f.name, value, CHOICES[f.name], getattr(cls, f.name),
+                )
+                if reset is not None:
+                    reset.append(LABELS[f.name])
         return cls(**kept)
 
     def save(self, journal: Any) -> None:
