@@ -282,3 +282,4 @@ def test_close_blanks_and_is_idempotent() -> None:
     display.close()
     display.close()
     assert [0xAE] in bus.commands()  # display off
+    assert bus.data() == bytes(1024)  # a whole blank frame, as luma's cleanup sends it

@@ -189,6 +189,8 @@ class Display:
         if self.device is None:
             return
         device, self.device = self.device, None
+        if self.paged:
+            device.forget()  # luma's cleanup blanks the panel with a whole frame, as it always did
         try:
             device.cleanup()
         except Exception:  # closing a display that went away must not stop shutdown
