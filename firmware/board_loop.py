@@ -101,7 +101,7 @@ class Board:
 
     def _start_attract(self) -> None:
         self._idle_timer = None
-        if self.app.animation is not None or (self.app.session is not None and self.app.session.pending_bot()):
+        if self.app.busy:
             self._arm_idle()  # bots are playing (demo): that is show enough
             return
         self.attract_phase = 0

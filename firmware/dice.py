@@ -50,18 +50,45 @@ class SeededDice:
 
 
 class ScriptedDice:
-    """Rolls given in advance (tests and scenarios); each must fit the dice asked for."""
+    """Rolls given in advance, in order (tests, scenarios); `push` queues one more. Faces are
+    matched to the dice asked for: EXXTRA's faces are strings, so 7 and "7" both fit its die A.
 
-    def __init__(self, rolls: Iterable[Sequence[Any]]) -> None:
-        self._rolls = list(rolls)
+    >>> dice = ScriptedDice([(7, "X")])
+    >>> dice.roll([("1", "2", "3", "4", "5", "6", "7"), ("1", "2", "X")])
+    ('7', 'X')
+
+    `empty` is what a roll with nothing left says (a scenario names its fix there).
+    """
+
+    def __init__(self, rolls: Iterable[Sequence[Any]] = (), *, empty: str = "scripted dice have no roll left") -> None:
+        self._rolls = [tuple(faces) for faces in rolls]
+        self._empty = empty
 
     def push(self, faces: Sequence[Any]) -> None:
-        self._rolls.append(faces)
+        self._rolls.append(tuple(faces))
+
+    @property
+    def left(self) -> int:
+        """Rolls still queued."""
+        return len(self._rolls)
 
     def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
         if not self._rolls:
-            raise LookupError("scripted dice have no roll left")
-        faces = tuple(self._rolls.pop(0))
-        if len(faces) != len(dice) or any(f not in d for f, d in zip(faces, dice)):
-            raise ValueError(f"scripted roll {list(faces)} does not fit dice {[list(d) for d in dice]}")
-        return faces
+            raise LookupError(self._empty)
+        faces = self._rolls.pop(0)
+        fitted = tuple(_fit(face, die) for face, die in zip(faces, dice))
+        if len(faces) != len(dice) or any(f not in d for f, d in zip(fitted, dice)):
+            raise ValueError(f"scripted roll {list(faces)} does not fit the dice asked for: "
+                             f"{[list(d) for d in dice]}")
+        return fitted
+
+
+def _fit(face: Any, die: Faces) -> Any:
+    """`face` as the die writes it: 7 for a die of strings is "7", "3" for a die of numbers is 3."""
+    if face in die:
+        return face
+    if isinstance(face, int) and str(face) in die:
+        return str(face)
+    if isinstance(face, str) and face.isdigit() and int(face) in die:
+        return int(face)
+    return face

@@ -21,9 +21,8 @@ from firmware.board_loop import Board
 from firmware.hardware.board import open_hardware
 from firmware.hardware.config import BUTTON_NAMES, load_board
 from firmware.loop import EventLoop, FakeClock
-
-TAP_S = 0.06  # a short press: longer than the debounce window, far shorter than a hold
-SETTLE_LIMIT_S = 600.0
+from sim.state import read_state, state_roots
+from sim.timing import BOUNCE_GAP_S, SETTLE_LIMIT_S, SETTLE_POLL_S, TAP_S, hold_press_s
 
 
 class ScaledClock:
@@ -87,9 +86,9 @@ class SimBoard:
 
     def hold(self, name: str, seconds: float | None = None) -> None:
         """A long press (BACK: the menu)."""
-        self.tap(name, seconds if seconds is not None else self.config.buttons.hold_s + 0.1)
+        self.tap(name, seconds if seconds is not None else hold_press_s(self.config.buttons.hold_s))
 
-    def bounce(self, name: str, edges: int = 6, gap_s: float = 0.002) -> None:
+    def bounce(self, name: str, edges: int = 6, gap_s: float = BOUNCE_GAP_S) -> None:
         """A noisy contact: `edges` level changes `gap_s` apart, ending pressed, then released."""
         for i in range(edges):
             self._drive(name, closed=i % 2 == 0)
@@ -126,9 +125,8 @@ class SimBoard:
         self.run_pending()
 
     def busy(self) -> bool:
-        """An animation runs, or a bot is about to move."""
-        session = self.app.session
-        return self.app.animation is not None or (session is not None and not session.over and session.pending_bot())
+        """An animation runs, or a bot is about to move (the app's own `busy`)."""
+        return self.app.busy
 
     def settle(self, limit_s: float = SETTLE_LIMIT_S) -> None:
         """Wait until nothing moves by itself any more (animations done, bots waiting on people)."""
@@ -136,7 +134,7 @@ class SimBoard:
         self.wait(0)
         while self.busy() and waited < limit_s:
             deadline = self.loop.next_deadline()
-            step = 0.05 if deadline is None else max(0.0, deadline - self.clock())
+            step = SETTLE_POLL_S if deadline is None else max(0.0, deadline - self.clock())
             self.wait(step)
             waited += step
 
@@ -161,7 +159,7 @@ class SimBoard:
         image = self.image()
         return hashlib.sha256(image.tobytes()).hexdigest()[:16] if image is not None else ""
 
-    # --- scenario hooks (sim/scenario.py's BoardDriver) -----------------------------------------
+    # --- scenario hooks (sim.scenario's BoardDriver) -----------------------------------------
     def queue_dice(self, faces: Any) -> None:
         """Make `faces` the next roll of the electronic dice (needs a scripted `dice` source)."""
         push = getattr(self.dice, "push", None)
@@ -171,8 +169,6 @@ class SimBoard:
 
     def state(self, path: str) -> Any:
         """A read-only path into the game's and the UI's state, e.g. "positions[1]", "pending.kind"."""
-        from sim.scenario import read_state, state_roots
-
         return read_state(state_roots(self.app), path)
 
     def close(self) -> None:

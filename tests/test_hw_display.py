@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from luma.core.device import dummy
+import luma.oled.device
 from luma.core.interface.serial import i2c
+from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
 from firmware.errors import ConfigError, HardwareError
@@ -26,6 +28,12 @@ def ssd1306(rotate: int = 0, present: tuple[int, ...] = (0x3C,), driver: str = "
     cfg = replace(default_board().display, rotate=rotate, driver=driver)
     bus = RecordingI2CBus(present)
     return make_luma_device(cfg, serial=i2c(bus=bus, address=cfg.address)), bus
+
+
+def luma_ssd1306(width: int = 128, height: int = 64):
+    """luma's own ssd1306, unchanged: what our bytes are compared with."""
+    bus = RecordingI2CBus()
+    return luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C), width=width, height=height), bus
 
 
 def blank() -> Image.Image:
@@ -75,10 +83,10 @@ def test_first_frame_is_sent_in_full_like_luma_does() -> None:
     bus.clear()
     assert Display(device).show(image)
     assert bus.byte_count() == FULL_FRAME_BYTES
-    ours = bus.writes[:]
-    bus.clear()
-    device.display(image)  # luma's own full frame: the same bytes
-    assert ours == bus.writes
+    theirs, their_bus = luma_ssd1306()
+    their_bus.clear()
+    theirs.display(image)  # luma's own full frame: the same bytes
+    assert bus.writes == their_bus.writes
 
 
 def test_one_pixel_change_sends_one_page_one_column() -> None:
@@ -143,11 +151,60 @@ def test_display_ram_always_matches_the_last_frame(seed: int, rotate: int) -> No
 
 
 def test_page_bytes_match_luma() -> None:
-    device, bus = ssd1306()
+    device, bus = luma_ssd1306()
     image = menu(2, 5)
     bus.clear()
     device.display(image)
     assert b"".join(page_bytes(image)) == bus.data()
+
+
+def test_the_device_is_luma_s_own_class_sending_only_changes_through_its_api() -> None:
+    """luma's own drawing API (canvas → display()) gets the page diff too: a dot is one byte."""
+    device, bus = ssd1306()
+    assert isinstance(device, luma.oled.device.ssd1306)
+    with canvas(device) as draw:
+        draw.point((10, 20), fill=1)
+    bus.clear()
+    with canvas(device) as draw:
+        draw.point((10, 20), fill=1)
+    assert bus.writes == []  # an identical frame sends nothing
+    with canvas(device) as draw:
+        draw.point((11, 20), fill=1)
+    assert bus.writes == [(0x3C, 0x00, [0x21, 10, 11, 0x22, 2, 2]), (0x3C, 0x40, [0, 1 << 4])]
+
+
+def test_a_narrow_panel_s_windows_start_at_its_first_ram_column() -> None:
+    """64×48 panels sit at RAM columns 32-95: luma's full frame and our partial ones agree."""
+    cfg = replace(default_board().display, width=64, height=48)
+    bus = RecordingI2CBus()
+    display = Display(make_luma_device(cfg, serial=i2c(bus=bus, address=cfg.address)))
+    theirs, their_bus = luma_ssd1306(64, 48)
+    image = Image.new("1", (64, 48))
+    bus.clear()
+    their_bus.clear()
+    display.show(image)
+    theirs.display(image)
+    assert bus.writes == their_bus.writes
+    image.putpixel((0, 47), 1)
+    bus.clear()
+    display.show(image)
+    assert bus.writes == [(0x3C, 0x00, [0x21, 32, 32, 0x22, 5, 5]), (0x3C, 0x40, [1 << 7])]
+
+
+@pytest.mark.parametrize("driver", ["ssd1305", "ssd1309", "ssd1315", "ssd1316"])
+def test_the_ssd1306_family_sends_only_changes(driver: str) -> None:
+    height = 32 if driver in ("ssd1305", "ssd1316") else 64
+    cfg = replace(default_board().display, driver=driver, height=height)
+    bus = RecordingI2CBus()
+    device = make_luma_device(cfg, serial=i2c(bus=bus, address=cfg.address))
+    display = Display(device)
+    assert display.paged and isinstance(device, getattr(luma.oled.device, driver))
+    image = Image.new("1", (128, height))
+    display.show(image)
+    image.putpixel((10, 9), 1)
+    bus.clear()
+    display.show(image)
+    assert bus.byte_count() == 9
 
 
 def test_changed_span() -> None:
@@ -225,3 +282,4 @@ def test_close_blanks_and_is_idempotent() -> None:
     display.close()
     display.close()
     assert [0xAE] in bus.commands()  # display off
+    assert bus.data() == bytes(1024)  # a whole blank frame, as luma's cleanup sends it

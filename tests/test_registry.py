@@ -210,7 +210,7 @@ def test_a_registered_game_has_records_selfplay_bench_and_scenarios(toy: GameSpe
         assert main(["selfplay", "highdie", "--players", "1", "--seed", "1"]) == 0
     assert json.loads(out.getvalue())["game"] == "highdie"
 
-    from firmware.bench.engines import measure
+    from sim.bench.engines import measure
 
     assert measure("highdie", 0.01)["highdie_games_played"] >= 1
 

@@ -12,8 +12,8 @@ import pytest
 from firmware.cli import main
 from firmware.errors import ConfigError
 from firmware.hardware.config import BOARD_ENV, BUTTON_NAMES, default_board_path, load_board
-from firmware.hardware.wiring_docs import connections, header_pin, replace_sections, update_docs
-from firmware.hardware.wiring_svg import wiring_svg
+from sim.wiring.docs import connections, header_pin, replace_sections, update_docs
+from sim.wiring.svg import wiring_svg
 
 HARDWARE = default_board_path().parent
 SVG = "{http://www.w3.org/2000/svg}"

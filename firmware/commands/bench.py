@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from importlib import import_module
 
-SUITES = {"engines": "firmware.bench.engines", "loop": "firmware.bench.loop"}
+SUITES = {"engines": "sim.bench.engines", "loop": "sim.bench.loop"}  # by name: firmware never imports sim
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

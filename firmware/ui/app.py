@@ -90,6 +90,12 @@ class BoardApp:
     def screen(self) -> Screen:
         return self.stack[-1]
 
+    @property
+    def busy(self) -> bool:
+        """The board moves by itself: an animation runs, or a bot is about to move."""
+        session = self.session
+        return self.animation is not None or (session is not None and not session.over and session.pending_bot())
+
     def push(self, screen: Screen) -> None:
         self.stack.append(screen)
         self.changed()

@@ -20,6 +20,7 @@ from firmware.hardware.board import open_hardware
 from firmware.hardware.config import load_board
 from firmware.hardware.display import RecordingI2CBus
 from firmware.loop import EventLoop, FakeClock, Stop
+from sim.timing import TAP_S
 
 
 def _board(clock: Any, loop: EventLoop) -> tuple[Board, RecordingI2CBus, dict[str, Any]]:
@@ -52,10 +53,10 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
         elapsed = time.perf_counter() - start
         if board.pushes["leds"] > before["leds"] and board.pushes["display"] > before["display"]:
             samples.append(elapsed * 1000.0)
-        time.sleep(0.03)  # past the debounce window
+        time.sleep(TAP_S / 2)  # past the debounce window, yet short: real time
         pins["roll"].drive_high()
         loop.run_pending(board.handle)
-        time.sleep(0.03)
+        time.sleep(TAP_S / 2)
         loop.run_pending(board.handle)
     samples.sort()
     return {
@@ -68,10 +69,10 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
 def _tap(board: Board, loop: EventLoop, pin: Any) -> None:
     pin.drive_low()
     loop.run_pending(board.handle)
-    time.sleep(0.03)
+    time.sleep(TAP_S / 2)
     pin.drive_high()
     loop.run_pending(board.handle)
-    time.sleep(0.03)
+    time.sleep(TAP_S / 2)
     loop.run_pending(board.handle)
 
 

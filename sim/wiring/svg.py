@@ -12,7 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from firmware.hardware.config import BoardConfig
-from firmware.hardware.wiring_docs import (
+from sim.wiring.docs import (
     HEADER,
     LEFT,
     RIGHT,

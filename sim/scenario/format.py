@@ -1,36 +1,31 @@
-"""Scenarios: scripted button presses, dice and expectations in TOML (docs/scenarios.md), run
-against any board that offers the small `BoardDriver` protocol — the simulator's `SimBoard`
-in CI, a real board on the bench through another driver.
+"""The scenario format: a TOML file of scripted button presses, dice and expectations
+(docs/scenarios.md), parsed and validated into `Scenario`, `Step` and `Expectation`.
 
-    >>> scenario = load_scenario("tests/scenarios/menu.toml")         # doctest: +SKIP
-    >>> run_scenario(scenario, SimBoard(seed=scenario.seed)).passed   # doctest: +SKIP
-    True
+    >>> load_scenario("tests/scenarios/menu.toml").name   # doctest: +SKIP
+    'menu'
 
 The whole file is parsed and validated before anything runs; `ScenarioError` names the file,
-the step and the key at fault.
+the step and the key at fault. A scenario runs (`sim.scenario.runner`) against any board that
+offers the small `BoardDriver` protocol — the simulator's `SimBoard` in CI, a real board on the
+bench through another driver.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import re
-import sys
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TextIO, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from firmware.errors import ConfigError, XtraboardError
+from firmware.errors import ConfigError
 from firmware.games.registry import games
 from firmware.hardware.config import BUTTON_NAMES, cell_names
 from firmware.ui.colours import PLAYER_COLOURS
+from sim.state import StateError, parse_path
 
-TAP_S = 0.06  # a short press: longer than the debounce window, far shorter than a hold
-BOUNCE_GAP_S = 0.002  # between the edges of a noisy contact
-SETTLE_POLL_S = 0.05
-SETTLE_LIMIT_S = 600.0
 DEFAULT_SEED = 0  # scenarios are reproducible unless they script every roll themselves
 COLOUR_NAMES: dict[str, tuple[int, int, int]] = dict(PLAYER_COLOURS) | {"off": (0, 0, 0)}
 
@@ -45,17 +40,11 @@ EXPECT_KINDS: dict[str, frozenset[str]] = {  # an expectation's main key, and th
     "led": frozenset({"colour"}), "text": frozenset(), "image_sha": frozenset(),
     "state": frozenset({"equals", "none"}), "menu": frozenset(), "replays": frozenset(),
 }
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
 _STEP_HEADER = re.compile(r"^\s*\[\[\s*step\s*\]\]\s*(#.*)?$")
 
 
 class ScenarioError(ConfigError):
     """A scenario file that cannot be run: not TOML, or a key, type, button or cell is wrong."""
-
-
-class StateError(XtraboardError, LookupError):
-    """A state path that does not lead anywhere on this board (no game, no such attribute)."""
 
 
 @runtime_checkable
@@ -412,394 +401,3 @@ def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + " }"
     return str(value)
-
-
-# --- reading state: a read-only path into the engine's and the UI's public state ------------
-
-def parse_path(path: str) -> list[str | int]:
-    """`positions[1]` → ["positions", 1]; `game.sheets[0].total` → ["game", "sheets", 0, "total"].
-    Names starting with "_" are private and refused."""
-    head = _NAME.match(path)
-    if head is None:
-        raise StateError(f"state path {path!r} must start with a name (e.g. game.positions[1])")
-    parts: list[str | int] = [head.group()]
-    at = head.end()
-    while at < len(path):
-        part = _PATH_PART.match(path, at)
-        if part is None:
-            raise StateError(f"state path {path!r}: cannot read {path[at:]!r}; use .name or [index]")
-        parts.append(part.group(1) if part.group(1) is not None else int(part.group(2)))
-        at = part.end()
-    private = next((p for p in parts if isinstance(p, str) and p.startswith("_")), None)
-    if private is not None:
-        raise StateError(f"state path {path!r}: {private!r} is private")
-    return parts
-
-
-def state_roots(app: Any) -> dict[str, Callable[[], Any]]:
-    """What a state path may start with on a running board app (each read only when asked)."""
-    def session() -> Any:
-        return app.session
-
-    def game() -> Any:
-        return session().game if session() is not None else None
-
-    def menu() -> Any:
-        choice = getattr(app.screen, "choice", None)
-        return choice.current.label if choice is not None else None
-
-    return {
-        "game": game,
-        "pending": lambda: game().pending() if game() is not None else None,
-        "result": lambda: game().result() if game() is not None else None,
-        "record": lambda: game().to_record() if game() is not None else None,
-        "over": lambda: session() is not None and session().over,
-        "screen": lambda: type(app.screen).__name__,
-        "menu": menu,
-        "busy": lambda: app.animation is not None or (session() is not None and not session().over
-                                                      and session().pending_bot()),
-        "problems": lambda: list(app.problems),
-        "settings": lambda: app.settings,
-    }
-
-
-def read_state(roots: Mapping[str, Callable[[], Any]], path: str) -> Any:
-    """Follow `path` from one of `roots` (a name that is no root is read on `game`), reading
-    attributes and indexes only: nothing is called but the roots. Returns plain data
-    (lists, dicts, strings, numbers, booleans, None)."""
-    parts = parse_path(path)
-    if parts[0] not in roots:
-        parts.insert(0, "game")
-    value = roots[str(parts[0])]()
-    walked = str(parts[0])
-    for part in parts[1:]:
-        if value is None:
-            raise StateError(f"{walked} is nothing" + (" (no game on the board)" if walked == "game" else ""))
-        value = _step_into(value, part, walked)
-        walked += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return plain(value)
-
-
-def _step_into(value: Any, part: str | int, walked: str) -> Any:
-    if isinstance(part, int):
-        if isinstance(value, Mapping):
-            for key in (part, str(part)):
-                if key in value:
-                    return value[key]
-            raise StateError(f"{walked} has no key {part}")
-        try:
-            return value[part]
-        except (IndexError, TypeError, KeyError):
-            raise StateError(f"{walked} has no item [{part}]") from None
-    if part.startswith("_"):
-        raise StateError(f"{part!r} is private")
-    if isinstance(value, Mapping) and part in value:
-        return value[part]
-    if not hasattr(value, part):
-        raise StateError(f"{walked} ({type(value).__name__}) has no {part!r}")
-    found = getattr(value, part)
-    if callable(found) and not isinstance(found, type):
-        raise StateError(f"{walked}.{part} is a method; a state path reads attributes only")
-    return found
-
-
-def plain(value: Any) -> Any:
-    """State as data a scenario can compare: tuples → lists, steps → their record JSON,
-    dataclasses → tables, mapping keys → strings."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    to_json = getattr(value, "to_json", None)
-    if callable(to_json):
-        return plain(to_json())
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted((plain(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return repr(value)
-
-
-def same(actual: Any, expected: Any) -> bool:
-    """Equality that keeps booleans apart from numbers (true ≠ 1)."""
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        return type(actual) is type(expected) and actual == expected
-    if isinstance(actual, list) and isinstance(expected, list):
-        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
-    if isinstance(actual, dict) and isinstance(expected, dict):
-        return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in actual)
-    return actual == expected
-
-
-# --- scripted dice ------------------------------------------------------------------------------
-
-class ScenarioDice:
-    """The rolls a scenario's `dice` steps queued, in order. Faces are matched to the dice asked
-    for: EXXTRA's faces are strings, so 7 and "7" both fit its die A."""
-
-    def __init__(self) -> None:
-        self._rolls: list[tuple[Any, ...]] = []
-
-    def push(self, faces: Sequence[Any]) -> None:
-        self._rolls.append(tuple(faces))
-
-    @property
-    def left(self) -> int:
-        return len(self._rolls)
-
-    def roll(self, dice: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
-        if not self._rolls:
-            raise LookupError("the scenario's scripted dice have no roll left; add a dice step before this roll")
-        faces = self._rolls.pop(0)
-        fitted = tuple(_fit(face, die) for face, die in zip(faces, dice))
-        if len(faces) != len(dice) or any(f not in d for f, d in zip(fitted, dice)):
-            raise ValueError(f"scripted roll {list(faces)} does not fit the dice asked for: "
-                             f"{[list(d) for d in dice]}")
-        return fitted
-
-
-def _fit(face: Any, die: Sequence[Any]) -> Any:
-    if face in die:
-        return face
-    if isinstance(face, int) and str(face) in die:
-        return str(face)
-    if isinstance(face, str) and face.isdigit() and int(face) in die:
-        return int(face)
-    return face
-
-
-# --- running --------------------------------------------------------------------------------------
-
-@dataclass
-class ScenarioResult:
-    name: str
-    steps: int = 0  # steps run
-    expectations: int = 0  # expectations checked
-    failure: str | None = None  # "step N (line L): expected …, got …"
-
-    @property
-    def passed(self) -> bool:
-        return self.failure is None
-
-    def summary(self) -> str:
-        verdict = "passed" if self.passed else "failed"
-        return f"scenario {self.name}: {self.steps} steps, {self.expectations} expectations, {verdict}"
-
-
-class StepFailed(Exception):
-    """An expectation that did not hold; the message is `expected …, got …`."""
-
-
-@dataclass
-class Runner:
-    """Runs steps on a driver, composing taps, holds, bounces and mashing from press, release
-    and wait — so a bench driver needs only those."""
-
-    driver: BoardDriver
-    hold_s: float = 1.0  # the board's long-press time (buttons.hold_s)
-    checked: int = 0
-
-    def run_step(self, step: Step) -> None:
-        action, d = step.action, self.driver
-        if action == "press":
-            d.press(step.button)
-        elif action == "release":
-            d.release(step.button)
-        elif action in ("tap", "hold", "bounce"):
-            for _ in range(step.times):
-                if action == "tap":
-                    self.tap(step.button)
-                elif action == "hold":
-                    self.tap(step.button, step.seconds if step.seconds is not None else self.hold_s + 0.1)
-                else:
-                    self.bounce(step.button, step.edges)
-        elif action == "wait":
-            d.wait(step.seconds or 0.0)
-        elif action == "settle":
-            self.settle()
-        elif action == "dice":
-            for roll in step.rolls:
-                d.queue_dice(roll)
-        elif action == "expect":
-            for expectation in step.expectations:
-                self.check(expectation)
-        elif action == "mash":
-            self.mash(step)
-
-    # --- composed inputs ----------------------------------------------------------------------
-    def tap(self, button: str, seconds: float = TAP_S) -> None:
-        self.driver.press(button)
-        self.driver.wait(seconds)
-        self.driver.release(button)
-        self.driver.wait(TAP_S)
-
-    def bounce(self, button: str, edges: int) -> None:
-        """A noisy contact: `edges` level changes a few milliseconds apart, then a clean tap."""
-        for i in range(edges):
-            (self.driver.press if i % 2 == 0 else self.driver.release)(button)
-            self.driver.wait(BOUNCE_GAP_S)
-        self.tap(button)
-
-    def settle(self) -> None:
-        settle = getattr(self.driver, "settle", None)
-        if callable(settle):
-            settle()
-            return
-        waited = 0.0
-        while self.driver.state("busy") and waited < SETTLE_LIMIT_S:
-            self.driver.wait(SETTLE_POLL_S)
-            waited += SETTLE_POLL_S
-
-    # --- expectations ---------------------------------------------------------------------------
-    def check(self, expectation: Expectation) -> None:
-        self.checked += 1
-        got = self.observe(expectation)
-        if got is not None:
-            raise StepFailed(f"expected {expectation.describe()}, got {got}")
-
-    def observe(self, e: Expectation) -> str | None:
-        """None when the expectation holds, else what the board showed instead."""
-        d = self.driver
-        if e.kind == "led":
-            colour = tuple(d.led(e.target))
-            return None if colour in e.value else str(colour)
-        if e.kind == "text":
-            texts = d.screen_text()
-            return None if any(e.target in line for line in texts) else " | ".join(map(_show, texts)) or "a blank display"
-        if e.kind == "image_sha":
-            checksum = d.image_checksum()
-            return None if checksum == e.target else checksum or "no image"
-        if e.kind == "menu":
-            label = d.state("menu")
-            if label == e.target:
-                return None
-            return _show(label) if label is not None else f"no menu on {d.state('screen')}"
-        if e.kind == "replays":
-            return replay_problem(d.state("record"))
-        try:
-            value = d.state(e.target)
-        except StateError as exc:
-            return str(exc)
-        if e.value is None:
-            return None if value is None else _show(value)
-        return None if same(value, e.value) else _show(value)
-
-    # --- bad input ------------------------------------------------------------------------------
-    def mash(self, step: Step) -> None:
-        """`step.count` random taps, bounces, holds, chords and pauses (seeded); after each one
-        the board must not have refused a step and its game's record must still replay."""
-        rng = random.Random(f"xtraboard-mash:{step.seed}")
-        problems = len(self.driver.state("problems"))
-        for n in range(1, step.count + 1):
-            what, act = self.mash_action(rng, step.buttons)
-            try:
-                act()
-            except Exception as exc:  # the finding: say which action broke the board
-                raise StepFailed(f"no exception during mash action {n} ({what}), "
-                                 f"got {type(exc).__name__}: {exc}") from exc
-            now = self.driver.state("problems")
-            if len(now) > problems:
-                raise StepFailed(f"no refused step during mash action {n} ({what}), got {_show(now[problems:])}")
-            trouble = replay_problem(self.driver.state("record"), required=False)
-            if trouble is not None:
-                raise StepFailed(f"the game's record to replay after mash action {n} ({what}), got {trouble}")
-
-    def mash_action(self, rng: random.Random, buttons: Sequence[str]) -> tuple[str, Callable[[], None]]:
-        """One random action: what it is, and doing it."""
-        d = self.driver
-        button = rng.choice(buttons)
-        kind = rng.random()
-        if kind < 0.4:
-            seconds = rng.uniform(0.001, 0.2)  # some taps shorter than the debounce window
-            return f"tap {button}", lambda: self.tap(button, seconds)
-        if kind < 0.55:
-            edges = rng.randint(2, 9)
-            return f"bounce {button}", lambda: self.bounce(button, edges)
-        if kind < 0.65:
-            seconds = self.hold_s + rng.uniform(0.05, 1.0)
-            return f"hold {button}", lambda: self.tap(button, seconds)
-        if kind < 0.75:
-            other, gap, overlap = rng.choice(buttons), rng.uniform(0.0, 0.1), rng.uniform(0.0, 0.3)
-
-            def chord() -> None:
-                d.press(button)
-                d.wait(gap)
-                d.press(other)
-                d.wait(overlap)
-                d.release(button)
-                d.release(other)
-                d.wait(TAP_S)
-
-            return f"chord {button}+{other}", chord
-        pause = rng.choice((0.0, 0.05, 0.15, 0.4, 1.0))  # lands mid-animation, or lets a bot move
-        return f"wait {pause:g}", lambda: d.wait(pause)
-
-
-def replay_problem(record: Any, *, required: bool = True) -> str | None:
-    """None when `record` replays to a game with the same record, else what went wrong."""
-    from firmware.records import replay_record
-
-    if record is None:
-        return "no game on the board" if required else None
-    try:
-        replayed = replay_record(record).to_record()
-    except ValueError as exc:
-        return f"{type(exc).__name__}: {exc}"
-    if replayed.get("steps") != record.get("steps") or replayed.get("result") != record.get("result"):
-        return "a replay that differs from the game"
-    return None
-
-
-def run_scenario(scenario: Scenario, driver: BoardDriver, *, hold_s: float = 1.0,
-                 out: TextIO | None = None) -> ScenarioResult:
-    """Run every step in order; stop at the first failed expectation (or an exception from the
-    board), print `FAIL step N (line L): …` and the summary line."""
-    out = out if out is not None else sys.stdout
-    runner = Runner(driver, hold_s)
-    result = ScenarioResult(scenario.name)
-    for step in scenario.steps:
-        result.steps += 1
-        try:
-            runner.run_step(step)
-        except StepFailed as exc:
-            result.failure = f"{step.where}: {exc}"
-        except Exception as exc:  # the board (or a driver) broke: that is the finding
-            result.failure = f"{step.where}: {step.action} made the board raise {type(exc).__name__}: {exc}"
-        result.expectations = runner.checked
-        if result.failure is not None:
-            print(f"FAIL {result.failure}", file=out)
-            break
-    print(result.summary(), file=out)
-    return result
-
-
-def run_scenario_file(path: str | Path, *, board_file: str | Path | None = None,
-                      screenshot: str | Path | None = None, state_dir: str | Path | None = None,
-                      out: TextIO | None = None) -> int:
-    """`xtraboard sim --headless --scenario FILE`: 0 passed, 1 failed, 2 invalid file.
-    `board_file` (the command line's --board) wins over the scenario's `board`."""
-    from firmware.hardware.config import load_board
-    from sim.board import SimBoard
-
-    out = out if out is not None else sys.stdout
-    try:
-        scenario = load_scenario(path)
-        board_path = board_file if board_file is not None else scenario.board
-        hold_s = load_board(board_path).buttons.hold_s
-    except ConfigError as exc:
-        print(f"xtraboard sim: {exc}", file=sys.stderr)
-        return 2
-    dice = ScenarioDice() if scenario.scripted_dice else None
-    board = SimBoard(board_file=board_path, seed=scenario.seed, state_dir=state_dir, dice=dice)
-    try:
-        result = run_scenario(scenario, board, hold_s=hold_s, out=out)
-        if screenshot is not None:
-            from sim.screenshot import save_screenshot
-
-            save_screenshot(board, Path(screenshot))
-    finally:
-        board.close()
-    return 0 if result.passed else 1
-

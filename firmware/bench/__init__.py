@@ -1,1 +1,0 @@
-"""Benchmarks behind `xtraboard bench`; each prints `name: value` lines."""
