@@ -98,7 +98,7 @@ def test_answers_are_reproducible_for_the_same_position_and_seed() -> None:
 @pytest.mark.parametrize(("line", "why"), [
     ("position {not json", "the position is not valid JSON"),
     ('position {"format": "xtraboard-record", "version": 1, "game": "chess", "players": [], "steps": []}',
-     "not 'chess'"),
+     'not "chess"'),
     ('position {"format": "xtraboard-record", "version": 1, "game": "exxtra", "players": [{"name": "A"}, '
      '{"name": "B"}, {"name": "C"}], "steps": [{"do": "reroll"}]}', "step 0"),
     ('position {"format": "xtraboard-record", "version": 1, "game": "exxtra", "players": [{"name": "A"}, '
