@@ -2,9 +2,8 @@
 time limit. Anything that goes wrong — it will not start, crashes, hangs, answers nonsense —
 is an `EngineError` naming the engine and what happened; the caller falls back to a built-in bot.
 
-    >>> engine = EngineProcess("mine", [sys.executable, "-m", "firmware", "engine"])  # doctest: +SKIP
-    >>> engine.decide(record, movetime_ms=500)                                          # doctest: +SKIP
-    {'do': 'place', 'rung': 5}
+    engine = EngineProcess("mine", ["xtraboard", "engine"], options={"Level": "medium"})
+    step = engine.decide(record, movetime_ms=500)    # e.g. {"do": "place", "rung": 5}
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from __future__ import annotations
 import json
 import queue
 import subprocess
-import sys  # noqa: F401  (the docstring's example)
 import threading
 import time
 from collections.abc import Mapping, Sequence
