@@ -5,13 +5,19 @@ A source is asked for one face per die, given each die's faces, and never sees t
 >>> SeededDice(7).roll([(1, 2, 3, 4, 5, 6)] * 2)
 (2, 4)
 
-Play uses `SystemDice` (the OS's cryptographic RNG, which the Pi feeds from its hardware RNG);
-tests, replays and demos use `SeededDice` or `ScriptedDice`. Physical dice keyed in by the
-players are an input mode of the board's loop, not a source.
+Games on the board roll `CommittedDice`: a secret seed (from the OS's cryptographic RNG, which
+the Pi feeds from its hardware RNG; or the seed a test or demo gives) whose SHA-256 is shown and
+recorded before the game, every roll derived from the seed and the roll's index by HMAC-SHA256
+(docs/dice.md), the seed revealed in the record when the game is over so that anyone can check
+every roll (`xtraboard verify`). Self-play and engine tests use `SeededDice`; scenarios
+`ScriptedDice`. Physical dice keyed in by the players are an input mode of the board's loop, not
+a source.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -30,6 +36,79 @@ class SystemDice:
 
     def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
         return tuple(secrets.choice(list(faces)) for faces in dice)
+
+
+SCHEME = "hmac-sha256-v1"  # the derivation below, as records name it (docs/dice.md)
+
+
+def new_secret() -> str:
+    """A fresh secret seed: 32 bytes from the OS's cryptographic RNG, as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
+def commitment(secret: str) -> str:
+    """What the board shows and records before the game: `sha256:` and the hex SHA-256 of the
+    seed's UTF-8 bytes.
+
+    >>> commitment("7")[:19]
+    'sha256:7902699be42c'
+    """
+    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def derive_roll(secret: str, index: int, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    """Roll number `index` (0 = the game's first roll) of a game whose seed is `secret`.
+
+    The bytes of HMAC-SHA256(key = the seed's UTF-8, message = "roll:<index>"), then of
+    "roll:<index>:1", "roll:<index>:2", ... are read in order; a die of n faces takes the next
+    byte b below 256 - 256 % n (others are skipped: no modulo bias) and shows face b % n of
+    its faces as listed.
+
+    >>> derive_roll("7", 0, [(1, 2, 3, 4, 5, 6)] * 5)
+    (2, 1, 1, 3, 1)
+    """
+    key = secret.encode("utf-8")
+    out: list[Any] = []
+    block, stream, at = 0, b"", 0
+    for faces in dice:
+        choices = list(faces)
+        count = len(choices)
+        if not 1 <= count <= 256:
+            raise ValueError(f"a die must have 1 to 256 faces, not {count}")
+        limit = 256 - 256 % count
+        while True:
+            if at == len(stream):
+                message = f"roll:{index}" if block == 0 else f"roll:{index}:{block}"
+                stream, at, block = hmac.new(key, message.encode("ascii"), hashlib.sha256).digest(), 0, block + 1
+            byte = stream[at]
+            at += 1
+            if byte < limit:
+                out.append(choices[byte % count])
+                break
+    return tuple(out)
+
+
+class CommittedDice:
+    """The board's dice: roll n is `derive_roll(secret, n, dice)`; `rolls_made` is the index of
+    the next roll (a game restored after a power cut goes on from its count of rolls).
+
+    >>> dice = CommittedDice("7")
+    >>> dice.roll([(1, 2, 3, 4, 5, 6)] * 5), dice.rolls_made
+    ((2, 1, 1, 3, 1), 1)
+    """
+
+    def __init__(self, secret: str, rolls_made: int = 0) -> None:
+        self.secret = secret
+        self.rolls_made = rolls_made
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.secret)
+
+    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+        faces = derive_roll(self.secret, self.rolls_made, dice)
+        self.rolls_made += 1
+        return faces
 
 
 class SeededDice:

@@ -21,7 +21,8 @@ from firmware.games import Game, Player, game_class, game_names
 
 FORMAT = "xtraboard-record"
 VERSION = 1
-RECORD_KEYS = ("format", "version", "game", "players", "steps", "result")
+RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice")
+DICE_KEYS = ("scheme", "commit", "seed", "physical")  # the optional dice block (docs/dice.md)
 PLAYER_KEYS = ("name", "bot", "kids")
 # Keys a step may hold besides those its own kind writes (EXTRA!'s `column` may be null or left out).
 OPTIONAL_STEP_KEYS = {"extra": frozenset({"column"})}
@@ -47,7 +48,21 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
     for player in players:
         if isinstance(player, Mapping):
             _check_keys(player, PLAYER_KEYS, f"player {_show(player.get('name'))}")
+    if "dice" in record:
+        _check_dice(record["dice"])
     return game_class(record["game"]), [Player.from_json(p) for p in players]
+
+
+def _check_dice(dice: Any) -> None:
+    """The dice block: an object of DICE_KEYS; `commit` and `seed` text, `physical` true or false."""
+    if not isinstance(dice, Mapping):
+        raise RecordError(f"'dice' must be an object, not {_show(dice)}")
+    _check_keys(dice, DICE_KEYS, "'dice'")
+    for key in ("scheme", "commit", "seed"):
+        if key in dice and not isinstance(dice[key], str):
+            raise RecordError(f"'dice' {key!r} must be text, not {_show(dice[key])}")
+    if "physical" in dice and type(dice["physical"]) is not bool:
+        raise RecordError(f"'dice' 'physical' must be true or false, not {_show(dice['physical'])}")
 
 
 def replay_record(record: Mapping[str, Any]) -> Game:

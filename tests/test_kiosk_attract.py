@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from firmware.ui.app import NOTE_S
 from sim.board import SimBoard
 
 
@@ -14,10 +15,11 @@ def test_idle_show_and_wake_up_where_it_was():
     for button in ("ok", "ok", "ok", "ok", "ok"):  # a game of EXXTRA for three people
         board.tap(button)
     board.settle()
-    before = (board.app.version, type(board.app.screen).__name__, board.app.session.game.to_record())
     before_track = board.led("track.0")
+    board.wait(NOTE_S)  # the note saying the dice are sealed has gone
+    before = (board.app.version, type(board.app.screen).__name__, board.app.session.game.to_record())
 
-    board.wait(timeout - 1)
+    board.wait(timeout - 1 - NOTE_S)
     assert board.board.attract_phase is None  # not yet
     board.wait(2)
     assert board.board.attract_phase is not None

@@ -141,7 +141,9 @@ def record_problem(record: dict[str, Any]) -> str | None:
 
 def _export(journal: Journal, game: str | None, out: str) -> int:
     games, skipped = _readable(journal.finished(game)[::-1])  # oldest first, as they were played
-    lines = "".join(json.dumps(g.record) + "\n" for g in games)
+    from firmware.verify import revealed
+
+    lines = "".join(json.dumps(revealed(g.record, g.meta, g.status)) + "\n" for g in games)
     if out == "-":
         sys.stdout.write(lines)
         return 1 if skipped else 0

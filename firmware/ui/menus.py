@@ -165,8 +165,11 @@ class SeatScreen(Screen):
 
 
 def start_game(app: BoardApp, game: str, seats: list[Seat], mode: str) -> None:
-    session = GameSession.start(game, seats, seed=app.seed, journal=app.journal, meta={"mode": mode})
+    session = GameSession.start(game, seats, seed=app.seed, journal=app.journal,
+                                meta={"mode": mode, "dice": "scripted" if app.dice is not None else app.settings.dice_mode})
     app.start_session(session)
+    if "dice" in session.header():  # the dice are sealed: say so before the first roll
+        app.show_note(f"Dice sealed: {session.header()['dice']['commit'][7:19]}")
 
 
 class GameMenu(MenuScreen):

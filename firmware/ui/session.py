@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.dice import DiceSource, SeededDice, SystemDice
+from firmware.dice import SCHEME, CommittedDice, DiceSource, SeededDice, SystemDice, commitment, new_secret
 from firmware.games import ROLL, Game, Player, Roll, new_game
 from firmware.records import replay_record
 
@@ -41,11 +41,13 @@ class GameSession:
     def start(cls, name: str, seats: Sequence[Seat], *, seed: int | str | None = None,
               journal: Any = None, meta: dict[str, Any] | None = None) -> GameSession:
         game = new_game(name, [s.player() for s in seats])
-        meta = dict(meta or {}) | {"colours": [s.colour for s in seats], "seed": seed}
-        session = cls(game, [s.colour for s in seats], dice_for(seed, 0), journal, None, seed, meta)
+        # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs
+        # it) and the record holds its commitment until the game is over. A given seed is the secret.
+        secret = new_secret() if seed is None else str(seed)
+        meta = dict(meta or {}) | {"colours": [s.colour for s in seats], "seed": seed, "dice_seed": secret}
+        session = cls(game, [s.colour for s in seats], CommittedDice(secret), journal, None, seed, meta)
         if journal is not None:
-            header = {k: v for k, v in game.to_record().items() if k not in ("steps", "result")}
-            session.journal_id = journal.start_game(header, meta)
+            session.journal_id = journal.start_game(session.header(), meta)
         return session
 
     @classmethod
@@ -57,7 +59,20 @@ class GameSession:
         seed = meta.get("seed")
         _check_meta(colours, seed, len(game.players))
         rolls = sum(isinstance(s, Roll) for s in game.history)
-        return cls(game, list(colours), dice_for(seed, rolls), journal, stored.id, seed, meta)
+        secret = meta.get("dice_seed")
+        dice = CommittedDice(secret, rolls) if isinstance(secret, str) else dice_for(seed, rolls)
+        return cls(game, list(colours), dice, journal, stored.id, seed, meta)
+
+    def header(self) -> dict[str, Any]:
+        """The game's record without steps or result, with its dice block (docs/records.md):
+        the commitment to the secret seed, and whether the players key in physical dice."""
+        header = {k: v for k, v in self.game.to_record().items() if k not in ("steps", "result")}
+        secret = self.meta.get("dice_seed")
+        if isinstance(secret, str) and self.meta.get("dice") != "scripted":  # scripted: no claim
+            header["dice"] = {"scheme": SCHEME, "commit": commitment(secret)}
+            if self.meta.get("dice") == "physical":
+                header["dice"]["physical"] = True
+        return header
 
     # --- steps -----------------------------------------------------------------------------
     def apply(self, step: Any) -> None:
@@ -70,6 +85,8 @@ class GameSession:
 
     def draw_roll(self) -> Roll:
         """The dice for the pending roll (not applied yet: the tumble animation shows first)."""
+        if isinstance(self.dice, CommittedDice):  # roll n of the record, keyed-in rolls included
+            self.dice.rolls_made = sum(isinstance(s, Roll) for s in self.game.history)
         return Roll(tuple(self.dice.roll(self.game.dice())))
 
     def undo_target(self) -> int | None:
