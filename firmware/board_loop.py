@@ -28,7 +28,7 @@ ATTRACT_STEP_S = 0.12
 
 class Board:
     def __init__(self, hardware: Any, loop: EventLoop, *, journal: Any = None, kiosk: bool = False,
-                 seed: int | str | None = None, dice: Any = None) -> None:
+                 seed: int | str | None = None, dice: Any = None, fleet: Any = None) -> None:
         self.hardware = hardware
         self.loop = loop
         self.clock = loop.clock
@@ -44,6 +44,8 @@ class Board:
         self._cycle_timer: Timer | None = None
         self._idle_timer: Timer | None = None
         self._attract_timer: Timer | None = None
+        self.fleet = fleet  # firmware.fleet.FleetPublisher (the café's MQTT report), or None
+        self._fleet_seen: tuple[int, bool] | None = None
         self._arm_idle()
 
     # --- timers the app asks for: run, then render ---------------------------------------------
@@ -163,6 +165,17 @@ class Board:
                 log.error("%s", exc)
                 hw.problems.append(str(exc))
                 hw.display = None
+        if self.fleet is not None:
+            self._report_to_fleet()
+
+    def _report_to_fleet(self) -> None:
+        """Hand the table's state to the fleet publisher when it changed (it never blocks)."""
+        from firmware.fleet import table_state
+
+        seen = (self.app.version, self.attract_phase is not None)
+        if seen != self._fleet_seen:
+            self._fleet_seen = seen
+            self.fleet.update(table_state(self.app, attract=seen[1]))
 
     def _apply_led_settings(self) -> None:
         leds, settings = self.hardware.leds, self.app.settings
@@ -212,7 +225,10 @@ def run_board(hardware: Any, args: Any) -> int:
     loop = EventLoop(hardware.clock, events=hardware.edges)
     journal = Journal(getattr(args, "state_dir", None) or default_state_dir())
     kiosk = bool(getattr(args, "kiosk", False))
-    board = Board(hardware, loop, journal=journal, kiosk=kiosk)
+    from firmware.fleet import open_fleet
+
+    fleet = open_fleet(hardware.config)  # None unless the board description has [fleet]
+    board = Board(hardware, loop, journal=journal, kiosk=kiosk, fleet=fleet)
     if kiosk:
         from firmware.ui.menus import resume
 
@@ -222,6 +238,8 @@ def run_board(hardware: Any, args: Any) -> int:
     try:
         board.run(SystemdNotifier())
     finally:
+        if fleet is not None:
+            fleet.close()
         hardware.close()
         journal.close()
     return 0

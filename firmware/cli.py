@@ -20,6 +20,7 @@ COMMANDS = {
     "selfplay": ("firmware.commands.selfplay", "play random games and print their records (JSON Lines)"),
     "records": ("firmware.commands.records", "export the games kept on the board"),
     "verify": ("firmware.commands.verify", "check every roll of a record against its revealed dice seed"),
+    "fleet": ("firmware.commands.fleet", "every table's live state, read from the café's MQTT broker"),
     "engine": ("firmware.commands.engine", "the board's bots as an engine on stdin/stdout (XDP, like UCI)"),
     "bench": ("firmware.commands.bench", "print performance figures"),
     "wiring": ("firmware.commands.wiring", "draw the wiring diagram (SVG) from the hardware description"),

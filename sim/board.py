@@ -56,7 +56,12 @@ class SimBoard:
 
             self.journal = Journal(Path(state_dir))
         self.dice = dice  # a DiceSource every game on this board rolls with (scenarios), or None
-        self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed, dice=dice)
+        from firmware.fleet import open_fleet
+
+        # A board description with [fleet] reports to that broker, as the board would.
+        self.fleet = open_fleet(self.config)
+        self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed, dice=dice,
+                           fleet=self.fleet)
         self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
         self.board.render()
 
@@ -172,6 +177,8 @@ class SimBoard:
         return read_state(state_roots(self.app), path)
 
     def close(self) -> None:
+        if self.fleet is not None:
+            self.fleet.close()
         self.hardware.close()
         if self.journal is not None:
             self.journal.close()

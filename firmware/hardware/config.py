@@ -98,6 +98,21 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class FleetConfig:
+    """The optional `[fleet]` section: report to the café's MQTT broker (docs/fleet.md)."""
+
+    table: str  # this board's name in topics and in Home Assistant: letters, digits, - and _
+    broker: str  # host name or address
+    port: int = 1883  # 8883 with TLS unless given
+    tls: bool = False
+    ca_file: Path | None = None  # TLS: the broker's CA (default: the system's)
+    username: str | None = None
+    password_file: Path | None = None  # read when connecting; keep it 0600, out of the description
+    topic_prefix: str = "xtraboard"
+    discovery_prefix: str = "homeassistant"
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     path: Path
     name: str
@@ -107,6 +122,7 @@ class BoardConfig:
     display: DisplayConfig
     button_positions: dict[str, tuple[float, float]] = field(default_factory=dict)  # mm, for drawings
     display_position: tuple[float, float] = (0.0, 0.0)  # mm, top-left of the OLED
+    fleet: FleetConfig | None = None  # the opt-in MQTT report, None when not configured
 
 
 def default_board_path() -> Path:
@@ -160,6 +176,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     display, display_position = _display(top.table("display"), leds, size)
     buttons, button_positions = _buttons(top.table("buttons"), leds, display, size)
     cells = _cells(top.table("cells"), leds.count, size)
+    fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     top.done()
     return BoardConfig(
         path=source,
@@ -170,6 +187,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         display=display,
         button_positions=button_positions,
         display_position=display_position,
+        fleet=fleet,
     )
 
 
@@ -285,6 +303,46 @@ def _buttons(
     positions_table.done()
     table.done()
     return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]
+
+
+_TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _fleet(table: _Table) -> FleetConfig:
+    """`[fleet]`: the broker, how to log in, and this table's name (docs/fleet.md)."""
+    names = "1 to 64 letters, digits, - or _ (it is part of MQTT topics)"
+
+    def name(key: str, default: str | None = None) -> str:
+        if default is not None and not table.present(key):
+            return default
+        value = table.string(key, expected=names)
+        if not _TOPIC_NAME.fullmatch(value):
+            raise table.fail(key, f'"{value}" is not a name; expected {names}')
+        return value
+
+    def path(key: str) -> Path | None:
+        if not table.present(key):
+            return None
+        return table.source.parent / table.string(key, expected="a file name (relative to this description)")
+
+    table_name = name("table")
+    broker = table.string("broker", expected="the MQTT broker's host name or address")
+    tls = table.boolean("tls") if table.present("tls") else False
+    port = table.integer("port", 1, 65535) if table.present("port") else (8883 if tls else 1883)
+    ca_file = path("ca_file")
+    if ca_file is not None and not tls:
+        raise table.fail("ca_file", "a CA file is for TLS; expected tls = true with it")
+    username = table.string("username") if table.present("username") else None
+    password_file = path("password_file")
+    if password_file is not None and username is None:
+        raise table.fail("password_file", "a password needs a user; expected username as well")
+    config = FleetConfig(
+        table=table_name, broker=broker, port=port, tls=tls, ca_file=ca_file, username=username,
+        password_file=password_file, topic_prefix=name("topic_prefix", "xtraboard"),
+        discovery_prefix=name("discovery_prefix", "homeassistant"),
+    )
+    table.done()
+    return config
 
 
 def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str, Cell]:

@@ -1,0 +1,245 @@
+"""The board's MQTT client, on threads of its own: the loop hands it states and results and
+never waits on the network (docs/fleet.md).
+
+    publisher = FleetPublisher(config.fleet, model=config.name)
+    publisher.start()
+    publisher.update(state)           # O(1): keeps the newest state, wakes the worker
+    publisher.close()                 # "offline", then disconnect
+
+Topics under `<topic_prefix>/<table>/`: `availability` ("online", and "offline" as the last
+will and on close), `state` and `result` (JSON), all retained; Home Assistant discovery under
+`<discovery_prefix>/sensor/xtraboard_<table>/<sensor>/config`, retained, re-sent on every
+connection. A broker that is down, slow or refusing the login is logged once per change and
+counted in `status()` (for the audit); the board plays on, and paho reconnects by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from firmware import __version__
+
+log = logging.getLogger("xtraboard.fleet")
+OUTBOX = 64  # results kept while the broker is away; the oldest go first (and are counted)
+KEEPALIVE_S = 30
+RECONNECT_S = (1, 30)  # paho's reconnect delay, doubling from the first to the second
+CLOSE_WAIT_S = 1.0  # how long closing waits for "offline" to leave
+
+
+class FleetPublisher:
+    def __init__(self, config: Any, *, model: str = "xtraboard", outbox: int = OUTBOX,
+                 reconnect_s: tuple[int, int] | None = None) -> None:
+        self.config = config
+        self.model = model
+        base = f"{config.topic_prefix}/{config.table}"
+        self.topics = {"availability": f"{base}/availability", "state": f"{base}/state", "result": f"{base}/result"}
+        self._reconnect_s = reconnect_s or RECONNECT_S
+        self._wake = threading.Condition()
+        self._state: dict[str, Any] | None = None  # the newest state, not yet sent
+        self._last_state: dict[str, Any] | None = None  # the newest state handed over (resent on connect)
+        self._last_result_key: Any = None
+        self._results: deque[dict[str, Any]] = deque()
+        self._outbox = outbox
+        self._connected = False
+        self._announce = False  # send discovery, "online" and the state on the next wake
+        self._stopping = False
+        self.problem: str | None = None
+        self.counters = {"connects": 0, "refused": 0, "unreachable": 0, "disconnects": 0, "published": 0,
+                         "dropped": 0}
+        self._client: Any = None
+        self._thread = threading.Thread(target=self._run, name="xtraboard-fleet", daemon=True)
+
+    # --- the loop's side: never blocks on the network ------------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+
+    def update(self, state: dict[str, Any]) -> None:
+        """Hand over the table's state (table_state()); a finished game's result, seen for the
+        first time, is queued for the `result` topic."""
+        with self._wake:
+            if state == self._last_state:
+                return
+            self._last_state = state
+            self._state = state
+            result = state.get("result")
+            key = None if result is None else json.dumps(result, sort_keys=True)
+            if key is not None and key != self._last_result_key:
+                if len(self._results) >= self._outbox:
+                    self._results.popleft()
+                    self.counters["dropped"] += 1
+                self._results.append(result)
+            self._last_result_key = key if key is not None else self._last_result_key
+            self._wake.notify()
+
+    def status(self) -> dict[str, Any]:
+        """For the audit: connected or not, the problem now (if any) and the counters."""
+        with self._wake:
+            return {"connected": self._connected, "problem": self.problem, **self.counters}
+
+    def close(self) -> None:
+        """Say "offline" (retained), disconnect, stop the threads."""
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        self._thread.join(timeout=CLOSE_WAIT_S + 2)
+
+    # --- the worker thread ------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            client = self._make_client()
+        except (OSError, ValueError) as exc:
+            self._trouble(f"fleet off: {exc}")
+            return
+        self._client = client
+        client.connect_async(self.config.broker, self.config.port, keepalive=KEEPALIVE_S)
+        client.loop_start()
+        try:
+            while True:
+                with self._wake:
+                    while not self._stopping and not (self._connected and (self._announce or self._state is not None
+                                                                           or self._results)):
+                        self._wake.wait()
+                    if self._stopping:
+                        break
+                    announce, self._announce = self._announce, False
+                    state, self._state = self._state, None
+                    results, self._results = list(self._results), deque()
+                if announce:
+                    self._send_discovery()
+                    self._publish(self.topics["availability"], "online")
+                    state = state or self._last_state
+                if state is not None:
+                    self._publish(self.topics["state"], json.dumps(state))
+                for result in results:
+                    self._publish(self.topics["result"], json.dumps(result | {"time": _now()}))
+        finally:
+            if self._connected:
+                info = client.publish(self.topics["availability"], "offline", qos=1, retain=True)
+                try:
+                    info.wait_for_publish(CLOSE_WAIT_S)
+                except (RuntimeError, ValueError):
+                    pass  # not sent: the broker keeps the last will for a vanished board anyway
+            client.disconnect()
+            client.loop_stop()
+
+    def _make_client(self) -> Any:
+        import paho.mqtt.client as mqtt
+
+        config = self.config
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}",
+                             clean_session=True)
+        client.will_set(self.topics["availability"], "offline", qos=1, retain=True)
+        if config.username is not None:
+            password = None
+            if config.password_file is not None:
+                try:
+                    password = config.password_file.read_text(encoding="utf-8").strip()
+                except (OSError, UnicodeDecodeError) as exc:
+                    raise ValueError(f"cannot read the password file {config.password_file}: {exc}") from exc
+            client.username_pw_set(config.username, password)
+        if config.tls:
+            client.tls_set(ca_certs=str(config.ca_file) if config.ca_file is not None else None)
+        client.reconnect_delay_set(*self._reconnect_s)
+        client.max_queued_messages_set(self._outbox)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        return client
+
+    def _publish(self, topic: str, payload: str) -> None:
+        info = self._client.publish(topic, payload, qos=1, retain=True)
+        with self._wake:
+            self.counters["published" if info.rc == 0 else "dropped"] += 1
+
+    def _send_discovery(self) -> None:
+        for topic, payload in discovery_configs(self.config, self.topics, self.model).items():
+            self._publish(topic, json.dumps(payload))
+
+    # --- paho's callbacks (its network thread) ---------------------------------------------------
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            with self._wake:
+                self.counters["refused"] += 1
+            self._trouble(f"fleet: broker {self.config.broker}:{self.config.port} refused the connection: {reason}")
+            return
+        with self._wake:
+            self._connected = True
+            self._announce = True
+            self.counters["connects"] += 1
+            had = self.problem
+            self.problem = None
+            self._wake.notify()
+        if had:
+            log.info("fleet: connected to %s:%d again", self.config.broker, self.config.port)
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        with self._wake:
+            self.counters["unreachable"] += 1
+        self._trouble(f"fleet: broker {self.config.broker}:{self.config.port} cannot be reached")
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        with self._wake:
+            was = self._connected
+            self._connected = False
+            if was:
+                self.counters["disconnects"] += 1
+        if was and not self._stopping:
+            self._trouble(f"fleet: lost the broker {self.config.broker}:{self.config.port} ({reason})")
+
+    def _trouble(self, problem: str) -> None:
+        """Log a problem once (a broker down for a week is one line, not thousands)."""
+        with self._wake:
+            if problem == self.problem:
+                return
+            self.problem = problem
+        log.warning("%s", problem)
+
+
+# (key, name, topic, value template): the sensors Home Assistant shows for each table.
+SENSORS = (
+    ("status", "Status", "state", "{{ value_json.status }}"),
+    ("game", "Game", "state", "{{ value_json.title or 'none' }}"),
+    ("round", "Round", "state", "{{ value_json.round if value_json.round is not none else '' }}"),
+    ("players", "Players", "state", "{{ value_json.players | map(attribute='name') | join(', ') }}"),
+    ("turn", "Turn", "state", "{{ value_json.turn or '' }}"),
+    ("last_result", "Last result", "result", "{{ value_json.summary }}"),
+)
+
+
+def discovery_configs(config: Any, topics: dict[str, str], model: str) -> dict[str, dict[str, Any]]:
+    """Home Assistant MQTT discovery: one sensor config per SENSORS entry, all sharing one
+    device block (the table, with the firmware's version), retained by the broker.
+
+    >>> from firmware.hardware.config import FleetConfig
+    >>> configs = discovery_configs(FleetConfig("table-3", "broker"), {"availability": "a", "state": "s",
+    ...                             "result": "r"}, "xtraboard default build")
+    >>> sorted(configs)[0]
+    'homeassistant/sensor/xtraboard_table-3/game/config'
+    """
+    node = f"xtraboard_{config.table}"
+    device = {"identifiers": [node], "name": f"xtraboard {config.table}", "manufacturer": "xtraboard",
+              "model": model, "sw_version": __version__}
+    configs = {}
+    for key, name, topic, template in SENSORS:
+        configs[f"{config.discovery_prefix}/sensor/{node}/{key}/config"] = {
+            "name": name,
+            "unique_id": f"{node}_{key}",
+            "state_topic": topics[topic],
+            "value_template": template,
+            "json_attributes_topic": topics[topic],
+            "availability_topic": topics["availability"],
+            "payload_available": "online",
+            "payload_not_available": "offline",
+            "device": device,
+            "origin": {"name": "xtraboard", "sw_version": __version__},
+        }
+    return configs
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

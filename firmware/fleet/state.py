@@ -1,0 +1,81 @@
+"""What a board publishes, as pure functions of its application state (docs/fleet.md).
+
+    >>> from firmware.loop import EventLoop, FakeClock
+    >>> from firmware.ui.app import BoardApp
+    >>> table_state(BoardApp(schedule=EventLoop(FakeClock()).call_later), attract=False)["status"]
+    'idle'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware.games import Roll
+from firmware.games.registry import find_game
+
+IDLE, ATTRACT, PLAYING, OVER = "idle", "attract", "playing", "over"
+
+
+def table_state(app: Any, attract: bool) -> dict[str, Any]:
+    """The table as the café sees it: `status` (idle, attract, playing, over), the game, its
+    round, the players and whose turn it is; `result` once the game is over."""
+    session = app.session
+    if session is None:
+        return {"status": ATTRACT if attract else IDLE, "game": None, "title": None, "mode": None, "round": None,
+                "rolls": 0, "players": [], "turn": None, "result": None}
+    game = session.game
+    pending = game.pending()
+    over = session.over
+    return {
+        "status": ATTRACT if attract else OVER if over else PLAYING,
+        "game": game.name,
+        "title": game.title,
+        "mode": session.meta.get("mode"),
+        "round": round_of(game),
+        "rolls": sum(isinstance(step, Roll) for step in game.history),
+        "players": [{"name": p.name, "bot": p.bot} for p in game.players],
+        "turn": None if over or pending.player is None else game.players[pending.player].name,
+        "result": result_message(session) if over else None,
+    }
+
+
+def round_of(game: Any) -> int | None:
+    """The round being played, counted from 1: the engine's own count where it keeps one
+    (LEVEL X), every roll in EXTRA! (all players use each roll), and in EXXTRA one turn per
+    player (a turn starts with a roll that is not a reroll)."""
+    own = getattr(game, "round_number", None)
+    if isinstance(own, int):
+        return own
+    history = game.history
+    if game.name == "extra":
+        return max(1, sum(isinstance(step, Roll) for step in history))
+    if game.name == "exxtra":
+        turns = sum(isinstance(step, Roll) and (i == 0 or history[i - 1].to_json() != {"do": "reroll"})
+                    for i, step in enumerate(history))
+        return (max(turns, 1) - 1) // len(game.players) + 1
+    return None
+
+
+def result_message(session: Any) -> dict[str, Any]:
+    """A finished game's result for the fleet: who played, who won, the scores, a summary line."""
+    game = session.game
+    result = game.result() or {}
+    names = [p.name for p in game.players]
+    winners = [names[i] for i in result.get("winners", [])]
+    key = find_game(game.name).ranking.score
+    if len(winners) == 1:
+        summary = f"{winners[0]} won {game.title}"
+    elif winners:
+        summary = f"{' & '.join(winners)} shared {game.title}"
+    else:
+        summary = f"nobody won {game.title}"
+    return {
+        "game": game.name,
+        "title": game.title,
+        "id": session.journal_id,
+        "players": names,
+        "winners": winners,
+        key: result.get(key),
+        "rolls": sum(isinstance(step, Roll) for step in game.history),
+        "summary": summary,
+    }

@@ -1,0 +1,244 @@
+"""The café's fleet on MQTT, against a real broker on loopback (amqtt): discovery retained,
+states and results published, the last will of a killed board, and a board that plays on while
+its broker is down, restarted, silent or refusing the login."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import firmware.fleet.publisher as publisher
+from firmware import __version__
+from firmware.cli import main
+from firmware.errors import ConfigError
+from firmware.fleet import table_state
+from firmware.fleet.publisher import SENSORS
+from firmware.hardware.config import load_board
+from firmware.loop import EventLoop, FakeClock
+from firmware.ui.app import BoardApp
+from sim.board import SimBoard
+from tests.mqtt_fixtures import Broker, Subscriber, board_file, wait_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def quick_reconnect(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(publisher, "RECONNECT_S", (1, 1))  # a restarted broker is found again within a second
+
+
+@pytest.fixture
+def broker(tmp_path: Path):
+    broker = Broker(tmp_path).start()
+    yield broker
+    broker.stop()
+
+
+def fleet_board(tmp_path: Path, broker_port: int, extra: str = "") -> SimBoard:
+    path = board_file(tmp_path, f'table = "table-3"\nbroker = "127.0.0.1"\nport = {broker_port}\n{extra}')
+    return SimBoard(board_file=path, seed=3)
+
+
+def play_demo(board: SimBoard) -> None:
+    """A whole EXTRA! solo demo game, bots only: menu Demo → EXTRA! → 1 player."""
+    for button in ("right", "right", "right", "ok", "right", "right", "ok", "ok"):
+        board.tap(button)
+    board.settle()
+    assert board.app.session is not None and board.app.session.over
+
+
+def states(subscriber: Subscriber) -> list[dict[str, Any]]:
+    return [json.loads(m.payload) for m in subscriber.on("xtraboard/table-3/state")]
+
+
+# --- the board description and the published state (no broker) ------------------------------------
+def test_the_fleet_section_of_the_board_description(tmp_path: Path) -> None:
+    (tmp_path / "secret").write_text("pw\n")
+    config = load_board(board_file(tmp_path, 'table = "bar-1"\nbroker = "mqtt.cafe.lan"\ntls = true\n'
+                                             'username = "boards"\npassword_file = "secret"\n')).fleet
+    assert config is not None
+    assert (config.table, config.port, config.tls, config.password_file) == ("bar-1", 8883, True, tmp_path / "secret")
+    assert load_board().fleet is None  # opt-in: the shipped description has none
+    bad = {
+        'table = "bar 1"\nbroker = "b"\n': 'fleet.table: "bar 1" is not a name; expected 1 to 64 letters',
+        'table = "t"\nbroker = "b"\npassword_file = "x"\n': "fleet.password_file: a password needs a user",
+        'table = "t"\nbroker = "b"\nport = 0\n': "fleet.port: 0 is out of range",
+        'table = "t"\nbroker = "b"\nca_file = "ca.pem"\n': "fleet.ca_file: a CA file is for TLS",
+        'table = "t"\nbroker = "b"\nbrokr = "c"\n': "fleet.brokr: unknown key (a typo?)",
+        'broker = "b"\n': "fleet.table: missing",
+    }
+    for text, problem in bad.items():
+        with pytest.raises(ConfigError, match=re.escape(problem)):
+            load_board(board_file(tmp_path, text))
+
+
+def test_the_state_is_a_pure_function_of_the_app() -> None:
+    loop = EventLoop(FakeClock())
+    app = BoardApp(schedule=loop.call_later)
+    assert table_state(app, attract=False) == {"status": "idle", "game": None, "title": None, "mode": None,
+                                               "round": None, "rolls": 0, "players": [], "turn": None, "result": None}
+    assert table_state(app, attract=True)["status"] == "attract"
+    board = SimBoard(seed=3)
+    for button in ("right", "ok", "ok", "right", "ok", "ok"):  # LEVEL X: Red a bot, Blue a person
+        board.tap(button)
+    state = table_state(board.app, attract=False)
+    assert state == table_state(board.app, attract=False)  # nothing hidden changes it
+    assert (state["status"], state["game"], state["title"], state["round"], state["turn"]) == (
+        "playing", "levelx", "LEVEL X", 1, "Red")
+    assert state["players"] == [{"name": "Red", "bot": "easy"}, {"name": "Blue", "bot": None}]
+
+
+# --- against a broker ---------------------------------------------------------------------------
+def test_discovery_states_and_results_reach_the_broker(tmp_path: Path, broker: Broker) -> None:
+    board = fleet_board(tmp_path, broker.port)
+    watcher = Subscriber(broker)
+    wait_for(lambda: any(s["status"] == "idle" for s in states(watcher)), "the idle state")
+    play_demo(board)
+    wait_for(lambda: watcher.on("xtraboard/table-3/result"), "the result")
+    seen = states(watcher)
+    assert any(s["status"] == "playing" and s["game"] == "extra" and s["players"] == [{"name": "Red", "bot": "easy"}]
+               for s in seen)
+    assert wait_for(lambda: states(watcher)[-1]["status"] == "over", "the final state")
+    result = json.loads(watcher.on("xtraboard/table-3/result")[0].payload)
+    game = board.app.session.game
+    assert result["summary"] in ("Red won EXTRA!", "nobody won EXTRA!") and result["scores"] == game.result()["scores"]
+    assert len(watcher.on("xtraboard/table-3/result")) == 1  # once, however often the result screen is drawn
+    # A newcomer (Home Assistant starting later) gets discovery, availability, state and result: retained.
+    late = Subscriber(broker)
+    topics = {f"homeassistant/sensor/xtraboard_table-3/{key}/config" for key, *_ in SENSORS}
+    wait_for(lambda: topics <= {m.topic for m in late.messages}, "the retained discovery configs")
+    for message in late.messages:
+        assert message.retain, message.topic
+    config = json.loads(late.on("homeassistant/sensor/xtraboard_table-3/status/config")[0].payload)
+    assert config["device"] == {"identifiers": ["xtraboard_table-3"], "name": "xtraboard table-3",
+                                "manufacturer": "xtraboard", "model": "xtraboard default build", "sw_version": __version__}
+    assert (config["state_topic"], config["availability_topic"]) == ("xtraboard/table-3/state", "xtraboard/table-3/availability")
+    wait_for(lambda: late.on("xtraboard/table-3/result") and late.on("xtraboard/table-3/availability"), "retained topics")
+    assert late.on("xtraboard/table-3/availability")[-1].text == "online"
+    board.close()  # a board that stops says so
+    wait_for(lambda: late.on("xtraboard/table-3/availability")[-1].text == "offline", "offline on close")
+    watcher.close()
+    late.close()
+
+
+def test_the_last_will_of_a_killed_board(tmp_path: Path, broker: Broker) -> None:
+    path = board_file(tmp_path, f'table = "table-3"\nbroker = "127.0.0.1"\nport = {broker.port}\n')
+    script = textwrap.dedent(f"""
+        import sys, time
+        from sim.board import SimBoard
+        board = SimBoard(board_file={str(path)!r}, realtime=True)
+        print("running", flush=True)
+        time.sleep(600)
+    """)
+    watcher = Subscriber(broker)
+    board = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE)
+    try:
+        assert board.stdout is not None and board.stdout.readline() == b"running\n"
+        wait_for(lambda: [m.text for m in watcher.on("xtraboard/table-3/availability")] == ["online"], "online")
+        board.send_signal(signal.SIGKILL)
+        board.wait()
+        wait_for(lambda: [m.text for m in watcher.on("xtraboard/table-3/availability")] == ["online", "offline"],
+                 "the last will")
+    finally:
+        if board.poll() is None:
+            board.kill()
+            board.wait()
+        watcher.close()
+
+
+def test_the_board_plays_on_while_the_broker_is_stopped_and_restarted(tmp_path: Path, broker: Broker) -> None:
+    board = fleet_board(tmp_path, broker.port)
+    wait_for(lambda: board.fleet.status()["connected"], "the first connection")
+    broker.stop()
+    wait_for(lambda: not board.fleet.status()["connected"], "the board to notice")
+    play_demo(board)  # a whole game with no broker: the loop never waits on the network
+    assert board.app.problems == []
+    status = board.fleet.status()
+    assert status["disconnects"] == 1 and "lost the broker" in status["problem"]
+    broker.start()  # same port, nothing retained any more
+    watcher = Subscriber(broker)
+    wait_for(lambda: board.fleet.status()["connected"], "the reconnection")
+    # Everything is said again: discovery, online, the latest state, and the result kept meanwhile.
+    wait_for(lambda: watcher.on("homeassistant/sensor/xtraboard_table-3/status/config"), "discovery again")
+    wait_for(lambda: watcher.on("xtraboard/table-3/result"), "the result kept while the broker was away")
+    wait_for(lambda: states(watcher) and states(watcher)[-1]["status"] == "over", "the latest state")
+    assert board.fleet.status()["problem"] is None
+    board.close()
+    watcher.close()
+
+
+def test_a_refused_login_is_counted_and_the_board_plays_on(tmp_path: Path) -> None:
+    broker = Broker(tmp_path, users={"boards": "right"}).start()
+    try:
+        (tmp_path / "wrong").write_text("wrong\n")
+        board = fleet_board(tmp_path, broker.port, 'username = "boards"\npassword_file = "wrong"\n')
+        wait_for(lambda: board.fleet.status()["refused"] >= 1, "the refusal")
+        play_demo(board)
+        status = board.fleet.status()
+        assert not status["connected"] and "refused the connection" in status["problem"]
+        watcher = Subscriber(broker, username="boards", password="right")
+        assert watcher.on("xtraboard/table-3/availability") == []
+        watcher.close()
+        board.close()
+        # The right password gets in (the refusal above was the password's, not the setup's).
+        (tmp_path / "right").write_text("right\n")
+        board = fleet_board(tmp_path, broker.port, 'username = "boards"\npassword_file = "right"\n')
+        wait_for(lambda: board.fleet.status()["connected"], "the login with the right password")
+        board.close()
+    finally:
+        broker.stop()
+
+
+def test_a_broker_that_never_answers_or_is_not_there(tmp_path: Path) -> None:
+    with socket.socket() as silent:  # accepts the TCP connection, never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        board = fleet_board(tmp_path, silent.getsockname()[1])
+        play_demo(board)
+        assert not board.fleet.status()["connected"]
+        board.close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        nobody = probe.getsockname()[1]
+    board = fleet_board(tmp_path, nobody)
+    wait_for(lambda: board.fleet.status()["unreachable"] >= 1, "the failed connection")
+    play_demo(board)
+    assert "cannot be reached" in board.fleet.status()["problem"]
+    board.close()
+
+
+def test_a_missing_password_file_turns_the_fleet_off_not_the_board(tmp_path: Path) -> None:
+    board = fleet_board(tmp_path, 1, 'username = "boards"\npassword_file = "nowhere"\n')
+    wait_for(lambda: board.fleet.status()["problem"], "the problem")
+    assert board.fleet.status()["problem"].startswith(f"fleet off: cannot read the password file {tmp_path / 'nowhere'}")
+    play_demo(board)
+    board.close()
+
+
+def test_the_fleet_command_shows_every_table(tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
+    board = fleet_board(tmp_path, broker.port)
+    play_demo(board)
+    wait_for(lambda: board.fleet.status()["published"] >= len(SENSORS) + 3, "the board's messages")
+    assert main(["fleet", "--broker", "127.0.0.1", "--port", str(broker.port), "--once", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["TABLE", "STATUS", "GAME", "ROUND", "PLAYERS", "LAST", "RESULT"]
+    rounds = table_state(board.app, attract=False)["round"]
+    assert lines[1].split()[:5] == ["table-3", "over", "EXTRA!", "demo", str(rounds)]
+    assert "Red (bot)" in lines[1] and ("Red won EXTRA!" in lines[1] or "nobody won EXTRA!" in lines[1])
+    board.close()
+    wait_for(lambda: main(["fleet", "--broker", "127.0.0.1", "--port", str(broker.port), "--once", "0.5"]) == 0
+             and "offline" in capsys.readouterr().out, "the table shown offline")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        nobody = probe.getsockname()[1]
+    assert main(["fleet", "--broker", "127.0.0.1", "--port", str(nobody), "--once", "0"]) == 1
+    assert capsys.readouterr().err.startswith(f"xtraboard fleet: cannot reach the broker 127.0.0.1:{nobody}: ")
