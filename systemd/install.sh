@@ -3,10 +3,13 @@
 #
 #   sudo systemd/install.sh             # from a clone of the repository
 #   systemd/install.sh --dry-run        # print what it would do, change nothing
+#   sudo systemd/install.sh --overlay   # also: read-only root file system, games on their own
+#                                       # partition (docs/kiosk.md)
 #
 # Idempotent: run it again after `git pull` to update the code and restart the board.
 # Steps: apt packages, user and groups, code in /opt/xtraboard, its venv, the board description
-# in /etc/xtraboard, I2C and SPI, LED driver check, the systemd unit, enable and start.
+# in /etc/xtraboard, I2C and SPI, LED driver check, the systemd unit (with the network drop-in
+# when the board description has [fleet]), with --overlay the overlay file system, enable and start.
 #
 # Safe to run as root from anyone's clone: /opt/xtraboard and its venv belong to root and only
 # root can write them (the service runs that code; a venv its user could change would run that
@@ -24,6 +27,11 @@ OWNER=root  # of the code and the venv
 CONFIG_DIR=/etc/xtraboard
 BOARD_CONFIG="$CONFIG_DIR/board.toml"  # the operator's board description: created once, never replaced
 UNIT_DIR=/etc/systemd/system
+FLEET_DROP_IN=xtraboard-fleet.conf  # in systemd/: opens the network for the MQTT fleet report
+# --overlay: the state directory lives on the ext4 file system with this label (docs/kiosk.md).
+STATE_LABEL=xtraboard-state
+STATE_DIR=/var/lib/xtraboard
+FSTAB=/etc/fstab
 APT_PACKAGES=(
     python3 python3-venv python3-dev python3-pip build-essential rsync
     i2c-tools                                                   # i2cdetect, to find the OLED
@@ -40,15 +48,18 @@ STEPS=9
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DRY_RUN=0
+OVERLAY=0
 REBOOT_NEEDED=0
 step=0
 
 usage() {
     cat <<EOF
-Usage: $0 [--dry-run] [--source DIR]
+Usage: $0 [--dry-run] [--overlay] [--source DIR]
 
 Install the xtraboard firmware as the systemd service '$APP':
   --dry-run     print every command instead of running it (no root needed)
+  --overlay     then make the root file system read-only (Raspberry Pi OS's overlay file system)
+                with $STATE_DIR on the ext4 partition labelled $STATE_LABEL (docs/kiosk.md)
   --source DIR  the repository to install (default: $SOURCE)
 EOF
 }
@@ -88,6 +99,11 @@ add_line() {
     fi
 }
 
+# Whether a board.toml has a [fleet] table (the MQTT report needs the network).
+has_fleet() {
+    grep -qE '^[[:space:]]*\[fleet\][[:space:]]*(#.*)?$' "$1"
+}
+
 # The value of `driver` in the [leds] table of a board.toml (empty if there is none).
 led_driver() {
     awk '/^\[/ { leds = ($0 ~ /^\[leds\]/) }
@@ -98,6 +114,10 @@ parse_arguments() {
     while (($#)); do
         case "$1" in
             --dry-run) DRY_RUN=1 ;;
+            --overlay)
+                OVERLAY=1
+                STEPS=10
+                ;;
             --source)
                 (($# >= 2)) || fail "--source needs a directory"
                 SOURCE="$(cd "$2" 2>/dev/null && pwd)" || fail "--source: no directory $2"
@@ -128,6 +148,9 @@ check_preconditions() {
     fi
     ((EUID == 0)) || fail "must run as root (it installs packages, a user and a service): sudo $0"
     command -v apt-get >/dev/null || fail "apt-get not found: this installer is for Raspberry Pi OS / Debian"
+    # Under the overlay every change is lost at the next boot: say so instead of pretending.
+    [[ "$(findmnt -n -o FSTYPE / 2>/dev/null || true)" != overlay ]] ||
+        fail "the root file system is the read-only overlay: disable it first (sudo raspi-config nonint do_overlayfs 1, reboot), then install (docs/kiosk.md)"
 }
 
 install_packages() {
@@ -263,6 +286,18 @@ check_led_driver() {
 install_unit() {
     say "systemd unit $UNIT_DIR/$APP.service"
     run install -o root -g root -m 0644 "$SOURCE/systemd/$APP.service" "$UNIT_DIR/$APP.service"
+    local board="$BOARD_CONFIG" drop_in="$UNIT_DIR/$APP.service.d/fleet.conf"
+    [[ -f "$board" ]] || board="$SOURCE/hardware/board.toml"
+    if has_fleet "$board"; then
+        echo "    $board has [fleet]: the board may connect out to its MQTT broker (nothing listens)"
+        run install -d -o root -g root -m 0755 "$UNIT_DIR/$APP.service.d"
+        run install -o root -g root -m 0644 "$SOURCE/systemd/$FLEET_DROP_IN" "$drop_in"
+    elif [[ -e "$drop_in" ]]; then
+        echo "    $board has no [fleet]: the network is closed again"
+        run rm -f "$drop_in"
+    else
+        echo "    no [fleet] in $board: no network"
+    fi
     run systemctl daemon-reload
 }
 
@@ -270,10 +305,46 @@ start_service() {
     say "enable and start $APP"
     run systemctl enable "$APP.service"
     if ((REBOOT_NEEDED)); then
-        echo "    I2C/SPI were just enabled: reboot to start the board (sudo reboot)"
+        echo "    reboot to start the board (sudo reboot): what was just enabled (I2C/SPI, the overlay) takes effect then"
     else
         run systemctl restart "$APP.service"
     fi
+}
+
+# --overlay: games on a writable partition of their own, then the read-only root (docs/kiosk.md).
+setup_overlay() {
+    say "read-only root file system (overlay), $STATE_DIR on the partition labelled $STATE_LABEL"
+    local device
+    device="$(blkid -L "$STATE_LABEL" 2>/dev/null || true)"
+    if [[ -z "$device" ]]; then
+        ((DRY_RUN)) || fail "no file system labelled $STATE_LABEL: make one first (docs/kiosk.md: mkfs.ext4 -L $STATE_LABEL /dev/...)"
+        echo "    WARNING: no file system labelled $STATE_LABEL yet (docs/kiosk.md): a real run stops here" >&2
+    else
+        echo "    $STATE_LABEL is $device"
+    fi
+    # Written before the overlay is on: afterwards changes to /etc would vanish at the next boot.
+    # commit=1: ext4 commits its journal every second (SQLite syncs its own writes anyway).
+    add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1 0 2"
+    run install -d -o "$APP" -g "$APP" -m 0700 "$STATE_DIR"
+    if ((!DRY_RUN)) && ! mountpoint -q "$STATE_DIR"; then
+        # Games already kept on the root file system move to the partition with the board stopped.
+        run systemctl stop "$APP.service"
+        local old
+        old="$(mktemp -d)"
+        run cp -a "$STATE_DIR/." "$old/"
+        run mount "$STATE_DIR"
+        run cp -an "$old/." "$STATE_DIR/"
+        run chown -R "$APP:$APP" "$STATE_DIR"
+        run chmod 0700 "$STATE_DIR"
+        run rm -rf "$old"
+    else
+        run mount "$STATE_DIR"
+    fi
+    [[ -x "$RASPI_CONFIG" ]] || ((DRY_RUN)) ||
+        fail "raspi-config not found: the overlay file system needs Raspberry Pi OS (docs/kiosk.md)"
+    # 0 means "enable"; the overlay takes effect at the next boot.
+    run "$RASPI_CONFIG" nonint do_overlayfs 0
+    REBOOT_NEEDED=1  # start_service then leaves the start to the reboot
 }
 
 main() {
@@ -287,6 +358,9 @@ main() {
     enable_buses
     check_led_driver
     install_unit
+    if ((OVERLAY)); then
+        setup_overlay
+    fi
     start_service
     echo "Done. Status: systemctl status $APP   Log: journalctl -u $APP -f"
 }

@@ -339,3 +339,55 @@ def test_the_installer_reads_the_led_driver(tmp_path: Path, toml: str, driver: s
 def test_the_shipped_board_toml_has_a_driver_the_installer_reads() -> None:
     done = source_and_run(f"led_driver {ROOT / 'hardware' / 'board.toml'}")
     assert done.stdout.strip() in ("pwm", "spi")
+
+
+# --- the fleet's network drop-in and the read-only root (--overlay) --------------------------------
+FLEET_DROP_IN = ROOT / "systemd" / "xtraboard-fleet.conf"
+
+
+def test_the_fleet_drop_in_opens_the_network_but_nothing_may_listen(tmp_path: Path) -> None:
+    service = {key: value for section, key, value in unit_entries(FLEET_DROP_IN.read_text()) if section == "Service"}
+    assert service == {"PrivateNetwork": "no", "IPAddressDeny": "", "RestrictAddressFamilies": "AF_UNIX AF_INET AF_INET6",
+                       "SocketBindDeny": "any"}
+    (tmp_path / "xtraboard.service.d").mkdir()
+    (tmp_path / "xtraboard.service.d" / "fleet.conf").write_text(FLEET_DROP_IN.read_text())
+    assert verify(UNIT.read_text(), tmp_path) == []
+
+
+@pytest.mark.parametrize(("fleet", "installed"), [(True, True), (False, False)])
+def test_the_installer_adds_the_fleet_drop_in_only_for_a_board_with_fleet(tmp_path: Path, fleet: bool,
+                                                                           installed: bool) -> None:
+    board = tmp_path / "board.toml"
+    board.write_text('[board]\nname = "x"\n' + ('\n[fleet]  # the café\ntable = "t"\n' if fleet else ""))
+    done = source_and_run(f"DRY_RUN=1; BOARD_CONFIG={board}; SOURCE={ROOT}; install_unit")
+    assert done.returncode == 0, done.stderr
+    line = f"would run: install -o root -g root -m 0644 {FLEET_DROP_IN} /etc/systemd/system/xtraboard.service.d/fleet.conf"
+    assert (line in done.stdout) is installed
+    assert ("no [fleet] in" in done.stdout) is not installed
+
+
+def test_a_dry_run_with_overlay_shows_the_state_partition_and_the_overlay(tmp_path: Path) -> None:
+    before = _system_state()
+    done = subprocess.run([str(INSTALL), "--dry-run", "--overlay"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    steps = re.findall(r"^\[(\d+)/10\] (.*)$", done.stdout, flags=re.M)
+    assert [int(n) for n, _ in steps] == list(range(1, 11))
+    assert steps[8][1] == "read-only root file system (overlay), /var/lib/xtraboard on the partition labelled xtraboard-state"
+    overlay = done.stdout.split("[9/10]")[1].split("[10/10]")[0]
+    assert "would add to /etc/fstab: LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1 0 2" in overlay
+    assert overlay.index("/etc/fstab") < overlay.index("would run: /usr/bin/raspi-config nonint do_overlayfs 0")
+    assert _system_state() == before
+
+
+def test_the_fstab_line_is_added_once(tmp_path: Path) -> None:
+    fstab = tmp_path / "fstab"
+    fstab.write_text("proc /proc proc defaults 0 0\n")
+    script = f"""
+        FSTAB={fstab}
+        add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1 0 2"
+        add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1 0 2"
+    """
+    done = source_and_run(script)
+    assert done.returncode == 0, done.stderr
+    assert fstab.read_text() == ("proc /proc proc defaults 0 0\n"
+                                 "LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1 0 2\n")
