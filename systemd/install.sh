@@ -324,7 +324,9 @@ setup_overlay() {
     fi
     # Written before the overlay is on: afterwards changes to /etc would vanish at the next boot.
     # commit=1: ext4 commits its journal every second (SQLite syncs its own writes anyway).
-    add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1 0 2"
+    # nofail: a missing stick must not stop the Pi booting; the board, which requires the mount
+    # (StateDirectory=), then does not start rather than keep its games in RAM.
+    add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2"
     run install -d -o "$APP" -g "$APP" -m 0700 "$STATE_DIR"
     if ((!DRY_RUN)) && ! mountpoint -q "$STATE_DIR"; then
         # Games already kept on the root file system move to the partition with the board stopped.

@@ -374,7 +374,7 @@ def test_a_dry_run_with_overlay_shows_the_state_partition_and_the_overlay(tmp_pa
     assert [int(n) for n, _ in steps] == list(range(1, 11))
     assert steps[8][1] == "read-only root file system (overlay), /var/lib/xtraboard on the partition labelled xtraboard-state"
     overlay = done.stdout.split("[9/10]")[1].split("[10/10]")[0]
-    assert "would add to /etc/fstab: LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1 0 2" in overlay
+    assert "would add to /etc/fstab: LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2" in overlay
     assert overlay.index("/etc/fstab") < overlay.index("would run: /usr/bin/raspi-config nonint do_overlayfs 0")
     assert _system_state() == before
 
@@ -384,10 +384,10 @@ def test_the_fstab_line_is_added_once(tmp_path: Path) -> None:
     fstab.write_text("proc /proc proc defaults 0 0\n")
     script = f"""
         FSTAB={fstab}
-        add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1 0 2"
-        add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1 0 2"
+        add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2"
+        add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2"
     """
     done = source_and_run(script)
     assert done.returncode == 0, done.stderr
     assert fstab.read_text() == ("proc /proc proc defaults 0 0\n"
-                                 "LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1 0 2\n")
+                                 "LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2\n")
