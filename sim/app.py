@@ -108,7 +108,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if session is None or not session.over:
             print("xtraboard sim: the demo did not finish", file=sys.stderr)
             return 1
-        record = session.game.to_record()
+        record = session.record()  # with the revealed dice seed: `xtraboard verify` checks it
         if args.record:
             args.record.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         if args.screenshot:

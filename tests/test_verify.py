@@ -237,3 +237,12 @@ def test_chi_square_p_values() -> None:
     assert chi2_p(11.0705, 5) == pytest.approx(0.05, abs=1e-4)
     assert chi2_p(3.841, 1) == pytest.approx(0.05, abs=1e-3)
     assert chi2_p(100.0, 5) < 1e-15
+
+
+def test_the_simulators_demo_record_verifies(capsys, tmp_path: Path) -> None:
+    record = tmp_path / "demo.json"
+    assert main(["sim", "--headless", "--demo", "levelx", "--seats", "2", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert json.loads(record.read_text())["dice"]["seed"] == "0"  # the demo's default seed is the secret
+    code, text = verify(capsys, record)
+    assert code == 0 and text.startswith("ok: all ")

@@ -74,6 +74,14 @@ class GameSession:
                 header["dice"]["physical"] = True
         return header
 
+    def record(self) -> dict[str, Any]:
+        """The game's record with its dice block; the seed is in it once the game is over."""
+        record = self.game.to_record()
+        dice = self.header().get("dice")
+        if dice is not None:
+            record["dice"] = dice | ({"seed": self.meta["dice_seed"]} if self.over else {})
+        return record
+
     # --- steps -----------------------------------------------------------------------------
     def apply(self, step: Any) -> None:
         """Apply a step (IllegalStepError leaves everything unchanged), then journal it."""
