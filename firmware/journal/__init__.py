@@ -34,7 +34,7 @@ says so in a few words for the display. Damaged rows in a usable file never stop
 an unfinished game that cannot be read is set aside (marked abandoned, listed in the
 `quarantine` table with the reason; nothing is deleted), an unreadable setting is moved to that
 table and reads as its default, and the record readers skip rows they cannot read (one log line
-per row). What was set aside is in `set_aside` ("game 3", "setting brightness"); what the
+per row; named in `skipped`). What was set aside is in `set_aside` ("game 3", "setting brightness"); what the
 players should be told, in a few words for the display, in `notes`.
 It belongs to one thread (the board's loop).
 
