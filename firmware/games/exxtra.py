@@ -144,6 +144,28 @@ class Exxtra(Game):
         self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
         self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
 
+    def _snapshot(self, step: Any) -> Any:
+        if isinstance(step, Reroll):  # a reroll changes only the roll being decided on
+            return (self._faces, self._value, self.events)
+        return (self._faces, self._value, self.events, tuple(self._positions), tuple(self._rung_of),
+                tuple(self._placed_value), tuple(self._owner), tuple(self._zero),
+                self._current, self._rolls, self._winner)
+
+    def _restore(self, record: Any) -> None:
+        self._faces, self._value, self.events = record[0], record[1], record[2]
+        if len(record) > 3:
+            (self._positions, self._rung_of, self._placed_value, self._owner, self._zero) = (
+                list(record[3]), list(record[4]), list(record[5]), list(record[6]), list(record[7]))
+            self._current, self._rolls, self._winner = record[8], record[9], record[10]
+
+    def _copy_into(self, twin: Any) -> None:
+        twin._positions = self._positions.copy()
+        twin._rung_of = self._rung_of.copy()
+        twin._placed_value = self._placed_value.copy()
+        twin._owner = self._owner.copy()
+        twin._zero = self._zero.copy()
+        twin.events = self.events.copy()
+
     def pending(self) -> Pending:
         if self._winner is not None:
             return self._OVER

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from functools import cache
+from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import IllegalStepError, RecordError
@@ -159,8 +160,35 @@ def _bad_subsets(sums: Sequence[int]) -> int:
 
 def _legal_groups(faces: Sequence[int]) -> list[Groups]:
     """The groupings whose every group sums to 5–10, in canonical order."""
-    bad = _bad_subsets(_subset_sums(faces))
-    return [groups for groups, _, needs in _GROUPINGS if not needs & bad]
+    return list(_groups_for(tuple(faces)))
+
+
+@cache
+def _sums_for(faces: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Subset sums by index mask and the bits of the masks that cannot be a group (at most
+    6**4 rolls, so cached whole)."""
+    sums = _subset_sums(faces)
+    return tuple(sums), _bad_subsets(sums)
+
+
+@cache
+def _groups_for(faces: tuple[int, ...]) -> tuple[Groups, ...]:
+    bad = _sums_for(faces)[1]
+    return tuple(groups for groups, _, needs in _GROUPINGS if not needs & bad)
+
+
+@cache
+def _decisions_for(faces: tuple[int, ...], ones_to_turn: int) -> tuple[Any, ...]:
+    """`legal_decisions` for these faces: lucky-loser choices (if any), then the groupings."""
+    return (_TURN_CHOICES[ones_to_turn] if ones_to_turn else ()) + _groups_for(faces)
+
+
+# Index mask of every well-formed group (indices 0–3, none twice, in any order): the fast check.
+_GROUP_MASKS: dict[tuple[int, ...], int] = {
+    group: _mask(group)
+    for size in range(1, DICE_COUNT + 1)
+    for group in permutations(range(DICE_COUNT), size)
+}
 
 
 class LevelX(Game):
@@ -211,12 +239,49 @@ class LevelX(Game):
         self._end_triggered = False
         self._over = False
         self.events: list[dict[str, Any]] = []
+        # Pending values are immutable: build them once, pending() is called on every step
+        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
+        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+
+    def _snapshot(self, step: Any) -> Any:
+        if not isinstance(step, Groups):  # a roll or turned ones change only these
+            return (self._faces, self._ones_turned, self.events)
+        return (self._faces, self._ones_turned, self.events, self._current, self._round,
+                tuple(map(tuple, self._pieces)), tuple(self._x_holders), tuple(self._chips_left),
+                tuple(map(tuple, self._chip_counts)), tuple(map(tuple, self._bonus)),
+                tuple(self._tiles_left), tuple(self._supply), tuple(self._lost),
+                self._closed, self._end_triggered, self._over)
+
+    def _restore(self, record: Any) -> None:
+        self._faces, self._ones_turned, self.events = record[0], record[1], record[2]
+        if len(record) > 3:
+            (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, bonus,
+             tiles_left, supply, lost, self._closed, self._end_triggered, self._over) = record
+            self._pieces = list(map(list, pieces))
+            self._x_holders = list(x_holders)
+            self._chips_left = list(chips_left)
+            self._chip_counts = list(map(list, chip_counts))
+            self._bonus = list(map(list, bonus))
+            self._tiles_left = list(tiles_left)
+            self._supply = list(supply)
+            self._lost = list(lost)
+
+    def _copy_into(self, twin: Any) -> None:
+        twin._pieces = [rows.copy() for rows in self._pieces]
+        twin._x_holders = self._x_holders.copy()
+        twin._chips_left = self._chips_left.copy()
+        twin._chip_counts = [counts.copy() for counts in self._chip_counts]
+        twin._bonus = [tiles.copy() for tiles in self._bonus]
+        twin._tiles_left = self._tiles_left.copy()
+        twin._supply = self._supply.copy()
+        twin._lost = self._lost.copy()
+        twin.events = self.events.copy()
 
     # --- the protocol ------------------------------------------------------------------
     def pending(self) -> Pending:
         if self._over:
             return Pending(OVER)
-        return Pending(ROLL if self._faces is None else DECISION, self._current)
+        return (self._to_roll if self._faces is None else self._to_decide)[self._current]
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
         return _DICE
@@ -227,9 +292,7 @@ class LevelX(Game):
         number of groups, then lexicographically; `Groups(())` comes first of them."""
         if self._over or self._faces is None:
             return []
-        decisions: list[Any] = list(_TURN_CHOICES[self.ones_to_turn]) if self.ones_to_turn else []
-        decisions.extend(_legal_groups(self._faces))
-        return decisions
+        return list(_decisions_for(self._faces, self.ones_to_turn))
 
     def _apply(self, step: Any) -> None:
         self.events = []
@@ -273,22 +336,6 @@ class LevelX(Game):
         ):
             raise RecordError(f"'groups' must be a list of lists of integer dice indices, not {groups!r}")
         return Groups(tuple(tuple(group) for group in groups))
-
-    def copy(self) -> LevelX:
-        """An independent game in the same position, copied directly (no replay)."""
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin.history = list(self.history)
-        twin._pieces = [list(rows) for rows in self._pieces]
-        twin._x_holders = list(self._x_holders)
-        twin._chips_left = list(self._chips_left)
-        twin._chip_counts = [list(counts) for counts in self._chip_counts]
-        twin._bonus = [list(tiles) for tiles in self._bonus]
-        twin._tiles_left = list(self._tiles_left)
-        twin._supply = list(self._supply)
-        twin._lost = list(self._lost)
-        twin.events = [dict(event) for event in self.events]
-        return twin
 
     # --- read-only state for the UI ----------------------------------------------------
     @property
@@ -386,7 +433,7 @@ class LevelX(Game):
     def _roll(self, faces: tuple[Any, ...]) -> None:
         if any(type(face) is not int for face in faces):
             raise IllegalStepError(f"roll: faces must be integers 1–6, not {list(faces)}")
-        self._faces = faces
+        self._faces = tuple(faces)
         self.events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
 
     def _turn_ones(self, new_faces: tuple[int, ...]) -> None:
@@ -414,6 +461,32 @@ class LevelX(Game):
 
     def _play_groups(self, groups: tuple[tuple[int, ...], ...]) -> None:
         faces = self._rolled()
+        totals = self._fast_totals(groups, faces)
+        if totals is None:
+            totals = self._checked_totals(groups, faces)
+        player = self._current
+        for group, total in zip(groups, totals):
+            self.events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
+            self._act(player, total - MIN_SUM)
+        self._end_turn()
+
+    @staticmethod
+    def _fast_totals(groups: tuple[tuple[int, ...], ...], faces: tuple[int, ...]) -> list[int] | None:
+        """Each group's sum from the cached tables, or None if any group breaks a rule."""
+        sums, bad = _sums_for(faces)
+        used = 0
+        totals = []
+        for group in groups:
+            mask = _GROUP_MASKS.get(group, 0)
+            if not mask or used & mask or bad >> mask & 1:
+                return None
+            used |= mask
+            totals.append(sums[mask])
+        return totals
+
+    @staticmethod
+    def _checked_totals(groups: tuple[tuple[int, ...], ...], faces: tuple[int, ...]) -> list[int]:
+        """Each group's sum; IllegalStepError naming the first rule a group breaks."""
         used = 0
         totals = []
         for group in groups:
@@ -433,11 +506,7 @@ class LevelX(Game):
                     f"groups: group {list(group)} sums to {total}; a group must sum to {MIN_SUM}–{MAX_SUM}"
                 )
             totals.append(total)
-        player = self._current
-        for group, total in zip(groups, totals):
-            self.events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
-            self._act(player, total - MIN_SUM)
-        self._end_turn()
+        return totals
 
     def _act(self, player: int, row: int) -> None:
         """One group's effect on row index `row`."""
@@ -536,8 +605,7 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
         faces = tuple(game_or_faces)
         if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
             raise IllegalStepError(f"outcomes: LEVEL X needs {DICE_COUNT} faces 1–6, not {list(faces)}")
-    sums = _subset_sums(faces)
-    bad = _bad_subsets(sums)
+    sums, bad = _sums_for(faces)
     found: dict[tuple[int, ...], Groups] = {}
     for groups, masks, needs in _GROUPINGS:
         if not needs & bad:
