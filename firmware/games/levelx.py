@@ -295,15 +295,19 @@ class LevelX(Game):
         return list(_decisions_for(self._faces, self.ones_to_turn))
 
     def _apply(self, step: Any) -> None:
-        self.events = []
-        if isinstance(step, Roll):
-            self._roll(step.faces)
-        elif isinstance(step, TurnOnes):
-            self._turn_ones(step.faces)
-        elif isinstance(step, Groups):
-            self._play_groups(step.groups)
-        else:
-            raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
+        previous, self.events = self.events, []
+        try:
+            if isinstance(step, Roll):
+                self._roll(step.faces)
+            elif isinstance(step, TurnOnes):
+                self._turn_ones(step.faces)
+            elif isinstance(step, Groups):
+                self._play_groups(step.groups)
+            else:
+                raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
+        except IllegalStepError:
+            self.events = previous  # a refused step changes nothing, its events included
+            raise
 
     def result(self) -> dict[str, Any] | None:
         if not self._over:
