@@ -122,6 +122,8 @@ class Game(ABC):
         self.history: list[Any] = []
         self._actors: list[int | None] = []  # who made each history step; None for rolls
         self._undo_stack: list[Any] = []  # one _snapshot record per history step
+        self._dice_seen: Any = None  # the last dice() a roll was checked against...
+        self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
         self._setup()
 
     # --- what each game implements -------------------------------------------------------
@@ -179,8 +181,10 @@ class Game(ABC):
             if kind != ROLL:
                 raise IllegalStepError(f"player {pending.player} has a decision to make; no roll now")
             dice = self.dice()
+            if dice is not self._dice_seen:  # engines return constant dice: hash them once
+                self._dice_seen, self._rolls_seen = dice, _roll_set(dice)
             try:
-                known = step.faces in _roll_set(dice)
+                known = step.faces in self._rolls_seen
             except TypeError:  # unhashable faces: the check below names the bad one
                 known = False
             if not known:

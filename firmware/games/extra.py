@@ -354,6 +354,7 @@ class Extra(Game):
         # Pending values are immutable: build them once, pending() is called on every step
         self._to_roll = tuple(Pending(ROLL, p) for p in range(len(self.players)))
         self._to_decide = tuple(Pending(DECISION, p) for p in range(len(self.players)))
+        self._offered: tuple[tuple[Choice, ...], frozenset[Choice]] | None = None  # see _legal
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -364,6 +365,7 @@ class Extra(Game):
                 tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended)
 
     def _restore(self, record: Any) -> None:
+        self._offered = None
         self.events, self._undecided = record[0], list(record[1])
         if len(record) == 4:
             self.faces, self.rolls = record[2], record[3]
@@ -425,7 +427,10 @@ class Extra(Game):
         return list(self._legal()[0])
 
     def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice]]:
-        """The pending player's legal decisions, from the cached table for their situation."""
+        """The pending player's legal decisions, from the cached table for their situation;
+        kept until the next step (a bot asks for them, then applies one)."""
+        if self._offered is not None:
+            return self._offered
         player = self._undecided[0]
         numbers = self.sheets[player]._numbers
         showing = _dice_showing(self.faces)  # type: ignore[arg-type]  # a decision follows a roll
@@ -435,7 +440,8 @@ class Extra(Game):
                 free |= 1 << column
             else:
                 shown |= showing.get(number, 0)
-        return _legal_for(player, shown, free)
+        self._offered = _legal_for(player, shown, free)
+        return self._offered
 
     # --- applying steps --------------------------------------------------------------------
     def _apply(self, step: Any) -> None:
@@ -445,6 +451,7 @@ class Extra(Game):
             self._apply_choice(step)
         else:
             raise IllegalStepError(f"an EXTRA! step is a Roll or a Choice, not {step!r}")
+        self._offered = None
 
     def _apply_roll(self, step: Roll) -> None:
         self.faces = tuple(step.faces)

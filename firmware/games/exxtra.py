@@ -73,7 +73,7 @@ def combination(faces: Sequence[str], first_roll: bool) -> str | None:
     ('70', '62', None)
     """
     _check_faces(faces)
-    value = _value_of(faces[0], faces[1], first_roll)
+    value = _value_of(faces[0], faces[1], bool(first_roll))
     return None if value < 0 else _combination_text(value)
 
 
@@ -85,16 +85,28 @@ def combination_value(combo: str) -> int:
     return int(combo)
 
 
-def _value_of(a: str, b: str, first_roll: bool) -> int:
-    """Combination as high*10+low, or -1 if an X makes it invalid."""
+def _compute_value(a: str, b: str, first_roll: bool) -> int:
     if not first_roll and (a == "X" or b == "X"):
         return -1
     va, vb = _face_value(a), _face_value(b)
     return va * 10 + vb if va >= vb else vb * 10 + va
 
 
+# Every roll's value on a first and on a later roll, and every value's text: table look-ups
+# on the hot path.
+_VALUES: dict[tuple[str, str, bool], int] = {
+    (a, b, first): _compute_value(a, b, first) for a in DIE_A for b in DIE_B for first in (True, False)
+}
+_TEXTS: tuple[str, ...] = tuple(f"{value // 10}{value % 10}" for value in range(100))
+
+
+def _value_of(a: str, b: str, first_roll: bool) -> int:
+    """Combination as high*10+low, or -1 if an X makes it invalid."""
+    return _VALUES[a, b, first_roll]
+
+
 def _combination_text(value: int) -> str:
-    return f"{value // 10}{value % 10}"
+    return _TEXTS[value]
 
 
 class Exxtra(Game):

@@ -35,6 +35,7 @@ MIN_SUM, MAX_SUM = ROWS[0], ROWS[-1]
 
 _DICE = (FACES,) * DICE_COUNT
 _LAST_FIELD = tuple(n - 1 for n in FIELDS)
+_WIDTH = len(ROWS)  # per-player state is kept flat: player p's row r at p * _WIDTH + r
 
 
 @dataclass(frozen=True)
@@ -225,16 +226,19 @@ class LevelX(Game):
         self._round = 1
         self._faces: tuple[int, ...] | None = None
         self._ones_turned = False
-        self._pieces: list[list[int | None]] = [[None] * len(ROWS) for _ in range(count)]
+        # Per player and row, flat (player p, row index r at p * _WIDTH + r): one tuple() call
+        # snapshots them for undo. Bonus tiles, tiles left and lost pieces change rarely, so
+        # they are tuples replaced when they change and snapshots share them.
+        self._pieces: list[int | None] = [None] * (count * _WIDTH)
         self._x_holders: list[int | None] = [None] * len(ROWS)
         fewer = 1 if count <= SMALL_GAME_PLAYERS else 0
         self._chips_start = tuple(c - fewer for c in CHIPS)
         self._chips_left = list(self._chips_start)
-        self._chip_counts = [[0] * len(ROWS) for _ in range(count)]
-        self._bonus: list[list[int]] = [[] for _ in range(count)]
-        self._tiles_left = list(BONUS_TILES)
+        self._chip_counts = [0] * (count * _WIDTH)
+        self._bonus: tuple[tuple[int, ...], ...] = ((),) * count
+        self._tiles_left: tuple[int, ...] = BONUS_TILES
         self._supply = [PIECES] * count
-        self._lost = [0] * count
+        self._lost: tuple[int, ...] = (0,) * count
         self._closed = 0
         self._end_triggered = False
         self._over = False
@@ -247,34 +251,27 @@ class LevelX(Game):
         if not isinstance(step, Groups):  # a roll or turned ones change only these
             return (self._faces, self._ones_turned, self.events)
         return (self._faces, self._ones_turned, self.events, self._current, self._round,
-                tuple(map(tuple, self._pieces)), tuple(self._x_holders), tuple(self._chips_left),
-                tuple(map(tuple, self._chip_counts)), tuple(map(tuple, self._bonus)),
-                tuple(self._tiles_left), tuple(self._supply), tuple(self._lost),
+                tuple(self._pieces), tuple(self._x_holders), tuple(self._chips_left),
+                tuple(self._chip_counts), self._bonus, self._tiles_left, tuple(self._supply), self._lost,
                 self._closed, self._end_triggered, self._over)
 
     def _restore(self, record: Any) -> None:
         self._faces, self._ones_turned, self.events = record[0], record[1], record[2]
         if len(record) > 3:
-            (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, bonus,
-             tiles_left, supply, lost, self._closed, self._end_triggered, self._over) = record
-            self._pieces = list(map(list, pieces))
+            (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, self._bonus,
+             self._tiles_left, supply, self._lost, self._closed, self._end_triggered, self._over) = record
+            self._pieces = list(pieces)
             self._x_holders = list(x_holders)
             self._chips_left = list(chips_left)
-            self._chip_counts = list(map(list, chip_counts))
-            self._bonus = list(map(list, bonus))
-            self._tiles_left = list(tiles_left)
+            self._chip_counts = list(chip_counts)
             self._supply = list(supply)
-            self._lost = list(lost)
 
     def _copy_into(self, twin: Any) -> None:
-        twin._pieces = [rows.copy() for rows in self._pieces]
+        twin._pieces = self._pieces.copy()
         twin._x_holders = self._x_holders.copy()
         twin._chips_left = self._chips_left.copy()
-        twin._chip_counts = [counts.copy() for counts in self._chip_counts]
-        twin._bonus = [tiles.copy() for tiles in self._bonus]
-        twin._tiles_left = self._tiles_left.copy()
+        twin._chip_counts = self._chip_counts.copy()
         twin._supply = self._supply.copy()
-        twin._lost = self._lost.copy()
         twin.events = self.events.copy()
 
     # --- the protocol ------------------------------------------------------------------
@@ -368,7 +365,10 @@ class LevelX(Game):
 
     @property
     def pieces(self) -> tuple[tuple[int | None, ...], ...]:
-        return tuple(tuple(rows) for rows in self._pieces)
+        return self._per_player(self._pieces)
+
+    def _per_player(self, flat: list[Any]) -> tuple[tuple[Any, ...], ...]:
+        return tuple(tuple(flat[start:start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
 
     @property
     def x_holders(self) -> tuple[int | None, ...]:
@@ -389,25 +389,25 @@ class LevelX(Game):
 
     @property
     def chip_counts(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(counts) for counts in self._chip_counts)
+        return self._per_player(self._chip_counts)
 
     @property
     def chips(self) -> tuple[tuple[int, ...], ...]:
         return tuple(
-            tuple(row for row, count in zip(ROWS, counts) for _ in range(count)) for counts in self._chip_counts
+            tuple(row for row, count in zip(ROWS, counts) for _ in range(count)) for counts in self.chip_counts
         )
 
     @property
     def sets(self) -> tuple[int, ...]:
-        return tuple(min(counts) for counts in self._chip_counts)
+        return tuple(min(counts) for counts in self.chip_counts)
 
     @property
     def bonus(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(tiles) for tiles in self._bonus)
+        return self._bonus
 
     @property
     def tiles_left(self) -> tuple[int, ...]:
-        return tuple(self._tiles_left)
+        return self._tiles_left
 
     @property
     def supply(self) -> tuple[int, ...]:
@@ -415,13 +415,13 @@ class LevelX(Game):
 
     @property
     def lost(self) -> tuple[int, ...]:
-        return tuple(self._lost)
+        return self._lost
 
     @property
     def scores(self) -> tuple[int, ...]:
         return tuple(
             sum(row * count for row, count in zip(ROWS, counts)) + sum(tiles)
-            for counts, tiles in zip(self._chip_counts, self._bonus)
+            for counts, tiles in zip(self.chip_counts, self._bonus)
         )
 
     @property
@@ -517,25 +517,26 @@ class LevelX(Game):
         if self._chips_left[row] == 0:
             self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "closed"})
             return
-        rows = self._pieces[player]
-        at = rows[row]
+        pieces = self._pieces
+        at_index = player * _WIDTH + row
+        at = pieces[at_index]
         if at is None:
             if self._supply[player] == 0:
                 self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "no_piece"})
                 return
             self._supply[player] -= 1
-            rows[row] = 0
+            pieces[at_index] = 0
             self.events.append({"kind": "place", "player": player, "row": ROWS[row], "to": 0})
             return
         last = _LAST_FIELD[row]
         if at < last:
-            rows[row] = at + 1
+            pieces[at_index] = at + 1
             self.events.append({"kind": "move", "player": player, "row": ROWS[row], "from": at, "to": at + 1})
             if at + 1 < last:
                 return
             ousted = self._x_holders[row]
             if ousted is not None:
-                self._pieces[ousted][row] = None
+                pieces[ousted * _WIDTH + row] = None
                 self._supply[ousted] += 1
                 self.events.append({"kind": "oust", "player": ousted, "row": ROWS[row], "by": player})
             self._x_holders[row] = player
@@ -543,16 +544,17 @@ class LevelX(Game):
 
     def _take_chip(self, player: int, row: int) -> None:
         self._chips_left[row] -= 1
-        counts = self._chip_counts[player]
-        counts[row] += 1
+        start = player * _WIDTH
+        self._chip_counts[start + row] += 1
         self.events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
         if self._chips_left[row] == 0:
             self._close(row)
-        sets = min(counts)
+        sets = min(self._chip_counts[start:start + _WIDTH])
         tiles = self._bonus[player]
         while sets > len(tiles) and self._tiles_left:
-            tile = self._tiles_left.pop(0)
-            tiles.append(tile)
+            tile, self._tiles_left = self._tiles_left[0], self._tiles_left[1:]
+            tiles += (tile,)
+            self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1:]
             self.events.append({"kind": "bonus", "player": player, "tile": tile})
             if not self._tiles_left:
                 self._trigger_end("bonus")
@@ -560,11 +562,13 @@ class LevelX(Game):
     def _close(self, row: int) -> None:
         """The stack is empty: the row closes and every piece in it leaves the game for good."""
         gone = []
-        for owner, rows in enumerate(self._pieces):
-            if rows[row] is not None:
-                rows[row] = None
-                self._lost[owner] += 1
+        lost = list(self._lost)
+        for owner in range(len(self.players)):
+            if self._pieces[owner * _WIDTH + row] is not None:
+                self._pieces[owner * _WIDTH + row] = None
+                lost[owner] += 1
                 gone.append(owner)
+        self._lost = tuple(lost)
         self._x_holders[row] = None
         self._closed += 1
         self.events.append({"kind": "close", "row": ROWS[row], "lost": gone})
