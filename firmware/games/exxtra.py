@@ -159,13 +159,19 @@ class Exxtra(Game):
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Reroll):  # a reroll changes only the roll being decided on
             return (self._faces, self._value, self.events)
+        if isinstance(step, Roll):  # faces already checked: a valid roll without doubles
+            a, b = step.faces       # changes only the roll and the roll count
+            if a != b and _value_of(a, b, self._rolls == 0) >= 0:
+                return (self._faces, self._value, self.events, self._rolls)
         return (self._faces, self._value, self.events, tuple(self._positions), tuple(self._rung_of),
                 tuple(self._placed_value), tuple(self._owner), tuple(self._zero),
                 self._current, self._rolls, self._winner)
 
     def _restore(self, record: Any) -> None:
         self._faces, self._value, self.events = record[0], record[1], record[2]
-        if len(record) > 3:
+        if len(record) == 4:
+            self._rolls = record[3]
+        elif len(record) > 4:
             (self._positions, self._rung_of, self._placed_value, self._owner, self._zero) = (
                 list(record[3]), list(record[4]), list(record[5]), list(record[6]), list(record[7]))
             self._current, self._rolls, self._winner = record[8], record[9], record[10]
