@@ -159,11 +159,6 @@ def _bad_subsets(sums: Sequence[int]) -> int:
     return sum(1 << mask for mask, total in enumerate(sums) if not MIN_SUM <= total <= MAX_SUM)
 
 
-def _legal_groups(faces: Sequence[int]) -> list[Groups]:
-    """The groupings whose every group sums to 5–10, in canonical order."""
-    return list(_groups_for(tuple(faces)))
-
-
 @cache
 def _sums_for(faces: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """Subset sums by index mask and the bits of the masks that cannot be a group (at most
@@ -174,6 +169,7 @@ def _sums_for(faces: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
 
 @cache
 def _groups_for(faces: tuple[int, ...]) -> tuple[Groups, ...]:
+    """The groupings whose every group sums to 5–10, in canonical order."""
     bad = _sums_for(faces)[1]
     return tuple(groups for groups, _, needs in _GROUPINGS if not needs & bad)
 
