@@ -51,7 +51,7 @@ def refused_candidates(game: Game) -> list[Any]:
     """Steps the engine refuses now (checked below), some of them only inside its own rules."""
     pending = game.pending()
     if pending.kind == ROLL:
-        return [game.legal_decisions()[:1] or Reroll(), Roll(("9",) * len(game.dice()))]
+        return [Reroll(), Roll(("9",) * len(game.dice()))]  # a decision before the roll; no such faces
     legal = game.legal_decisions()
     candidates: list[Any] = [Roll(tuple(faces[0] for faces in game.dice()))]
     if isinstance(game, Exxtra):
