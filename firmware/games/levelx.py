@@ -175,9 +175,11 @@ def _groups_for(faces: tuple[int, ...]) -> tuple[Groups, ...]:
 
 
 @cache
-def _decisions_for(faces: tuple[int, ...], ones_to_turn: int) -> tuple[Any, ...]:
-    """`legal_decisions` for these faces: lucky-loser choices (if any), then the groupings."""
-    return (_TURN_CHOICES[ones_to_turn] if ones_to_turn else ()) + _groups_for(faces)
+def _decisions_for(faces: tuple[int, ...], ones_turned: bool) -> tuple[Any, ...]:
+    """`legal_decisions` for these faces: lucky-loser choices (two or more ones, not turned
+    yet this turn), then the groupings."""
+    ones = 0 if ones_turned else faces.count(1)
+    return (_TURN_CHOICES[ones - 1] if ones >= 2 else ()) + _groups_for(faces)
 
 
 # Index mask of every well-formed group (indices 0–3, none twice, in any order): the fast check.
@@ -285,7 +287,7 @@ class LevelX(Game):
         number of groups, then lexicographically; `Groups(())` comes first of them."""
         if self._over or self._faces is None:
             return []
-        return list(_decisions_for(self._faces, self.ones_to_turn))
+        return list(_decisions_for(self._faces, self._ones_turned))
 
     def _apply(self, step: Any) -> None:
         previous, self.events = self.events, []
@@ -431,7 +433,7 @@ class LevelX(Game):
         return self._faces
 
     def _roll(self, faces: tuple[Any, ...]) -> None:
-        if any(type(face) is not int for face in faces):
+        if set(map(type, faces)) != {int}:  # the base class checked the values, not their type
             raise IllegalStepError(f"roll: faces must be integers 1–6, not {list(faces)}")
         self._faces = tuple(faces)
         self.events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
