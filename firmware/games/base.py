@@ -23,6 +23,7 @@ pushes a small undo record (what the step is about to change) onto a stack, `und
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from copy import deepcopy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -90,6 +91,10 @@ def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
     return frozenset(product(*dice))
 
 
+# What the protocol itself keeps on a game; the rest of __dict__ is the game's own state.
+_PROTOCOL_STATE = frozenset({"players", "history", "_actors", "_undo_stack", "_dice_seen", "_rolls_seen"})
+
+
 class Game(ABC):
     """Base of the three rules engines. Subclasses set the class constants and implement the
     abstract methods; `apply` here checks the phase (roll or decision) and the dice faces, the
@@ -102,7 +107,8 @@ class Game(ABC):
       undo as far back as the original.
     - `actor(index)`: the player who made history step `index`, None for a roll.
 
-    A subclass keeps its undo stack honest through three hooks: `_snapshot(step)` (called just
+    A subclass may keep its undo stack cheap through three hooks (the defaults deep-copy the
+    game's own state, which is right for any game but slower): `_snapshot(step)` (called just
     before `_apply`, returns an immutable record of everything that step may change),
     `_restore(record)` and `_copy_into(twin)` (give the twin its own mutable containers).
     """
@@ -131,18 +137,23 @@ class Game(ABC):
     def _setup(self) -> None:
         """Set the starting position (called by __init__)."""
 
-    @abstractmethod
+    # The three hooks below work for any game as they are (a deep copy of the game's own
+    # state); the built-in engines override them with cheaper, step-specific records.
     def _snapshot(self, step: Any) -> Any:
-        """An immutable record from which `_restore` puts back whatever applying `step` (a
-        roll or decision that passed the phase checks) may change, events included."""
+        """A record from which `_restore` puts back whatever applying `step` (a roll or
+        decision that passed the phase checks) may change, events included."""
+        return deepcopy(self._own_state())
 
-    @abstractmethod
     def _restore(self, record: Any) -> None:
         """Put back the state a `_snapshot` record saved."""
+        self.__dict__.update(deepcopy(record))
 
-    @abstractmethod
     def _copy_into(self, twin: Any) -> None:
         """Give `twin` (a shallow copy of this game) its own copies of the mutable state."""
+        twin.__dict__.update(deepcopy(self._own_state()))
+
+    def _own_state(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in _PROTOCOL_STATE}
 
     @abstractmethod
     def pending(self) -> Pending:
