@@ -1,18 +1,20 @@
-"""Learn the EXTRA! "strong" bot's row table by self-play (approximate policy iteration).
+"""Learn the EXTRA! "strong" bot's tables by self-play (approximate policy iteration).
 
-Each round plays seeded solo games with the current table, records after every decision, for
-each row in play, (row, crosses, expected rolls to come, other rows in play) and the row's final
-score, and averages them into the next table (shrunk towards the model where data are few).
-Writes firmware/ai/extra_table.py.
+Each round plays seeded solo games with the current tables and records, after every decision,
+for each row in play: (row index, crosses, expected rolls to come, other rows in play) and the
+row's final score; and, per game, the EXTRA numbers it ended with and its final total. The
+averages (blended with the previous round's, and shrunk towards a pessimistic prior where data
+are few) are the next round's tables. Writes firmware/ai/extra_table.py:
 
-    python scripts/extra_table.py --rounds 3 --games 3000 --seed 1
+    python scripts/extra_table.py --rounds 8 --games 4000 --seed 1 --jobs 2
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import pprint
-import random
+import statistics
 import sys
 from collections import defaultdict
 from multiprocessing import Pool
@@ -25,15 +27,17 @@ from firmware.dice import SeededDice  # noqa: E402
 from firmware.games import new_game  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "firmware" / "ai" / "extra_table.py"
-SHRINK = 8  # pseudo-observations of the model's value for each table entry
+SHRINK = 8  # pseudo-observations of the prior for each row-table entry
+NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
 
 
-def play(job: tuple[int, int, int, dict]) -> tuple[dict, float]:
-    """Play games [start, stop) with `table`; sums and counts of final row scores per key."""
-    start, stop, seed, table = job
+def play(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict, list]:
+    """Play games [start, stop) with the tables; per-key sums and weights of final row scores,
+    and (EXTRA numbers, final total) per game."""
+    start, stop, seed, table, numbers = job
     sums: dict = defaultdict(float)
-    counts: dict = defaultdict(int)
-    total = 0.0
+    counts: dict = defaultdict(float)
+    finals = []
     for index in range(start, stop):
         game = new_game("extra", ["Solo"])
         dice = SeededDice(f"extra-table:{seed}:{index}")
@@ -42,68 +46,97 @@ def play(job: tuple[int, int, int, dict]) -> tuple[dict, float]:
             if game.pending().kind == "roll":
                 game.roll(dice)
                 continue
-            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None))
+            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None, numbers or None))
             sheet = game.sheets[0]
             if sheet.ended:
                 continue
             crosses = sheet.row_crosses
             room = tuple(sorted(size - c for size, c in zip(ai.COLUMN_SIZES, sheet.column_crosses)))
             rolls = ai.remaining_rolls(room)
+            low = int(rolls)
             active = sum(1 for i, c in enumerate(crosses) if 0 < c < ai._SIZE[i])
             for i, c in enumerate(crosses):
                 if 0 < c < ai._SIZE[i]:
-                    for n, weight in ((int(rolls), 1 - (rolls - int(rolls))), (int(rolls) + 1, rolls - int(rolls))):
+                    others = min(active - 1, ai.MAX_OTHERS)
+                    for n, weight in ((low, 1 - (rolls - low)), (low + 1, rolls - low)):
                         if weight > 0 and n > 0:
-                            seen.append(((i, c, n, min(active - 1, ai.MAX_OTHERS)), weight))
+                            seen.append(((i, c, n, others), weight))
         sheet = game.sheets[0]
-        total += sheet.total
+        finals.append((tuple(sorted(n for n in sheet.numbers if n is not None)), sheet.total))
         for key, weight in seen:
             sums[key] += weight * sheet.row_score_of(ai.SUMS[key[0]])
             counts[key] += weight
-    return (dict(sums), dict(counts)), total
+    return dict(sums), dict(counts), finals
 
 
-def learn(rounds: int, games: int, seed: int, jobs: int) -> dict:
+def numbers_table(finals: list, previous: dict, blend: float) -> dict:
+    """EXTRA numbers → mean final total of the games ending with them, less the overall mean;
+    a partial set gets the mean over the full sets containing it."""
+    mean = statistics.fmean(total for _, total in finals)
+    by_set: dict = defaultdict(list)
+    for owned, total in finals:
+        by_set[owned].append(total - mean)
+    table = {}
+    for owned in itertools.combinations(range(1, 7), 3):
+        values = by_set.get(owned, [])
+        learnt = sum(values) / (len(values) + NUMBERS_SHRINK)
+        table[owned] = round(blend * previous.get(owned, learnt) + (1 - blend) * learnt, 1)
+    for size in (0, 1, 2):
+        for owned in itertools.combinations(range(1, 7), size):
+            table[owned] = round(statistics.fmean(v for k, v in table.items()
+                                                  if len(k) == 3 and set(owned) <= set(k)), 1)
+    return table
+
+
+def learn(rounds: int, games: int, seed: int, jobs: int, blend: float) -> tuple[dict, dict]:
     table: dict = {}
+    numbers: dict = {}
     for round_ in range(rounds):
-        chunks = [(k * games // jobs, (k + 1) * games // jobs, seed * 1000 + round_, table) for k in range(jobs)]
+        chunks = [(k * games // jobs, (k + 1) * games // jobs, f"{seed}:{round_}", table, numbers)
+                  for k in range(jobs)]
         with Pool(jobs) as pool:
             results = pool.map(play, chunks)
         sums: dict = defaultdict(float)
         counts: dict = defaultdict(float)
-        mean = 0.0
-        for (part_sums, part_counts), total in results:
-            mean += total / games
+        finals: list = []
+        for part_sums, part_counts, part_finals in results:
+            finals.extend(part_finals)
             for key, value in part_sums.items():
                 sums[key] += value
                 counts[key] += part_counts[key]
         new = {}
         for key, count in counts.items():
             i, c, n, _ = key
-            model = ai.row_value(i, c, n, 0)  # no further crosses: the pessimistic prior
-            prior = table.get(key, model)
-            new[key] = round((sums[key] + SHRINK * prior) / (count + SHRINK), 1)
-        table = new
-        print(f"round {round_}: mean solo score {mean:.1f} over {games} games; {len(table)} entries", flush=True)
-    return table
+            prior = ai.row_value(i, c, n, 0)  # no further crosses: the pessimistic prior
+            learnt = (sums[key] + SHRINK * prior) / (count + SHRINK)
+            new[key] = round(blend * table[key] + (1 - blend) * learnt if key in table else learnt, 1)
+        mean = statistics.fmean(total for _, total in finals)
+        print(f"round {round_}: mean solo score {mean:.1f} over {games} games; {len(new)} entries", flush=True)
+        table, numbers = new, numbers_table(finals, numbers, blend)
+    return table, numbers
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--games", type=int, default=4000, help="solo games per round")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--blend", type=float, default=0.5, help="weight of the previous round's tables")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    table = learn(args.rounds, args.games, args.seed, args.jobs)
-    text = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
+    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.blend)
+    rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
+    owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
     args.out.write_text(
-        '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s learnt row\n'
-        "values, (row index, crosses, rolls to come, other rows in play) -> expected final row score.\n\n"
-        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}\n"
+        '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
+        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
+        f" --blend {args.blend}\n\n"
+        "TABLE: (row index, crosses, rolls to come, other rows in play) -> expected final row score.\n"
+        "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
         '"""\n\n'
-        f"TABLE: dict[tuple[int, int, int, int], float] = {text}\n"
+        f"TABLE: dict[tuple[int, int, int, int], float] = {rows}\n\n"
+        f"NUMBERS: dict[tuple[int, ...], float] = {owned}\n"
     )
     print(f"wrote {args.out}")
 

@@ -11,7 +11,8 @@ A development tool (not firmware): `python -m sim.arena --games 400 --seed 1 --j
   standard error;
 - one against the rest: one seat of each level (seats rotated), each level's win share;
 - EXTRA! solo: mean score per level and its standard error (`--solo-games`);
-- decision time per level: p50 and p99 in milliseconds, over every decision timed.
+- decision time per level: p50 and p99 in milliseconds, over every decision timed (the
+  process's CPU time, so that other work on a shared machine does not count).
 
 `run(args)` yields the figures as (name, value) pairs, `add_arguments(parser)` adds the options
 (for `xtraboard bench bots`). Games are deterministic given `--seed`; only the times vary.
@@ -64,9 +65,9 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
             game.roll(dice)
         else:
             level = levels[pending.player]
-            start = time.perf_counter()
+            start = time.process_time()
             decision = choose(game, rng, level)
-            times[level].append(time.perf_counter() - start)
+            times[level].append(time.process_time() - start)
             game.apply(decision)
         steps += 1
     result = game.result()

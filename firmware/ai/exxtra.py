@@ -58,16 +58,27 @@ def beat_chance(value: int) -> float:
     return hits / 36
 
 
-def _survival(value: int, rung: int, game: Any, threat: float) -> float:
-    """Chance the pair stays on `rung` until the bot's next turn: each other player still to
-    play may end their turn with an equal or better combination below it."""
+class _View:
+    """What the placement values read of the game, taken once per decision."""
+
+    def __init__(self, game: Any) -> None:
+        self.me = game.current_player
+        self.players = len(game.players)
+        self.positions = game.positions
+        ladder = game.ladder
+        self.free = [r == 0 or not ladder[r] for r in range(TOP_RUNG + 1)]
+        # (rung, owner, combination value) of the other players' pairs on rungs 1-5
+        self.pairs = [(r, pair.player, int(pair.combination))
+                      for r in range(1, TOP_RUNG + 1) for pair in ladder[r] if pair.player != self.me]
+
+
+def _survival(value: int, rung: int, view: _View, threat: float) -> float:
+    """Chance the pair stays on `rung` until the bot's next turn: each other player may end
+    their turn with an equal or better combination and place it below (rung 0 is always free)."""
     if rung == 0:
         return 1.0
-    free_below = sum(1 for r in range(rung) if r == 0 or not game.ladder[r])
-    if free_below == 0:
-        return 1.0
     per_player = 1 - (1 - beat_chance(value)) ** threat
-    return (1 - per_player * 0.85) ** (len(game.players) - 1)
+    return (1 - per_player * 0.85) ** (view.players - 1)
 
 
 def _gain(position: int, spaces: float) -> float:
@@ -76,35 +87,32 @@ def _gain(position: int, spaces: float) -> float:
     return room + WIN_BONUS if spaces >= room else spaces
 
 
-def _place_value(game: Any, rung: int, value: int, position: int, threat: float, weigh_leaders: bool) -> float:
-    me = game.current_player
-    keep = _survival(value, rung, game, threat)
-    worth = keep * _gain(position, rung)
-    positions = game.positions
-    for higher in range(rung + 1, TOP_RUNG + 1):
-        for pair in game.ladder[higher]:
-            if pair.player != me and int(pair.combination) <= value:
-                weight = REMOVE_WEIGHT
-                if weigh_leaders:
-                    # A pair that would carry its owner over the finish is worth stopping.
-                    weight *= 1 + max(0, positions[pair.player] + higher - 14) / 3
-                    if positions[pair.player] + higher >= FINISH:
-                        weight += 2
-                worth += weight * higher
+def _place_value(view: _View, rung: int, value: int, position: int, threat: float, weigh_leaders: bool) -> float:
+    worth = _survival(value, rung, view, threat) * _gain(position, rung)
+    for higher, owner, combination in view.pairs:
+        if higher > rung and combination <= value:
+            weight = REMOVE_WEIGHT
+            if weigh_leaders:
+                # A pair that would carry its owner near or over the finish is worth stopping.
+                ahead = view.positions[owner] + higher
+                weight *= 1 + max(0, ahead - 14) / 3
+                if ahead >= FINISH:
+                    weight += 2
+            worth += weight * higher
     return worth
 
 
-def _best_place(game: Any, value: int, position: int, threat: float, weigh_leaders: bool) -> tuple[float, int]:
-    rungs = [0] + [r for r in range(1, TOP_RUNG + 1) if not game.ladder[r]]
-    return max((_place_value(game, r, value, position, threat, weigh_leaders), -r) for r in rungs)
+def _best_place(view: _View, value: int, position: int, threat: float, weigh_leaders: bool) -> tuple[float, int]:
+    return max((_place_value(view, r, value, position, threat, weigh_leaders), -r)
+               for r in range(TOP_RUNG + 1) if view.free[r])
 
 
-def reroll_value(game: Any, position: int, threat: float, weigh_leaders: bool) -> float:
+def reroll_value(view: _View, position: int, threat: float, weigh_leaders: bool) -> float:
     """Expected worth (in spaces) of rolling again from `position` and playing on at best."""
     places = {}
     for value, _, _ in _LATER:
         if value >= 0 and value not in places:
-            places[value] = _best_place(game, value, position, threat, weigh_leaders)[0]
+            places[value] = _best_place(view, value, position, threat, weigh_leaders)[0]
     estimate = 0.0
     for _ in range(ITERATIONS):
         total = 0.0
@@ -115,7 +123,7 @@ def reroll_value(game: Any, position: int, threat: float, weigh_leaders: bool) -
                 if position + double >= FINISH:
                     total += _gain(position, double)
                 else:
-                    # The double's spaces come at once; placing afterwards starts from further on.
+                    # The double's spaces come at once, whatever is decided next.
                     total += double + max(places[value], estimate)
             else:
                 total += max(places[value], estimate)
@@ -128,13 +136,14 @@ def reroll_value(game: Any, position: int, threat: float, weigh_leaders: bool) -
 
 def _decide(game: Any, decisions: list, threat: float, exact: bool) -> Any:
     value = int(game.current_combination)
-    position = game.positions[game.current_player]
-    place_worth, neg_rung = _best_place(game, value, position, threat, exact)
+    view = _View(game)
+    position = view.positions[view.me]
+    place_worth, neg_rung = _best_place(view, value, position, threat, exact)
     best_place = Place(-neg_rung)
     if Reroll() not in decisions:
         return best_place
     if exact:
-        again = reroll_value(game, position, threat, exact)
+        again = reroll_value(view, position, threat, exact)
     else:
         # Medium: roll on while the best placement is worth under two spaces (once, from a first roll).
         again = 2.0 if game.rolls_this_turn < 2 else 0.0

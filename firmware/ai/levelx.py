@@ -36,9 +36,11 @@ class Weights:
     tiles: float  # the next bonus tile, per (share of the rows towards it) squared
     rivals: bool  # judge the other players too and play for the lead
     lost_piece: float  # a piece gone for good, in points
+    oust_risk: float = 0.0  # share of an X field's worth lost when a rival stands just before it
+    closing: float = 0.0  # share of the pieces' worth lost per closed row (the end nears)
 
 
-STRONG = Weights(on_x=0.9, progress=0.55, tiles=0.7, rivals=True, lost_piece=3.0)
+STRONG = Weights(on_x=0.6, progress=0.3, tiles=0.7, rivals=True, lost_piece=3.0, oust_risk=0.4)
 MEDIUM = Weights(on_x=0.6, progress=0.3, tiles=0.0, rivals=False, lost_piece=0.0)
 
 
@@ -119,7 +121,9 @@ def _player_value(state: _State, player: int, weights: Weights, horizon: float) 
         if at is None or state.left[i] == 0:
             continue
         if at == _LAST[i]:
-            value += horizon * weights.on_x * ROWS[i]
+            threatened = weights.oust_risk and any(
+                rows[i] == _LAST[i] - 1 for p, rows in enumerate(state.pieces) if p != player)
+            value += horizon * weights.on_x * ROWS[i] * (1 - weights.oust_risk if threatened else 1)
         else:
             value += horizon * weights.progress * ROWS[i] * (at + 1) / FIELDS[i]
     if weights.tiles and state.tiles:
@@ -138,7 +142,7 @@ def _player_value(state: _State, player: int, weights: Weights, horizon: float) 
 
 
 def _judge(state: _State, me: int, weights: Weights) -> float:
-    horizon = 0.15 if state.ending else 1.0
+    horizon = 0.15 if state.ending else max(0.15, 1 - weights.closing * state.closed)
     mine = _player_value(state, me, weights, horizon)
     if not weights.rivals:
         return mine
