@@ -137,3 +137,18 @@ def test_arena_prints_every_figure_name(capsys):
 
 def test_arena_games_are_the_same_for_the_same_seed():
     assert arena.play("extra", ("strong", "medium"), "x:1")[:2] == arena.play("extra", ("strong", "medium"), "x:1")[:2]
+
+
+def test_the_seat_menu_offers_every_level():
+    from firmware.ui.menus import SeatScreen
+    from firmware.ui.session import Seat
+
+    screen = SeatScreen("extra", [Seat("Red", "red")], 0)
+    seen = []
+    for _ in range(5):
+        screen.press(None, "right")  # LEFT/RIGHT never need the app
+        seen.append((screen.seat.bot, screen.seat.kids))
+    assert seen == [("easy", False), ("medium", False), ("strong", False), (None, True), (None, False)]
+    assert screen.seats[0].player().bot is None
+    screen.press(None, "left")
+    assert screen.seat.player() == Player("Red", None, True)
