@@ -1,12 +1,13 @@
 """Learn the EXTRA! "strong" bot's tables by self-play (approximate policy iteration).
 
-Each round plays seeded solo games with the current tables and records, after every decision,
-for each row in play: (row index, crosses, expected rolls to come, other rows in play) and the
-row's final score; and, per game, the EXTRA numbers it ended with and its final total. The
-averages (blended with the previous round's, and shrunk towards a pessimistic prior where data
-are few) are the next round's tables. Writes firmware/ai/extra_table.py:
+Each round plays seeded solo games with the current row table and records, after every
+decision, for each row in play: (row index, crosses, expected rolls to come, other rows in play)
+and the row's final score. The averages (shrunk towards the previous round's value, or towards
+a pessimistic prior for a new entry) are the next round's table. The last round's games also
+give the EXTRA-numbers table: the final total of the games that ended with each set of
+numbers, against the average. Writes firmware/ai/extra_table.py:
 
-    python scripts/extra_table.py --rounds 8 --games 4000 --seed 1 --jobs 2
+    python scripts/extra_table.py --rounds 11 --games 4000 --seed 1 --jobs 2
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ SHRINK = 8  # pseudo-observations of the prior for each row-table entry
 NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
 
 
-def play(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict, list]:
+def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
     """Play games [start, stop) with the tables; per-key sums and weights of final row scores,
     and (EXTRA numbers, final total) per game."""
-    start, stop, seed, table, numbers = job
+    start, stop, seed, table = job
     sums: dict = defaultdict(float)
     counts: dict = defaultdict(float)
     finals = []
@@ -46,7 +47,7 @@ def play(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict, list]:
             if game.pending().kind == "roll":
                 game.roll(dice)
                 continue
-            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None, numbers or None))
+            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None))
             sheet = game.sheets[0]
             if sheet.ended:
                 continue
@@ -69,7 +70,7 @@ def play(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict, list]:
     return dict(sums), dict(counts), finals
 
 
-def numbers_table(finals: list, previous: dict, blend: float) -> dict:
+def numbers_table(finals: list) -> dict:
     """EXTRA numbers → mean final total of the games ending with them, less the overall mean;
     a partial set gets the mean over the full sets containing it."""
     mean = statistics.fmean(total for _, total in finals)
@@ -79,8 +80,7 @@ def numbers_table(finals: list, previous: dict, blend: float) -> dict:
     table = {}
     for owned in itertools.combinations(range(1, 7), 3):
         values = by_set.get(owned, [])
-        learnt = sum(values) / (len(values) + NUMBERS_SHRINK)
-        table[owned] = round(blend * previous.get(owned, learnt) + (1 - blend) * learnt, 1)
+        table[owned] = round(sum(values) / (len(values) + NUMBERS_SHRINK), 1)
     for size in (0, 1, 2):
         for owned in itertools.combinations(range(1, 7), size):
             table[owned] = round(statistics.fmean(v for k, v in table.items()
@@ -88,11 +88,11 @@ def numbers_table(finals: list, previous: dict, blend: float) -> dict:
     return table
 
 
-def learn(rounds: int, games: int, seed: int, jobs: int, blend: float) -> tuple[dict, dict]:
+def learn(rounds: int, games: int, seed: int, jobs: int) -> tuple[dict, dict]:
     table: dict = {}
-    numbers: dict = {}
+    finals: list = []
     for round_ in range(rounds):
-        chunks = [(k * games // jobs, (k + 1) * games // jobs, f"{seed}:{round_}", table, numbers)
+        chunks = [(k * games // jobs, (k + 1) * games // jobs, f"{seed}:{round_}", table)
                   for k in range(jobs)]
         with Pool(jobs) as pool:
             results = pool.map(play, chunks)
@@ -107,31 +107,29 @@ def learn(rounds: int, games: int, seed: int, jobs: int, blend: float) -> tuple[
         new = {}
         for key, count in counts.items():
             i, c, n, _ = key
-            prior = ai.row_value(i, c, n, 0)  # no further crosses: the pessimistic prior
-            learnt = (sums[key] + SHRINK * prior) / (count + SHRINK)
-            new[key] = round(blend * table[key] + (1 - blend) * learnt if key in table else learnt, 1)
+            # towards last round's value; a new entry towards "no further crosses" (pessimistic)
+            prior = table.get(key, ai.row_value(i, c, n, 0))
+            new[key] = round((sums[key] + SHRINK * prior) / (count + SHRINK), 1)
         mean = statistics.fmean(total for _, total in finals)
         print(f"round {round_}: mean solo score {mean:.1f} over {games} games; {len(new)} entries", flush=True)
-        table, numbers = new, numbers_table(finals, numbers, blend)
-    return table, numbers
+        table = new
+    return table, numbers_table(finals)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--games", type=int, default=4000, help="solo games per round")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--blend", type=float, default=0.5, help="weight of the previous round's tables")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.blend)
+    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs)
     rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
     owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
     args.out.write_text(
         '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
-        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
-        f" --blend {args.blend}\n\n"
+        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}\n\n"
         "TABLE: (row index, crosses, rolls to come, other rows in play) -> expected final row score.\n"
         "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
         '"""\n\n'
