@@ -31,17 +31,16 @@ from itertools import product
 from math import comb
 from typing import Any
 
-from firmware.games.extra import COLUMN_SIZES, FACTORS, POINTS, ROW_SIZES, SUMS, WALLS, row_score
+from firmware.games.extra import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
 
-_SUM_INDEX = {s: i for i, s in enumerate(SUMS)}
-_WALL = tuple(WALLS[s] for s in SUMS)
 _SIZE = tuple(ROW_SIZES[s] for s in SUMS)
-_POINTS = tuple(POINTS[s] for s in SUMS)
+MAX_OTHERS = 6  # rows in play besides this one, counted up to this (the learnt table's key)
 
-# Tuned by simulation (sim/arena.py, EXTRA! solo): how much of a roll's two crosses a row in
-# play can count on, and how strongly a row with more crosses draws them.
-STRONG = {"share": 1.9, "commit": 0.06, "open_bias": 0.0}
-MEDIUM = {"share": 1.2, "commit": 0.0, "open_bias": 0.0}
+# The row model, chosen from a small grid of solo runs: how much of a roll's two crosses the
+# rows in play share ("share") and how much more a row with more crosses draws ("commit").
+# Strong falls back on its own setting where the learnt table has no entry.
+STRONG = {"share": 1.9, "commit": 0.06}
+MEDIUM = {"share": 1.2, "commit": 0.0}
 
 
 def _offer_probabilities() -> tuple[float, ...]:
@@ -149,12 +148,10 @@ def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, flo
     return value
 
 
-MAX_OTHERS = 6  # rows in play besides this one, counted up to this
-
-
-def _room(sheet: Any, column: int | None, new: bool) -> tuple[int, ...]:
-    numbers, crossed = sheet.numbers, sheet.column_crosses
-    room = [COLUMN_SIZES[i] - crossed[i] for i in range(3)]
+def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
+    """Boxes left in each EXTRA column once `column` (if any) is crossed."""
+    crossed = sheet.column_crosses
+    room = [COLUMN_SIZES[i] - crossed[i] for i in range(len(COLUMN_SIZES))]
     if column is not None:
         room[column] -= 1
     return tuple(room)
@@ -163,6 +160,8 @@ def _room(sheet: Any, column: int | None, new: bool) -> tuple[int, ...]:
 def _decide(game: Any, decisions: list, params: dict[str, float],
             table: dict[tuple[int, int, int, int], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> Any:
+    """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
+    best sheet value; each distinct effect is judged once."""
     player = game.undecided[0]
     sheet = game.sheets[player]
     faces = game.faces
@@ -186,7 +185,7 @@ def _decide(game: Any, decisions: list, params: dict[str, float],
                 i = s - 2
                 if rows[i] < _SIZE[i]:
                     rows[i] += 1
-            value = sheet_value(rows, _room(sheet, crossed_column, new), params, table)
+            value = sheet_value(rows, _room(sheet, crossed_column), params, table)
             if numbers is not None:
                 owned = [n for n in sheet.numbers if n is not None]
                 if new:
