@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="EXTRA! solo games per level (default: --games)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--game", action="append", choices=None,
+    parser.add_argument("--game", action="append", choices=game_names(),
                         help="only this game (repeatable; default: every game)")
     parser.add_argument("--levels", default=None,
                         help="comma-separated levels to compare (default: every level of each game)")
@@ -172,7 +172,13 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
     solo_games = games if args.solo_games is None else max(1, args.solo_games)
     for name in names:
         spec = find_game(name)
-        levels = spec.levels if not args.levels else tuple(l for l in args.levels.split(",") if l in spec.levels)
+        levels = spec.levels
+        if args.levels:
+            levels = tuple(level.strip() for level in args.levels.split(","))
+            unknown = [level for level in levels if level not in spec.levels]
+            if unknown:
+                raise ValueError(f"{spec.title} has no bot level {', '.join(map(repr, unknown))}: "
+                                 f"expected some of {', '.join(spec.levels)}")
         tasks = _tasks(name, levels, games, solo_games, args.seed)
         start = time.perf_counter()
         if args.jobs > 1:
@@ -188,8 +194,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sim.arena", description="Bots against bots, with figures.")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    for name, value in run(args):
-        print(f"{name}: {value:.6g}", flush=True)
+    if args.games < 1 or (args.solo_games is not None and args.solo_games < 1) or args.jobs < 1:
+        parser.error("--games, --solo-games and --jobs must be at least 1")
+    try:
+        for name, value in run(args):
+            print(f"{name}: {value:.6g}", flush=True)
+    except ValueError as exc:
+        parser.error(str(exc))
     return 0
 
 

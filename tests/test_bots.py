@@ -152,3 +152,10 @@ def test_the_seat_menu_offers_every_level():
     assert screen.seats[0].player().bot is None
     screen.press(None, "left")
     assert screen.seat.player() == Player("Red", None, True)
+
+
+def test_arena_refuses_an_unknown_level_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        arena.main(["--levels", "easy,hard", "--games", "1"])
+    assert stop.value.code == 2
+    assert "no bot level 'hard'" in capsys.readouterr().err.strip().splitlines()[-1]
