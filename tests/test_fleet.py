@@ -242,3 +242,41 @@ def test_the_fleet_command_shows_every_table(tmp_path: Path, broker: Broker, cap
         nobody = probe.getsockname()[1]
     assert main(["fleet", "--broker", "127.0.0.1", "--port", str(nobody), "--once", "0"]) == 1
     assert capsys.readouterr().err.startswith(f"xtraboard fleet: cannot reach the broker 127.0.0.1:{nobody}: ")
+
+
+def test_the_fleet_view_reads_only_its_own_topics() -> None:
+    from firmware.commands.fleet import Fleet
+
+    fleet = Fleet("xtraboard")
+    assert fleet.lines() == ["no tables have reported yet"]
+    state = {"status": "playing", "title": "LEVEL X", "mode": "play", "round": 3,
+             "players": [{"name": "Anna", "bot": None}, {"name": "Ben", "bot": "easy"}], "turn": "Anna"}
+    fleet.message("xtraboard/bar-1/state", json.dumps(state).encode())
+    fleet.message("xtraboard/bar-1/result", json.dumps({"summary": "Cleo won EXTRA!", "time": "T"}).encode())
+    fleet.message("xtraboard/bar-2/availability", b"offline")
+    fleet.message("xtraboard/bar-2/state", b"\xff not json")  # not ours to understand: ignored
+    fleet.message("other/bar-3/state", json.dumps(state).encode())
+    fleet.message("homeassistant/sensor/xtraboard_bar-1/status/config", b"{}")
+    lines = fleet.lines()
+    assert len(lines) == 3
+    assert lines[1].split() == ["bar-1", "playing", "LEVEL", "X", "3", "Anna,", "Ben", "(bot);", "turn:", "Anna",
+                                "Cleo", "won", "EXTRA!", "(T)"]
+    assert lines[2].split() == ["bar-2", "offline", "-", "-", "-", "-"]
+
+
+def test_rounds_as_each_game_counts_them() -> None:
+    from firmware.dice import CommittedDice
+    from firmware.fleet.state import round_of
+    from firmware.games import new_game
+    from firmware.games.exxtra import Reroll
+
+    exxtra, dice = new_game("exxtra", ["A", "B", "C"]), CommittedDice("r")
+    assert round_of(exxtra) == 1
+    while round_of(exxtra) == 1:
+        exxtra.roll(dice) if exxtra.pending().kind == "roll" else exxtra.apply(exxtra.legal_decisions()[-1])
+    turns = [s for i, s in enumerate(exxtra.history) if s.to_json().get("roll") is not None
+             and (i == 0 or exxtra.history[i - 1] != Reroll())]
+    assert len(turns) == 4  # the fourth turn is the second round's first
+    extra = new_game("extra", ["A"])
+    extra.roll(dice)
+    assert round_of(extra) == 1
