@@ -1,9 +1,10 @@
 """The bench driver: the scenario runner's `BoardDriver` for a board reached through its debug
 service (`firmware.debug`) — a real board on the bench, or `xtraboard sim --debug-port`.
 
-    >>> client = DebugClient.connect("127.0.0.1:7777")                  # doctest: +SKIP
-    >>> driver = BenchDriver(client, VirtualButtons(client))            # doctest: +SKIP
-    >>> run_scenario(load_scenario("tests/scenarios/menu.toml"), driver)  # doctest: +SKIP
+    client = DebugClient.connect("127.0.0.1:7777")
+    driver = BenchDriver(client, VirtualButtons(client))
+    driver.start(seed=0)
+    run_scenario(load_scenario("tests/scenarios/menu.toml"), driver, hold_s=driver.hold_s)
 
 Buttons are pressed through gpiozero output devices on the bench controller (`GpioButtons`:
 one optocoupler or MOSFET across each button, any pin factory) or, on a simulated board,
