@@ -14,6 +14,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +93,26 @@ def serve(port: int, *, host: str = "127.0.0.1", board_file: Path | None = None,
         service.close()
         served.sim.close()
     return 0
+
+
+@contextmanager
+def serving_in_background(*, seed: int | str = 0, speed: float | None = None, host: str = "127.0.0.1",
+                          board_file: Path | None = None) -> Iterator[tuple[ServedBoard, DebugService]]:
+    """A served board whose loop runs on a thread of its own, listening on a free loopback port
+    (`service.port`) until the block ends (tests)."""
+    served = ServedBoard(board_file=board_file, seed=seed, speed=speed)
+    loop = served.sim.loop
+    service = DebugService(DebugConfig(enabled=True, host=host, port=0), served.target, loop.post)
+    thread = threading.Thread(target=loop.run, args=(served.handle,), name="xtraboard-served", daemon=True)
+    thread.start()
+    try:
+        service.start()
+        yield served, service
+    finally:
+        service.close()
+        loop.post(Stop())
+        thread.join(timeout=10)
+        served.sim.close()
 
 
 def run_served(args: Any) -> int:
