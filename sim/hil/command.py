@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="gpio: the bench pin switching each button (default: $XTRABOARD_BENCH_PINS)")
     run.add_argument("--active-low", action="store_true",
                      help="gpio: the switch closes when its pin is low (default: high)")
+    run.add_argument("--wait", type=float, default=10.0, metavar="S",
+                     help="how long to wait for the board's debug service to come up (default: 10 s)")
     run.add_argument("scenarios", nargs="+", type=Path, metavar="SCENARIO")
     record = sub.add_parser("record", help="turn a live session into a scenario file",
                             description="turn a live session into a scenario file")
@@ -50,11 +52,12 @@ def run(args: argparse.Namespace) -> int:
 
         return record_session(args.target, args.out, seconds=args.seconds, name=args.name)
     return run_scenarios(args.target, args.scenarios, buttons=args.buttons, pins=args.pins,
-                         active_high=not args.active_low)
+                         active_high=not args.active_low, connect_s=args.wait)
 
 
 def run_scenarios(target: str, paths: list[Path], *, buttons: str | None = None, pins: str | None = None,
-                  active_high: bool = True, pin_factory: Any = None, out: Any = None) -> int:
+                  active_high: bool = True, pin_factory: Any = None, out: Any = None,
+                  connect_s: float = 10.0) -> int:
     """Every scenario in turn against the board at `target`, each from a fresh start (`seed`)."""
     from sim.hil.driver import (
         BenchDriver, BenchError, DebugClient, GpioButtons, VirtualButtons, default_pin_factory, environ_pins,
@@ -65,7 +68,7 @@ def run_scenarios(target: str, paths: list[Path], *, buttons: str | None = None,
     out = out if out is not None else sys.stdout
     try:
         scenarios = [load_scenario(path) for path in paths]  # every file checked before the first runs
-        client = DebugClient.connect(target)
+        client = DebugClient.connect(target, connect_s)
     except (ConfigError, BenchError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
