@@ -158,3 +158,17 @@ def test_an_unreachable_board_is_reported(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert run.stderr.startswith("xtraboard hil: cannot reach the board's debug service at unix:")
     assert run.stderr.count("\n") == 1
+
+
+def test_a_real_board_is_restarted_between_scenarios_by_a_command(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    marker = tmp_path / "restarts"
+    paths = [ROOT / "tests/scenarios/menu.toml", ROOT / "tests/scenarios/mash_menus.toml"]
+    out = io.StringIO()
+    with serving_in_background() as (_, service):
+        target = f"127.0.0.1:{service.port}"
+        assert run_scenarios(target, paths, buttons="virtual", out=out, between=f"echo cut >> {marker}") == 0
+        assert marker.read_text() == "cut\n"  # before the second scenario only
+        assert out.getvalue().splitlines() == [expected_summary(path) for path in paths]
+        assert run_scenarios(target, paths, buttons="virtual", out=io.StringIO(), between="exit 3") == 2
+    assert capsys.readouterr().err.endswith("xtraboard hil: --between 'exit 3' failed with exit code 3\n")

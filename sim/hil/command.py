@@ -2,6 +2,7 @@
 
     xtraboard hil run --target 127.0.0.1:7777 --buttons virtual tests/scenarios/*.toml
     xtraboard hil run --target pi.local:7777 --buttons gpio --pins roll=17,ok=27,back=22,left=23,right=24 menu.toml
+    xtraboard hil run --target 127.0.0.1:7777 --between "ssh pi@xtraboard.local sudo systemctl restart xtraboard" ...
     xtraboard hil record --target 127.0.0.1:7777 session.toml
 
 `run` prints the same lines as `xtraboard sim --headless --scenario` (`FAIL step N …` and
@@ -33,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="gpio: the bench pin switching each button (default: $XTRABOARD_BENCH_PINS)")
     run.add_argument("--active-low", action="store_true",
                      help="gpio: the switch closes when its pin is low (default: high)")
+    run.add_argument("--between", metavar="COMMAND",
+                     help="a shell command that restarts a real board before each scenario but the first "
+                     "(e.g. a power cycle through the bench's relay); the bench then connects again")
     run.add_argument("--wait", type=float, default=10.0, metavar="S",
                      help="how long to wait for the board's debug service to come up (default: 10 s)")
     run.add_argument("scenarios", nargs="+", type=Path, metavar="SCENARIO")
@@ -52,13 +56,15 @@ def run(args: argparse.Namespace) -> int:
 
         return record_session(args.target, args.out, seconds=args.seconds, name=args.name)
     return run_scenarios(args.target, args.scenarios, buttons=args.buttons, pins=args.pins,
-                         active_high=not args.active_low, connect_s=args.wait)
+                         active_high=not args.active_low, connect_s=args.wait, between=args.between)
 
 
 def run_scenarios(target: str, paths: list[Path], *, buttons: str | None = None, pins: str | None = None,
                   active_high: bool = True, pin_factory: Any = None, out: Any = None,
-                  connect_s: float = 10.0) -> int:
-    """Every scenario in turn against the board at `target`, each from a fresh start (`seed`)."""
+                  connect_s: float = 10.0, between: str | None = None) -> int:
+    """Every scenario in turn against the board at `target`, each from a fresh start: `seed`
+    restarts a simulated board; a real one is restarted by the shell command `between` (run
+    before every scenario but the first), after which the bench connects again."""
     from sim.hil.driver import (
         BenchDriver, BenchError, DebugClient, GpioButtons, VirtualButtons, default_pin_factory, environ_pins,
         parse_pin_map,
@@ -91,11 +97,13 @@ def run_scenarios(target: str, paths: list[Path], *, buttons: str | None = None,
     driver = BenchDriver(client, pressing)
     failed = 0
     try:
-        for scenario in scenarios:
+        for n, scenario in enumerate(scenarios):
             if scenario.board is not None:
                 print(f"{PROG}: note: {scenario.path} names board {scenario.board}; "
-                      "the target runs its own description", file=out)
+                      "the target runs its own description", file=sys.stderr)
             try:
+                if between and n > 0:
+                    driver = restart_board(driver, between, target, connect_s)
                 driver.start(scenario.seed)
             except BenchError as exc:
                 print(f"{PROG}: {exc}", file=sys.stderr)
@@ -105,3 +113,18 @@ def run_scenarios(target: str, paths: list[Path], *, buttons: str | None = None,
     finally:
         driver.close()
     return 1 if failed else 0
+
+
+def restart_board(driver: Any, command: str, target: str, connect_s: float) -> Any:
+    """Run `command` (e.g. a power cycle through the bench's relay), then connect again."""
+    import subprocess
+
+    from sim.hil.driver import BenchDriver, BenchError, DebugClient, VirtualButtons
+
+    virtual = isinstance(driver.buttons, VirtualButtons)
+    driver.client.close()
+    done = subprocess.run(command, shell=True, check=False, stdout=2)  # our stdout is the summary lines
+    if done.returncode != 0:
+        raise BenchError(f"--between {command!r} failed with exit code {done.returncode}")
+    client = DebugClient.connect(target, connect_s)
+    return BenchDriver(client, VirtualButtons(client) if virtual else driver.buttons)
