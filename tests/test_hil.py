@@ -172,3 +172,14 @@ def test_a_real_board_is_restarted_between_scenarios_by_a_command(tmp_path: Path
         assert out.getvalue().splitlines() == [expected_summary(path) for path in paths]
         assert run_scenarios(target, paths, buttons="virtual", out=io.StringIO(), between="exit 3") == 2
     assert capsys.readouterr().err.endswith("xtraboard hil: --between 'exit 3' failed with exit code 3\n")
+
+
+def test_hil_record_writes_a_scenario_that_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sim.hil.record import record_session
+
+    out = tmp_path / "idle.toml"
+    with serving_in_background() as (_, service):
+        assert record_session(f"127.0.0.1:{service.port}", out, seconds=0.2) == 0
+    assert capsys.readouterr().out == f"recorded 0 button edges and 1 checkpoints into {out}\n"
+    assert run_scenario_file(out) == 0
+    assert capsys.readouterr().out.startswith("scenario idle: 2 steps, ")
