@@ -601,7 +601,8 @@ from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the regist
 SPEC = GameSpec(
     Extra,
     ui="firmware.ui.games.extra",
-    bots={"easy": "firmware.bots:extra_easy"},
+    bots={"easy": "firmware.bots:extra_easy", "medium": "firmware.ai.extra:medium",
+          "strong": "firmware.ai.extra:strong"},
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),
     seat_options=("kids",),
 )

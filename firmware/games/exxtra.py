@@ -386,6 +386,7 @@ from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the regist
 SPEC = GameSpec(
     Exxtra,
     ui="firmware.ui.games.exxtra",
-    bots={"easy": "firmware.bots:exxtra_easy"},
+    bots={"easy": "firmware.bots:exxtra_easy", "medium": "firmware.ai.exxtra:medium",
+          "strong": "firmware.ai.exxtra:strong"},
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
 )

@@ -641,6 +641,7 @@ from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the regist
 SPEC = GameSpec(
     LevelX,
     ui="firmware.ui.games.levelx",
-    bots={"easy": "firmware.bots:levelx_easy"},
+    bots={"easy": "firmware.bots:levelx_easy", "medium": "firmware.ai.levelx:medium",
+          "strong": "firmware.ai.levelx:strong"},
     ranking=Ranking(score="scores"),
 )
