@@ -16,6 +16,7 @@ import math
 import signal
 from typing import Any
 
+from firmware.debug import DebugRequest
 from firmware.errors import HardwareError
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
 from firmware.loop import EventLoop, Stop, Timer
@@ -46,6 +47,7 @@ class Board:
         self._attract_timer: Timer | None = None
         self.fleet = fleet  # firmware.fleet.FleetPublisher (the café's MQTT report), or None
         self._fleet_seen: tuple[int, bool] | None = None
+        self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
         self._arm_idle()
 
     # --- timers the app asks for: run, then render ---------------------------------------------
@@ -59,7 +61,11 @@ class Board:
     # --- input ------------------------------------------------------------------------------
     def handle(self, event: Any) -> None:
         """One queued event (the loop calls this on its own thread)."""
-        if isinstance(event, RawEdge):
+        for watch in self.watchers:
+            watch(event)
+        if isinstance(event, DebugRequest):  # the bench's debug service (firmware.debug), off by default
+            event.run()
+        elif isinstance(event, RawEdge):
             self._deliver(self.tracker.edge(event.name, event.pressed, event.t))
             self._arm_tracker()
         elif isinstance(event, ButtonEvent):  # already debounced (scenarios, tests)
@@ -235,11 +241,16 @@ def run_board(hardware: Any, args: Any) -> int:
         resume(board.app)  # a café board comes back by itself, exactly where it stood
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: loop.post(Stop()))
+    from firmware.debug import attach_debug
+
+    debug = attach_debug(board, getattr(args, "debug_port", None), getattr(args, "debug_socket", None))
     try:
         board.run(SystemdNotifier())
     finally:
         if fleet is not None:
             fleet.close()
+        if debug is not None:
+            debug.close()
         hardware.close()
         journal.close()
     return 0

@@ -24,6 +24,7 @@ COMMANDS = {
     "engine": ("firmware.commands.engine", "the board's bots as an engine on stdin/stdout (XDP, like UCI)"),
     "bench": ("firmware.commands.bench", "print performance figures"),
     "wiring": ("firmware.commands.wiring", "draw the wiring diagram (SVG) from the hardware description"),
+    "hil": ("sim.hil.command", "run scenarios against a board on the bench, or record a session (debug service)"),
 }
 
 

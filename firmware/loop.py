@@ -76,6 +76,10 @@ class EventLoop:
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return self.call_at(self.clock() + delay, callback)
 
+    def clear_timers(self) -> None:
+        """Drop every scheduled timer (a board starting over on the same loop)."""
+        self._timers.clear()
+
     def next_deadline(self) -> float | None:
         while self._timers and self._timers[0][2].cancelled:
             heapq.heappop(self._timers)

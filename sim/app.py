@@ -4,6 +4,7 @@
                                                     #   Backspace back, arrows; or click)
     xtraboard sim --headless --scenario FILE [--screenshot out.png]
     xtraboard sim --headless --demo GAME --seats N --seed S --record OUT.json [--screenshot out.png]
+    xtraboard sim --headless --debug-port PORT      # a board for `xtraboard hil` (docs/hil.md)
 """
 
 from __future__ import annotations
@@ -66,12 +67,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         " (0: instantly, as without --speed)")
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
     parser.add_argument("--frames", type=int, metavar="N", help="window: quit after N frames (tests, smoke runs)")
+    parser.add_argument("--debug-port", type=int, metavar="PORT",
+                        help="headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
+                        "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         if args.demo:
             return run_demo(args)
+        if args.headless and args.debug_port is not None:
+            from sim.hil.serve import run_served
+
+            return run_served(args)
         if args.scenario:
             from sim.scenario import run_scenario_file
 

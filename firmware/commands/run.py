@@ -17,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--state-dir", type=Path, metavar="DIR", help="where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)"
     )
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start (café board)")
+    parser.add_argument("--debug-port", type=int, metavar="PORT",
+                        help="serve the bench's debug service on 127.0.0.1:PORT (docs/hil.md); off by default")
+    parser.add_argument("--debug-socket", type=Path, metavar="PATH", help="serve the debug service on a Unix socket")
 
 
 def run(args: argparse.Namespace) -> int:

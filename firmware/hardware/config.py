@@ -113,6 +113,19 @@ class FleetConfig:
 
 
 @dataclass(frozen=True)
+class DebugConfig:
+    """The bench's debug service (firmware.debug): off unless `enabled`. TCP binds loopback
+    unless `allow_remote` (a bench on another machine, on a network you trust)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int | None = None  # TCP port (0: any free one)
+    socket_path: Path | None = None  # a Unix socket, as well or instead
+    serial: Path | None = None  # a serial console device, e.g. /dev/ttyGS0
+    allow_remote: bool = False
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     path: Path
     name: str
@@ -123,6 +136,7 @@ class BoardConfig:
     button_positions: dict[str, tuple[float, float]] = field(default_factory=dict)  # mm, for drawings
     display_position: tuple[float, float] = (0.0, 0.0)  # mm, top-left of the OLED
     fleet: FleetConfig | None = None  # the opt-in MQTT report, None when not configured
+    debug: DebugConfig = DebugConfig()  # [debug]: the bench's debug service (off by default)
 
 
 def default_board_path() -> Path:
@@ -177,6 +191,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     buttons, button_positions = _buttons(top.table("buttons"), leds, display, size)
     cells = _cells(top.table("cells"), leds.count, size)
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
+    debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
     top.done()
     return BoardConfig(
         path=source,
@@ -188,7 +203,25 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         button_positions=button_positions,
         display_position=display_position,
         fleet=fleet,
+        debug=debug,
     )
+
+
+def _debug(table: _Table) -> DebugConfig:
+    """[debug]: enabled, host, port, socket, serial, allow_remote (all optional but enabled)."""
+    enabled = table.boolean("enabled")
+    host = table.string("host") if table.present("host") else "127.0.0.1"
+    port = table.integer("port", 0, 65535) if table.present("port") else None
+    socket_path = Path(table.string("socket")) if table.present("socket") else None
+    serial = Path(table.string("serial")) if table.present("serial") else None
+    allow_remote = table.boolean("allow_remote") if table.present("allow_remote") else False
+    table.done()
+    from firmware.debug import is_loopback  # the service's own test of what loopback is
+
+    if enabled and port is not None and not allow_remote and not is_loopback(host):
+        raise table.fail("host", f'"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
+                                 "unless allow_remote = true")
+    return DebugConfig(enabled, host, port, socket_path, serial, allow_remote)
 
 
 def _read_toml(source: Path) -> dict[str, object]:

@@ -1,0 +1,237 @@
+"""The board's debug service: off by default, loopback only, answered on the loop thread, and
+unshaken by garbage (firmware/debug.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware.debug import (
+    COMMANDS, MAX_CLIENTS, MAX_LINE, OFF, SIMULATED_COMMANDS, BoardTarget, DebugError, DebugRequest, DebugService,
+    attach_debug, parse_request,
+)
+from firmware.errors import ConfigError
+from firmware.hardware.config import DebugConfig, default_board_path, load_board
+from firmware.loop import Stop
+from sim.board import SimBoard
+
+EVERY_REQUEST = [b"state screen", b"text", b"image", b"leds", b"dice [1, 2, 2, 3, 5]", b"seed 3", b"events",
+                 b"press ok", b"release ok", b"wait 1"]
+
+
+class Client:
+    """A line client of the service over a socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.reader = sock.makefile("rb")
+        self.hello = self.read()
+
+    def read(self) -> dict:
+        line = self.reader.readline()
+        assert line, "the service closed the connection"
+        return json.loads(line)
+
+    def ask(self, line: bytes | str) -> dict:
+        self.sock.sendall((line.encode() if isinstance(line, str) else line) + b"\n")
+        return self.read()
+
+    def close(self) -> None:
+        self.reader.close()
+        self.sock.close()
+
+
+@contextmanager
+def real_board(board_file: Path | None = None, **debug: object) -> Iterator[tuple[SimBoard, DebugService]]:
+    """A board on the wall clock whose loop runs on its own thread, with the debug service as
+    `xtraboard run` attaches it (a real board, as far as the service knows: no virtual buttons)."""
+    sim = SimBoard(board_file=board_file, realtime=True, seed=1)
+    service = attach_debug(sim.board, **debug)  # type: ignore[arg-type]
+    thread = threading.Thread(target=sim.loop.run, args=(sim.board.handle,), name="board-loop", daemon=True)
+    thread.start()
+    try:
+        yield sim, service  # type: ignore[misc]
+    finally:
+        if service is not None:
+            service.close()
+        sim.loop.post(Stop())
+        thread.join(timeout=10)
+        sim.close()
+
+
+def connect(service: DebugService) -> Client:
+    return Client(socket.create_connection(("127.0.0.1", service.port), timeout=30))
+
+
+def test_off_by_default_nothing_listens_and_every_command_is_refused() -> None:
+    board = load_board()
+    assert board.debug == DebugConfig() and not board.debug.enabled
+    sim = SimBoard(seed=1)
+    try:
+        assert attach_debug(sim.board) is None
+        assert sim.app.dice is None and sim.board.watchers == []
+        target = BoardTarget(sim.board)
+        service = DebugService(board.debug, target, sim.loop.post)
+        assert service.start() == [] and service.servers == [] and service.port is None
+        assert service.hello() == {"ok": False, "error": OFF}
+        for line in EVERY_REQUEST + [b"", b"nonsense", b"\xff"]:
+            assert service.answer_line(line) == {"ok": False, "error": OFF}
+        assert sim.loop.run_pending(sim.board.handle) == 0  # nothing reached the board's loop
+    finally:
+        sim.close()
+
+
+def test_it_binds_loopback_unless_the_board_description_allows_more(tmp_path: Path) -> None:
+    with real_board(port=0) as (_, service):
+        assert service.servers[0].server_address[0] == "127.0.0.1"
+    with pytest.raises(DebugError, match="host '0.0.0.0' is not loopback"):
+        DebugService(DebugConfig(enabled=True, host="0.0.0.0", port=0), None, None)
+    text = default_board_path().read_text(encoding="utf-8")
+    wide = tmp_path / "wide.toml"
+    wide.write_text(text + '\n[debug]\nenabled = true\nhost = "0.0.0.0"\nport = 7777\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r'debug\.host: "0.0.0.0" is not loopback'):
+        load_board(wide)
+    wide.write_text(text + '\n[debug]\nenabled = true\nhost = "0.0.0.0"\nport = 7777\nallow_remote = true\n',
+                    encoding="utf-8")
+    assert load_board(wide).debug == DebugConfig(True, "0.0.0.0", 7777, None, None, True)
+    typo = tmp_path / "typo.toml"
+    typo.write_text(text + "\n[debug]\nenabled = true\nprot = 7777\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"debug\.prot: unknown key"):
+        load_board(typo)
+
+
+def test_the_board_description_can_enable_it(tmp_path: Path) -> None:
+    bench = tmp_path / "bench.toml"
+    bench.write_text(default_board_path().read_text(encoding="utf-8") + "\n[debug]\nenabled = true\nport = 0\n",
+                     encoding="utf-8")
+    with real_board(bench) as (_, service):
+        assert service is not None and service.port
+        client = connect(service)
+        assert client.hello["ok"] and client.hello["simulated"] is False
+        client.close()
+
+
+def test_requests_are_answered_on_the_loop_thread() -> None:
+    with real_board(port=0) as (sim, service):
+        seen: list[tuple[str, str]] = []
+        sim.board.watchers.append(lambda e: seen.append((threading.current_thread().name, type(e).__name__)))
+        client = connect(service)
+        hello = client.hello
+        assert hello["hello"] == "xtraboard-debug" and hello["version"] == 1 and hello["clock"] == "real"
+        assert hello["buttons"] == list(sim.config.buttons.pins) and hello["hold_s"] == sim.config.buttons.hold_s
+        assert client.ask("text") == {"ok": True, "text": sim.app.texts}
+        assert client.ask("state screen") == {"ok": True, "value": type(sim.app.screen).__name__}
+        assert client.ask("state menu")["value"] == "Play EXXTRA"
+        missing = client.ask("state game.positions")
+        assert missing["ok"] is False and "no game on the board" in missing["error"]
+        assert client.ask("state _private")["error"] == "state path '_private': '_private' is private"
+        leds = client.ask("leds")
+        assert leds["shown"]["seat.0"] == list(sim.led("seat.0"))
+        assert client.ask("image")["sha"] == sim.image_checksum()
+        assert client.ask("dice [1, 2, 2, 3, 5]") == {"ok": True, "queued": 1}
+        assert client.ask("seed 5") == {"ok": True, "seed": 5} and sim.app.seed == 5
+        for line in ("press ok", "release ok"):
+            assert "works only on a simulated board" in client.ask(line)["error"]
+        assert "works only on a simulated board" in client.ask("wait 1")["error"]
+        pin = sim.pins["right"]
+        pin.drive_low()  # the button, as its gpiozero callback thread reports it
+        pin.drive_high()
+        events = client.ask("events")
+        edges = [(e["button"], e["pressed"]) for e in events["events"] if e["kind"] == "edge"]
+        while len(edges) < 2:  # the edges reach the loop's queue from the pin's thread
+            edges += [(e["button"], e["pressed"]) for e in client.ask("events")["events"] if e["kind"] == "edge"]
+        assert edges == [("right", True), ("right", False)]
+        assert [e["kind"] for e in events["events"]][:2] == ["queued", "seed"]
+        client.close()
+        assert ("board-loop", "DebugRequest") in seen and all(name == "board-loop" for name, _ in seen)
+
+
+def test_garbage_never_breaks_the_service() -> None:
+    rng = random.Random(1515)
+    garbage: list[bytes] = [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b"")
+                            for _ in range(300)]
+    garbage += [b"\xff\xfe", b"\x00", b"dice", b"dice [1, 2", b"dice []", b"dice [true]", b"dice {}", b"seed {}",
+                b"seed true", b"wait -1", b"wait 1e999", b"wait NaN", b"text please", b"TEXT", b"state",
+                b"state ]][[", b"state a.__class__", b"dice " + b"[" * 100_000, b"shutdown", b"exec rm -rf /",
+                b"press", b"release nobody", b"state " + b"x" * (MAX_LINE - 10)]
+    garbage += [b"events " + os.urandom(8).hex().encode() for _ in range(5)]
+    with real_board(port=0) as (sim, service):
+        client = connect(service)
+        for line in garbage:
+            answer = client.ask(line)
+            assert set(answer) >= {"ok"} and (answer["ok"] is False or line.startswith(b"state "))
+        huge = client.ask(b"text " + b"x" * (3 * MAX_LINE))  # read to its end, then dropped
+        assert huge == {"ok": False, "error": f"request longer than {MAX_LINE} bytes"}
+        assert client.ask("text") == {"ok": True, "text": sim.app.texts}
+        # A client that goes away mid-line, and more clients than the service takes at once.
+        half = socket.create_connection(("127.0.0.1", service.port))
+        half.sendall(b"state scr")
+        half.close()
+        crowd = [connect(service) for _ in range(MAX_CLIENTS - 1)]
+        extra = Client(socket.create_connection(("127.0.0.1", service.port), timeout=30))
+        assert extra.hello == {"ok": False, "error": f"too many clients (at most {MAX_CLIENTS})"}
+        extra.close()
+        for other in crowd:
+            other.close()
+        client.close()
+        again = connect(service)  # every slot came back
+        assert again.ask("state screen") == {"ok": True, "value": type(sim.app.screen).__name__}
+        again.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_request_line_parses_or_is_refused_with_one_line(line: bytes) -> None:
+    try:
+        command, _ = parse_request(line)
+    except DebugError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert command in COMMANDS + SIMULATED_COMMANDS
+
+
+def test_the_loop_not_answering_is_an_answer_too() -> None:
+    sim = SimBoard(seed=1)
+    try:
+        service = DebugService(DebugConfig(enabled=True), BoardTarget(sim.board), lambda event: None, timeout_s=0.05)
+        assert service.answer_line(b"text") == {"ok": False, "error": "the board's loop did not answer within 0.05 s"}
+    finally:
+        sim.close()
+
+
+def test_a_request_the_board_raises_on_is_answered_not_fatal() -> None:
+    def boom(command: str, arg: object) -> dict:
+        raise RuntimeError("the display fell off")
+
+    request = DebugRequest(boom, "text", None)
+    request.run()
+    assert request.answer == {"ok": False, "error": "the board raised RuntimeError: the display fell off"}
+
+
+def test_a_unix_socket_and_a_serial_console(tmp_path: Path) -> None:
+    master, slave = os.openpty()
+    path = tmp_path / "debug.sock"
+    with real_board(socket_path=path, config=DebugConfig(serial=Path(os.ttyname(slave)))) as (sim, service):
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        unix.settimeout(30)
+        unix.connect(str(path))
+        client = Client(unix)
+        assert client.ask("state screen") == {"ok": True, "value": type(sim.app.screen).__name__}
+        client.close()
+        with os.fdopen(master, "r+b", buffering=0) as console:
+            reader = console.readline  # the board greets the console, then answers line by line
+            assert json.loads(reader())["hello"] == "xtraboard-debug"
+            console.write(b"text\n")
+            assert json.loads(reader()) == {"ok": True, "text": sim.app.texts}
+    os.close(slave)
+    assert not path.exists()
