@@ -170,6 +170,16 @@ class BenchDice:
     def push(self, faces: Sequence[Any]) -> None:
         self.queued.push(faces)
 
+    @property
+    def rolls_made(self) -> int:
+        """The fallback's roll index (a seeded game sets it to its count of rolls, as without the bench)."""
+        return getattr(self.fallback, "rolls_made", 0)
+
+    @rolls_made.setter
+    def rolls_made(self, value: int) -> None:
+        if hasattr(self.fallback, "rolls_made"):
+            self.fallback.rolls_made = value
+
     def roll(self, dice: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
         faces = self.queued.roll(dice) if self.queued.left else self.fallback.roll(dice)
         if self.on_roll is not None:
@@ -248,9 +258,9 @@ class BoardTarget:
             else:
                 app.seed = arg
                 if self.dice is not None:
-                    from firmware.dice import SeededDice
+                    from firmware.dice import CommittedDice
 
-                    self.dice.fallback = SeededDice(arg)
+                    self.dice.fallback = CommittedDice(str(arg))  # as a seeded game rolls without the bench
                 self.log_event("seed", seed=arg)
             return {"seed": arg}
         if self.buttons is None:
@@ -314,7 +324,7 @@ def attach_debug(board: Any, port: int | None = None, socket_path: Path | None =
     `BenchDice` as the board's dice so `dice FACES` can queue rolls."""
     from dataclasses import replace
 
-    from firmware.dice import SeededDice, SystemDice
+    from firmware.dice import CommittedDice, SystemDice
 
     config = config if config is not None else board.hardware.config.debug
     if port is not None or socket_path is not None:
@@ -323,7 +333,7 @@ def attach_debug(board: Any, port: int | None = None, socket_path: Path | None =
     if not config.enabled:
         return None
     seed = board.app.seed
-    dice = BenchDice(SeededDice(seed) if seed is not None else SystemDice())
+    dice = BenchDice(CommittedDice(str(seed)) if seed is not None else SystemDice())
     board.app.dice = dice
     target = BoardTarget(board, dice=dice)
     board.watchers.append(target.watch)

@@ -93,7 +93,7 @@ class GameSession:
 
     def draw_roll(self) -> Roll:
         """The dice for the pending roll (not applied yet: the tumble animation shows first)."""
-        if isinstance(self.dice, CommittedDice):  # roll n of the record, keyed-in rolls included
+        if hasattr(self.dice, "rolls_made"):  # roll n of the record (keyed-in rolls included) is index n
             self.dice.rolls_made = sum(isinstance(s, Roll) for s in self.game.history)
         return Roll(tuple(self.dice.roll(self.game.dice())))
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from firmware.board_loop import Board
 from firmware.debug import BenchDice, BoardTarget, DebugService
-from firmware.dice import SeededDice
+from firmware.dice import CommittedDice
 from firmware.hardware.config import DebugConfig
 from firmware.loop import FakeClock, Stop
 from sim.board import SimBoard
@@ -52,7 +52,7 @@ class ServedBoard:
         sim.loop.clear_timers()
         if self.fake:
             sim.clock.now = START_S
-        dice = BenchDice(SeededDice(seed))
+        dice = BenchDice(CommittedDice(str(seed)))  # the rolls a seeded game makes without the bench
         sim.dice = dice
         sim.board = Board(sim.hardware, sim.loop, journal=sim.journal, seed=seed, dice=dice)
         self.target.use_dice(dice)
