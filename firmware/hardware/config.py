@@ -11,6 +11,7 @@ Cell names (the only way code refers to an LED):
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -189,6 +190,20 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     )
 
 
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 and "localhost" are loopback; names are not resolved.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _debug(table: _Table) -> DebugConfig:
     """[debug]: enabled, host, port, socket, serial, allow_remote (all optional but enabled)."""
     enabled = table.boolean("enabled")
@@ -198,7 +213,6 @@ def _debug(table: _Table) -> DebugConfig:
     serial = Path(table.string("serial")) if table.present("serial") else None
     allow_remote = table.boolean("allow_remote") if table.present("allow_remote") else False
     table.done()
-    from firmware.debug import is_loopback  # the service's own test of what loopback is
 
     if enabled and port is not None and not allow_remote and not is_loopback(host):
         raise table.fail("host", f'"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
