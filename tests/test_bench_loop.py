@@ -1,6 +1,11 @@
 """The loop benchmark runs end to end and prints every figure (no timing is asserted)."""
 
+import pytest
+
 from firmware.cli import main
+
+# luma's greyscale drivers call Image.getdata(), deprecated in Pillow 13 (removed in 14): theirs, not ours.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 
 
 def test_bench_loop_prints_every_figure(capsys):
