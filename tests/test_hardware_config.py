@@ -57,8 +57,9 @@ def test_default_board_is_the_design_build() -> None:
     assert (leds.driver, leds.pin, leds.order, leds.brightness) == ("spi", 10, "GRB", 0.5)
     assert leds.budget_amps > 0 and leds.ma_per_channel == 20.0
     display = board.display
-    assert (display.driver, display.interface, display.port, display.address) == ("ssd1306", "i2c", 1, 0x3C)
-    assert (display.width, display.height, display.rotate) == (128, 64, 0)
+    assert (display.driver, display.interface, display.port, display.address) == ("ssd1309", "i2c", 1, 0x3C)
+    assert (display.width, display.height, display.rotate, display.mode) == (128, 64, 0, "1")
+    assert display.size_mm == (55.01, 27.49)  # 2.42″: readable at arm's length (hardware/DISPLAYS.md)
     assert set(board.button_positions) == set(BUTTON_NAMES)
     assert board.path == default_board_path()
 
@@ -147,7 +148,7 @@ def test_every_display_profile_has_a_board_description() -> None:
         assert (display.driver, (display.width, display.height), display.mode) == (driver, size, mode), name
         assert display.size_mm[0] == width_mm and display.size_mm[1] > 0
         assert board.leds == default.leds and board.size_mm == default.size_mm  # only the display differs
-    assert load_board(folder / "ssd1306.toml").display == default.display
+    assert load_board(folder / "ssd1309.toml").display == default.display  # the default build's panel
 
 
 # --- every mistake names the file, the key and the expectation ---------------------------------
@@ -195,7 +196,7 @@ BAD = {
     # choices
     "unknown led driver": ([('driver = "spi"', 'driver = "dma"')], "leds.driver", '"pwm", "spi"'),
     "unknown colour order": ([('order = "GRB"', 'order = "GRX"')], "leds.order", '"GRB"'),
-    "unknown display": ([('driver = "ssd1306"', 'driver = "ssd9999"')], "display.driver", '"sh1106"'),
+    "unknown display": ([('driver = "ssd1309"', 'driver = "ssd9999"')], "display.driver", '"sh1106"'),
     "unknown interface": ([('interface = "i2c" ', 'interface = "usb" ')], "display.interface", '"i2c", "spi"'),
     "i2c bus 0": ([("port = 1\n", "port = 0\n")], "display.port", "GPIO2 SDA"),
     # cells
@@ -219,10 +220,10 @@ BAD = {
     "button on spi1": ([*SPI1_DISPLAY], "buttons.pins.left", "SPI1"),
     "spi1 on the led pin": ([*PWM_LEDS, *SPI1_DISPLAY, LEFT_OFF_SPI1], "display.port", "GPIO18, the LED data line"),
     "dc pin on spi1 sclk": ([*SPI1_DISPLAY, LEFT_OFF_SPI1, ("rotate = 0 ", "dc_pin = 21\nrotate = 0 ")], "display.dc_pin", "SPI1"),
-    "grey on a mono panel": ([('mode = "1"', 'mode = "L"')], "display.mode", 'ssd1306 panels are monochrome; expected "1"'),
+    "grey on a mono panel": ([('mode = "1"', 'mode = "L"')], "display.mode", 'ssd1309 panels are monochrome; expected "1"'),
     "unknown display mode": ([('mode = "1"', 'mode = "RGB"')], "display.mode", '"1" (monochrome) or "L" (16 greys)'),
-    "missing display size": ([("size_mm = [21.74, 10.86]", "")], "display.size_mm", "missing; expected [width, height] of the active area"),
-    "display size too big": ([("size_mm = [21.74, 10.86]", "size_mm = [600, 10]")], "display.size_mm", "at most 500"),
+    "missing display size": ([("size_mm = [55.01, 27.49]", "")], "display.size_mm", "missing; expected [width, height] of the active area"),
+    "display size too big": ([("size_mm = [55.01, 27.49]", "size_mm = [600, 10]")], "display.size_mm", "at most 500"),
     "spi display with address": ([*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n")], "display.address", "no such key"),
     "dc pin on i2c": ([("rotate = 0 ", "dc_pin = 24\nrotate = 0 ")], "display.dc_pin", "only an SPI display"),
     "dc pin on spi": ([*SPI_DISPLAY, ("rotate = 0 ", "dc_pin = 9\nrotate = 0 ")], "display.dc_pin", "SPI0"),

@@ -175,7 +175,7 @@ def test_the_device_is_luma_s_own_class_sending_only_changes_through_its_api() -
 
 def test_a_narrow_panel_s_windows_start_at_its_first_ram_column() -> None:
     """64×48 panels sit at RAM columns 32-95: luma's full frame and our partial ones agree."""
-    cfg = replace(default_board().display, width=64, height=48)
+    cfg = replace(default_board().display, driver="ssd1306", width=64, height=48)
     bus = RecordingI2CBus()
     display = Display(make_luma_device(cfg, serial=i2c(bus=bus, address=cfg.address)))
     theirs, their_bus = luma_ssd1306(64, 48)
@@ -245,7 +245,7 @@ def test_missing_bus_is_a_clear_hardware_error() -> None:
 
 
 def test_unknown_driver_and_unsupported_size_are_config_errors() -> None:
-    cfg = default_board().display
+    cfg = replace(default_board().display, driver="ssd1306")
     with pytest.raises(ConfigError, match="driver 'ssd9999' is not a luma.oled device"):
         make_luma_device(replace(cfg, driver="ssd9999"), serial=i2c(bus=RecordingI2CBus(), address=0x3C))
     with pytest.raises(ConfigError, match="ssd1306 does not support 100×40"):

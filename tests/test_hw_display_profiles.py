@@ -224,11 +224,16 @@ class Ram:
                 self.at = (column, data[0] - 0xB0)
                 self.window = (0, 131, 0, 15)  # page addressing: columns run on, no wrap to a window
             return
-        for i, byte in enumerate(data):
-            if byte == 0x15 and i + 2 < len(data):
+        i = 0
+        while i < len(data):  # commands with their arguments, in order
+            if data[i] == 0x15 and i + 2 < len(data):
                 self.window = (data[i + 1], data[i + 2], *self.window[2:])
-            if byte == 0x75 and i + 2 < len(data):
+                i += 3
+            elif data[i] == 0x75 and i + 2 < len(data):
                 self.window = (*self.window[:2], data[i + 1], data[i + 2])
+                i += 3
+            else:
+                i += 1
         self.at = (self.window[0], self.window[2])
 
     def data(self, data: list[int]) -> None:
