@@ -7,6 +7,7 @@
     Place(rung=5)
 
 Level "easy": good enough to play a table through (demo mode) and to lose to attentive people.
+Levels "medium" and "strong" live in firmware/ai/ (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -18,13 +19,17 @@ from firmware.games import Game, find_game
 
 
 def choose(game: Game, rng: random.Random, level: str | None = None) -> Any:
-    """The decision of the bot at `level` (default: the game's easiest) for the pending decision
-    of `game`; always one of its legal decisions. Each game's registry entry names its levels."""
+    """The decision of the bot at `level` for the pending decision of `game`; always one of its
+    legal decisions. Each game's registry entry names its levels. Without `level`: the level
+    kept in the deciding seat (`Player.bot`), else the game's easiest."""
     decisions = game.legal_decisions()
     if not decisions:
         raise ValueError("no decision is pending")
     spec = find_game(game.name)
-    policy = spec.policy(level if level is not None else spec.levels[0])
+    if level is None:
+        seat = game.players[game.pending().player].bot
+        level = seat if seat in spec.levels else spec.levels[0]
+    policy = spec.policy(level)
     choice = policy(game, decisions, rng)
     return choice if choice in decisions else rng.choice(decisions)
 

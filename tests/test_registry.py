@@ -220,3 +220,17 @@ def test_a_registered_game_has_records_selfplay_bench_and_scenarios(toy: GameSpe
 
     text = 'name = "toy"\ndescription = "High die by scripted dice"\ndice = "scripted"\n[[step]]\ndice = [[6]]\n'
     assert parse_scenario(text, Path("toy.toml")).steps[0].rolls == ((6,),)
+
+
+def test_a_new_game_gets_undo_and_copy_without_writing_them(toy: GameSpec) -> None:
+    game = new_game("highdie", ["A", "B"])
+    game.apply(Roll((3,)))
+    twin = game.copy()
+    game.apply(Again())
+    game.apply(Roll((6,)))
+    game.apply(Keep())
+    assert game.totals == [6, 0] and twin.totals == [0, 0] and twin.legal_decisions() == [Keep(), Again()]
+    for _ in range(3):
+        game.undo()
+    assert (game.face, game.again_used, game.totals) == (3, False, [0, 0])
+    assert replay_record(game.to_record()).legal_decisions() == game.legal_decisions()

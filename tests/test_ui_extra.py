@@ -17,6 +17,7 @@ from PIL import Image
 
 from firmware.bots import choose
 from firmware.dice import SeededDice
+from firmware.games import find_game
 from firmware.games.base import Player, Roll
 from firmware.games.extra import COLUMN_SIZES, ROW_SIZES, SUMS, Choice, Extra, Sheet
 from firmware.hardware.buttons import ButtonEvent
@@ -104,7 +105,7 @@ def start_from_menu(board: Board, kinds: list[str]) -> None:
         board.press("right")
     board.press("ok")
     for kind in kinds:
-        board.press(*["right"] * {"human": 0, "bot": 1, "kids": 2}[kind])
+        board.press(*["right"] * {"human": 0, "bot": 1, "kids": 1 + len(find_game("extra").levels)}[kind])
         board.press("ok")
     board.settle()
     assert [(p.bot is not None, p.kids) for p in app.session.game.players] == [

@@ -1,24 +1,30 @@
-"""`xtraboard bench engines|loop`: print performance figures as `name: value` lines."""
+"""`xtraboard bench engines|loop|bots`: print performance figures as `name: value` lines.
+
+The suites are development tools in sim/bench and sim/arena (the Pi does not need them at run
+time), named here as strings and imported only when chosen: firmware never imports sim.
+"""
 
 from __future__ import annotations
 
 import argparse
 from importlib import import_module
 
-SUITES = {"engines": "sim.bench.engines", "loop": "sim.bench.loop"}  # by name: firmware never imports sim
+SUITES = {
+    "engines": ("sim.bench.engines", "random games and legal-decision enumerations per second"),
+    "loop": ("sim.bench.loop", "the board loop: edge-to-push latency, idle CPU, memory, bus bytes"),
+    "bots": ("sim.arena", "bot levels against each other, EXTRA! solo scores, decision times"),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("suite", choices=sorted(SUITES))
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="engines: how long to play each game (default 3)")
-    parser.add_argument("--idle-seconds", type=float, default=30.0,
-                        help="loop: how long to measure the idle CPU (default 30)")
-    parser.add_argument("--samples", type=int, default=400,
-                        help="loop: button presses timed for the edge-to-push figures (default 400)")
+    suites = parser.add_subparsers(dest="suite", required=True, metavar="SUITE")
+    for name, (module, help_text) in SUITES.items():
+        suite = suites.add_parser(name, help=help_text, description=help_text)
+        suite.set_defaults(suite_module=module)
+        import_module(module).add_arguments(suite)
 
 
 def run(args: argparse.Namespace) -> int:
-    for name, value in import_module(SUITES[args.suite]).run(args):
+    for name, value in import_module(args.suite_module).run(args):
         print(f"{name}: {value:.6g}" if isinstance(value, float) else f"{name}: {value}", flush=True)
     return 0

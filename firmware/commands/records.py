@@ -141,6 +141,7 @@ def record_problem(record: dict[str, Any]) -> str | None:
 
 def _export(journal: Journal, game: str | None, out: str) -> int:
     games, skipped = _readable(journal.finished(game)[::-1])  # oldest first, as they were played
+    skipped += len(journal.skipped)  # unreadable rows: the journal's log says which
     lines = "".join(json.dumps(g.record) + "\n" for g in games)
     if out == "-":
         sys.stdout.write(lines)
@@ -156,6 +157,7 @@ def _export(journal: Journal, game: str | None, out: str) -> int:
 
 def _list(journal: Journal, game: str | None, limit: int | None, out: TextIO) -> int:
     games, skipped = _readable(journal.finished(game, limit))
+    skipped += len(journal.skipped)  # unreadable rows: the journal's log says which
     for stored in games:
         out.write(list_line(stored) + "\n")
     return 1 if skipped else 0

@@ -14,13 +14,20 @@ JSON of a game record (see docs/records.md).
     >>> game.apply(game.legal_decisions()[0])       # doctest: +SKIP
 
 Engines are pure: no I/O, no clock and no randomness of their own.
+
+Search bots apply, undo and copy many times per decision, so none of these replays: `apply`
+pushes a small undo record (what the step is about to change) onto a stack, `undo` pops it,
+`copy` copies the state itself.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from copy import deepcopy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import product
 from typing import Any, ClassVar, Literal
 
 from firmware.dice import DiceSource
@@ -78,10 +85,33 @@ class Roll:
         return {"roll": list(self.faces)}
 
 
+@cache
+def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
+    """Every roll `dice` can show: one membership test checks a roll's faces."""
+    return frozenset(product(*dice))
+
+
+# What the protocol itself keeps on a game; the rest of __dict__ is the game's own state.
+_PROTOCOL_STATE = frozenset({"players", "history", "_actors", "_undo_stack", "_dice_seen", "_rolls_seen"})
+
+
 class Game(ABC):
     """Base of the three rules engines. Subclasses set the class constants and implement the
     abstract methods; `apply` here checks the phase (roll or decision) and the dice faces, the
-    subclass checks its own rules in `_apply` *before* changing anything."""
+    subclass checks its own rules in `_apply` *before* changing anything.
+
+    What a search bot uses besides `pending`, `dice`, `legal_decisions` and `apply`:
+    - `undo()` takes back the last step from an undo stack (no replay; cost independent of the
+      game's length), so apply/undo walks a tree of positions like python-chess's push/pop.
+    - `copy()` copies the state directly (no replay); the twin has the same history and can
+      undo as far back as the original.
+    - `actor(index)`: the player who made history step `index`, None for a roll.
+
+    A subclass may keep its undo stack cheap through three hooks (the defaults deep-copy the
+    game's own state, which is right for any game but slower): `_snapshot(step)` (called just
+    before `_apply`, returns an immutable record of everything that step may change),
+    `_restore(record)` and `_copy_into(twin)` (give the twin its own mutable containers).
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -96,12 +126,34 @@ class Game(ABC):
             )
         self.players: tuple[Player, ...] = seats
         self.history: list[Any] = []
+        self._actors: list[int | None] = []  # who made each history step; None for rolls
+        self._undo_stack: list[Any] = []  # one _snapshot record per history step
+        self._dice_seen: Any = None  # the last dice() a roll was checked against...
+        self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
         self._setup()
 
     # --- what each game implements -------------------------------------------------------
     @abstractmethod
     def _setup(self) -> None:
-        """Set the starting position (called by __init__ and by undo)."""
+        """Set the starting position (called by __init__)."""
+
+    # The three hooks below work for any game as they are (a deep copy of the game's own
+    # state); the built-in engines override them with cheaper, step-specific records.
+    def _snapshot(self, step: Any) -> Any:
+        """A record from which `_restore` puts back whatever applying `step` (a roll or
+        decision that passed the phase checks) may change, events included."""
+        return deepcopy(self._own_state())
+
+    def _restore(self, record: Any) -> None:
+        """Put back the state a `_snapshot` record saved."""
+        self.__dict__.update(deepcopy(record))
+
+    def _copy_into(self, twin: Any) -> None:
+        """Give `twin` (a shallow copy of this game) its own copies of the mutable state."""
+        twin.__dict__.update(deepcopy(self._own_state()))
+
+    def _own_state(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in _PROTOCOL_STATE}
 
     @abstractmethod
     def pending(self) -> Pending:
@@ -132,21 +184,40 @@ class Game(ABC):
     def apply(self, step: Any) -> None:
         """Apply one step; an illegal one raises IllegalStepError and changes nothing."""
         pending = self.pending()
-        if pending.kind == OVER:
+        kind = pending.kind
+        if kind == OVER:
             raise IllegalStepError("the game is over: no more steps")
+        actor: int | None = None
         if isinstance(step, Roll):
-            if pending.kind != ROLL:
+            if kind != ROLL:
                 raise IllegalStepError(f"player {pending.player} has a decision to make; no roll now")
             dice = self.dice()
-            if len(step.faces) != len(dice):
-                raise IllegalStepError(f"a roll here is {len(dice)} dice, not {len(step.faces)}")
-            for i, (face, faces) in enumerate(zip(step.faces, dice)):
-                if face not in faces:
-                    raise IllegalStepError(f"die {i} has no face {face!r} (faces: {list(faces)})")
-        elif pending.kind == ROLL:
+            if dice is not self._dice_seen:  # engines return constant dice: hash them once
+                self._dice_seen, self._rolls_seen = dice, _roll_set(dice)
+            try:
+                known = step.faces in self._rolls_seen
+            except TypeError:  # unhashable faces: the check below names the bad one
+                known = False
+            if not known:
+                self._check_roll(step, dice)
+        elif kind == ROLL:
             raise IllegalStepError("the dice must be rolled first")
+        else:
+            actor = pending.player
+        record = self._snapshot(step)
         self._apply(step)
+        self._undo_stack.append(record)
         self.history.append(step)
+        self._actors.append(actor)
+
+    @staticmethod
+    def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
+        """Raise IllegalStepError naming the first die whose face `step` cannot show."""
+        if len(step.faces) != len(dice):
+            raise IllegalStepError(f"a roll here is {len(dice)} dice, not {len(step.faces)}")
+        for i, (face, faces) in enumerate(zip(step.faces, dice)):
+            if face not in faces:
+                raise IllegalStepError(f"die {i} has no face {face!r} (faces: {list(faces)})")
 
     def apply_json(self, data: Any) -> Any:
         """Parse one record step and apply it; returns the step."""
@@ -164,23 +235,34 @@ class Game(ABC):
         return self.pending().kind == OVER
 
     def undo(self) -> Any:
-        """Take back the last step (of any kind) and return it; rebuilt by replaying the rest."""
+        """Take back the last step (of any kind) and return it; restored from the undo stack."""
         if not self.history:
             raise IllegalStepError("nothing to undo: no step has been played")
-        steps = self.history[:-1]
-        last = self.history[-1]
-        self.history = []
-        self._setup()
-        for step in steps:
-            self.apply(step)
-        return last
+        self._restore(self._undo_stack.pop())
+        self._actors.pop()
+        return self.history.pop()
 
     def copy(self) -> Game:
-        """An independent game with the same players and history."""
-        twin = type(self)(self.players)
-        for step in self.history:
-            twin.apply(step)
+        """An independent game with the same players, history and state (copied, not replayed)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.history = list(self.history)
+        twin._actors = list(self._actors)
+        twin._undo_stack = list(self._undo_stack)  # records are immutable: sharing them is safe
+        self._copy_into(twin)
         return twin
+
+    def actor(self, index: int) -> int | None:
+        """Who made history step `index` (negative counts from the end): the deciding player,
+        or None for a roll. IndexError when there is no such step.
+
+            >>> from firmware.games import new_game
+            >>> game = new_game("exxtra", ["Alex", "Beatrice", "Carl"])
+            >>> game.apply(Roll(("7", "X"))); game.apply(game.legal_decisions()[1])
+            >>> game.actor(0), game.actor(1)
+            (None, 0)
+        """
+        return self._actors[index]
 
     def to_record(self) -> dict[str, Any]:
         """This game as a record (docs/records.md), with its result once it is over."""

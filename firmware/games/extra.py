@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -185,6 +186,14 @@ class Sheet:
             if self._column_crosses[column] == COLUMN_SIZES[column]:
                 self._ended = True
 
+    def _copy(self) -> Sheet:
+        twin = Sheet.__new__(Sheet)
+        twin._crosses = self._crosses.copy()
+        twin._numbers = self._numbers.copy()
+        twin._column_crosses = self._column_crosses.copy()
+        twin._ended = self._ended
+        return twin
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sheet):
             return NotImplemented
@@ -255,6 +264,38 @@ _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
+@cache
+def _dice_showing(faces: tuple[int, ...]) -> Mapping[int, int]:
+    """Per face shown, the bit mask of the dice showing it (cached per roll)."""
+    masks: dict[int, int] = {}
+    for index, face in enumerate(faces):
+        masks[face] = masks.get(face, 0) | 1 << index
+    return MappingProxyType(masks)
+
+
+@cache
+def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice]]:
+    """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
+    show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
+    6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents)."""
+    table = _CHOICES[player]
+    columns = tuple(c for c in range(len(COLUMN_SIZES)) if free >> c & 1)
+    if columns:
+        dice: list[int | None] = list(range(DICE_COUNT))
+    else:
+        dice = [i for i in range(DICE_COUNT) if shown >> i & 1] or [None]
+    decisions: list[Choice] = []
+    for die in dice:
+        if die is None:
+            decisions.extend(table[_FREE][_NO_COLUMN])
+        elif shown >> die & 1:
+            decisions.extend(table[die][_NO_COLUMN])
+        else:
+            for column in columns:
+                decisions.extend(table[die][column])
+    return tuple(decisions), frozenset(decisions)
+
+
 def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
     if not (isinstance(pairs, tuple) and len(pairs) == 2
@@ -310,6 +351,36 @@ class Extra(Game):
         self._undecided: list[int] = []
         self._in_game: list[int] = list(range(len(self.players)))
         self.events: list[dict[str, Any]] = []
+        # Pending values are immutable: build them once, pending() is called on every step
+        self._to_roll = tuple(Pending(ROLL, p) for p in range(len(self.players)))
+        self._to_decide = tuple(Pending(DECISION, p) for p in range(len(self.players)))
+        self._offered: tuple[tuple[Choice, ...], frozenset[Choice]] | None = None  # see _legal
+
+    def _snapshot(self, step: Any) -> Any:
+        if isinstance(step, Roll):
+            return (self.events, tuple(self._undecided), self.faces, self.rolls)
+        player = self._undecided[0]  # a Choice for someone else is refused before any change
+        sheet = self.sheets[player]
+        return (self.events, tuple(self._undecided), tuple(self._in_game), self.roller, player,
+                tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended)
+
+    def _restore(self, record: Any) -> None:
+        self._offered = None
+        self.events, self._undecided = record[0], list(record[1])
+        if len(record) == 4:
+            self.faces, self.rolls = record[2], record[3]
+            return
+        _, _, in_game, self.roller, player, crosses, numbers, column_crosses, ended = record
+        self._in_game = list(in_game)
+        sheet = self.sheets[player]
+        sheet._crosses, sheet._numbers = list(crosses), list(numbers)
+        sheet._column_crosses, sheet._ended = list(column_crosses), ended
+
+    def _copy_into(self, twin: Any) -> None:
+        twin.sheets = tuple(sheet._copy() for sheet in self.sheets)
+        twin._undecided = self._undecided.copy()
+        twin._in_game = self._in_game.copy()
+        twin.events = self.events.copy()
 
     @property
     def undecided(self) -> tuple[int, ...]:
@@ -321,9 +392,9 @@ class Extra(Game):
 
     def pending(self) -> Pending:
         if self._undecided:
-            return Pending(DECISION, self._undecided[0])
+            return self._to_decide[self._undecided[0]]
         if self._in_game:
-            return Pending(ROLL, self.roller)
+            return self._to_roll[self.roller]  # type: ignore[index]  # None only once over
         return Pending(OVER)
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
@@ -351,20 +422,26 @@ class Extra(Game):
         return tuple(c for c, n in enumerate(sheet._numbers) if n is None)
 
     def legal_decisions(self) -> list[Choice]:
-        if not self._undecided:
+        if not self._undecided or self.faces is None:
             return []
-        table = _CHOICES[self._undecided[0]]
-        decisions: list[Choice] = []
-        for die in self.extra_dice():
-            if die is None:
-                decisions.extend(table[_FREE][_NO_COLUMN])
-                continue
-            columns = self.columns_for(die)
-            if not columns:
-                decisions.extend(table[die][_NO_COLUMN])
-            for column in columns:
-                decisions.extend(table[die][column])
-        return decisions
+        return list(self._legal()[0])
+
+    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice]]:
+        """The pending player's legal decisions, from the cached table for their situation;
+        kept until the next step (a bot asks for them, then applies one)."""
+        if self._offered is not None:
+            return self._offered
+        player = self._undecided[0]
+        numbers = self.sheets[player]._numbers
+        showing = _dice_showing(self.faces)  # type: ignore[arg-type]  # a decision follows a roll
+        shown = free = 0
+        for column, number in enumerate(numbers):
+            if number is None:
+                free |= 1 << column
+            else:
+                shown |= showing.get(number, 0)
+        self._offered = _legal_for(player, shown, free)
+        return self._offered
 
     # --- applying steps --------------------------------------------------------------------
     def _apply(self, step: Any) -> None:
@@ -374,6 +451,7 @@ class Extra(Game):
             self._apply_choice(step)
         else:
             raise IllegalStepError(f"an EXTRA! step is a Roll or a Choice, not {step!r}")
+        self._offered = None
 
     def _apply_roll(self, step: Roll) -> None:
         self.faces = tuple(step.faces)
@@ -420,9 +498,14 @@ class Extra(Game):
         return _pairs_problem(step.pairs, extra)
 
     def _apply_choice(self, step: Choice) -> None:
-        problem = self._check_choice(step)
-        if problem is not None:
-            raise IllegalStepError(problem)
+        try:
+            offered = step in self._legal()[1]
+        except TypeError:  # unhashable parts: the full check names what is wrong
+            offered = False
+        if not offered:
+            problem = self._check_choice(step)
+            if problem is not None:
+                raise IllegalStepError(problem)
         player = step.player
         sheet = self.sheets[player]
         faces = cast(tuple[int, ...], self.faces)
@@ -518,7 +601,8 @@ from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the regist
 SPEC = GameSpec(
     Extra,
     ui="firmware.ui.games.extra",
-    bots={"easy": "firmware.bots:extra_easy"},
+    bots={"easy": "firmware.bots:extra_easy", "medium": "firmware.ai.extra:medium",
+          "strong": "firmware.ai.extra:strong"},
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),
     seat_options=("kids",),
 )

@@ -73,7 +73,7 @@ def combination(faces: Sequence[str], first_roll: bool) -> str | None:
     ('70', '62', None)
     """
     _check_faces(faces)
-    value = _value_of(faces[0], faces[1], first_roll)
+    value = _value_of(faces[0], faces[1], bool(first_roll))
     return None if value < 0 else _combination_text(value)
 
 
@@ -85,16 +85,28 @@ def combination_value(combo: str) -> int:
     return int(combo)
 
 
-def _value_of(a: str, b: str, first_roll: bool) -> int:
-    """Combination as high*10+low, or -1 if an X makes it invalid."""
+def _compute_value(a: str, b: str, first_roll: bool) -> int:
     if not first_roll and (a == "X" or b == "X"):
         return -1
     va, vb = _face_value(a), _face_value(b)
     return va * 10 + vb if va >= vb else vb * 10 + va
 
 
+# Every roll's value on a first and on a later roll, and every value's text: table look-ups
+# on the hot path.
+_VALUES: dict[tuple[str, str, bool], int] = {
+    (a, b, first): _compute_value(a, b, first) for a in DIE_A for b in DIE_B for first in (True, False)
+}
+_TEXTS: tuple[str, ...] = tuple(f"{value // 10}{value % 10}" for value in range(100))
+
+
+def _value_of(a: str, b: str, first_roll: bool) -> int:
+    """Combination as high*10+low, or -1 if an X makes it invalid."""
+    return _VALUES[a, b, first_roll]
+
+
 def _combination_text(value: int) -> str:
-    return f"{value // 10}{value % 10}"
+    return _TEXTS[value]
 
 
 class Exxtra(Game):
@@ -143,6 +155,34 @@ class Exxtra(Game):
         # Pending values are immutable: build them once, pending() is called on every step
         self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
         self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+
+    def _snapshot(self, step: Any) -> Any:
+        if isinstance(step, Reroll):  # a reroll changes only the roll being decided on
+            return (self._faces, self._value, self.events)
+        if isinstance(step, Roll):  # faces already checked: a valid roll without doubles
+            a, b = step.faces       # changes only the roll and the roll count
+            if a != b and _value_of(a, b, self._rolls == 0) >= 0:
+                return (self._faces, self._value, self.events, self._rolls)
+        return (self._faces, self._value, self.events, tuple(self._positions), tuple(self._rung_of),
+                tuple(self._placed_value), tuple(self._owner), tuple(self._zero),
+                self._current, self._rolls, self._winner)
+
+    def _restore(self, record: Any) -> None:
+        self._faces, self._value, self.events = record[0], record[1], record[2]
+        if len(record) == 4:
+            self._rolls = record[3]
+        elif len(record) > 4:
+            (self._positions, self._rung_of, self._placed_value, self._owner, self._zero) = (
+                list(record[3]), list(record[4]), list(record[5]), list(record[6]), list(record[7]))
+            self._current, self._rolls, self._winner = record[8], record[9], record[10]
+
+    def _copy_into(self, twin: Any) -> None:
+        twin._positions = self._positions.copy()
+        twin._rung_of = self._rung_of.copy()
+        twin._placed_value = self._placed_value.copy()
+        twin._owner = self._owner.copy()
+        twin._zero = self._zero.copy()
+        twin.events = self.events.copy()
 
     def pending(self) -> Pending:
         if self._winner is not None:
@@ -346,6 +386,7 @@ from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the regist
 SPEC = GameSpec(
     Exxtra,
     ui="firmware.ui.games.exxtra",
-    bots={"easy": "firmware.bots:exxtra_easy"},
+    bots={"easy": "firmware.bots:exxtra_easy", "medium": "firmware.ai.exxtra:medium",
+          "strong": "firmware.ai.exxtra:strong"},
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
 )

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from functools import cache
+from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import IllegalStepError, RecordError
@@ -34,6 +35,7 @@ MIN_SUM, MAX_SUM = ROWS[0], ROWS[-1]
 
 _DICE = (FACES,) * DICE_COUNT
 _LAST_FIELD = tuple(n - 1 for n in FIELDS)
+_WIDTH = len(ROWS)  # per-player state is kept flat: player p's row r at p * _WIDTH + r
 
 
 @dataclass(frozen=True)
@@ -157,10 +159,35 @@ def _bad_subsets(sums: Sequence[int]) -> int:
     return sum(1 << mask for mask, total in enumerate(sums) if not MIN_SUM <= total <= MAX_SUM)
 
 
-def _legal_groups(faces: Sequence[int]) -> list[Groups]:
+@cache
+def _sums_for(faces: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Subset sums by index mask and the bits of the masks that cannot be a group (at most
+    6**4 rolls, so cached whole)."""
+    sums = _subset_sums(faces)
+    return tuple(sums), _bad_subsets(sums)
+
+
+@cache
+def _groups_for(faces: tuple[int, ...]) -> tuple[Groups, ...]:
     """The groupings whose every group sums to 5–10, in canonical order."""
-    bad = _bad_subsets(_subset_sums(faces))
-    return [groups for groups, _, needs in _GROUPINGS if not needs & bad]
+    bad = _sums_for(faces)[1]
+    return tuple(groups for groups, _, needs in _GROUPINGS if not needs & bad)
+
+
+@cache
+def _decisions_for(faces: tuple[int, ...], ones_turned: bool) -> tuple[Any, ...]:
+    """`legal_decisions` for these faces: lucky-loser choices (two or more ones, not turned
+    yet this turn), then the groupings."""
+    ones = 0 if ones_turned else faces.count(1)
+    return (_TURN_CHOICES[ones - 1] if ones >= 2 else ()) + _groups_for(faces)
+
+
+# Index mask of every well-formed group (indices 0–3, none twice, in any order): the fast check.
+_GROUP_MASKS: dict[tuple[int, ...], int] = {
+    group: _mask(group)
+    for size in range(1, DICE_COUNT + 1)
+    for group in permutations(range(DICE_COUNT), size)
+}
 
 
 class LevelX(Game):
@@ -197,26 +224,59 @@ class LevelX(Game):
         self._round = 1
         self._faces: tuple[int, ...] | None = None
         self._ones_turned = False
-        self._pieces: list[list[int | None]] = [[None] * len(ROWS) for _ in range(count)]
+        # Per player and row, flat (player p, row index r at p * _WIDTH + r): one tuple() call
+        # snapshots them for undo. Bonus tiles, tiles left and lost pieces change rarely, so
+        # they are tuples replaced when they change and snapshots share them.
+        self._pieces: list[int | None] = [None] * (count * _WIDTH)
         self._x_holders: list[int | None] = [None] * len(ROWS)
         fewer = 1 if count <= SMALL_GAME_PLAYERS else 0
         self._chips_start = tuple(c - fewer for c in CHIPS)
         self._chips_left = list(self._chips_start)
-        self._chip_counts = [[0] * len(ROWS) for _ in range(count)]
-        self._bonus: list[list[int]] = [[] for _ in range(count)]
-        self._tiles_left = list(BONUS_TILES)
+        self._chip_counts = [0] * (count * _WIDTH)
+        self._bonus: tuple[tuple[int, ...], ...] = ((),) * count
+        self._tiles_left: tuple[int, ...] = BONUS_TILES
         self._supply = [PIECES] * count
-        self._lost = [0] * count
+        self._lost: tuple[int, ...] = (0,) * count
         self._closed = 0
         self._end_triggered = False
         self._over = False
         self.events: list[dict[str, Any]] = []
+        # Pending values are immutable: build them once, pending() is called on every step
+        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
+        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+
+    def _snapshot(self, step: Any) -> Any:
+        if not isinstance(step, Groups):  # a roll or turned ones change only these
+            return (self._faces, self._ones_turned, self.events)
+        return (self._faces, self._ones_turned, self.events, self._current, self._round,
+                tuple(self._pieces), tuple(self._x_holders), tuple(self._chips_left),
+                tuple(self._chip_counts), self._bonus, self._tiles_left, tuple(self._supply), self._lost,
+                self._closed, self._end_triggered, self._over)
+
+    def _restore(self, record: Any) -> None:
+        self._faces, self._ones_turned, self.events = record[0], record[1], record[2]
+        if len(record) > 3:
+            (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, self._bonus,
+             self._tiles_left, supply, self._lost, self._closed, self._end_triggered, self._over) = record
+            self._pieces = list(pieces)
+            self._x_holders = list(x_holders)
+            self._chips_left = list(chips_left)
+            self._chip_counts = list(chip_counts)
+            self._supply = list(supply)
+
+    def _copy_into(self, twin: Any) -> None:
+        twin._pieces = self._pieces.copy()
+        twin._x_holders = self._x_holders.copy()
+        twin._chips_left = self._chips_left.copy()
+        twin._chip_counts = self._chip_counts.copy()
+        twin._supply = self._supply.copy()
+        twin.events = self.events.copy()
 
     # --- the protocol ------------------------------------------------------------------
     def pending(self) -> Pending:
         if self._over:
             return Pending(OVER)
-        return Pending(ROLL if self._faces is None else DECISION, self._current)
+        return (self._to_roll if self._faces is None else self._to_decide)[self._current]
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
         return _DICE
@@ -227,20 +287,22 @@ class LevelX(Game):
         number of groups, then lexicographically; `Groups(())` comes first of them."""
         if self._over or self._faces is None:
             return []
-        decisions: list[Any] = list(_TURN_CHOICES[self.ones_to_turn]) if self.ones_to_turn else []
-        decisions.extend(_legal_groups(self._faces))
-        return decisions
+        return list(_decisions_for(self._faces, self._ones_turned))
 
     def _apply(self, step: Any) -> None:
-        self.events = []
-        if isinstance(step, Roll):
-            self._roll(step.faces)
-        elif isinstance(step, TurnOnes):
-            self._turn_ones(step.faces)
-        elif isinstance(step, Groups):
-            self._play_groups(step.groups)
-        else:
-            raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
+        previous, self.events = self.events, []
+        try:
+            if isinstance(step, Roll):
+                self._roll(step.faces)
+            elif isinstance(step, TurnOnes):
+                self._turn_ones(step.faces)
+            elif isinstance(step, Groups):
+                self._play_groups(step.groups)
+            else:
+                raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
+        except IllegalStepError:
+            self.events = previous  # a refused step changes nothing, its events included
+            raise
 
     def result(self) -> dict[str, Any] | None:
         if not self._over:
@@ -274,22 +336,6 @@ class LevelX(Game):
             raise RecordError(f"'groups' must be a list of lists of integer dice indices, not {groups!r}")
         return Groups(tuple(tuple(group) for group in groups))
 
-    def copy(self) -> LevelX:
-        """An independent game in the same position, copied directly (no replay)."""
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin.history = list(self.history)
-        twin._pieces = [list(rows) for rows in self._pieces]
-        twin._x_holders = list(self._x_holders)
-        twin._chips_left = list(self._chips_left)
-        twin._chip_counts = [list(counts) for counts in self._chip_counts]
-        twin._bonus = [list(tiles) for tiles in self._bonus]
-        twin._tiles_left = list(self._tiles_left)
-        twin._supply = list(self._supply)
-        twin._lost = list(self._lost)
-        twin.events = [dict(event) for event in self.events]
-        return twin
-
     # --- read-only state for the UI ----------------------------------------------------
     @property
     def current_player(self) -> int:
@@ -317,7 +363,10 @@ class LevelX(Game):
 
     @property
     def pieces(self) -> tuple[tuple[int | None, ...], ...]:
-        return tuple(tuple(rows) for rows in self._pieces)
+        return self._per_player(self._pieces)
+
+    def _per_player(self, flat: list[Any]) -> tuple[tuple[Any, ...], ...]:
+        return tuple(tuple(flat[start:start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
 
     @property
     def x_holders(self) -> tuple[int | None, ...]:
@@ -338,25 +387,25 @@ class LevelX(Game):
 
     @property
     def chip_counts(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(counts) for counts in self._chip_counts)
+        return self._per_player(self._chip_counts)
 
     @property
     def chips(self) -> tuple[tuple[int, ...], ...]:
         return tuple(
-            tuple(row for row, count in zip(ROWS, counts) for _ in range(count)) for counts in self._chip_counts
+            tuple(row for row, count in zip(ROWS, counts) for _ in range(count)) for counts in self.chip_counts
         )
 
     @property
     def sets(self) -> tuple[int, ...]:
-        return tuple(min(counts) for counts in self._chip_counts)
+        return tuple(min(counts) for counts in self.chip_counts)
 
     @property
     def bonus(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(tiles) for tiles in self._bonus)
+        return self._bonus
 
     @property
     def tiles_left(self) -> tuple[int, ...]:
-        return tuple(self._tiles_left)
+        return self._tiles_left
 
     @property
     def supply(self) -> tuple[int, ...]:
@@ -364,13 +413,13 @@ class LevelX(Game):
 
     @property
     def lost(self) -> tuple[int, ...]:
-        return tuple(self._lost)
+        return self._lost
 
     @property
     def scores(self) -> tuple[int, ...]:
         return tuple(
             sum(row * count for row, count in zip(ROWS, counts)) + sum(tiles)
-            for counts, tiles in zip(self._chip_counts, self._bonus)
+            for counts, tiles in zip(self.chip_counts, self._bonus)
         )
 
     @property
@@ -384,9 +433,9 @@ class LevelX(Game):
         return self._faces
 
     def _roll(self, faces: tuple[Any, ...]) -> None:
-        if any(type(face) is not int for face in faces):
+        if set(map(type, faces)) != {int}:  # the base class checked the values, not their type
             raise IllegalStepError(f"roll: faces must be integers 1–6, not {list(faces)}")
-        self._faces = faces
+        self._faces = tuple(faces)
         self.events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
 
     def _turn_ones(self, new_faces: tuple[int, ...]) -> None:
@@ -414,6 +463,32 @@ class LevelX(Game):
 
     def _play_groups(self, groups: tuple[tuple[int, ...], ...]) -> None:
         faces = self._rolled()
+        totals = self._fast_totals(groups, faces)
+        if totals is None:
+            totals = self._checked_totals(groups, faces)
+        player = self._current
+        for group, total in zip(groups, totals):
+            self.events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
+            self._act(player, total - MIN_SUM)
+        self._end_turn()
+
+    @staticmethod
+    def _fast_totals(groups: tuple[tuple[int, ...], ...], faces: tuple[int, ...]) -> list[int] | None:
+        """Each group's sum from the cached tables, or None if any group breaks a rule."""
+        sums, bad = _sums_for(faces)
+        used = 0
+        totals = []
+        for group in groups:
+            mask = _GROUP_MASKS.get(group, 0)
+            if not mask or used & mask or bad >> mask & 1:
+                return None
+            used |= mask
+            totals.append(sums[mask])
+        return totals
+
+    @staticmethod
+    def _checked_totals(groups: tuple[tuple[int, ...], ...], faces: tuple[int, ...]) -> list[int]:
+        """Each group's sum; IllegalStepError naming the first rule a group breaks."""
         used = 0
         totals = []
         for group in groups:
@@ -433,36 +508,33 @@ class LevelX(Game):
                     f"groups: group {list(group)} sums to {total}; a group must sum to {MIN_SUM}–{MAX_SUM}"
                 )
             totals.append(total)
-        player = self._current
-        for group, total in zip(groups, totals):
-            self.events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
-            self._act(player, total - MIN_SUM)
-        self._end_turn()
+        return totals
 
     def _act(self, player: int, row: int) -> None:
         """One group's effect on row index `row`."""
         if self._chips_left[row] == 0:
             self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "closed"})
             return
-        rows = self._pieces[player]
-        at = rows[row]
+        pieces = self._pieces
+        at_index = player * _WIDTH + row
+        at = pieces[at_index]
         if at is None:
             if self._supply[player] == 0:
                 self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "no_piece"})
                 return
             self._supply[player] -= 1
-            rows[row] = 0
+            pieces[at_index] = 0
             self.events.append({"kind": "place", "player": player, "row": ROWS[row], "to": 0})
             return
         last = _LAST_FIELD[row]
         if at < last:
-            rows[row] = at + 1
+            pieces[at_index] = at + 1
             self.events.append({"kind": "move", "player": player, "row": ROWS[row], "from": at, "to": at + 1})
             if at + 1 < last:
                 return
             ousted = self._x_holders[row]
             if ousted is not None:
-                self._pieces[ousted][row] = None
+                pieces[ousted * _WIDTH + row] = None
                 self._supply[ousted] += 1
                 self.events.append({"kind": "oust", "player": ousted, "row": ROWS[row], "by": player})
             self._x_holders[row] = player
@@ -470,16 +542,17 @@ class LevelX(Game):
 
     def _take_chip(self, player: int, row: int) -> None:
         self._chips_left[row] -= 1
-        counts = self._chip_counts[player]
-        counts[row] += 1
+        start = player * _WIDTH
+        self._chip_counts[start + row] += 1
         self.events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
         if self._chips_left[row] == 0:
             self._close(row)
-        sets = min(counts)
+        sets = min(self._chip_counts[start:start + _WIDTH])
         tiles = self._bonus[player]
         while sets > len(tiles) and self._tiles_left:
-            tile = self._tiles_left.pop(0)
-            tiles.append(tile)
+            tile, self._tiles_left = self._tiles_left[0], self._tiles_left[1:]
+            tiles += (tile,)
+            self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1:]
             self.events.append({"kind": "bonus", "player": player, "tile": tile})
             if not self._tiles_left:
                 self._trigger_end("bonus")
@@ -487,11 +560,13 @@ class LevelX(Game):
     def _close(self, row: int) -> None:
         """The stack is empty: the row closes and every piece in it leaves the game for good."""
         gone = []
-        for owner, rows in enumerate(self._pieces):
-            if rows[row] is not None:
-                rows[row] = None
-                self._lost[owner] += 1
+        lost = list(self._lost)
+        for owner in range(len(self.players)):
+            if self._pieces[owner * _WIDTH + row] is not None:
+                self._pieces[owner * _WIDTH + row] = None
+                lost[owner] += 1
                 gone.append(owner)
+        self._lost = tuple(lost)
         self._x_holders[row] = None
         self._closed += 1
         self.events.append({"kind": "close", "row": ROWS[row], "lost": gone})
@@ -536,8 +611,7 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
         faces = tuple(game_or_faces)
         if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
             raise IllegalStepError(f"outcomes: LEVEL X needs {DICE_COUNT} faces 1–6, not {list(faces)}")
-    sums = _subset_sums(faces)
-    bad = _bad_subsets(sums)
+    sums, bad = _sums_for(faces)
     found: dict[tuple[int, ...], Groups] = {}
     for groups, masks, needs in _GROUPINGS:
         if not needs & bad:
@@ -567,6 +641,7 @@ from firmware.games.registry import GameSpec, Ranking  # noqa: E402  (the regist
 SPEC = GameSpec(
     LevelX,
     ui="firmware.ui.games.levelx",
-    bots={"easy": "firmware.bots:levelx_easy"},
+    bots={"easy": "firmware.bots:levelx_easy", "medium": "firmware.ai.levelx:medium",
+          "strong": "firmware.ai.levelx:strong"},
     ranking=Ranking(score="scores"),
 )

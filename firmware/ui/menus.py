@@ -111,7 +111,8 @@ SEAT_KINDS = ("human", "bot", "kids")
 
 
 class SeatScreen(Screen):
-    """One seat: LEFT/RIGHT choose person or bot (or child, in EXTRA!), ROLL the colour,
+    """One seat: LEFT/RIGHT choose person, bot of a level (easy, medium, strong) or child (in
+    EXTRA!), ROLL the colour,
     OK the next seat, BACK the previous one."""
 
     def __init__(self, game: str, seats: list[Seat], index: int) -> None:
@@ -123,17 +124,20 @@ class SeatScreen(Screen):
         return self.seats[self.index]
 
     def kinds(self) -> tuple[str, ...]:
-        return SEAT_KINDS[:2] + tuple(k for k in SEAT_KINDS[2:] if k in find_game(self.game).seat_options)
+        """"human", a "bot:<level>" per bot level (easiest first), then the game's own options."""
+        spec = find_game(self.game)
+        return (("human",) + tuple(f"bot:{level}" for level in spec.levels)
+                + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options))
 
     def kind(self) -> str:
-        return "bot" if self.seat.bot else "kids" if self.seat.kids else "human"
+        return f"bot:{self.seat.bot}" if self.seat.bot else "kids" if self.seat.kids else "human"
 
     def press(self, app: BoardApp, button: str) -> None:
         seat = self.seat
         if button in ("left", "right"):
             kinds = self.kinds()
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
-            seat.bot = bot_level(self.game) if kind == "bot" else None
+            seat.bot = kind.partition(":")[2] if kind.startswith("bot:") else None
             seat.kids = kind == "kids"
             seat.name = seat.colour.capitalize()
         elif button == "roll":
@@ -151,7 +155,8 @@ class SeatScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
-        label = {"human": "Person", "bot": "Bot", "kids": "Child"}[self.kind()]
+        kind = self.kind()
+        label = f"Bot: {kind[4:]}" if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind]
         canvas.line(1, f"< {label} >", align="center")
         canvas.line(2, f"Colour: {self.seat.colour}")
         canvas.line(3, "ROLL: next colour")

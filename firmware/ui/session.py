@@ -94,12 +94,8 @@ class GameSession:
         return True
 
     def _decider(self, index: int) -> int | None:
-        """Who made step `index` (replays to it; used only for undo)."""
-        probe = type(self.game)(self.game.players)
-        for step in self.game.history[:index]:
-            probe.apply(step)
-        pending = probe.pending()
-        return pending.player if pending.kind == "decision" else None
+        """Who made step `index` (None for a roll); used only for undo."""
+        return self.game.actor(index)
 
     def _is_bot(self, player: int) -> bool:
         return self.game.players[player].bot is not None

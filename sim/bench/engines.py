@@ -47,6 +47,10 @@ def measure(name: str, seconds: float) -> dict[str, float]:
     }
 
 
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--seconds", type=float, default=3.0, help="how long to play each game (default 3)")
+
+
 def run(args: Any) -> Iterator[tuple[str, float]]:
     for name in game_names():
         yield from measure(name, args.seconds).items()

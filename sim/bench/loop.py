@@ -149,6 +149,13 @@ def peak_memory() -> dict[str, float]:
     return {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--idle-seconds", type=float, default=30.0,
+                        help="how long to measure the idle CPU (default 30)")
+    parser.add_argument("--samples", type=int, default=400,
+                        help="button presses timed for the edge-to-push figures (default 400)")
+
+
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:
     yield from edge_to_push(args.samples).items()
     yield from cursor_move_bytes().items()

@@ -1,0 +1,63 @@
+"""The journal's kept settings (the menu's: brightness, LED budget, dice, ...), JSON values by
+key. One that cannot be read is moved, as it is, to the quarantine table and reads as its
+default; `set_aside` names it so the display can say which setting was reset.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from firmware.errors import RecordError
+from firmware.journal.schema import QUARANTINE, from_json, to_json
+from firmware.journal.storage import Storage
+
+
+class KeptSettings(Storage):
+    """Settings by key; see the module docstring."""
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """A setting's value, or `default` if it was never set or cannot be read (then it is
+        moved to the quarantine table and `set_aside` says so)."""
+        row = self._read(
+            lambda conn: conn.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
+        )
+        if row is None:
+            return default
+        try:
+            return from_json(row[0], f"setting {key!r}")
+        except RecordError as exc:
+            if self.read_only:
+                self._skip(f"setting {key}", str(exc))
+            else:
+                self._quarantine_setting(key, str(exc))
+            return default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a setting (any JSON value)."""
+        if not isinstance(key, str) or not key:
+            raise RecordError(f"a setting's key must be a non-empty string, not {key!r}")
+        text = to_json(value, f"setting {key!r}")
+        self._write(
+            lambda conn: conn.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, text),
+            )
+        )
+
+    def _quarantine_setting(self, key: str, reason: str) -> None:
+        """Move an unreadable setting's row, as it is, to the quarantine table."""
+        now = self._clock()
+
+        def action(conn: sqlite3.Connection) -> None:
+            conn.execute(QUARANTINE)
+            conn.execute(
+                "INSERT INTO quarantine (item, reason, data, date) SELECT 'setting ' || key, ?, value, ?"
+                " FROM settings WHERE key = ?",
+                (reason, now, key),
+            )
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+
+        self._write(action)
+        self.set_aside.append(f"setting {key}")
+        self._log.error("journal: setting %r cannot be read (%s): set aside, using its default", key, reason)

@@ -1,0 +1,150 @@
+"""Learn the EXTRA! "strong" bot's tables by self-play (approximate policy iteration).
+
+Each round plays seeded solo games with the current row table and records, after every
+decision, for each row in play: (row index, crosses, expected rolls to come, other rows in play)
+and the row's final score. The averages (shrunk towards the previous round's value, or towards
+a pessimistic prior for a new entry) are the next round's table. The last round's games also
+give the EXTRA-numbers table: the final total of the games that ended with each set of
+numbers, against the average. Writes firmware/ai/extra_table.py:
+
+    python scripts/extra_table.py --rounds 11 --games 4000 --seed 1 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import pprint
+import statistics
+import sys
+from collections import defaultdict
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from firmware.ai import extra as ai  # noqa: E402
+from firmware.dice import SeededDice  # noqa: E402
+from firmware.games import new_game  # noqa: E402
+
+OUT = Path(__file__).resolve().parent.parent / "firmware" / "ai" / "extra_table.py"
+SHRINK = 8  # pseudo-observations of the prior for each row-table entry
+NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
+
+
+def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
+    """Play games [start, stop) with the tables; per-key sums and weights of final row scores,
+    and (EXTRA numbers, final total) per game."""
+    start, stop, seed, table = job
+    sums: dict = defaultdict(float)
+    counts: dict = defaultdict(float)
+    finals = []
+    for index in range(start, stop):
+        game = new_game("extra", ["Solo"])
+        dice = SeededDice(f"extra-table:{seed}:{index}")
+        seen: list[tuple] = []
+        while not game.is_over():
+            if game.pending().kind == "roll":
+                game.roll(dice)
+                continue
+            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None))
+            sheet = game.sheets[0]
+            if sheet.ended:
+                continue
+            crosses = sheet.row_crosses
+            room = tuple(sorted(size - c for size, c in zip(ai.COLUMN_SIZES, sheet.column_crosses)))
+            rolls = ai.remaining_rolls(room)
+            low = int(rolls)
+            active = sum(1 for i, c in enumerate(crosses) if 0 < c < ai._SIZE[i])
+            for i, c in enumerate(crosses):
+                if 0 < c < ai._SIZE[i]:
+                    others = min(active - 1, ai.MAX_OTHERS)
+                    for n, weight in ((low, 1 - (rolls - low)), (low + 1, rolls - low)):
+                        if weight > 0 and n > 0:
+                            seen.append(((i, c, n, others), weight))
+        sheet = game.sheets[0]
+        finals.append((tuple(sorted(n for n in sheet.numbers if n is not None)), sheet.total))
+        for key, weight in seen:
+            sums[key] += weight * sheet.row_score_of(ai.SUMS[key[0]])
+            counts[key] += weight
+    return dict(sums), dict(counts), finals
+
+
+def numbers_table(finals: list) -> dict:
+    """EXTRA numbers → mean final total of the games ending with them, less the overall mean;
+    a partial set gets the mean over the full sets containing it."""
+    mean = statistics.fmean(total for _, total in finals)
+    by_set: dict = defaultdict(list)
+    for owned, total in finals:
+        by_set[owned].append(total - mean)
+    table = {}
+    for owned in itertools.combinations(range(1, 7), 3):
+        values = by_set.get(owned, [])
+        table[owned] = round(sum(values) / (len(values) + NUMBERS_SHRINK), 1)
+    for size in (0, 1, 2):
+        for owned in itertools.combinations(range(1, 7), size):
+            table[owned] = round(statistics.fmean(v for k, v in table.items()
+                                                  if len(k) == 3 and set(owned) <= set(k)), 1)
+    return table
+
+
+def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1) -> tuple[dict, dict]:
+    table: dict = {}
+    finals: list = []
+    last: list[dict] = []  # the last `average` rounds' tables
+    for round_ in range(rounds):
+        chunks = [(k * games // jobs, (k + 1) * games // jobs, f"{seed}:{round_}", table)
+                  for k in range(jobs)]
+        with Pool(jobs) as pool:
+            results = pool.map(play, chunks)
+        sums: dict = defaultdict(float)
+        counts: dict = defaultdict(float)
+        finals: list = []
+        for part_sums, part_counts, part_finals in results:
+            finals.extend(part_finals)
+            for key, value in part_sums.items():
+                sums[key] += value
+                counts[key] += part_counts[key]
+        new = {}
+        for key, count in counts.items():
+            i, c, n, _ = key
+            # towards last round's value; a new entry towards "no further crosses" (pessimistic)
+            prior = table.get(key, ai.row_value(i, c, n, 0))
+            new[key] = round((sums[key] + SHRINK * prior) / (count + SHRINK), 1)
+        mean = statistics.fmean(total for _, total in finals)
+        print(f"round {round_}: mean solo score {mean:.1f} over {games} games; {len(new)} entries", flush=True)
+        table = new
+        last = (last + [new])[-average:]
+    # Policy iteration wobbles from round to round: the mean of the last tables is steadier.
+    keys = set().union(*last)
+    mean = {k: round(statistics.fmean(t[k] for t in last if k in t), 1) for k in keys}
+    return mean, numbers_table(finals)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--games", type=int, default=4000, help="solo games per round")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--average", type=int, default=1, help="ship the mean of the last N rounds' tables")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average)
+    rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
+    owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
+    args.out.write_text(
+        '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
+        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
+        f" --average {args.average}\n\n"
+        "TABLE: (row index, crosses, rolls to come, other rows in play) -> expected final row score.\n"
+        "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
+        '"""\n\n'
+        f"TABLE: dict[tuple[int, int, int, int], float] = {rows}\n\n"
+        f"NUMBERS: dict[tuple[int, ...], float] = {owned}\n"
+    )
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
