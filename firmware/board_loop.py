@@ -155,7 +155,7 @@ class Board:
         else:
             frame = self._frame
         if self._rendered != app.version and hw.display is not None:
-            self._image = app.image(hw.display.size)
+            self._image = app.image(hw.display.canvas_size)
         self._rendered = app.version
         self._frame = frame
         if hw.leds is not None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import base64
 import collections
 import hashlib
-import ipaddress
 import json
 import logging
 import os
@@ -44,7 +43,7 @@ from typing import Any
 from firmware.dice import ScriptedDice
 from firmware.errors import XtraboardError
 from firmware.hardware.buttons import RawEdge
-from firmware.hardware.config import DebugConfig
+from firmware.hardware.config import DebugConfig, is_loopback
 from firmware.state import StateError, plain, read_state, state_roots
 
 log = logging.getLogger("xtraboard.debug")
@@ -74,20 +73,6 @@ def checked(config: DebugConfig) -> DebugConfig:
     if config.port is not None and not 0 <= config.port <= 65535:
         raise DebugError(f"debug: port {config.port} is not 0-65535")
     return config
-
-
-def is_loopback(host: str) -> bool:
-    """127.0.0.0/8, ::1 and "localhost" are loopback; names are not resolved.
-
-    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
-    (True, True, False)
-    """
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 # --- requests ---------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
     xtraboard sim --headless --scenario FILE [--screenshot out.png]
     xtraboard sim --headless --demo GAME --seats N --seed S --record OUT.json [--screenshot out.png]
     xtraboard sim --headless --debug-port PORT      # a board for `xtraboard hil` (docs/hil.md)
+    xtraboard sim --headless --demo GAME --board hardware/boards/ssd1322.toml --display-image oled.png
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, metavar="S", help="dice and bots seed (reproducible)")
     parser.add_argument("--record", type=Path, metavar="OUT", help="write the demo's game record here")
     parser.add_argument("--screenshot", type=screenshot, metavar="PNG", help="save the simulator's picture at the end")
+    parser.add_argument("--display-image", type=screenshot, metavar="PNG",
+                        help="headless: save the display's own pixels 1:1 at the end (the panel's width × height)")
     parser.add_argument("--state-dir", type=Path, metavar="DIR",
                         help="keep games here (journal); a killed demo restarted with it continues")
     parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             from sim.scenario import run_scenario_file
 
             return run_scenario_file(args.scenario, board_file=args.board, screenshot=args.screenshot,
-                                     state_dir=args.state_dir)
+                                     state_dir=args.state_dir, display_image=args.display_image)
         if args.headless:
             print("xtraboard sim --headless needs --scenario FILE or --demo GAME", file=sys.stderr)
             return 2
@@ -123,6 +126,10 @@ def run_demo(args: argparse.Namespace) -> int:
             from sim.screenshot import save_screenshot
 
             save_screenshot(board, args.screenshot)
+        if args.display_image:
+            from sim.screenshot import save_display_image
+
+            save_display_image(board, args.display_image)
         print(json.dumps({"game": args.demo, "steps": len(record["steps"]), "result": record["result"]}))
         return 0
     finally:

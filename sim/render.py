@@ -168,13 +168,15 @@ class BoardRenderer:
         return None
 
     def oled_rect(self) -> Any:
-        """Where the OLED's pixels are drawn: one display pixel per millimetre of board."""
+        """Where the OLED's pixels are drawn: one display pixel per millimetre of board, within the
+        128 × 64 mm the board keeps for it (a larger panel's pixels are drawn smaller)."""
         import pygame
 
         display = self.config.display
         width, height = (display.height, display.width) if display.rotate % 2 else (display.width, display.height)
+        fit = min(1.0, 128 / width, 64 / height)
         x, y = self.at(self.config.display_position)
-        return pygame.Rect(x, y, self.px(width), self.px(height))
+        return pygame.Rect(x, y, self.px(width * fit), self.px(height * fit))
 
     # --- drawing ------------------------------------------------------------------------------
     def render(self, view: BoardView) -> Any:

@@ -1,6 +1,8 @@
-"""Pictures of the simulated board: the whole board (LEDs, OLED, buttons) as a PNG.
+"""Pictures of the simulated board: the whole board (LEDs, OLED, buttons) as a PNG, or the
+display's own pixels 1:1.
 
     >>> save_screenshot(SimBoard(seed=1), Path("menu.png"))        # doctest: +SKIP
+    >>> save_display_image(SimBoard(seed=1), Path("oled.png"))     # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -34,4 +36,20 @@ def save_screenshot(board: Any, path: Path | str, scale: float = DEFAULT_SCALE) 
     if target.parent and not target.parent.is_dir():
         raise OSError(f"screenshot: the folder {target.parent} does not exist")
     pygame.image.save(render_board(board, scale), str(target))
+    return target
+
+
+def save_display_image(board: Any, path: Path | str) -> Path:
+    """Write what the SimBoard's display shows, one PNG pixel per panel pixel (the profile's
+    width × height; mode "1" or, on greyscale panels, 8-bit grey); returns the path."""
+    from PIL import Image
+
+    target = Path(path)
+    if target.parent and not target.parent.is_dir():
+        raise OSError(f"display image: the folder {target.parent} does not exist")
+    display = board.hardware.display
+    if display is None:
+        raise OSError("display image: the board has no display")
+    image = display.image if display.image is not None else Image.new(display.device.mode, display.size)
+    (image if image.mode == "1" else image.convert("L")).save(target, format="PNG")
     return target

@@ -57,8 +57,9 @@ def test_default_board_is_the_design_build() -> None:
     assert (leds.driver, leds.pin, leds.order, leds.brightness) == ("spi", 10, "GRB", 0.5)
     assert leds.budget_amps > 0 and leds.ma_per_channel == 20.0
     display = board.display
-    assert (display.driver, display.interface, display.port, display.address) == ("ssd1306", "i2c", 1, 0x3C)
-    assert (display.width, display.height, display.rotate) == (128, 64, 0)
+    assert (display.driver, display.interface, display.port, display.address) == ("ssd1309", "i2c", 1, 0x3C)
+    assert (display.width, display.height, display.rotate, display.mode) == (128, 64, 0, "1")
+    assert display.size_mm == (55.01, 27.49)  # 2.42″: readable at arm's length (hardware/DISPLAYS.md)
     assert set(board.button_positions) == set(BUTTON_NAMES)
     assert board.path == default_board_path()
 
@@ -122,11 +123,42 @@ def test_an_spi_display_gets_luma_default_control_pins(tmp_path: Path) -> None:
     assert (display.interface, display.port, display.dc_pin, display.reset_pin) == ("spi", 0, 24, 25)
 
 
+def test_an_spi1_display_leaves_spi0_to_the_leds(tmp_path: Path) -> None:
+    board = load_board(write_board(tmp_path, edited(*SPI1_DISPLAY, LEFT_OFF_SPI1)))
+    display = board.display
+    assert (board.leds.driver, display.interface, display.port, display.device, display.cs_pin) == ("spi", "spi", 1, 0, 18)
+
+
+PROFILES = {  # file → driver, pixels, mode, active area width in mm
+    "ssd1306": ("ssd1306", (128, 64), "1", 21.74),
+    "sh1106": ("sh1106", (128, 64), "1", 29.42),
+    "ssd1309": ("ssd1309", (128, 64), "1", 55.01),
+    "ssd1322": ("ssd1322", (256, 64), "L", 76.78),
+    "ssd1327": ("ssd1327", (128, 128), "L", 26.86),
+}
+
+
+def test_every_display_profile_has_a_board_description() -> None:
+    folder = default_board_path().parent / "boards"
+    assert sorted(path.stem for path in folder.glob("*.toml")) == sorted(PROFILES)
+    default = load_board()
+    for name, (driver, size, mode, width_mm) in PROFILES.items():
+        board = load_board(folder / f"{name}.toml")
+        display = board.display
+        assert (display.driver, (display.width, display.height), display.mode) == (driver, size, mode), name
+        assert display.size_mm[0] == width_mm and display.size_mm[1] > 0
+        assert board.leds == default.leds and board.size_mm == default.size_mm  # only the display differs
+    assert load_board(folder / "ssd1309.toml").display == default.display  # the default build's panel
+
+
 # --- every mistake names the file, the key and the expectation ---------------------------------
 
 # The default chain uses SPI0 (driver "spi", GPIO10); an SPI display needs the LEDs on PWM.
 PWM_LEDS = [('driver = "spi"', 'driver = "pwm"'), ("pin = 10\n", "pin = 18\n")]
 SPI_DISPLAY = [*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")]
+# An SPI display on SPI1 (the LED chain keeps SPI0): GPIO19 is SPI1's MISO, so LEFT moves.
+SPI1_DISPLAY = [('interface = "i2c" ', 'interface = "spi" '), ("address = 0x3C\n", "")]
+LEFT_OFF_SPI1 = ("left = 19\n", "left = 22\n")
 
 BAD = {
     # unknown keys and typos
@@ -164,7 +196,7 @@ BAD = {
     # choices
     "unknown led driver": ([('driver = "spi"', 'driver = "dma"')], "leds.driver", '"pwm", "spi"'),
     "unknown colour order": ([('order = "GRB"', 'order = "GRX"')], "leds.order", '"GRB"'),
-    "unknown display": ([('driver = "ssd1306"', 'driver = "ssd9999"')], "display.driver", '"sh1106"'),
+    "unknown display": ([('driver = "ssd1309"', 'driver = "ssd9999"')], "display.driver", '"sh1106"'),
     "unknown interface": ([('interface = "i2c" ', 'interface = "usb" ')], "display.interface", '"i2c", "spi"'),
     "i2c bus 0": ([("port = 1\n", "port = 0\n")], "display.port", "GPIO2 SDA"),
     # cells
@@ -181,7 +213,17 @@ BAD = {
     "tilt on a button": ([("tilt = 16 ", "tilt = 26 ")], "buttons.tilt", "already used by buttons.pins.right"),
     "pwm off its pins": ([('driver = "spi"', 'driver = "pwm"'), ("pin = 10\n", "pin = 13\n")], "leds.pin", "GPIO18, GPIO12 or GPIO21"),
     "spi off its pin": ([("pin = 10\n", "pin = 18\n")], "leds.pin", "expected GPIO10"),
-    "spi led and spi display": ([('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")], "display.interface", 'expected "i2c"'),
+    "spi led and spi display": ([('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")], "display.port", 'expected 1 (SPI1) or interface "i2c"'),
+    "spi port 2": ([*SPI1_DISPLAY, ("port = 1\n", "port = 2\n")], "display.port", "0 (SPI0: GPIO10 MOSI"),
+    "spi0 device 2": ([*SPI_DISPLAY, ("rotate = 0 ", "device = 2\nrotate = 0 ")], "display.device", "0 (CE0, GPIO8) or 1 (CE1, GPIO7)"),
+    "device on i2c": ([("rotate = 0 ", "device = 0\nrotate = 0 ")], "display.device", "only an SPI display"),
+    "button on spi1": ([*SPI1_DISPLAY], "buttons.pins.left", "SPI1"),
+    "spi1 on the led pin": ([*PWM_LEDS, *SPI1_DISPLAY, LEFT_OFF_SPI1], "display.port", "GPIO18, the LED data line"),
+    "dc pin on spi1 sclk": ([*SPI1_DISPLAY, LEFT_OFF_SPI1, ("rotate = 0 ", "dc_pin = 21\nrotate = 0 ")], "display.dc_pin", "SPI1"),
+    "grey on a mono panel": ([('mode = "1"', 'mode = "L"')], "display.mode", 'ssd1309 panels are monochrome; expected "1"'),
+    "unknown display mode": ([('mode = "1"', 'mode = "RGB"')], "display.mode", '"1" (monochrome) or "L" (16 greys)'),
+    "missing display size": ([("size_mm = [55.01, 27.49]", "")], "display.size_mm", "missing; expected [width, height] of the active area"),
+    "display size too big": ([("size_mm = [55.01, 27.49]", "size_mm = [600, 10]")], "display.size_mm", "at most 500"),
     "spi display with address": ([*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n")], "display.address", "no such key"),
     "dc pin on i2c": ([("rotate = 0 ", "dc_pin = 24\nrotate = 0 ")], "display.dc_pin", "only an SPI display"),
     "dc pin on spi": ([*SPI_DISPLAY, ("rotate = 0 ", "dc_pin = 9\nrotate = 0 ")], "display.dc_pin", "SPI0"),

@@ -24,7 +24,7 @@ def test_mock_backend_opens_every_part() -> None:
         assert isinstance(hardware.leds.pixels, MemoryPixels)
         assert len(hardware.leds.pixels) == board.leds.count
         assert hardware.display.size == (128, 64)
-        assert hardware.display_info == "ssd1306 128×64 on I2C bus 1 at 0x3C (simulated)"
+        assert hardware.display_info == "ssd1309 128×64 on I2C bus 1 at 0x3C (simulated)"
         hardware.pin_factory.pin(board.buttons.pins["ok"]).drive_low()
         assert hardware.edges.get_nowait() == RawEdge("ok", True, 7.0)
 
@@ -38,11 +38,11 @@ def test_edges_go_to_the_given_emit() -> None:
     assert got == [RawEdge("tilt", True, 1.0)]
 
 
-def test_real_ssd1306_over_a_fake_bus_in_the_mock_backend() -> None:
+def test_real_luma_driver_over_a_fake_bus_in_the_mock_backend() -> None:
     bus = RecordingI2CBus()
     with open_hardware(default_board(), "mock", serial=i2c(bus=bus, address=0x3C)) as hardware:
         assert hardware.display.paged
-        assert hardware.display_info == "ssd1306 128×64 on I2C bus 1 at 0x3C"
+        assert hardware.display_info == "ssd1309 128×64 on I2C bus 1 at 0x3C"
         assert bus.writes
 
 
@@ -93,4 +93,4 @@ def test_unknown_backend_is_a_value_error() -> None:
 
 
 def test_describe_display() -> None:
-    assert describe_display(default_board()) == "ssd1306 128×64 on I2C bus 1 at 0x3C"
+    assert describe_display(default_board()) == "ssd1309 128×64 on I2C bus 1 at 0x3C"

@@ -126,7 +126,7 @@ def test_the_display_shows_a_pattern_and_what_was_detected(hardware: Hardware, c
     pattern = person.images["pattern"]
     assert pattern.getpixel((0, 0)) and pattern.getpixel((127, 63)) and pattern.getpixel((64, 0))  # border
     assert pattern.getpixel((32, 16))  # the diagonal
-    assert report.display == "ssd1306 128×64 on I2C bus 1 at 0x3C (simulated)"
+    assert report.display == "ssd1309 128×64 on I2C bus 1 at 0x3C (simulated)"
     assert hardware.display.image.getbbox() is not None  # the result screen
 
 

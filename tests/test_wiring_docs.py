@@ -145,3 +145,25 @@ def test_wiring_command_reports_a_bad_board(tmp_path: Path, capsys: pytest.Captu
     assert main(["wiring", "--board", str(bad), "--out", str(tmp_path / "w.svg")]) == 2
     assert f"{bad}: leds.count: 0 is out of range" in capsys.readouterr().err
     assert not (tmp_path / "w.svg").exists()
+
+
+@pytest.mark.parametrize("board_path", sorted((HARDWARE / "boards").glob("*.toml")), ids=lambda path: path.stem)
+def test_every_display_profile_gets_its_wiring_and_parts(board_path: Path, tmp_path: Path) -> None:
+    board = load_board(board_path)
+    display = board.display
+    wires = {w.terminal: w.header for w in connections(board) if w.part == "display"}
+    if display.interface == "i2c":
+        assert (wires["SDA"], wires["SCL"]) == (GPIO_HEADER[2], GPIO_HEADER[3])
+    else:  # the profile's SPI1: MOSI GPIO20, SCLK GPIO21, CE0 GPIO18, DC, RST
+        assert (wires["DIN"], wires["CLK"], wires["CS"]) == (GPIO_HEADER[20], GPIO_HEADER[21], GPIO_HEADER[18])
+        assert (wires["DC"], wires["RES"]) == (GPIO_HEADER[display.dc_pin], GPIO_HEADER[display.reset_pin])
+    for name in ("WIRING.md", "BOM.md"):
+        shutil.copy(HARDWARE / name, tmp_path / name)
+    assert main(["wiring", "--board", str(board_path), "--out", str(tmp_path / "wiring.svg"), "--docs"]) == 0
+    parts = {row[1]: row[2] for row in markdown_table((tmp_path / "BOM.md").read_text(encoding="utf-8"), "parts")}
+    oled = next(part for part in parts if part.startswith("OLED module"))
+    assert oled.startswith(f"OLED module {display.driver.upper()} {display.width}×{display.height}")
+    assert f"{display.size_mm[0]:g} × {display.size_mm[1]:g} mm" in oled
+    root = ET.fromstring((tmp_path / "wiring.svg").read_text(encoding="utf-8"))
+    texts = {"".join(t.itertext()) for t in root.iter(f"{SVG}text")}
+    assert f"{display.driver.upper()} {display.width}×{display.height}" in "\n".join(texts)

@@ -23,7 +23,7 @@ from adafruit_pixelbuf import PixelBuf
 from firmware.errors import HardwareError
 from firmware.hardware.buttons import ButtonInputs, RawEdge
 from firmware.hardware.config import BoardConfig, LedsConfig
-from firmware.hardware.display import Display, make_luma_device
+from firmware.hardware.display import Display, dummy_device, make_luma_device
 from firmware.hardware.leds import LedChain, from_config, memory_pixels
 
 Backend = Literal["pi", "mock"]
@@ -110,7 +110,7 @@ def open_hardware(
 def describe_display(config: BoardConfig) -> str:
     """The configured display in a few words, e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"."""
     cfg = config.display
-    where = f"I2C bus {cfg.port} at 0x{cfg.address:02X}" if cfg.interface == "i2c" else f"SPI port {cfg.port}"
+    where = f"I2C bus {cfg.port} at 0x{cfg.address:02X}" if cfg.interface == "i2c" else f"SPI{cfg.port} CE{cfg.device}"
     return f"{cfg.driver} {cfg.width}×{cfg.height} on {where}"
 
 
@@ -183,10 +183,7 @@ def _open_display(
 ) -> tuple[Display | None, str]:
     cfg = config.display
     if device is None and serial is None and backend == "mock":
-        from luma.core.device import dummy
-
-        device = dummy(width=cfg.width, height=cfg.height, rotate=cfg.rotate, mode="1")
-        return Display(device), f"{describe_display(config)} (simulated)"
+        return Display(dummy_device(cfg)), f"{describe_display(config)} (simulated)"
     if device is None:
         try:
             device = make_luma_device(cfg, serial=serial)

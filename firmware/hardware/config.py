@@ -11,6 +11,7 @@ Cell names (the only way code refers to an LED):
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -35,11 +36,16 @@ BOARD_ENV = "XTRABOARD_BOARD"  # path of the board description when load_board()
 SYSTEM_BOARD = Path("/etc/xtraboard/board.toml")
 I2C_PINS = (2, 3)  # I2C1 SDA, SCL: the OLED's bus
 SPI_PINS = (7, 8, 9, 10, 11)  # SPI0 CE1, CE0, MISO, MOSI, SCLK
+# SPI1 (dtoverlay=spi1-1cs … spi1-3cs): MISO, MOSI, SCLK, and its chip selects CE0, CE1, CE2.
+SPI1_PINS = (19, 20, 21)
+SPI_CHIP_SELECTS = {0: (8, 7), 1: (18, 17, 16)}  # SPI port → the GPIO of each device's CE line
 LED_DRIVER_PINS = {"pwm": (18, 12, 21), "spi": (10,)}  # what the NeoPixel library can drive
 DISPLAY_DRIVERS = (  # luma.oled device classes on I2C or SPI
     "ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322", "ssd1322_nhd", "ssd1325",
     "ssd1327", "ssd1331", "ssd1351", "ssd1362", "ssd1363", "sh1106", "sh1107", "ch1115",
 )
+# Drivers whose panel shows 16 greys: `mode = "L"` lets renderers use grey (luma drives them in "RGB").
+GREYSCALE_DRIVERS = ("ssd1322", "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1362", "ssd1363")
 LED_ORDERS = tuple("".join(p) for n in ("RGB", "RGBW") for p in permutations(n))
 
 
@@ -95,6 +101,14 @@ class DisplayConfig:
     rotate: int  # 0–3, luma's quarter turns
     dc_pin: int | None = None  # SPI displays only: data/command line (luma's default GPIO24)
     reset_pin: int | None = None  # SPI displays only: reset line (luma's default GPIO25)
+    device: int = 0  # SPI displays only: which chip select of the port (CE0, CE1, …)
+    mode: str = "1"  # "1" monochrome, "L" greyscale (a GREYSCALE_DRIVERS panel)
+    size_mm: tuple[float, float] = (21.74, 10.86)  # the active area in mm (a 0.96″ 128×64)
+
+    @property
+    def cs_pin(self) -> int | None:
+        """The GPIO of an SPI display's chip select (fixed by port and device), else None."""
+        return SPI_CHIP_SELECTS[self.port][self.device] if self.interface == "spi" else None
 
 
 @dataclass(frozen=True)
@@ -207,6 +221,20 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     )
 
 
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 and "localhost" are loopback; names are not resolved.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _debug(table: _Table) -> DebugConfig:
     """[debug]: enabled, host, port, socket, serial, allow_remote (all optional but enabled)."""
     enabled = table.boolean("enabled")
@@ -216,7 +244,6 @@ def _debug(table: _Table) -> DebugConfig:
     serial = Path(table.string("serial")) if table.present("serial") else None
     allow_remote = table.boolean("allow_remote") if table.present("allow_remote") else False
     table.done()
-    from firmware.debug import is_loopback  # the service's own test of what loopback is
 
     if enabled and port is not None and not allow_remote and not is_loopback(host):
         raise table.fail("host", f'"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
@@ -262,21 +289,30 @@ def _leds(table: _Table) -> LedsConfig:
 def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tuple[DisplayConfig, tuple[float, float]]:
     driver = table.string("driver", choices=DISPLAY_DRIVERS)
     interface = table.string("interface", choices=("i2c", "spi"))
-    if interface == "spi" and leds.driver == "spi":
-        raise table.fail("interface", 'SPI0 already carries the LED data (leds.driver = "spi"); expected "i2c"')
     if interface == "i2c":
         port = table.integer("port", 1, 1, expected="1, the header's I2C bus (GPIO2 SDA, GPIO3 SCL)")
         address = table.integer("address", 0x03, 0x77, expected="an I2C address from 0x03 to 0x77", show="0x{:02X}".format)
-        for key in ("dc_pin", "reset_pin"):
+        for key in ("dc_pin", "reset_pin", "device"):
             if table.present(key):
-                raise table.fail(key, 'only an SPI display has this line; expected no such key with interface "i2c"')
+                raise table.fail(key, 'only an SPI display has this; expected no such key with interface "i2c"')
         dc_pin = reset_pin = None
+        device = 0
     else:
-        port = table.integer("port", 0, 0, expected="0, the header's SPI bus (GPIO10 MOSI, GPIO11 SCLK, GPIO8 CE0)")
+        port = table.integer("port", 0, 1, expected="0 (SPI0: GPIO10 MOSI, GPIO11 SCLK) or 1 (SPI1: GPIO20 MOSI, GPIO21 SCLK)")
+        if port == 0 and leds.driver == "spi":
+            raise table.fail("port", 'SPI0 already carries the LED data (leds.driver = "spi"); expected 1 (SPI1) or interface "i2c"')
         if table.present("address"):
             raise table.fail("address", 'an SPI display has no address; expected no such key with interface "spi"')
         address = 0
+        selects = SPI_CHIP_SELECTS[port]
+        device = table.integer("device", 0, len(selects) - 1, expected=" or ".join(
+            f"{n} (CE{n}, GPIO{pin})" for n, pin in enumerate(selects))) if table.present("device") else 0
         taken = _bus_pins(leds)
+        if port == 1:
+            spi1 = {p: "an SPI1 pin (the display bus)" for p in (*SPI1_PINS, selects[device])}
+            if leds.pin in spi1:
+                raise table.fail("port", f"SPI1 needs GPIO{leds.pin}, the LED data line (leds.pin); expected 0 or another LED pin")
+            taken |= spi1
         dc_pin = table.gpio("dc_pin", default=24, taken=taken)
         reset_pin = table.gpio("reset_pin", default=25, taken=taken | {dc_pin: "the DC line (display.dc_pin)"})
     config = DisplayConfig(
@@ -289,10 +325,23 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
         rotate=table.integer("rotate", 0, 3, expected="0–3 (quarter turns)"),
         dc_pin=dc_pin,
         reset_pin=reset_pin,
+        device=device,
+        mode=_display_mode(table, driver),
+        size_mm=table.size("size_mm", expected="[width, height] of the active area in mm, each above 0 and at most 500",
+                           most=500),
     )
     position = table.point("position", size)
     table.done()
     return config, position
+
+
+def _display_mode(table: _Table, driver: str) -> str:
+    if not table.present("mode"):
+        return "1"
+    mode = table.string("mode", choices=("1", "L"), expected='"1" (monochrome) or "L" (16 greys)')
+    if mode == "L" and driver not in GREYSCALE_DRIVERS:
+        raise table.fail("mode", f'{driver} panels are monochrome; expected "1" (greys need one of {", ".join(GREYSCALE_DRIVERS)})')
+    return mode
 
 
 def _bus_pins(leds: LedsConfig) -> dict[int, str]:
@@ -306,6 +355,9 @@ def _bus_pins(leds: LedsConfig) -> dict[int, str]:
 def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
     """Pins no button may take, with the reason an error gives."""
     reserved = _bus_pins(leds)
+    if display.interface == "spi" and display.port == 1:
+        reserved |= {p: "an SPI1 pin (the display bus)" for p in SPI1_PINS}
+        reserved[display.cs_pin] = "the display's chip select (SPI1 CE)"  # type: ignore[index]
     if display.dc_pin is not None:
         reserved[display.dc_pin] = "the display's DC line (display.dc_pin)"
     if display.reset_pin is not None:
@@ -530,10 +582,10 @@ class _Table:
             raise self.fail(key, f"expected {expected}, got {shown}")
         return [float(v) for v in value]
 
-    def size(self, key: str) -> tuple[float, float]:
-        expected = "[width, height] in mm, each above 0 and at most 5000"
+    def size(self, key: str, expected: str = "[width, height] in mm, each above 0 and at most 5000",
+             most: float = 5000) -> tuple[float, float]:
         width, height = self._numbers(key, expected)
-        if not (0 < width <= 5000 and 0 < height <= 5000):
+        if not (0 < width <= most and 0 < height <= most):
             raise self.fail(key, f"[{width:g}, {height:g}] is out of range; expected {expected}")
         return width, height
 

@@ -1,10 +1,17 @@
 """The OLED: building the configured luma device, and pushing only what changed.
 
-luma's ssd1306 `display()` sends the whole frame (1,063 bytes over I2C in 32-byte blocks) for
-any change. For the SSD1306 family `make_luma_device` builds a subclass of luma's own device
-class whose `display()` compares the frame page by page (8 pixel rows) and sends only the
-changed column range of each changed page (`ChangedPages`); other drivers are luma's own.
-`Display` skips identical frames and turns bus errors into `HardwareError`.
+luma's monochrome drivers send the whole frame for any change (an SSD1306: 1,063 bytes over I2C
+in 32-byte blocks). For the profiles' panels `make_luma_device` builds a subclass of luma's own
+device class that sends only what changed and nothing for an unchanged frame:
+
+- SSD1306 family (ssd1306, ssd1305, ssd1309, ssd1315, ssd1316) and SH1106: RAM in pages of 8
+  pixel rows; the changed column range of each changed page (`ChangedPages`).
+- SSD1322 and SSD1327 (4-bit greyscale): luma's own `display()` already sends bounding boxes
+  from a framebuffer; ours (`ChangedRows`) gives one box per run of changed pixel rows instead of
+  one per quarter of the panel, aligned to the controller's columns.
+
+Other drivers are luma's own. `Display` skips identical frames, centres the 128×64 screens on
+larger panels, and turns bus errors into `HardwareError`.
 
 >>> from luma.core.interface.serial import i2c
 >>> bus = RecordingI2CBus()
@@ -21,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import luma.oled.device
+import luma.oled.device.greyscale
 from luma.oled.const import ssd1306 as ssd1306_commands
 from PIL import Image
 
@@ -28,7 +36,18 @@ from firmware.errors import ConfigError, HardwareError
 from firmware.hardware.config import DisplayConfig
 
 
-class ChangedPages:
+LAYOUT_SIZE = (128, 64)  # what the screens are drawn for; larger panels show it centred
+
+
+class ChangeOnly:
+    """A luma device that sends only what changed; `forget()` makes the next frame go out whole."""
+
+    def forget(self) -> None:
+        """Send the next frame whole: what the controller holds is unknown (a reset, a bus error)."""
+        raise NotImplementedError
+
+
+class ChangedPages(ChangeOnly):
     """A mixin for luma's monochrome devices whose RAM is organised in pages of 8 pixel rows:
     `display()` sends only the changed column range of each changed page, nothing for an
     identical frame, and the whole frame while what the controller holds is unknown (the first
@@ -108,8 +127,85 @@ class SSD1316(SSD1306Windows, luma.oled.device.ssd1316):
     """luma's ssd1316 sending only what changed."""
 
 
+class SH1106(ChangedPages, luma.oled.device.sh1106):
+    """luma's sh1106 sending only what changed.
+
+    The SH1106 has only page addressing and no column-range command: each page's bytes follow
+    "page P, column C" (0xB0 + P, then C's low and high nibble as 0x00 + low, 0x10 + high). Its RAM
+    is 132 columns wide; luma shows the 128 pixels from `page_address_offset` (2) on, as we do.
+    """
+
+    _page_address_offset: int  # set by luma's sh1106 __init__
+
+    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int,
+                    data: bytes) -> None:
+        column = self._page_address_offset + first_column
+        width = last_column - first_column + 1
+        for row, page in enumerate(range(first_page, last_page + 1)):
+            # Byte for byte what luma's sh1106.display() sends per page: one command write, one data write.
+            self.command(0xB0 + page, column & 0x0F, 0x10 | column >> 4)
+            self.data(list(data[row * width : (row + 1) * width]))
+
+
+class ChangedRows:
+    """A luma framebuffer (the `redraw()` protocol of `luma.core.framebuffer`) that yields one
+    bounding box per run of changed pixel rows, spanning that run's changed columns; the whole
+    image while the controller's RAM is unknown (the first frame, after `forget()`).
+
+    luma's own `diff_to_previous` yields one box per quarter of the panel: a cursor moving from
+    one line to the next changes both lines, and the box between them goes out too.
+    """
+
+    def __init__(self) -> None:
+        self.prev_image: Image.Image | None = None
+
+    def forget(self) -> None:
+        """The next frame is sent whole."""
+        self.prev_image = None
+
+    def redraw(self, image: Image.Image) -> Any:
+        """Yield (part of `image`, (left, top, right, bottom)) for each changed run of rows."""
+        previous, self.prev_image = self.prev_image, image.copy()
+        if previous is None or previous.size != image.size or previous.mode != image.mode:
+            yield image, (0, 0) + image.size
+            return
+        for left, top, right, bottom in changed_boxes(previous, image):
+            yield image.crop((left, top, right, bottom)), (left, top, right, bottom)
+
+
+class GreyscaleWindows(ChangeOnly):
+    """The greyscale family (luma's `greyscale_device`): luma's own `display()`, fed by a
+    `ChangedRows` framebuffer; put it before luma's class."""
+
+    framebuffer: Any  # luma's greyscale_device keeps its framebuffer here
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("framebuffer", ChangedRows())
+        super().__init__(*args, **kwargs)
+
+    def forget(self) -> None:
+        self.framebuffer.forget()
+
+
+class SSD1322(GreyscaleWindows, luma.oled.device.ssd1322):
+    """luma's ssd1322 (4-bit greyscale, 2 pixels a byte, columns addressed in units of 4 pixels,
+    which luma's `_inflate_bbox` rounds each box to) sending only the changed rows' windows."""
+
+
+class SSD1327(GreyscaleWindows, luma.oled.device.ssd1327):
+    """luma's ssd1327 (4-bit greyscale, 2 pixels a byte) sending only the changed rows' windows."""
+
+    def _inflate_bbox(self, bounding_box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        # Its columns are addressed per byte of 2 pixels; luma rounds to 4, which is also right
+        # but sends up to 2 more bytes per row.
+        left, top, right, bottom = bounding_box
+        return left & ~1, top, right + (right & 1), bottom
+
+
 # The board description's `driver` → our change-only class; other drivers are luma's own.
-CHANGE_ONLY: dict[str, type] = {cls.__name__.lower(): cls for cls in (SSD1306, SSD1305, SSD1309, SSD1315, SSD1316)}
+CHANGE_ONLY: dict[str, type] = {
+    cls.__name__.lower(): cls for cls in (SSD1306, SSD1305, SSD1309, SSD1315, SSD1316, SH1106, SSD1322, SSD1327)
+}
 
 
 def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
@@ -135,21 +231,37 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
             raise HardwareError(
                 f"display: {where} is not available ({error}); {_what_to_check(cfg)}"
             ) from error
+    options: dict[str, Any] = {}
+    if issubclass(driver, luma.oled.device.greyscale.greyscale_device):
+        options["mode"] = luma_mode(cfg)
     try:
-        return driver(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate)
+        return driver(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate, **options)
     except luma.core.error.DeviceDisplayModeError as error:
         raise ConfigError(f"display: {cfg.driver} does not support {cfg.width}×{cfg.height} ({error})") from error
     except (luma.core.error.Error, OSError) as error:
         raise HardwareError(f"display: nothing answers on {where} ({error}); {_what_to_check(cfg)}") from error
 
 
+def luma_mode(cfg: DisplayConfig) -> str:
+    """The mode luma's device works in: "1", or "RGB" for a greyscale panel (`mode = "L"`:
+    luma's greyscale drivers turn RGB into their 16 greys)."""
+    return "RGB" if cfg.mode == "L" else "1"
+
+
+def dummy_device(cfg: DisplayConfig) -> Any:
+    """luma's dummy device with the panel's size, rotation and mode (the simulator's display)."""
+    from luma.core.device import dummy
+
+    return dummy(width=cfg.width, height=cfg.height, rotate=cfg.rotate, mode=luma_mode(cfg))
+
+
 class Display:
-    """Pushes PIL images to a luma device, skipping unchanged frames (a `ChangedPages` device
-    also skips unchanged pages)."""
+    """Pushes PIL images to a luma device, skipping unchanged frames (a `ChangeOnly` device
+    also skips unchanged parts of a frame)."""
 
     def __init__(self, device: Any) -> None:
         self.device = device
-        self.paged = isinstance(device, ChangedPages)
+        self.paged = isinstance(device, ChangeOnly)
         self.image: Image.Image | None = None  # the last frame shown
         self._image_bytes: bytes | None = None
         self.invalidate()  # the first frame goes out whole, as luma's own display() sends it
@@ -159,10 +271,23 @@ class Display:
         """The size images must have (after the configured rotation)."""
         return tuple(self.device.size)  # type: ignore[return-value]
 
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        """The size to draw screens at: the panel's, but at most LAYOUT_SIZE (a larger panel shows
+        the screen centred until layouts exist for it)."""
+        width, height = self.size
+        return min(width, LAYOUT_SIZE[0]), min(height, LAYOUT_SIZE[1])
+
     def show(self, image: Image.Image) -> bool:
-        """Show `image`; returns False (and sends nothing) if it equals the last frame."""
+        """Show `image` (the panel's size, or smaller: centred); returns False (and sends nothing)
+        if it equals the last frame."""
         if image.size != self.size:
-            raise ValueError(f"display: image is {image.size[0]}×{image.size[1]}, the display is {self.size[0]}×{self.size[1]}")
+            if image.width > self.size[0] or image.height > self.size[1]:
+                raise ValueError(f"display: image is {image.size[0]}×{image.size[1]}, "
+                                 f"the display is {self.size[0]}×{self.size[1]}")
+            panel = Image.new(image.mode, self.size)
+            panel.paste(image, ((self.size[0] - image.width) // 2, (self.size[1] - image.height) // 2))
+            image = panel
         if image.mode != self.device.mode:
             image = image.convert(self.device.mode)
         data = image.tobytes()
@@ -207,6 +332,35 @@ def page_bytes(image: Image.Image) -> list[bytes]:
     # byte k of that row holds page (count - 1 - k) with its top row in bit 0.
     columns = image.convert("1").transpose(Image.Transpose.ROTATE_270).tobytes()
     return [columns[count - 1 - page :: count] for page in range(count)]
+
+
+def changed_boxes(old: Image.Image, new: Image.Image) -> list[tuple[int, int, int, int]]:
+    """(left, top, right, bottom) boxes, exclusive at right and bottom, one per run of changed
+    rows between two images of the same size and mode, spanning that run's changed columns."""
+    width, height = new.size
+    stride = len(new.tobytes()) // height
+    before, after = old.tobytes(), new.tobytes()
+    per_byte = 8 if new.mode == "1" else 1
+    per_pixel = 1 if new.mode == "1" else stride // width
+    boxes: list[tuple[int, int, int, int]] = []
+    run: list[int] | None = None  # [left, top, right, bottom] of the run being built
+    for y in range(height):
+        row = slice(y * stride, (y + 1) * stride)
+        span = changed_span(before[row], after[row])
+        if span is None:
+            if run is not None:
+                boxes.append((run[0], run[1], run[2], run[3]))
+                run = None
+            continue
+        left = span[0] * per_byte // per_pixel
+        right = min(width, -(-(span[1] + 1) * per_byte // per_pixel))  # rounded up: the whole last pixel
+        if run is None:
+            run = [left, y, right, y + 1]
+        else:
+            run = [min(run[0], left), run[1], max(run[2], right), y + 1]
+    if run is not None:
+        boxes.append((run[0], run[1], run[2], run[3]))
+    return boxes
 
 
 def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
@@ -257,6 +411,77 @@ class RecordingI2CBus:
         return bytes(b for _, control, data in self.writes if control == 0x40 for b in data)
 
 
+class RecordingSPIBus:
+    """A spidev-like SPI port and RPi.GPIO-like pins in one: pass it to luma's own interface as
+    `spi(spi=bus, gpio=bus)`; it records every transfer with the level of the DC line.
+
+    >>> from luma.core.interface.serial import spi
+    >>> bus = RecordingSPIBus()
+    >>> serial = spi(spi=bus, gpio=bus)
+    >>> serial.command(0x15, 0, 63); serial.data([0xF0])
+    >>> bus.writes, bus.byte_count()
+    ([(0, [21, 0, 63]), (1, [240])], 4)
+    """
+
+    LOW, HIGH, OUT, BCM = 0, 1, 0, 11  # RPi.GPIO's names that luma uses
+
+    def __init__(self, dc_pin: int = 24) -> None:
+        self.dc_pin = dc_pin
+        self.levels: dict[int, int] = {}
+        self.writes: list[tuple[int, list[int]]] = []  # (DC level: 0 command, 1 data; bytes)
+        self.max_speed_hz = 0
+        self.mode = 0
+        self.opened: tuple[int, int] | None = None
+
+    # spidev
+    def open(self, port: int, device: int) -> None:
+        self.opened = (port, device)
+
+    def writebytes(self, data: Sequence[int]) -> None:
+        self.writes.append((self.levels.get(self.dc_pin, 0), list(data)))
+
+    def close(self) -> None:
+        self.opened = None
+
+    # RPi.GPIO
+    def setup(self, pin: int, direction: int) -> None:
+        self.levels.setdefault(pin, 0)
+
+    def output(self, pin: int, level: int) -> None:
+        self.levels[pin] = 1 if level else 0
+
+    def cleanup(self, pins: Any = None) -> None:
+        pass
+
+    def clear(self) -> None:
+        """Forget the writes so far."""
+        self.writes.clear()
+
+    def byte_count(self) -> int:
+        """Bytes clocked out on MOSI (commands and data)."""
+        return sum(len(data) for _, data in self.writes)
+
+    def commands(self) -> list[int]:
+        """Every byte sent with DC low, in order."""
+        return [b for level, data in self.writes if level == 0 for b in data]
+
+    def data(self) -> bytes:
+        """Every byte sent with DC high, joined."""
+        return bytes(b for level, data in self.writes if level == 1 for b in data)
+
+
+def recording_serial(cfg: DisplayConfig) -> tuple[Any, RecordingI2CBus | RecordingSPIBus]:
+    """luma's own serial interface for the configured bus, on a recording bus (tests, the bench)."""
+    from luma.core.interface.serial import i2c, spi
+
+    if cfg.interface == "i2c":
+        bus: RecordingI2CBus | RecordingSPIBus = RecordingI2CBus((cfg.address,))
+        return i2c(bus=bus, address=cfg.address), bus
+    bus = RecordingSPIBus(cfg.dc_pin or 24)
+    return spi(spi=bus, gpio=bus, port=cfg.port, device=cfg.device, gpio_DC=cfg.dc_pin or 24,
+               gpio_RST=cfg.reset_pin or 25), bus
+
+
 def _serial_interface(cfg: DisplayConfig) -> Any:
     if cfg.interface == "i2c":
         from luma.core.interface.serial import i2c
@@ -266,14 +491,14 @@ def _serial_interface(cfg: DisplayConfig) -> Any:
         from luma.core.interface.serial import spi
 
         lines = {"gpio_DC": cfg.dc_pin, "gpio_RST": cfg.reset_pin}
-        return spi(port=cfg.port, **{key: pin for key, pin in lines.items() if pin is not None})
+        return spi(port=cfg.port, device=cfg.device, **{key: pin for key, pin in lines.items() if pin is not None})
     raise ConfigError(f"display: interface {cfg.interface!r} is not 'i2c' or 'spi'")
 
 
 def _where(cfg: DisplayConfig) -> str:
     if cfg.interface == "i2c":
         return f"I2C bus {cfg.port} (/dev/i2c-{cfg.port}) at address 0x{cfg.address:02X}"
-    return f"SPI port {cfg.port} (/dev/spidev{cfg.port}.0)"
+    return f"SPI port {cfg.port} (/dev/spidev{cfg.port}.{cfg.device})"
 
 
 def _what_to_check(cfg: DisplayConfig) -> str:
@@ -283,4 +508,7 @@ def _what_to_check(cfg: DisplayConfig) -> str:
             "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"
         )
     dc, reset = cfg.dc_pin or 24, cfg.reset_pin or 25
-    return f"check the wiring (MOSI, SCLK, CE0, DC on GPIO{dc}, RST on GPIO{reset}) and that SPI is enabled (raspi-config → Interface Options → SPI)"
+    mosi, sclk = (10, 11) if cfg.port == 0 else (20, 21)
+    enable = "raspi-config → Interface Options → SPI" if cfg.port == 0 else "dtoverlay=spi1-1cs in /boot/firmware/config.txt"
+    return (f"check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cfg.cs_pin} (CE{cfg.device}), "
+            f"DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{cfg.port} is enabled ({enable})")

@@ -1,8 +1,9 @@
-"""Loop figures: edge-to-push latency, idle CPU, peak memory, and I2C bytes of a cursor move.
+"""Loop figures: edge-to-push latency, idle CPU, peak memory, and bus bytes of a cursor move.
 
 Everything runs the real firmware loop on simulated adapters: gpiozero MockFactory pins, a
-PixelBuf in memory, and the REAL luma ssd1306 driver over a recording I2C bus (so the display
-figures count the bytes that would cross the wire).
+PixelBuf in memory, and the REAL luma driver of the display over a recording I2C or SPI bus (so
+the display figures count the bytes that would cross the wire): the default board's, then each
+display profile's in hardware/boards/ (`PROFILE_bus_bytes_…` figures).
 """
 
 from __future__ import annotations
@@ -13,23 +14,21 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from firmware.board_loop import Board
 from firmware.hardware.board import open_hardware
-from firmware.hardware.config import load_board
-from firmware.hardware.display import RecordingI2CBus
+from firmware.hardware.config import default_board_path, load_board
+from firmware.hardware.display import recording_serial
 from firmware.loop import EventLoop, FakeClock, Stop
 from sim.timing import TAP_S
 
 
-def _board(clock: Any, loop: EventLoop) -> tuple[Board, RecordingI2CBus, dict[str, Any]]:
-    from luma.core.interface.serial import i2c
-
-    config = load_board()
-    bus = RecordingI2CBus()
-    hardware = open_hardware(config, "mock", emit=loop.post, clock=clock,
-                             serial=i2c(bus=bus, address=config.display.address))
+def _board(clock: Any, loop: EventLoop, path: Path | None = None) -> tuple[Board, Any, dict[str, Any]]:
+    config = load_board(path)
+    serial, bus = recording_serial(config.display)
+    hardware = open_hardware(config, "mock", emit=loop.post, clock=clock, serial=serial)
     board = Board(hardware, loop)
     pins = {name: hardware.pin_factory.pin(pin) for name, pin in config.buttons.pins.items()}
     return board, bus, pins
@@ -109,6 +108,32 @@ def cursor_move_bytes() -> dict[str, float]:
             "i2c_cursor_move_percent_of_full": 100.0 * move / full}
 
 
+def profile_bytes() -> dict[str, float]:
+    """Per display profile (hardware/boards/*.toml): bus bytes of a whole frame, of one RIGHT
+    press on the main menu, and of the same frame sent to the driver again (must be 0)."""
+    figures: dict[str, float] = {}
+    for path in sorted((default_board_path().parent / "boards").glob("*.toml")):
+        clock = FakeClock(10.0)
+        loop = EventLoop(clock)
+        board, bus, pins = _board(clock, loop, path)
+        display = board.hardware.display
+        bus.clear()
+        display.invalidate()
+        board.render()
+        full = bus.byte_count()
+        bus.clear()
+        pins["right"].drive_low()
+        loop.run_pending(board.handle)
+        move = bus.byte_count()
+        bus.clear()
+        display.device.display(display.image.copy())  # the driver itself, past Display's own check
+        name = path.stem
+        figures |= {f"{name}_bus_bytes_full_frame": full, f"{name}_bus_bytes_cursor_move": move,
+                    f"{name}_cursor_move_percent_of_full": 100.0 * move / full,
+                    f"{name}_bus_bytes_unchanged_frame": bus.byte_count()}
+    return figures
+
+
 def peak_memory() -> dict[str, float]:
     """Peak RSS after a bots-only game of each kind through the whole loop."""
     from sim.app import start_demo
@@ -134,5 +159,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:
     yield from edge_to_push(args.samples).items()
     yield from cursor_move_bytes().items()
+    yield from profile_bytes().items()
     yield from peak_memory().items()
     yield from idle_cpu(args.idle_seconds).items()

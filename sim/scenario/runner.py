@@ -234,9 +234,10 @@ def run_scenario(scenario: Scenario, driver: BoardDriver, *, hold_s: float = HOL
 
 def run_scenario_file(path: str | Path, *, board_file: str | Path | None = None,
                       screenshot: str | Path | None = None, state_dir: str | Path | None = None,
-                      out: TextIO | None = None) -> int:
+                      out: TextIO | None = None, display_image: str | Path | None = None) -> int:
     """`xtraboard sim --headless --scenario FILE`: 0 passed, 1 failed, 2 invalid file.
-    `board_file` (the command line's --board) wins over the scenario's `board`."""
+    `board_file` (the command line's --board) wins over the scenario's `board`; `screenshot`
+    (the board's picture) and `display_image` (the display's pixels 1:1) are written at the end."""
     from firmware.hardware.config import load_board
     from sim.board import SimBoard
 
@@ -256,6 +257,10 @@ def run_scenario_file(path: str | Path, *, board_file: str | Path | None = None,
             from sim.screenshot import save_screenshot
 
             save_screenshot(board, Path(screenshot))
+        if display_image is not None:
+            from sim.screenshot import save_display_image
+
+            save_display_image(board, Path(display_image))
     finally:
         board.close()
     return 0 if result.passed else 1

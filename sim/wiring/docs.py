@@ -63,6 +63,27 @@ class Supply:
     minimum_amps: int  # covering the firmware's budget and the Pi only
 
 
+SPI_DATA_PINS = {0: (10, 11), 1: (20, 21)}  # SPI port → GPIO of MOSI, SCLK
+
+
+def display_bus(board: BoardConfig) -> str:
+    """How the display is connected, in a few words, e.g. "I2C bus 1, address 0x3C"."""
+    display = board.display
+    if display.interface == "i2c":
+        return f"I2C bus {display.port}, address 0x{display.address:02X}"
+    return f"SPI{display.port}, CS GPIO{display.cs_pin} (CE{display.device}), DC GPIO{display.dc_pin}, RST GPIO{display.reset_pin}"
+
+
+def display_part(board: BoardConfig) -> str:
+    """The display module as the parts list names it, e.g. "SSD1306 128×64, 0.96″ (21.7 × 10.9 mm)"."""
+    display = board.display
+    width_mm, height_mm = display.size_mm
+    inches = math.hypot(width_mm, height_mm) / 25.4
+    greys = ", 16 greys" if display.mode == "L" else ""
+    return (f"{display.driver.upper()} {display.width}×{display.height}{greys}, {inches:.2f}″ "
+            f"(active area {width_mm:g} × {height_mm:g} mm)")
+
+
 def header_pin(bcm: int) -> int:
     """Physical header pin of a BCM GPIO: `header_pin(18) == 12`."""
     return HEADER.index(f"GPIO{bcm}")
@@ -98,7 +119,9 @@ def connections(board: BoardConfig) -> list[Wire]:
     if display.interface == "i2c":
         signals = [("SDA", 2, "OLED SDA"), ("SCL", 3, "OLED SCL")]
     else:
-        signals = [("DIN", 10, "OLED DIN (MOSI)"), ("CLK", 11, "OLED CLK"), ("CS", 8, "OLED CS")]
+        mosi, sclk = SPI_DATA_PINS[display.port]
+        signals = [("DIN", mosi, f"OLED DIN (SPI{display.port} MOSI)"), ("CLK", sclk, f"OLED CLK (SPI{display.port} SCLK)"),
+                   ("CS", display.cs_pin, f"OLED CS (SPI{display.port} CE{display.device})")]
         signals += [("DC", display.dc_pin, "OLED DC"), ("RES", display.reset_pin, "OLED RES (reset)")]
     rows = [row(header_pin(signals[0][1])), row(header_pin(signals[1][1]))]
     wires.append(Wire(free("3V3", rows, LEFT), "display", "VCC", "OLED VCC (3.3 V)"))
@@ -209,7 +232,6 @@ def parts_section(board: BoardConfig) -> str:
     groups = led_groups(board)
     split = ", ".join(f"{kind} {count}" for kind, count in groups.items())
     inputs = ", ".join(name.upper() for name in BUTTON_NAMES)
-    bus = f"I2C bus {display.port}, address 0x{display.address:02X}" if display.interface == "i2c" else f"SPI port {display.port}"
     rows = [
         ("1", "Raspberry Pi Zero 2 W, 3, 4 or 5 with a 40-pin header", "Raspberry Pi OS Bookworm"),
         ("1", "microSD card, 8 GB or more", ""),
@@ -219,7 +241,7 @@ def parts_section(board: BoardConfig) -> str:
     if board.buttons.tilt is not None:
         rows.append(("1", "tilt / shake switch (ball type)", f"optional, on GPIO{board.buttons.tilt}; rolls like ROLL"))
     rows += [
-        ("1", f"OLED module {display.driver.upper()}, {display.width}×{display.height}, {display.interface.upper()}", bus),
+        ("1", f"OLED module {display_part(board)}, {display.interface.upper()}", display_bus(board)),
         ("1", "74AHCT125 quad buffer (3.3 V → 5 V level shifter)", "74HCT125 also works"),
         ("1", "ceramic capacitor 100 nF", "decoupling at the 74AHCT125"),
         ("1", "resistor 330 Ω (300–500 Ω), ¼ W", "in the LED data line, close to LED 0"),

@@ -187,8 +187,9 @@ def _display(drawing: _Drawing, wires: list[Wire], board: BoardConfig) -> None:
     drawing.rect(box_left, top, box_right, bottom)
     title = [
         "OLED",
-        f"{display.driver.upper()} {display.width}×{display.height}",
-        f"I2C bus {display.port}, 0x{display.address:02X}" if display.interface == "i2c" else f"SPI port {display.port}",
+        f"{display.driver.upper()} {display.width}×{display.height}" + (", 16 greys" if display.mode == "L" else ""),
+        f"I2C bus {display.port}, 0x{display.address:02X}" if display.interface == "i2c"
+        else f"SPI{display.port} CE{display.device}",
     ]
     for i, line in enumerate(title):
         drawing.text(box_left + 8, top + 16 + 14 * i, line, cls="part" if i == 0 else "small")
