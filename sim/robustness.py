@@ -42,7 +42,7 @@ from sim.board import SimBoard
 
 PLAY_BUTTONS = ("ok", "ok", "roll", "roll", "left", "right")  # taps that move a game on
 KINDS = ("human", "bot", "kids")  # the seat screen's order: RIGHT steps to the next
-TABLE_ACTIONS = (40, 260)  # actions on one table before it is abandoned (when not over yet)
+TABLE_ACTIONS = (60, 600)  # actions on one table before it is abandoned (when not over yet)
 MENU_ACTIONS = (0, 25)  # free mashing on the menus between tables (settings, rules, demo...)
 
 
@@ -122,15 +122,21 @@ def set_dice_mode(board: SimBoard, mode: str) -> None:
     board.tap("back")
 
 
-def seat_up(board: SimBoard, table: Table) -> None:
-    """Play GAME → N players → each seat's kind (LEFT/RIGHT) → OK."""
-    choose(board, f"Play {game_class(table.game).title}")
+def seat_up(board: SimBoard, table: Table, rng: random.Random | None = None) -> list[tuple[str, Callable[[], None]]]:
+    """The presses that start `table`: Play GAME → N players → each seat's kind (LEFT/RIGHT),
+    sometimes another colour (ROLL) → OK. Returned as (what, do) pairs, to be done in order."""
     count = len(table.seats)
-    choose(board, f"{count} player{'s' if count > 1 else ''}")
-    for kind in table.seats:
-        for _ in range(KINDS.index(kind)):
-            board.tap("right")
-        board.tap("ok")
+    title = game_class(table.game).title
+    presses: list[tuple[str, Callable[[], None]]] = [
+        (f"choose Play {title}", lambda: choose(board, f"Play {title}")),
+        (f"choose {count} players", lambda: choose(board, f"{count} player{'s' if count > 1 else ''}")),
+    ]
+    for seat, kind in enumerate(table.seats, start=1):
+        presses += [(f"seat {seat}: right", lambda: board.tap("right"))] * KINDS.index(kind)
+        if rng is not None and rng.random() < 0.3:
+            presses.append((f"seat {seat}: roll (colour)", lambda: board.tap("roll")))
+        presses.append((f"seat {seat}: ok", lambda: board.tap("ok")))
+    return presses
 
 
 # --- the campaign ---------------------------------------------------------------------------
@@ -145,7 +151,10 @@ class Summary:
     undos: int = 0
     power_cuts: int = 0
     refused: int = 0  # problems the board reported (a refused step is one)
-    screens: Counter[str] = field(default_factory=Counter)
+    screens: Counter[str] = field(default_factory=Counter)  # screen on top after each action
+    seatings: set[tuple[str, int]] = field(default_factory=set)  # (game, seats) of the tables
+    physical: int = 0  # tables with physical dice
+    seat_kinds: Counter[str] = field(default_factory=Counter)
 
     def line(self) -> str:
         return (f"robustness: seed {self.seed}, {self.actions} actions, {self.tables} tables, "
@@ -158,9 +167,11 @@ class Campaign:
     """`actions` seeded actions on a simulated board keeping its games in `state_dir`."""
 
     def __init__(self, seed: int | str, actions: int, state_dir: str | Path,
-                 games: Sequence[str] = GAME_NAMES, log: Callable[[str], None] | None = None) -> None:
+                 games: Sequence[str] = GAME_NAMES, log: Callable[[str], None] | None = None,
+                 table_actions: tuple[int, int] = TABLE_ACTIONS) -> None:
         self.seed = seed
         self.budget = actions
+        self.table_actions = table_actions
         self.state_dir = Path(state_dir)
         self.rng = random.Random(f"xtraboard-robustness:{seed}")
         self.games = tuple(games)
@@ -196,8 +207,8 @@ class Campaign:
         n = self.summary.actions
         try:
             action()
-        except RobustnessError:
-            raise
+        except RobustnessError as exc:  # the suite could not drive the board as planned
+            raise RobustnessError(self._where(n, what) + str(exc)) from exc
         except Exception as exc:  # the finding: which action broke the board
             raise RobustnessError(self._where(n, what) + f"the board raised {type(exc).__name__}: {exc}") from exc
         trouble = self.trouble()
@@ -251,15 +262,19 @@ class Campaign:
     def play(self, table: Table) -> None:
         """Set `table` up by buttons, then mash it until its game ends or its actions run out."""
         self.summary.tables += 1
+        self.summary.seatings.add((table.game, len(table.seats)))
+        self.summary.physical += table.dice_mode == "physical"
+        self.summary.seat_kinds.update(table.seats)
         self.log(f"table {self.summary.tables}: {table.describe()} at action {self.summary.actions}")
         self.leave_game()
         self.act("long BACK home", lambda: go_home(self.board))
         self.act(f"dice {table.dice_mode}", lambda: set_dice_mode(self.board, table.dice_mode))
-        self.act(f"set up {table.describe()}", lambda: seat_up(self.board, table))
+        for what, press in seat_up(self.board, table, self.rng):
+            self.act(what, press)
         session = self.board.app.session
         if session is None or session.game.name != table.game:
             raise RobustnessError(self._where(self.summary.actions, "set up") + f"no {table.game} game started")
-        left = self.rng.randint(*TABLE_ACTIONS)
+        left = self.rng.randint(*self.table_actions)
         while left > 0 and self.summary.actions < self.budget:
             left -= 1
             session = self.board.app.session
@@ -298,21 +313,19 @@ class Campaign:
         app = self.board.app
         if app.session is None:
             return
-        if app.session.over:
+        self.act("settle", self.board.settle)
+        if app.session is not None and app.session.over:
             self.summary.finished += 1
-            self.act("OK on the result", lambda: (self.board.settle(), go_home(self.board)))
+            self.act("OK on the result", lambda: go_home(self.board))
+        if app.session is None:
             return
 
-        def abandon() -> None:
-            self.board.settle()
-            for _ in range(5):  # close notes and sub-screens until a long BACK opens the game menu
-                if type(app.screen).__name__ == "GameMenu":
-                    break
-                self.board.hold("back")
-            choose(self.board, "Abandon game")
-            choose(self.board, "Yes")
-
-        self.act("abandon through the game menu", abandon)
+        for _ in range(3):  # a long BACK opens the game menu (or first closes one left open)
+            if type(app.screen).__name__ == "GameMenu":
+                break
+            self.act("long BACK", lambda: self.board.hold("back"))
+        self.act("choose Abandon game", lambda: choose(self.board, "Abandon game"))
+        self.act("choose Yes", lambda: choose(self.board, "Yes"))
         if app.session is not None:
             raise RobustnessError(self._where(self.summary.actions, "abandon") + "the game is still open")
         self.summary.abandoned += 1
@@ -369,12 +382,14 @@ class Campaign:
 
 
 def run_campaign(seed: int | str, actions: int, *, games: Sequence[str] = GAME_NAMES,
-                 state_dir: str | Path | None = None, log: Callable[[str], None] | None = None) -> Summary:
-    """Run a campaign (in a temporary state directory unless given); RobustnessError on a finding."""
+                 state_dir: str | Path | None = None, log: Callable[[str], None] | None = None,
+                 table_actions: tuple[int, int] = TABLE_ACTIONS) -> Summary:
+    """Run a campaign (in a temporary state directory unless given); RobustnessError on a
+    finding. Shorter `table_actions` visit more tables in the same number of actions."""
     if state_dir is not None:
-        return Campaign(seed, actions, state_dir, games, log).run()
+        return Campaign(seed, actions, state_dir, games, log, table_actions).run()
     with tempfile.TemporaryDirectory(prefix="xtraboard-robustness-") as tmp:
-        return Campaign(seed, actions, tmp, games, log).run()
+        return Campaign(seed, actions, tmp, games, log, table_actions).run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
