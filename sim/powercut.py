@@ -34,6 +34,7 @@ from firmware.games import GAME_NAMES, game_class
 
 SPEED = "5"  # the killed demo's clock runs 5x real time: a game lasts a few seconds
 KILL_AFTER_S = (0.2, 0.8)  # how long a started demo runs before its kill (start-up included)
+START_UP_SHARE = 0.25  # kills timed from the start; the others from the demo's first journal write
 RUN_TIMEOUT_S = 120
 
 
@@ -43,17 +44,6 @@ def demo_command(game: str, seats: int, seed: int, state_dir: Path, record: Path
     command = [sys.executable, "-m", "firmware", "sim", "--headless", "--demo", game, "--seats", str(seats),
                "--seed", str(seed), "--state-dir", str(state_dir), "--record", str(record)]
     return command + (["--speed", speed] if speed else [])
-
-
-def journal_steps(state_dir: Path) -> list | None:
-    """The unfinished game's steps as kept on storage (None when there is none)."""
-    from firmware.journal import Journal
-
-    if not (state_dir / "xtraboard.db").exists():
-        return None
-    with Journal(state_dir, read_only=True) as journal:
-        stored = journal.unfinished()
-        return None if stored is None else stored.record["steps"]
 
 
 @dataclass
@@ -94,12 +84,13 @@ def kill_game(work_dir: Path, game: str, seats: int, seed: int, kills: int, rng:
     reference = reference_record(work_dir, game, seats, seed)
     state_dir, record = work_dir / f"{label}-state", work_dir / f"{label}-killed.json"
     result.games += 1
-    done, kept = 0, 0
+    done, kept = 0, None
     while True:
+        since = journal_stamp(state_dir)
         process = subprocess.Popen(demo_command(game, seats, seed, state_dir, record, speed),
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if done < kills:
-            time.sleep(rng.uniform(*kill_after_s))
+            wait_for_kill_moment(process, state_dir, since, rng, kill_after_s)
             if process.poll() is None:
                 os.kill(process.pid, signal.SIGKILL)
                 process.wait(30)
@@ -126,37 +117,74 @@ def kill_game(work_dir: Path, game: str, seats: int, seed: int, kills: int, rng:
         result.equal += 1
 
 
-def check_kept(state_dir: Path, reference: list, before: int, label: str, result: PowerCutResult) -> int:
-    """After a kill: the kept steps are a prefix of `reference`, no fewer than `before`. Returns
-    how many are kept now (a finished game counts as all of them)."""
-    steps = journal_steps(state_dir)
-    if steps is None:  # not started yet, or finished (the record file is checked at the end)
-        finished = finished_steps(state_dir)
-        if finished is None:
-            if before:
-                result.lost_steps += before
-                result.failures.append(f"{label}: kill {result.kills}: {before} kept steps vanished")
-            return 0
-        steps = finished
-    if steps != reference[: len(steps)]:
-        result.diverged += 1
-        result.failures.append(f"{label}: kill {result.kills}: the journal diverged from the game")
-    if len(steps) < before:
-        result.lost_steps += before - len(steps)
-        result.failures.append(f"{label}: kill {result.kills}: {before - len(steps)} kept steps lost")
-    result.kept_lengths.add((label, len(steps)))
-    return len(steps)
+def journal_stamp(state_dir: Path) -> tuple[tuple[int, int] | None, ...]:
+    """When and how big the journal's files are: it changes when a demo writes a step."""
+    stamps = []
+    for name in ("xtraboard.db", "xtraboard.db-wal"):
+        try:
+            info = os.stat(state_dir / name)
+            stamps.append((info.st_mtime_ns, info.st_size))
+        except FileNotFoundError:
+            stamps.append(None)
+    return tuple(stamps)
 
 
-def finished_steps(state_dir: Path) -> list | None:
-    """The steps of the newest finished game in the journal, if any."""
+def wait_for_kill_moment(process: subprocess.Popen, state_dir: Path, since: tuple, rng: random.Random,
+                         kill_after_s: tuple[float, float]) -> None:
+    """Some kills land `kill_after_s` after the start (start-up included); the others a random
+    moment after the demo's first journal write, so that a slow, busy machine's start-up does not
+    swallow them all."""
+    if rng.random() < START_UP_SHARE:
+        time.sleep(rng.uniform(*kill_after_s))
+        return
+    delay = rng.uniform(0.0, kill_after_s[1])
+    end = time.monotonic() + RUN_TIMEOUT_S
+    while process.poll() is None and journal_stamp(state_dir) == since and time.monotonic() < end:
+        time.sleep(0.005)
+    time.sleep(delay)
+
+
+def kept_games(state_dir: Path, previous: int | None) -> tuple[tuple[int, list] | None, list | None]:
+    """(id, steps) of the journal's unfinished game, and the steps of game `previous` as kept now
+    (None where there is none)."""
     from firmware.journal import Journal
 
     if not (state_dir / "xtraboard.db").exists():
-        return None
+        return None, None
     with Journal(state_dir, read_only=True) as journal:
-        finished = journal.finished(limit=1)
-        return finished[0].record["steps"] if finished else None
+        stored = journal.unfinished()
+        current = None if stored is None else (stored.id, stored.record["steps"])
+        earlier = journal.record(previous)["steps"] if previous is not None else None
+        return current, earlier
+
+
+def check_kept(state_dir: Path, reference: list, before: tuple[int, int] | None, label: str,
+               result: PowerCutResult) -> tuple[int, int] | None:
+    """After a kill: the kept steps are a prefix of `reference`, no fewer than `before` (game id,
+    steps kept after the previous kill). A demo killed after its game's end but before writing
+    its record starts the same game afresh: then the earlier one must be kept whole. Returns the
+    new (game id, steps kept)."""
+    current, earlier = kept_games(state_dir, before[0] if before else None)
+    if before is not None and (current is None or current[0] != before[0]):
+        if earlier != reference:  # the earlier game is not kept whole
+            kept = len(earlier or [])
+            result.lost_steps += len(reference) - kept
+            result.failures.append(f"{label}: kill {result.kills}: game {before[0]} kept {kept} of its "
+                                   f"{len(reference)} steps")
+            return None
+        result.kept_lengths.add((label, len(reference)))
+    if current is None:
+        result.kept_lengths.add((label, 0))
+        return None
+    game_id, steps = current
+    if steps != reference[: len(steps)]:
+        result.diverged += 1
+        result.failures.append(f"{label}: kill {result.kills}: the journal diverged from the game")
+    if before is not None and game_id == before[0] and len(steps) < before[1]:
+        result.lost_steps += before[1] - len(steps)
+        result.failures.append(f"{label}: kill {result.kills}: {before[1] - len(steps)} kept steps lost")
+    result.kept_lengths.add((label, len(steps)))
+    return game_id, len(steps)
 
 
 def games_in_turn(seed: int, games: Sequence[str], seats: int | None) -> list[tuple[str, int, int]]:
