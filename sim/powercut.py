@@ -223,6 +223,10 @@ def campaign(kills: int, seed: int, *, games: Sequence[str] = GAME_NAMES, seats:
     return result
 
 
+def progress(line: str) -> None:
+    print(line, flush=True)  # shows as it happens when the output goes to a file
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sim.powercut",
                                      description="SIGKILL the self-playing demo at random moments; nothing may be lost.")
@@ -243,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not cls.min_players <= args.seats <= cls.max_players:
                 parser.error(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {args.seats}")
     result = campaign(args.kills, args.seed, games=games, seats=args.seats, per_game=args.per_game,
-                      work_dir=args.work_dir, log=print if args.verbose else None)
+                      work_dir=args.work_dir, log=progress if args.verbose else None)
     for failure in result.failures:
         print(f"LOST {failure}", file=sys.stderr)
     print(result.line())

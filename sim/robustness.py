@@ -392,6 +392,10 @@ def run_campaign(seed: int | str, actions: int, *, games: Sequence[str] = GAME_N
         return Campaign(seed, actions, tmp, games, log, table_actions).run()
 
 
+def progress(line: str) -> None:
+    print(line, flush=True)  # shows as it happens when the output goes to a file
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sim.robustness",
                                      description="Mash every screen of every game; stop at the first finding.")
@@ -403,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.actions < 1:
         parser.error(f"--actions must be at least 1, not {args.actions}")
-    log = print if args.verbose else None
+    log = progress if args.verbose else None
     try:
         summary = run_campaign(args.seed, args.actions, games=args.game or GAME_NAMES,
                                state_dir=args.state_dir, log=log)
