@@ -32,7 +32,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from firmware.errors import XtraboardError
 from firmware.games import GAME_NAMES, game_class
