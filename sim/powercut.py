@@ -22,6 +22,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from firmware.errors import RecordError
 from firmware.games import GAME_NAMES, game_class
 
 SPEED = "5"  # the killed demo's clock runs 5x real time: a game lasts a few seconds
@@ -144,12 +146,24 @@ def wait_for_kill_moment(process: subprocess.Popen, state_dir: Path, since: tupl
     time.sleep(delay)
 
 
+def has_journal(path: Path) -> bool:
+    """Whether the file holds any table yet: a demo killed while creating its journal leaves an
+    empty database, which keeps nothing (the next start creates the journal)."""
+    if not path.is_file():
+        return False
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    finally:
+        conn.close()
+
+
 def kept_games(state_dir: Path, previous: int | None) -> tuple[tuple[int, list] | None, list | None]:
     """(id, steps) of the journal's unfinished game, and the steps of game `previous` as kept now
     (None where there is none)."""
     from firmware.journal import Journal
 
-    if not (state_dir / "xtraboard.db").exists():
+    if not has_journal(state_dir / "xtraboard.db"):
         return None, None
     with Journal(state_dir, read_only=True) as journal:
         stored = journal.unfinished()
@@ -164,7 +178,11 @@ def check_kept(state_dir: Path, reference: list, before: tuple[int, int] | None,
     steps kept after the previous kill). A demo killed after its game's end but before writing
     its record starts the same game afresh: then the earlier one must be kept whole. Returns the
     new (game id, steps kept)."""
-    current, earlier = kept_games(state_dir, before[0] if before else None)
+    try:
+        current, earlier = kept_games(state_dir, before[0] if before else None)
+    except RecordError as exc:  # damaged by a kill: that is a loss too
+        result.failures.append(f"{label}: kill {result.kills}: {exc}")
+        return before
     if before is not None and (current is None or current[0] != before[0]):
         if earlier != reference:  # the earlier game is not kept whole
             kept = len(earlier or [])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from sim.powercut import PowerCutResult, kill_game, main
+from sim.powercut import PowerCutResult, check_kept, kill_game, main
 
 KILLS_PER_GAME = 26
 
@@ -35,3 +35,11 @@ def test_the_campaign_command_prints_its_summary(tmp_path, capsys):
     out = capsys.readouterr().out
     assert status == 0, out
     assert out.startswith("powercut: kills: 3, lost steps: 0, diverged: 0, games: 1 (1 equal)")
+
+
+def test_a_kill_while_the_journal_is_being_created_keeps_nothing_and_loses_nothing(tmp_path):
+    """Killed before its schema was written, a demo leaves an empty database file behind."""
+    (tmp_path / "xtraboard.db").write_bytes(b"")
+    result = PowerCutResult(kills=1)
+    assert check_kept(tmp_path, [{"roll": [1, 2]}], None, "exxtra-3-1", result) is None
+    assert result.failures == [] and result.lost_steps == 0
