@@ -4,78 +4,42 @@ the same state directory finishes with exactly the record of an uninterrupted ru
 The demo runs the whole firmware loop (menus, screens, LED scenes, the journal) on the
 simulator's adapters, its clock sped up so that a game lasts a few seconds of real time and
 the kills land all through it: during start-up, mid-animation, between a step's commit and its
-display, while bots think.
+display, while bots think. The killing is sim/powercut.py's, which also runs long campaigns on
+demand (`python -m sim.powercut --kills 1000 --seed S`).
 """
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
-from firmware.journal import Journal
+from sim.powercut import PowerCutResult, check_kept, kill_game, main
 
 KILLS_PER_GAME = 26
-SPEED = "5"
-
-
-def demo_command(game: str, seats: int, seed: int, state_dir: Path, record: Path, speed: str | None) -> list[str]:
-    command = [sys.executable, "-m", "firmware", "sim", "--headless", "--demo", game, "--seats", str(seats),
-               "--seed", str(seed), "--state-dir", str(state_dir), "--record", str(record)]
-    return command + (["--speed", speed] if speed else [])
-
-
-def journal_steps(state_dir: Path) -> list | None:
-    """The unfinished game's steps as kept on storage (None when there is none)."""
-    if not (state_dir / "xtraboard.db").exists():
-        return None
-    with Journal(state_dir, read_only=True) as journal:
-        stored = journal.unfinished()
-        return None if stored is None else stored.record["steps"]
-
-
-def survive_kills(tmp_path: Path, game: str, seats: int, seed: int) -> tuple[int, set[int]]:
-    reference_record = tmp_path / f"{game}-reference.json"
-    subprocess.run(demo_command(game, seats, seed, tmp_path / f"{game}-ref-state", reference_record, None),
-                   check=True, capture_output=True, timeout=120)
-    reference = json.loads(reference_record.read_text())
-
-    state_dir, record = tmp_path / f"{game}-state", tmp_path / f"{game}-killed.json"
-    rng = random.Random(f"power-cut:{game}:{seed}")
-    kills, kept_lengths = 0, set()
-    for _ in range(KILLS_PER_GAME * 4):
-        process = subprocess.Popen(demo_command(game, seats, seed, state_dir, record, SPEED),
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if kills < KILLS_PER_GAME:
-            time.sleep(rng.uniform(0.2, 0.8))
-            if process.poll() is None:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait(30)
-                kills += 1
-                steps = journal_steps(state_dir)
-                if steps is not None:
-                    # Nothing kept that the uninterrupted game did not do, nothing out of order.
-                    assert steps == reference["steps"][: len(steps)], f"kill {kills}: journal diverged"
-                    kept_lengths.add(len(steps))
-                continue
-        _, err = process.communicate(timeout=120)
-        assert process.returncode == 0, err.decode()
-        break
-    assert record.exists(), "the killed demo never finished"
-    assert json.loads(record.read_text()) == reference
-    return kills, kept_lengths
 
 
 def test_sigkill_at_random_moments_loses_nothing(tmp_path):
-    total = 0
+    result = PowerCutResult()
     for game, seats, seed in (("exxtra", 3, 7), ("extra", 2, 5)):
-        kills, kept_lengths = survive_kills(tmp_path, game, seats, seed)
-        total += kills
-        assert len(kept_lengths) >= 5, f"{game}: kills landed at too few moments ({sorted(kept_lengths)})"
-    assert total >= 50
-    print(f"survived {total} kills")
+        rng = random.Random(f"power-cut:{game}:{seed}")
+        kill_game(tmp_path, game, seats, seed, KILLS_PER_GAME, rng, result)
+        assert result.failures == []
+        moments = {length for label, length in result.kept_lengths if label.startswith(game)}
+        assert len(moments) >= 5, f"{game}: kills landed at too few moments ({sorted(moments)})"
+    assert result.kills >= 50 and result.lost_steps == 0 and result.diverged == 0
+    assert result.equal == result.games == 2
+    print(result.line())
+
+
+def test_the_campaign_command_prints_its_summary(tmp_path, capsys):
+    status = main(["--kills", "3", "--seed", "2", "--game", "extra", "--seats", "1", "--work-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert out.startswith("powercut: kills: 3, lost steps: 0, diverged: 0, games: 1 (1 equal)")
+
+
+def test_a_kill_while_the_journal_is_being_created_keeps_nothing_and_loses_nothing(tmp_path):
+    """Killed before its schema was written, a demo leaves an empty database file behind."""
+    (tmp_path / "xtraboard.db").write_bytes(b"")
+    result = PowerCutResult(kills=1)
+    assert check_kept(tmp_path, [{"roll": [1, 2]}], None, "exxtra-3-1", result) is None
+    assert result.failures == [] and result.lost_steps == 0

@@ -172,10 +172,22 @@ class BoardApp:
         self.changed()
 
     def open_menu(self) -> None:
+        """A long BACK. In a game it opens the in-game menu, or closes it (with whatever was
+        opened from it) back to the game: a game is left only by finishing or abandoning it,
+        never stranded behind the main menu. After the game's end it closes the game."""
         from firmware.ui.menus import GameMenu
 
-        if self.session is not None and self.screen.in_game:
-            self.push(GameMenu(self))
+        session = self.session
+        if session is not None and not session.over:
+            menu = next((i for i, s in enumerate(self.stack) if isinstance(s, GameMenu)), None)
+            if menu is None:
+                self.push(GameMenu(self))
+            else:
+                del self.stack[menu:]
+                self.advance()  # as "Back to game": the bots play on
+        elif session is not None:
+            self.end_session()
+            self.stack[0].refresh(self)
         elif len(self.stack) > 1:
             self.home()
 

@@ -52,14 +52,22 @@ class PlayScreen(Screen):
         self.title = app.session.game.title
         self.choice: Choice | None = None
         self.view: int | None = None  # whose sheet is shown, when flipping through (EXTRA!)
+        self.position: tuple[int, Any] | None = None  # the game position the screens above belong to
 
     @property
     def session(self) -> GameSession:
         return self.app.session
 
     def refresh(self, app: BoardApp) -> None:
-        """New options for the pending human decision (only legal ones), or none."""
+        """New options for the pending human decision (only legal ones), or none; screens
+        opened from an earlier position (dice entry, turning ones) close: an undo or a step
+        took that position away, and what they would enter no longer fits."""
         session = self.session
+        history = session.game.history
+        position = (len(history), history[-1] if history else None)
+        if position != self.position:
+            self.position = position
+            drop_screens_above(app, self)
         pending = session.game.pending()
         self.view = None
         if pending.kind == "decision" and not session.pending_bot():
@@ -103,6 +111,18 @@ class PlayScreen(Screen):
         if pending.kind == "roll":
             return f"{name}: press ROLL"
         return ""
+
+
+def drop_screens_above(app: BoardApp, play: PlayScreen) -> None:
+    """Close the in-game screens stacked above `play` (they enter something for one position);
+    notes and menus stay."""
+    if play not in app.stack:
+        return
+    above = app.stack.index(play) + 1
+    kept = [s for s in app.stack[above:] if not s.in_game]
+    if len(kept) != len(app.stack) - above:
+        app.stack[above:] = kept
+        app.changed()
 
 
 class FaceEntryScreen(Screen):
