@@ -371,7 +371,7 @@ class Campaign:
         if not resume.startswith("Resume"):
             raise RobustnessError(self._where(n, "power cut") + f"the main menu offers {resume!r}, not Resume")
         self.act(resume, lambda: choose(self.board, resume))
-        if app.session is None or app.session.game.to_record() != kept:
+        if app.session is None or app.session.record() != kept:
             raise RobustnessError(self._where(self.summary.actions, resume) + "the resumed game is not the kept one")
 
     def close(self) -> None:
