@@ -1,8 +1,9 @@
 """The board: hardware, the one event loop and the application, wired together.
 
-Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue. The loop thread
-debounces them (`ButtonTracker`), hands button events to the app, fires the app's timers
-(animations, bots), and after each of those renders: the LED frame and the OLED image are
+Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue, and agents (bots
+thinking on the board's worker thread) only put their `AgentAnswer`s there. The loop thread
+debounces the edges (`ButtonTracker`), hands button events and answers to the app, fires the
+app's timers (animations, the bots' pace), and after each of those renders: the LED frame and the OLED image are
 pure functions of the app's state, and the drivers push only what changed. Idle, the loop is
 blocked on its queue; the only timers left are the multi-colour LED cycle and the idle show.
 
@@ -16,6 +17,7 @@ import math
 import signal
 from typing import Any
 
+from firmware.agents import AgentAnswer, Agents
 from firmware.debug import DebugRequest
 from firmware.errors import HardwareError
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
@@ -34,8 +36,9 @@ class Board:
         self.loop = loop
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
+        self.agents = Agents(loop.post)  # bots think on one worker thread; answers come as events
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
-                            problems=hardware.problems)
+                            problems=hardware.problems, agents=self.agents)
         self.attract_phase: int | None = None  # the idle show's step, None when not showing
         self.pushes = {"leds": 0, "display": 0}
         self._rendered: int | None = None
@@ -70,6 +73,8 @@ class Board:
             self._arm_tracker()
         elif isinstance(event, ButtonEvent):  # already debounced (scenarios, tests)
             self._deliver([event])
+        elif isinstance(event, AgentAnswer):
+            self.app.answer(event)
         self.render()
 
     def _deliver(self, events: list[ButtonEvent]) -> None:
@@ -221,6 +226,10 @@ class Board:
         if notifier is not None:
             notifier.stopping()
 
+    def close(self) -> None:
+        """Stop the agents' worker thread (the hardware and journal are closed by their owners)."""
+        self.agents.close()
+
 
 def run_board(hardware: Any, args: Any) -> int:
     """`xtraboard run`: the board on its hardware until stopped."""
@@ -236,9 +245,7 @@ def run_board(hardware: Any, args: Any) -> int:
     fleet = open_fleet(hardware.config)  # None unless the board description has [fleet]
     board = Board(hardware, loop, journal=journal, kiosk=kiosk, fleet=fleet)
     if kiosk:
-        from firmware.ui.menus import resume
-
-        resume(board.app)  # a café board comes back by itself, exactly where it stood
+        board.app.resume()  # a café board comes back by itself, exactly where it stood
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: loop.post(Stop()))
     from firmware.debug import attach_debug
@@ -251,6 +258,7 @@ def run_board(hardware: Any, args: Any) -> int:
             fleet.close()
         if debug is not None:
             debug.close()
+        board.close()
         hardware.close()
         journal.close()
     return 0

@@ -13,6 +13,7 @@ Everything here acts through the board's inputs (button pins, the clock) and rea
 from __future__ import annotations
 
 import hashlib
+import queue
 import time
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,11 @@ from typing import Any
 from firmware.board_loop import Board
 from firmware.hardware.board import open_hardware
 from firmware.hardware.config import BUTTON_NAMES, load_board
-from firmware.loop import EventLoop, FakeClock
+from firmware.loop import EventLoop, FakeClock, Stop
 from sim.state import read_state, state_roots
 from sim.timing import BOUNCE_GAP_S, SETTLE_LIMIT_S, SETTLE_POLL_S, TAP_S, hold_press_s
+
+AGENT_WAIT_S = 30.0  # real seconds a fake-clock board waits for a thinking agent's answer
 
 
 class ScaledClock:
@@ -47,7 +50,8 @@ class SimBoard:
             realtime = True
         self.clock: Any = FakeClock(1000.0) if not realtime else (
             time.monotonic if self.speed == 1.0 else ScaledClock(self.speed))
-        self.loop = EventLoop(self.clock)
+        self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.loop = EventLoop(self.clock, events=self.events)
         self.config = load_board(board_file)
         self.hardware = open_hardware(self.config, "mock", emit=self.loop.post, clock=self.clock)
         self.journal = None
@@ -111,6 +115,24 @@ class SimBoard:
     # --- time ---------------------------------------------------------------------------------
     def run_pending(self) -> None:
         self.loop.run_pending(self.board.handle)
+        if isinstance(self.clock, FakeClock):
+            self._await_agents()
+
+    def _await_agents(self) -> None:
+        """Fake time stands still while an agent thinks (on its real thread): wait, in real
+        time and bounded, for its answer, so a run sees the same sequence however long the
+        thinking takes."""
+        end = time.monotonic() + AGENT_WAIT_S
+        while self.app.thinking and (left := end - time.monotonic()) > 0:
+            try:
+                event = self.events.get(timeout=left)
+            except queue.Empty:
+                return
+            if isinstance(event, Stop):
+                self.events.put(event)
+                return
+            self.board.handle(event)
+            self.loop.run_pending(self.board.handle)
 
     def wait(self, seconds: float) -> None:
         """Let `seconds` pass, firing every timer due on the way (instant with the fake clock)."""
@@ -130,7 +152,7 @@ class SimBoard:
         self.run_pending()
 
     def busy(self) -> bool:
-        """An animation runs, or a bot is about to move (the app's own `busy`)."""
+        """An animation runs, a bot is about to move or an agent is thinking (the app's `busy`)."""
         return self.app.busy
 
     def settle(self, limit_s: float = SETTLE_LIMIT_S) -> None:
@@ -179,6 +201,7 @@ class SimBoard:
     def close(self) -> None:
         if self.fleet is not None:
             self.fleet.close()
+        self.board.close()
         self.hardware.close()
         if self.journal is not None:
             self.journal.close()

@@ -1,6 +1,9 @@
-"""The board's application: a stack of screens, the game session, animations and bots.
+"""The board's application: a stack of screens, the table being played, animations, and the
+seats' agents. Screens turn presses into intents (firmware/ui/intents.py); the app hands them
+to the table (firmware/table.py).
 
-It is driven only by `button()` and by the callbacks it gave to `schedule`; the board loop
+It is driven only by `button()`, by agents' answers (`answer()`, which the board loop hands on
+from its queue) and by the callbacks it gave to `schedule`; the board loop
 (firmware/board_loop.py) renders `image()` and `frame()` after each of them.
 
     >>> from firmware.loop import EventLoop, FakeClock
@@ -12,52 +15,36 @@ It is driven only by `button()` and by the callbacks it gave to `schedule`; the 
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
 
+from firmware.agents import AgentAnswer, Agents, Inline, Token
 from firmware.errors import IllegalStepError
-from firmware.ui.colours import DIM, PLAYER_COLOURS
+from firmware.table import Seat, Table
+from firmware.ui.animation import Animation, Frame, Overlay
+from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.draw import Canvas, wrap
+from firmware.ui.games import game_ui
+from firmware.ui.menus import GameMenu, MainMenu
+from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
-from firmware.ui.session import GameSession
 from firmware.ui.settings import Settings
 
+__all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
+
+log = logging.getLogger("xtraboard.app")
 Schedule = Callable[[float, Callable[[], None]], Any]  # (delay, callback) -> timer with cancel()
 NOTE_S = 4.0  # how long a note stays on the display: long enough to read two short lines
-Overlay = dict[str, Any]
-
-
-@dataclass
-class Frame:
-    """One frame of an animation: how long it shows, LED cells it overrides, a caption."""
-
-    seconds: float
-    leds: Overlay
-    caption: str = ""
-
-
-class Animation:
-    def __init__(self, frames: Sequence[Frame], then: Callable[[], None]) -> None:
-        self.frames = list(frames)
-        self.index = 0
-        self.then = then
-        self.timer: Any = None
-
-    @property
-    def current(self) -> Frame:
-        return self.frames[self.index]
 
 
 class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
                  kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
-                 problems: Sequence[str] = ()) -> None:
-        from firmware.ui.menus import MainMenu
-
+                 problems: Sequence[str] = (), agents: Agents | None = None) -> None:
         self.schedule = schedule
         self.journal = journal
         reset: list[str] = []
@@ -70,14 +57,21 @@ class BoardApp:
         self._notes: list[str] = []  # notes waiting their turn
         self._note_timer: Any = None
         self._journal_notes = 0  # how many of the journal's notes were taken over
-        self.session: GameSession | None = None
+        self.session: Table | None = None
+        # Who decides for each seat. Without a loop to post answers to (screens tested alone),
+        # bots think inline and their answers are handled at once.
+        self.agents = agents if agents is not None else Agents(self.answer, Inline())
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
-        self._bot_timer: Any = None
+        self._bot_timer: Any = None  # the bots' pace: their move waits `settings.bot_delay_s`
+        self._bot_due = False  # the pace is over; the move follows when the answer comes
+        self._answer: AgentAnswer | None = None  # a bot's answer, kept until its pace is over
+        self._thinking: set[Token] = set()  # questions asked and not answered yet
+        self._failed: Token | None = None  # a position the bot could not decide: not asked again
         self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[Screen] = [MainMenu(self)]
-        self.on_game_over: Callable[[GameSession], None] | None = None
+        self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
         if reset:  # said once: the defaults are kept in place of what could not be used
@@ -89,12 +83,6 @@ class BoardApp:
     @property
     def screen(self) -> Screen:
         return self.stack[-1]
-
-    @property
-    def busy(self) -> bool:
-        """The board moves by itself: an animation runs, or a bot is about to move."""
-        session = self.session
-        return self.animation is not None or (session is not None and not session.over and session.pending_bot())
 
     def push(self, screen: Screen) -> None:
         self.stack.append(screen)
@@ -175,8 +163,6 @@ class BoardApp:
         """A long BACK. In a game it opens the in-game menu, or closes it (with whatever was
         opened from it) back to the game: a game is left only by finishing or abandoning it,
         never stranded behind the main menu. After the game's end it closes the game."""
-        from firmware.ui.menus import GameMenu
-
         session = self.session
         if session is not None and not session.over:
             menu = next((i for i, s in enumerate(self.stack) if isinstance(s, GameMenu)), None)
@@ -186,17 +172,49 @@ class BoardApp:
                 del self.stack[menu:]
                 self.advance()  # as "Back to game": the bots play on
         elif session is not None:
-            self.end_session()
-            self.stack[0].refresh(self)
+            self.end_session()  # (it refreshes the main menu)
         elif len(self.stack) > 1:
             self.home()
 
     # --- games --------------------------------------------------------------------------------
-    def start_session(self, session: GameSession) -> None:
-        from firmware.ui.play import PlayScreen
+    @property
+    def thinking(self) -> bool:
+        """An agent was asked and has not answered yet."""
+        return bool(self._thinking)
 
+    @property
+    def busy(self) -> bool:
+        """Something moves by itself: an animation runs, a bot is about to move or an agent is
+        thinking (the one definition the board's idle show, the simulator and scenarios use)."""
+        session = self.session
+        return (self.animation is not None or self.thinking
+                or (session is not None and not session.over and session.pending_bot()))
+
+    def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
+        """A new table from the setup menus (or the demo), journaled from its first step."""
+        dice = "scripted" if self.dice is not None else self.settings.dice_mode
+        session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
+        self.start_session(session)
+        if "dice" in session.header():  # the dice are sealed: say so before the first roll
+            self.show_note(f"Dice sealed: {session.header()['dice']['commit'][7:19]}")
+
+    def resume(self) -> None:
+        """The journal's unfinished game, exactly where it stood."""
+        stored = self.journal.unfinished() if self.journal is not None else None
+        if stored is None:
+            return
+        try:
+            session = Table.restore(stored, self.journal, DEFAULT_ORDER, PLAYER_COLOURS)
+        except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
+            self.journal.abandon(stored.id)
+            self.report(f"saved game {stored.id} does not replay and was set aside: {exc}")
+            return
+        self.start_session(session)
+
+    def start_session(self, session: Table) -> None:
         if self.dice is not None:
             session.dice = self.dice
+        session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
         del self.stack[1:]
         self.push(PlayScreen(self))
@@ -204,13 +222,25 @@ class BoardApp:
 
     def end_session(self) -> None:
         self.cancel_bot()
+        self._answer = None
         self.session = None
         self.home()
+        main = self.stack[0]
+        if isinstance(main, MainMenu):
+            main.refresh(self)  # a game was finished or abandoned meanwhile
+
+    def undo(self) -> None:
+        """Take back the last human decision (when allowed) and go on from there."""
+        if self.session is not None and self.session.undo():
+            self.advance()
+
+    def abandon(self) -> None:
+        if self.session is not None:
+            self.session.abandon()
+        self.end_session()
 
     def step(self, step: Any) -> None:
-        """Apply a decision or roll through the session (journal first), animate, go on."""
-        from firmware.ui.games import game_ui
-
+        """Apply a decision or roll through the table (journal first), animate, go on."""
         session = self.session
         if session is None:
             return
@@ -227,8 +257,6 @@ class BoardApp:
 
     def roll(self) -> None:
         """The ROLL button: tumble, then reveal (electronic dice), or key in physical dice."""
-        from firmware.ui.play import DiceEntryScreen, tumble_frames
-
         session = self.session
         if session is None or not session.awaiting_roll:
             return
@@ -240,8 +268,6 @@ class BoardApp:
 
     def advance(self) -> None:
         """After a step: the result screen, a bot's move, or the next prompt."""
-        from firmware.ui.play import ResultScreen
-
         session = self.session
         if session is None:
             return
@@ -258,12 +284,42 @@ class BoardApp:
             return
         if session.pending_bot():
             self.cancel_bot()
+            self._ask_agent()  # it thinks while the pace runs
             self._bot_timer = self.schedule(self.settings.bot_delay_s, self.bot_move)
 
-    def bot_move(self) -> None:
-        from firmware.bots import choose
+    def _ask_agent(self) -> None:
+        """Ask the pending bot for its decision, once per position."""
+        session = self.session
+        if session is None:
+            return
+        question = session.question()
+        if question is None or question.token in self._thinking or question.token == self._failed:
+            return
+        if self._answer is not None and self._answer.token == question.token:
+            return
+        self._thinking.add(question.token)  # before asking: an inline agent answers at once
+        session.ask(question)
 
+    def answer(self, answer: AgentAnswer) -> None:
+        """An agent's answer, on the loop thread: kept for its move if it still fits the
+        table's position, else dropped (undo, abandon or resume came in between)."""
+        self._thinking.discard(answer.token)
+        session = self.session
+        if session is None or answer.token != session.token:
+            log.debug("dropped a stale answer for position %s: %r", answer.token, answer.step)
+            return
+        if answer.error is not None:  # said once; the players can undo or abandon
+            self._failed = answer.token
+            self.report(f"a bot could not decide: {answer.error}")
+            return
+        self._answer = answer
+        if self._bot_due:
+            self.bot_move()
+
+    def bot_move(self) -> None:
+        """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in)."""
         self._bot_timer = None
+        self._bot_due = False
         session = self.session
         if session is None or session.over or not session.pending_bot() or self.animation is not None:
             return
@@ -272,17 +328,22 @@ class BoardApp:
             return
         if session.awaiting_roll:
             self.roll()
-        else:
-            self.step(choose(session.game, session.bot_rng()))
+            return
+        answer = self._answer
+        if answer is None or answer.token != session.token:
+            self._bot_due = True  # still thinking: `answer()` moves when the answer comes
+            self._ask_agent()
+            return
+        self._answer = None
+        self.step(answer.step)
 
     def cancel_bot(self) -> None:
+        self._bot_due = False
         if self._bot_timer is not None:
             self._bot_timer.cancel()
             self._bot_timer = None
 
     def play_screen(self) -> Any:
-        from firmware.ui.play import PlayScreen
-
         return next((s for s in self.stack if isinstance(s, PlayScreen)), None)
 
     # --- animations ---------------------------------------------------------------------------
@@ -332,8 +393,6 @@ class BoardApp:
 
     def frame(self) -> dict[str, Any]:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
-        from firmware.ui.games import game_ui
-
         frame: dict[str, Any] = {}
         if self.session is not None:
             game_ui(self.session.game.name).scene(self, self.session, frame)

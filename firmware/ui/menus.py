@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
+from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
-from firmware.ui.session import GameSession, Seat
 from firmware.ui.settings import CHOICES, LABELS
 
 if TYPE_CHECKING:
-    from firmware.ui.app import BoardApp
+    from firmware.ui.intents import App
 
 
 
@@ -30,11 +30,11 @@ def bot_level(game: str) -> str:
 class MainMenu(MenuScreen):
     title = "xtraboard"
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__("xtraboard", self._options(app), self._pick)
 
     @staticmethod
-    def _options(app: BoardApp) -> list[Option]:
+    def _options(app: App) -> list[Option]:
         options = [Option(f"Play {title_of(g)}", ("play", g)) for g in game_names()]
         unfinished = app.journal.unfinished() if app.journal is not None else None
         if unfinished is not None:
@@ -44,12 +44,12 @@ class MainMenu(MenuScreen):
                     Option("Records", ("records", None)), Option("Settings", ("settings", None))]
         return options
 
-    def refresh(self, app: BoardApp) -> None:
+    def refresh(self, app: App) -> None:
         """Re-read what the menu offers (a game was finished or abandoned meanwhile)."""
         self.choice.options = self._options(app)
         self.choice.index = 0
 
-    def _pick(self, app: BoardApp, option: Option) -> None:
+    def _pick(self, app: App, option: Option) -> None:
         action, game = option.value
         if action == "play":
             app.push(SeatCountScreen(game, demo=False))
@@ -64,23 +64,16 @@ class MainMenu(MenuScreen):
         elif action == "settings":
             app.push(SettingsScreen(app))
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         if button == "back":
             return  # nowhere to go back to
         super().press(app, button)
 
 
-def resume(app: BoardApp) -> None:
-    stored = app.journal.unfinished() if app.journal is not None else None
-    if stored is None:
-        return
-    try:
-        session = GameSession.restore(stored, app.journal)
-    except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
-        app.journal.abandon(stored.id)
-        app.report(f"saved game {stored.id} does not replay and was set aside: {exc}")
-        return
-    app.start_session(session)
+def resume(app: App) -> None:
+    """The journal's unfinished game, exactly where it stood (a saved game that no longer
+    replays is set aside with a note)."""
+    app.resume()
 
 
 class GameChoiceScreen(MenuScreen):
@@ -97,7 +90,7 @@ class SeatCountScreen(MenuScreen):
         super().__init__(f"{spec.title}{' demo' if demo else ''}", options, self._pick)
         self.game, self.demo = game, demo
 
-    def _pick(self, app: BoardApp, option: Option) -> None:
+    def _pick(self, app: App, option: Option) -> None:
         count = option.value
         seats = [Seat(DEFAULT_ORDER[i].capitalize(), DEFAULT_ORDER[i], bot_level(self.game) if self.demo else None)
                  for i in range(count)]
@@ -132,7 +125,7 @@ class SeatScreen(Screen):
     def kind(self) -> str:
         return f"bot:{self.seat.bot}" if self.seat.bot else "kids" if self.seat.kids else "human"
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         seat = self.seat
         if button in ("left", "right"):
             kinds = self.kinds()
@@ -162,25 +155,21 @@ class SeatScreen(Screen):
         canvas.line(3, "ROLL: next colour")
         canvas.line(min(canvas.lines - 1, 5), "OK next  BACK prev")
 
-    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: dict[str, Any]) -> None:
         for i, seat in enumerate(self.seats):
             frame[f"seat.{i}"] = PLAYER_COLOURS[seat.colour] if i <= self.index else frame.get(f"seat.{i}")
         colour = PLAYER_COLOURS[self.seat.colour]
         frame[f"seat.{self.index}"] = [colour, dim(colour, 0.2)]  # the seat being set blinks
 
 
-def start_game(app: BoardApp, game: str, seats: list[Seat], mode: str) -> None:
-    session = GameSession.start(game, seats, seed=app.seed, journal=app.journal,
-                                meta={"mode": mode, "dice": "scripted" if app.dice is not None else app.settings.dice_mode})
-    app.start_session(session)
-    if "dice" in session.header():  # the dice are sealed: say so before the first roll
-        app.show_note(f"Dice sealed: {session.header()['dice']['commit'][7:19]}")
+def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
+    app.start_game(game, seats, mode)
 
 
 class GameMenu(MenuScreen):
     """The in-game menu (a long BACK): back to the game, undo, rules, abandon."""
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         session = app.session
         options = [Option("Back to game", "back")]
         if session is not None and session.undo_target() is not None:
@@ -188,38 +177,34 @@ class GameMenu(MenuScreen):
         options += [Option("Rules", "rules"), Option("Abandon game", "abandon")]
         super().__init__("Game menu", options, self._pick)
 
-    def _pick(self, app: BoardApp, option: Option) -> None:
+    def _pick(self, app: App, option: Option) -> None:
         if option.value == "back":
             app.pop()
             app.advance()
         elif option.value == "undo":
             app.pop()
-            if app.session is not None and app.session.undo():
-                app.advance()
+            app.undo()
         elif option.value == "rules":
             app.push(TextScreen(title_of(app.session.game.name), rules_text(app.session.game.name)))
         elif option.value == "abandon":
             app.push(ConfirmScreen("Abandon game?", abandon))
 
 
-def abandon(app: BoardApp) -> None:
-    if app.session is not None:
-        app.session.abandon()
-    app.end_session()
-    app.stack[0].refresh(app)
+def abandon(app: App) -> None:
+    app.abandon()
 
 
 class SettingsScreen(MenuScreen):
     """LEFT/RIGHT pick a setting, OK steps its value (kept at once), BACK leaves."""
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__("Settings", self._options(app), self._pick)
 
     @staticmethod
-    def _options(app: BoardApp) -> list[Option]:
+    def _options(app: App) -> list[Option]:
         return [Option(LABELS[name], name, app.settings.shown(name)) for name in CHOICES]
 
-    def _pick(self, app: BoardApp, option: Option) -> None:
+    def _pick(self, app: App, option: Option) -> None:
         app.settings = app.settings.cycle(option.value, 1)
         app.settings.save(app.journal)
         self.choice.options = self._options(app)
@@ -229,7 +214,7 @@ def rules_text(game: str) -> str:
     return find_game(game).rules_text
 
 
-def records_text(app: BoardApp) -> str:
+def records_text(app: App) -> str:
     """Solo records, most wins (races) and high scores per game, from the journal (how each game
     ranks comes from its registry entry); then the notes the board showed since it started."""
     journal = app.journal

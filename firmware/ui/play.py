@@ -11,13 +11,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games import Roll
+from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import Canvas
 from firmware.ui.games import game_ui
 from firmware.ui.screen import Choice, Screen
 
 if TYPE_CHECKING:
-    from firmware.ui.app import BoardApp, Frame
+    from firmware.ui.intents import App
     from firmware.ui.session import GameSession
 
 # Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
@@ -40,13 +41,13 @@ def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = 
 class Open:
     """An option that opens a sub-screen (e.g. turning LEVEL X ones) instead of being a step."""
 
-    screen: Callable[[BoardApp], Screen]
+    screen: Callable[[App], Screen]
 
 
 class PlayScreen(Screen):
     in_game = True
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
         self.ui = game_ui(app.session.game.name)
         self.title = app.session.game.title
@@ -58,7 +59,7 @@ class PlayScreen(Screen):
     def session(self) -> GameSession:
         return self.app.session
 
-    def refresh(self, app: BoardApp) -> None:
+    def refresh(self, app: App) -> None:
         """New options for the pending human decision (only legal ones), or none; screens
         opened from an earlier position (dice entry, turning ones) close: an undo or a step
         took that position away, and what they would enter no longer fits."""
@@ -75,7 +76,7 @@ class PlayScreen(Screen):
         else:
             self.choice = None
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         session = self.session
         if session is None or session.over or session.pending_bot():
             if button == "roll" and session is not None and not session.over:
@@ -113,7 +114,7 @@ class PlayScreen(Screen):
         return ""
 
 
-def drop_screens_above(app: BoardApp, play: PlayScreen) -> None:
+def drop_screens_above(app: App, play: PlayScreen) -> None:
     """Close the in-game screens stacked above `play` (they enter something for one position);
     notes and menus stay."""
     if play not in app.stack:
@@ -133,13 +134,13 @@ class FaceEntryScreen(Screen):
     in_game = True
 
     def __init__(self, choices: Sequence[Sequence[Any]], values: list[Any],
-                 finish: Callable[[BoardApp, list[Any]], None]) -> None:
+                 finish: Callable[[App, list[Any]], None]) -> None:
         self.choices = choices
         self.values = values
         self.finish = finish
         self.index = 0
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         if button in ("left", "right"):
             faces = list(self.choices[self.index])
             step = 1 if button == "right" else -1
@@ -162,7 +163,7 @@ class DiceEntryScreen(FaceEntryScreen):
 
     title = "Enter the dice"
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         dice = app.session.game.dice()
         super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces))))
 
@@ -172,7 +173,7 @@ class DiceEntryScreen(FaceEntryScreen):
         canvas.line(2, shown, align="center")
         canvas.line(canvas.lines - 1, "<> face  OK next")
 
-    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: dict[str, Any]) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
         pip_cells(self.values[: self.index + 1], frame)
@@ -183,15 +184,14 @@ class ResultScreen(Screen):
 
     in_game = False
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
         self.title = f"{app.session.game.title}: result"
         self.lines = game_ui(app.session.game.name).result_lines(app.session)
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         if button in ("ok", "back"):
             app.end_session()
-            app.stack[0].refresh(app)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
@@ -199,10 +199,8 @@ class ResultScreen(Screen):
             canvas.line(row, text)
 
 
-def tumble_frames(app: BoardApp, session: GameSession, roll: Roll) -> list[Frame]:
+def tumble_frames(app: App, session: GameSession, roll: Roll) -> list[Frame]:
     """The dice tumbling on the pip LEDs before the real faces show (cosmetic randomness)."""
-    from firmware.ui.app import Frame
-
     dice = session.game.dice()
     frames = []
     for _ in range(6):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from firmware.ui.draw import Canvas
 
 if TYPE_CHECKING:
-    from firmware.ui.app import BoardApp
+    from firmware.ui.intents import App
 
 BUTTONS = ("roll", "ok", "back", "left", "right")
 
@@ -59,27 +59,27 @@ class Screen:
     title = ""
     in_game = False  # a long BACK opens the in-game menu instead of the main menu
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         """A short press of ROLL, OK, LEFT or RIGHT, or a short BACK (on release)."""
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
 
-    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: dict[str, Any]) -> None:
         """Add this screen's cells to the LED frame (default: leave the frame as it is)."""
 
 
 class MenuScreen(Screen):
     """A vertical list: LEFT/RIGHT (and ROLL, as "down") move, OK picks, BACK leaves."""
 
-    def __init__(self, title: str, options: Sequence[Option], on_pick: Callable[[BoardApp, Option], None],
-                 on_back: Callable[[BoardApp], None] | None = None, index: int = 0) -> None:
+    def __init__(self, title: str, options: Sequence[Option], on_pick: Callable[[App, Option], None],
+                 on_back: Callable[[App], None] | None = None, index: int = 0) -> None:
         self.title = title
         self.choice = Choice(list(options), index)
         self.on_pick = on_pick
         self.on_back = on_back
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         if button in ("left", "right"):
             self.choice.move(button)
         elif button == "roll":
@@ -117,7 +117,7 @@ class TextScreen(Screen):
 
         return wrap(self.text, canvas_columns)
 
-    def press(self, app: BoardApp, button: str) -> None:
+    def press(self, app: App, button: str) -> None:
         if button in ("ok", "back"):
             app.pop()
         elif button in ("right", "roll"):
@@ -138,8 +138,8 @@ class TextScreen(Screen):
 class ConfirmScreen(MenuScreen):
     """A yes/no question; "No" is the default so a stray OK never destroys anything."""
 
-    def __init__(self, question: str, on_yes: Callable[[BoardApp], None]) -> None:
-        def pick(app: BoardApp, option: Option) -> None:
+    def __init__(self, question: str, on_yes: Callable[[App], None]) -> None:
+        def pick(app: App, option: Option) -> None:
             app.pop()
             if option.value:
                 on_yes(app)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.games.base import DECISION, ROLL
 from firmware.games.extra import COLUMN_SIZES, FACTORS, ROW_SIZES, SUMS, WALLS, Choice, Sheet, row_score
-from firmware.ui.app import Frame
+from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, Colour, dim
 from firmware.ui.draw import Canvas, tiny_width
 from firmware.ui.play import PIPS
@@ -26,7 +26,7 @@ from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.games.extra import Extra
-    from firmware.ui.app import BoardApp
+    from firmware.ui.intents import App
     from firmware.ui.play import PlayScreen
     from firmware.ui.session import GameSession
 
@@ -89,7 +89,7 @@ def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
     return f"{pairs} x{face}{new}"
 
 
-def options(app: BoardApp, session: GameSession) -> list[Option]:
+def options(app: App, session: GameSession) -> list[Option]:
     """One option per distinct effect, ordered by extra face, then sums, then column."""
     game: Extra = session.game  # type: ignore[assignment]
     sheet = game.sheets[game.undecided[0]]
@@ -326,7 +326,7 @@ class SheetFrame(Frame):
     header: str = ""
 
 
-def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
     """The sheet of the player deciding (or animated, or flipped to), under a header line."""
     game: Extra = session.game  # type: ignore[assignment]
     names = [p.name for p in game.players]
@@ -369,7 +369,7 @@ def die_cells(die: int, face: int, colour: Colour, frame: dict[str, Any]) -> Non
         frame[f"dice.{die}.{pip}"] = colour
 
 
-def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
+def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
     """Dice: the roll being decided (the extra die of the option under the cursor in the
     decider's colour). Seats: the decider blinks, the roller (while a roll is pending) alternates
     with white, ended players dim."""
@@ -394,7 +394,7 @@ def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
             die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
 
 
-def animation(app: BoardApp, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
     """A decision: its new crosses blink on the player's sheet (cross-to-be, crossed) while the
     dice show the extra die in the player's colour; when a player's game ends their seat flashes."""
     game: Extra = session.game  # type: ignore[assignment]
@@ -424,7 +424,7 @@ def animation(app: BoardApp, session: GameSession, events: list[dict[str, Any]])
     return frames
 
 
-def on_roll(app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
     """ROLL while a decision is pending: the next player's sheet (all of them, ended ones too);
     back at the decider's own sheet after a full round."""
     game: Extra = session.game  # type: ignore[assignment]

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.exxtra import FINISH, Place, Reroll
+from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
 from firmware.ui.draw import Canvas
 from firmware.ui.play import pip_cells
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
-    from firmware.ui.app import BoardApp, Frame
+    from firmware.ui.intents import App
     from firmware.ui.play import PlayScreen
     from firmware.ui.session import GameSession
 
@@ -28,7 +29,7 @@ STEP_S = 0.15  # one space of a counter's walk
 FLASH_S = 0.2
 
 
-def options(app: BoardApp, session: GameSession) -> list[Option]:
+def options(app: App, session: GameSession) -> list[Option]:
     """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
     (ROLL does it too)."""
     game = session.game
@@ -43,7 +44,7 @@ def options(app: BoardApp, session: GameSession) -> list[Option]:
     return result
 
 
-def on_roll(app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
     """ROLL while deciding = roll again (when allowed)."""
     if Reroll() in session.game.legal_decisions() and not session.pending_bot():
         app.step(Reroll())
@@ -57,7 +58,7 @@ def _initial(session: GameSession, player: int) -> str:
     return session.colours[player][0].upper()
 
 
-def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
     game = session.game
     player = game.current_player
     canvas.title(f"{_name(session, player)}", f"at {game.positions[player]}")
@@ -94,7 +95,7 @@ def _draw_ladder(canvas: Canvas, session: GameSession) -> None:
     canvas.line(4, standings)
 
 
-def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
+def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
     game = session.game
     on_space: dict[int, list] = {}
     for player, position in enumerate(game.positions):
@@ -112,9 +113,7 @@ def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
         frame[f"seat.{game.current_player}"] = [colour, dim(colour, 0.15)]
 
 
-def animation(app: BoardApp, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
-    from firmware.ui.app import Frame
-
+def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
     frames: list[Frame] = []
     for event in events:
         kind = event["kind"]

@@ -20,14 +20,14 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
-from firmware.ui.app import Frame
+from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
 from firmware.ui.play import PIPS, FaceEntryScreen, Open, pip_cells
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
-    from firmware.ui.app import BoardApp
+    from firmware.ui.intents import App
     from firmware.ui.play import PlayScreen
     from firmware.ui.session import GameSession
 
@@ -48,7 +48,7 @@ TURN_ONES = "Turn ones..."
 
 
 # --- choices -------------------------------------------------------------------------------
-def options(app: BoardApp, session: GameSession) -> list[Option]:
+def options(app: App, session: GameSession) -> list[Option]:
     """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes."""
     game = session.game
     choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
@@ -150,7 +150,7 @@ class TurnOnesScreen(FaceEntryScreen):
 
     title = "Turn ones"
 
-    def __init__(self, app: BoardApp) -> None:
+    def __init__(self, app: App) -> None:
         game = app.session.game
         self.game = game
         self.faces = tuple(game.faces or ())
@@ -188,7 +188,7 @@ class TurnOnesScreen(FaceEntryScreen):
         last = "OK next" if self.index + 1 < len(self.dice) else "OK done"
         canvas.line(canvas.lines - 1, f"<> face  {last}")
 
-    def scene(self, app: BoardApp, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: dict[str, Any]) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
         pip_cells(self.shown(), frame)
@@ -201,7 +201,7 @@ def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
 
 
 # --- the play screen -----------------------------------------------------------------------
-def draw(canvas: Canvas, app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
     game: LevelX = session.game  # type: ignore[assignment]
     if play.view is not None:
         _draw_scores(canvas, session)
@@ -366,7 +366,7 @@ def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
         canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
 
 
-def on_roll(app: BoardApp, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
     """ROLL flips between the play screen and the score table."""
     play.view = None if play.view is not None else 0
     app.changed()
@@ -409,7 +409,7 @@ def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], co
     return cells
 
 
-def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
+def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
     game: LevelX = session.game  # type: ignore[assignment]
     colours = [PLAYER_COLOURS[c] for c in session.colours]
     frame.update(grid_cells(game.pieces, game.closed_rows, colours))
@@ -425,7 +425,7 @@ def scene(app: BoardApp, session: GameSession, frame: dict[str, Any]) -> None:
     _preview(app, game, colours, frame)
 
 
-def _preview(app: BoardApp, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
+def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
     """Blink the fields the option under the cursor would move the player's pieces to."""
     play = app.play_screen()
     if play is None or app.screen is not play or play.choice is None or app.animation is not None:
@@ -444,7 +444,7 @@ def _preview(app: BoardApp, game: LevelX, colours: Sequence[Colour], frame: dict
             frame[name] = [mine, *(others or [OFF])]
 
 
-def animation(app: BoardApp, session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
     """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
     enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
     kinds = {e["kind"] for e in events}

@@ -1,0 +1,181 @@
+"""Agents: who decides for a seat. A person, a built-in bot and (later) an engine in another
+process are the same thing to the table: asked for a decision, they answer *later*, by posting an
+`AgentAnswer` through the `post` callable they were given (the board loop's thread-safe `post`).
+
+The loop thread applies an answer only if its `token` still names the table's position (see
+`firmware.table.Table.token`); an answer to a position that has changed since (undo, abandon,
+resume) is dropped. Bots think on a worker thread, never on the loop thread:
+
+    >>> import random
+    >>> from firmware.games import Roll, new_game
+    >>> answers = []
+    >>> bot = BotAgent("easy", answers.append, Inline())
+    >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
+    >>> bot.ask(Question((1, 0), 0, game.copy(), random.Random(1)))
+    >>> answers
+    [AgentAnswer(token=(1, 0), step=Place(rung=5), error=None)]
+
+An engine in another process fits as a third kind: its `ask` writes `question.game.to_record()`
+(and the token) to the process, a reader thread posts an `AgentAnswer` for each line it answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.bots import choose
+from firmware.games import Game, Player
+
+log = logging.getLogger("xtraboard.agents")
+
+Token = tuple[int, int]  # (table id, generation): one position of one table
+Post = Callable[[Any], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
+WORKER_IDLE_S = 30.0  # an idle worker thread ends; the next question starts a new one
+
+
+@dataclass(frozen=True)
+class Question:
+    """A decision asked of `seat`'s agent: a private copy of the game (the agent may read it from
+    any thread) and the bots' randomness for this position."""
+
+    token: Token
+    seat: int
+    game: Game
+    rng: random.Random
+
+
+@dataclass(frozen=True)
+class AgentAnswer:
+    """An agent's decision (`step`) for the position `token`, or why it has none (`error`)."""
+
+    token: Token
+    step: Any = None
+    error: str | None = None
+
+
+class Agent:
+    """Base of the agents: `ask` returns at once; the answer comes later through `post`."""
+
+    kind = "agent"
+
+    def ask(self, question: Question) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Let go of what the agent holds (threads, processes); nothing by default."""
+
+
+class Person(Agent):
+    """A person at the board: the screens supply their decisions, the table never asks."""
+
+    kind = "person"
+
+    def ask(self, question: Question) -> None:
+        raise TypeError("a person is not asked: the buttons bring their decisions")
+
+
+# --- where bots think --------------------------------------------------------------------------
+class Inline:
+    """Runs each job at once on the caller's thread: only for an app with no loop to post to
+    (screens tested alone), where the answer is handled as soon as it is given."""
+
+    def submit(self, job: Callable[[], None]) -> None:
+        job()
+
+    def close(self) -> None:
+        pass
+
+
+class Worker:
+    """One daemon thread, started on the first job, that runs jobs in order. It ends after
+    `idle_s` without work (a board left unclosed in a test keeps no thread) or on `close()`."""
+
+    def __init__(self, idle_s: float = WORKER_IDLE_S) -> None:
+        self.idle_s = idle_s
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the agents' worker is closed")
+            self._jobs.put(job)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="xtraboard-agents", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                job = self._jobs.get(timeout=self.idle_s)
+            except queue.Empty:
+                with self._lock:
+                    if self._jobs.empty():  # nothing arrived meanwhile: this thread ends
+                        self._thread = None
+                        return
+                continue
+            if job is None:
+                return
+            job()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            thread, self._thread = self._thread, None
+            self._jobs.put(None)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5.0)
+
+
+Runner = Inline | Worker
+Policy = Callable[[Game, random.Random], Any]
+
+
+class BotAgent(Agent):
+    """A built-in bot of `level`: runs the policy (firmware.bots.choose) on the question's copy
+    of the game, on `runner`'s thread, and posts the answer."""
+
+    kind = "bot"
+
+    def __init__(self, level: str, post: Post, runner: Runner, policy: Policy | None = None) -> None:
+        self.level = level
+        self.post = post
+        self.runner = runner
+        self.policy = policy or choose
+
+    def ask(self, question: Question) -> None:
+        self.runner.submit(lambda: self._think(question))
+
+    def _think(self, question: Question) -> None:
+        try:
+            answer = AgentAnswer(question.token, self.policy(question.game, question.rng))
+        except Exception as exc:  # a bot that fails must not take the worker (or the board) down
+            log.exception("bot for seat %d failed", question.seat)
+            answer = AgentAnswer(question.token, error=f"{type(exc).__name__}: {exc}")
+        self.post(answer)
+
+
+class Agents:
+    """Makes each seat's agent: a `Person`, or a `BotAgent` thinking on this board's one worker
+    thread (or inline, for an app without a loop). Close it with the board."""
+
+    def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None) -> None:
+        self.post = post
+        self.runner: Runner = runner if runner is not None else Worker()
+        self.policy = policy
+
+    def for_player(self, player: Player) -> Agent:
+        if player.bot is None:
+            return Person()
+        return BotAgent(player.bot, self.post, self.runner, self.policy)
+
+    def close(self) -> None:
+        self.runner.close()

@@ -1,0 +1,222 @@
+"""A game being played at the table, free of any UI: the engine, the seats (colour, agent), the
+dice, the journal, undo, and whose turn it is. Every step goes through `apply`, which commits it
+to the journal before anything shows it (the caller renders afterwards).
+
+Each position has a `token` (table id, generation); every apply, undo and abandon moves it on,
+so an agent's answer can be matched to the position it was computed for.
+
+    >>> table = Table.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue", bot="easy"),
+    ...                                Seat("Green", "green")], seed=1)
+    >>> table.pending_bot(), table.awaiting_roll
+    (False, True)
+    >>> before = table.token
+    >>> table.apply(table.draw_roll()); table.token == before
+    False
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.agents import Agent, Question, Token
+from firmware.dice import SCHEME, CommittedDice, DiceSource, SeededDice, SystemDice, commitment, new_secret
+from firmware.errors import RecordError
+from firmware.games import ROLL, Game, Player, Roll, new_game
+from firmware.records import replay_record
+
+_TABLE_IDS = itertools.count(1)
+
+
+@dataclass
+class Seat:
+    """A seat as the setup menu fills it in."""
+
+    name: str
+    colour: str
+    bot: str | None = None
+    kids: bool = False
+
+    def player(self) -> Player:
+        return Player(self.name, self.bot, self.kids)
+
+
+@dataclass
+class Table:
+    game: Game
+    colours: list[str]
+    dice: DiceSource
+    journal: Any = None  # firmware.journal.Journal, or None when nothing is kept
+    journal_id: int | None = None
+    seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
+    meta: dict[str, Any] = field(default_factory=dict)
+    # One agent per seat, bound by the board app when play starts (empty until then).
+    agents: list[Agent] = field(default_factory=list, init=False, repr=False)
+    table_id: int = field(default_factory=lambda: next(_TABLE_IDS), init=False)
+    generation: int = field(default=0, init=False)
+
+    @classmethod
+    def start(cls, name: str, seats: Sequence[Seat], *, seed: int | str | None = None,
+              journal: Any = None, meta: dict[str, Any] | None = None) -> Table:
+        game = new_game(name, [s.player() for s in seats])
+        # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs
+        # it) and the record holds its commitment until the game is over. A given seed is the secret.
+        secret = new_secret() if seed is None else str(seed)
+        meta = dict(meta or {}) | {"colours": [s.colour for s in seats], "seed": seed, "dice_seed": secret}
+        table = cls(game, [s.colour for s in seats], CommittedDice(secret), journal, None, seed, meta)
+        if journal is not None:
+            table.journal_id = journal.start_game(table.header(), meta)
+        return table
+
+    @classmethod
+    def restore(cls, stored: Any, journal: Any, default_colours: Sequence[str] = (),
+                colour_names: Collection[str] = ()) -> Table:
+        """A table from the journal's unfinished game (exactly where it stood); seats without a
+        kept colour take `default_colours` in order; kept colours must be among `colour_names`
+        (when given). RecordError (a ValueError) for meta that does not fit."""
+        game = replay_record(stored.record)
+        meta = dict(stored.meta or {})
+        colours = meta.get("colours") or list(default_colours[: len(game.players)])
+        seed = meta.get("seed")
+        _check_meta(colours, seed, len(game.players), colour_names)
+        rolls = sum(isinstance(s, Roll) for s in game.history)
+        secret = meta.get("dice_seed")
+        dice = CommittedDice(secret, rolls) if isinstance(secret, str) else dice_for(seed, rolls)
+        return cls(game, list(colours), dice, journal, stored.id, seed, meta)
+
+    def header(self) -> dict[str, Any]:
+        """The game's record without steps or result, with its dice block (docs/records.md):
+        the commitment to the secret seed, and whether the players key in physical dice."""
+        header = {k: v for k, v in self.game.to_record().items() if k not in ("steps", "result")}
+        secret = self.meta.get("dice_seed")
+        if isinstance(secret, str) and self.meta.get("dice") != "scripted":  # scripted: no claim
+            header["dice"] = {"scheme": SCHEME, "commit": commitment(secret)}
+            if self.meta.get("dice") == "physical":
+                header["dice"]["physical"] = True
+        return header
+
+    def record(self) -> dict[str, Any]:
+        """The game's record with its dice block; the seed is in it once the game is over."""
+        record = self.game.to_record()
+        dice = self.header().get("dice")
+        if dice is not None:
+            record["dice"] = dice | ({"seed": self.meta["dice_seed"]} if self.over else {})
+        return record
+
+    # --- the position -----------------------------------------------------------------------
+    @property
+    def token(self) -> Token:
+        """This table's current position; answers computed for another one are stale."""
+        return (self.table_id, self.generation)
+
+    def _moved(self) -> None:
+        self.generation += 1
+
+    # --- steps -----------------------------------------------------------------------------
+    def apply(self, step: Any) -> None:
+        """Apply a step (IllegalStepError leaves everything unchanged), then journal it."""
+        self.game.apply(step)
+        self._moved()
+        if self.journal is not None and self.journal_id is not None:
+            self.journal.append_step(self.journal_id, len(self.game.history) - 1, step.to_json())
+            if self.game.is_over():
+                self.journal.finish(self.journal_id, self.game.result())
+
+    def draw_roll(self) -> Roll:
+        """The dice for the pending roll (not applied yet: the tumble animation shows first)."""
+        if hasattr(self.dice, "rolls_made"):  # roll n of the record (keyed-in rolls included) is index n
+            self.dice.rolls_made = sum(isinstance(s, Roll) for s in self.game.history)
+        return Roll(tuple(self.dice.roll(self.game.dice())))
+
+    def undo_target(self) -> int | None:
+        """How many steps remain after undoing the last human decision, if that is allowed:
+        only decisions since the last roll can be taken back (dice once seen stay seen)."""
+        history = self.game.history
+        length = len(history)
+        while length and not isinstance(history[length - 1], Roll):
+            length -= 1
+            if self._decider(length) is not None and not self._is_bot(self._decider(length)):
+                return length
+        return None
+
+    def undo(self) -> bool:
+        target = self.undo_target()
+        if target is None:
+            return False
+        while len(self.game.history) > target:
+            self.game.undo()
+        self._moved()
+        if self.journal is not None and self.journal_id is not None:
+            self.journal.truncate(self.journal_id, target)
+        return True
+
+    def _decider(self, index: int) -> int | None:
+        """Who made step `index` (None for a roll); used only for undo."""
+        return self.game.actor(index)
+
+    def abandon(self) -> None:
+        self._moved()  # whatever an agent is working on is no longer wanted
+        if self.journal is not None and self.journal_id is not None and not self.game.is_over():
+            self.journal.abandon(self.journal_id)
+
+    # --- whose turn, and asking agents ------------------------------------------------------
+    def _is_bot(self, player: int) -> bool:
+        return self.game.players[player].bot is not None
+
+    def pending_bot(self) -> bool:
+        """Whether the pending roll or decision belongs to a bot seat."""
+        pending = self.game.pending()
+        return pending.player is not None and pending.kind != "over" and self._is_bot(pending.player)
+
+    def pending_agent(self) -> Agent | None:
+        """The agent whose roll or decision is pending (None when over or not yet bound)."""
+        pending = self.game.pending()
+        if pending.player is None or pending.kind == "over" or pending.player >= len(self.agents):
+            return None
+        return self.agents[pending.player]
+
+    def question(self) -> Question | None:
+        """What to ask the pending bot seat's agent, or None when no bot decision is pending
+        (a roll, a person, the end, agents not bound)."""
+        pending = self.game.pending()
+        if pending.kind != "decision" or self.pending_agent() is None or not self.pending_bot():
+            return None
+        return Question(self.token, pending.player, self.game.copy(), self.bot_rng())
+
+    def ask(self, question: Question) -> None:
+        """Hand `question` to its seat's agent (it answers later, through its `post`)."""
+        self.agents[question.seat].ask(question)
+
+    def bot_rng(self) -> random.Random:
+        """Bots' randomness: derived from the seed and the step count, so a restored demo plays
+        on exactly as it would have."""
+        if self.seed is None:
+            return random.Random()
+        return random.Random(f"xtraboard-bot:{self.seed}:{len(self.game.history)}")
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over()
+
+    @property
+    def awaiting_roll(self) -> bool:
+        return self.game.pending().kind == ROLL
+
+
+GameSession = Table  # the name the board's screens and tests know it by
+
+
+def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:
+    return SystemDice() if seed is None else SeededDice(seed, rolls_made)
+
+
+def _check_meta(colours: Any, seed: Any, seats: int, colour_names: Collection[str] = ()) -> None:
+    """A damaged journal's meta must not reach the screens: RecordError (a ValueError) instead."""
+    if (not isinstance(colours, list) or len(colours) != seats
+            or any(not isinstance(c, str) or (colour_names and c not in colour_names) for c in colours)):
+        raise RecordError(f"saved colours {colours!r} do not fit {seats} seats")
+    if seed is not None and type(seed) not in (int, str):
+        raise RecordError(f"saved seed {seed!r} is not a number or text")

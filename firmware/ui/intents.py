@@ -1,0 +1,84 @@
+"""What a screen may see of the board app, and the intents it may send it.
+
+Screens (firmware/ui/screen.py, menus.py, play.py, games/*) only turn button presses into these
+intents; the app (firmware/ui/app.py, which implements `App`) hands game moves to the table.
+Nothing here imports a screen or the app, so no module of firmware/ui imports one that imports
+it back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from firmware.table import Seat, Table
+from firmware.ui.animation import Animation
+from firmware.ui.draw import Canvas
+from firmware.ui.settings import Settings
+
+
+class ScreenLike(Protocol):
+    """A screen as the app sees it (firmware.ui.screen.Screen and its subclasses)."""
+
+    title: str
+    in_game: bool
+
+    def press(self, app: App, button: str) -> None: ...
+
+    def draw(self, canvas: Canvas) -> None: ...
+
+    def scene(self, app: App, frame: dict[str, Any]) -> None: ...
+
+
+class App(Protocol):
+    """The board app as screens see it: state to draw, and the intents they may send."""
+
+    # --- read access (and `settings`, which the settings menu replaces) ------------------------
+    session: Table | None  # the table being played, if any
+    settings: Settings
+    journal: Any
+    problems: list[str]  # every note shown since the board started
+    seed: int | str | None
+    animation: Animation | None
+    cosmetic: random.Random  # tumbling faces only; never decides anything
+
+    @property
+    def stack(self) -> Sequence[ScreenLike]: ...
+
+    @property
+    def screen(self) -> ScreenLike: ...
+
+    def play_screen(self) -> Any: ...
+
+    def colour_of(self, player: int) -> tuple[int, int, int]: ...
+
+    # --- intents: screens -------------------------------------------------------------------
+    def push(self, screen: ScreenLike) -> None: ...
+
+    def pop(self) -> None: ...
+
+    def home(self) -> None: ...
+
+    def changed(self) -> None: ...
+
+    def report(self, problem: str) -> None: ...
+
+    # --- intents: the game ------------------------------------------------------------------
+    def start_game(self, game: str, seats: list[Seat], mode: str) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def start_session(self, session: Table) -> None: ...
+
+    def end_session(self) -> None: ...
+
+    def roll(self) -> None: ...
+
+    def step(self, step: Any) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def abandon(self) -> None: ...
+
+    def advance(self) -> None: ...
