@@ -50,6 +50,7 @@ class SimBoard:
             realtime = True
         self.clock: Any = FakeClock(1000.0) if not realtime else (
             time.monotonic if self.speed == 1.0 else ScaledClock(self.speed))
+        self.agent_wait_s = AGENT_WAIT_S  # 0: fake time goes on while agents think (tests of that)
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.loop = EventLoop(self.clock, events=self.events)
         self.config = load_board(board_file)
@@ -122,7 +123,7 @@ class SimBoard:
         """Fake time stands still while an agent thinks (on its real thread): wait, in real
         time and bounded, for its answer, so a run sees the same sequence however long the
         thinking takes."""
-        end = time.monotonic() + AGENT_WAIT_S
+        end = time.monotonic() + self.agent_wait_s
         while self.app.thinking and (left := end - time.monotonic()) > 0:
             try:
                 event = self.events.get(timeout=left)
