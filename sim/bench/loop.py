@@ -65,6 +65,57 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
     }
 
 
+def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, float]:
+    """The in-game menu while a bot thinks hard on the worker thread (its policy busy until the
+    end): each RIGHT moves the cursor; timed from the pin's edge to the display push."""
+    from firmware.agents import Agents
+    from firmware.bots import choose
+    from firmware.table import Seat, Table
+
+    clock = time.monotonic
+    loop = EventLoop(clock)
+    board, _, pins = _board(clock, loop)
+    done = threading.Event()
+
+    def thinking(game: Any, rng: Any) -> Any:
+        while not done.is_set():  # pure-Python work, contending for the GIL as real thinking does
+            choose(game.copy(), rng)
+        return choose(game, rng)
+
+    board.agents = board.app.agents = Agents(loop.post, policy=thinking)
+    table = Table.start("exxtra", [Seat("Red", "red", bot="easy"), Seat("Blue", "blue"), Seat("Green", "green")])
+    table.apply(table.draw_roll())  # Red (the bot) decides next
+    board.app.start_session(table)
+    board.app.open_menu()
+    board.render()
+    samples = []
+    try:
+        for _ in range(samples_wanted):
+            before = board.pushes["display"]
+            start = time.perf_counter()
+            pins["right"].drive_low()
+            loop.run_pending(board.handle)
+            elapsed = time.perf_counter() - start
+            if board.pushes["display"] > before:
+                samples.append(elapsed * 1000.0)
+            time.sleep(0.03)  # past the debounce window
+            pins["right"].drive_high()
+            loop.run_pending(board.handle)
+            time.sleep(0.03)
+            loop.run_pending(board.handle)
+        if not board.app.thinking:
+            raise RuntimeError("the bot stopped thinking before the presses were timed")
+    finally:
+        done.set()
+        board.close()
+    samples.sort()
+    return {
+        "edge_to_push_thinking_p50_ms": statistics.median(samples),
+        "edge_to_push_thinking_p99_ms": samples[int(len(samples) * 0.99) - 1],
+        "edge_to_push_thinking_samples": len(samples),
+    }
+
+
 def _tap(board: Board, loop: EventLoop, pin: Any) -> None:
     pin.drive_low()
     loop.run_pending(board.handle)
@@ -158,6 +209,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:
     yield from edge_to_push(args.samples).items()
+    yield from edge_to_push_while_a_bot_thinks(args.samples).items()
     yield from cursor_move_bytes().items()
     yield from profile_bytes().items()
     yield from peak_memory().items()
