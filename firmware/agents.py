@@ -27,7 +27,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from firmware.bots import choose
 from firmware.games import Game, Player
@@ -81,6 +81,14 @@ class Person(Agent):
 
 
 # --- where bots think --------------------------------------------------------------------------
+class Runner(Protocol):
+    """Where an agent's work runs: `submit` returns at once (or, inline, after the job)."""
+
+    def submit(self, job: Callable[[], None]) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class Inline:
     """Runs each job at once on the caller's thread: only for an app with no loop to post to
     (screens tested alone), where the answer is handled as soon as it is given."""
@@ -135,7 +143,6 @@ class Worker:
             thread.join(timeout=5.0)
 
 
-Runner = Inline | Worker
 Policy = Callable[[Game, random.Random], Any]
 
 
