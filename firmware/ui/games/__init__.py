@@ -9,6 +9,9 @@
 - `animation(app, session, events) -> list[Frame]` — what the last step's events look like;
 - `on_roll(app, session, play)` — the ROLL button while a decision is pending;
 - `result_lines(session) -> list[str]` — the result screen.
+
+`app` is `firmware.ui.intents.App`, `session` a `firmware.table.Table`, `Frame` is
+`firmware.ui.animation.Frame`; these modules never import `firmware.ui.app`.
 """
 
 from __future__ import annotations
