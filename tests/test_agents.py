@@ -260,3 +260,24 @@ def test_any_agent_kind_plays_through_the_same_door():
     assert sum(len(o.questions) for o in oracles) >= 1
     assert board.app.session.game.pending().player == 0 and not board.app.busy
     board.close()
+
+
+def test_every_change_of_position_moves_the_token():
+    table = Table.start("extra", [Seat("Ann", "red"), Seat("Bot", "blue", bot="easy")], seed=4)
+    other = Table.start("extra", [Seat("Ann", "red"), Seat("Bot", "blue", bot="easy")], seed=4)
+    assert table.token != other.token  # two tables never share a position
+    seen = {table.token}
+    table.apply(table.draw_roll())
+    seen.add(table.token)
+    table.apply(table.game.legal_decisions()[0])  # Ann decides; the bot's decision is pending
+    seen.add(table.token)
+    assert table.pending_bot() and table.question() is None  # agents not bound yet: nobody to ask
+    table.agents = [Agents(lambda answer: None).for_player(p) for p in table.game.players]
+    question = table.question()
+    assert question is not None and question.token == table.token and question.seat == 1
+    assert question.game is not table.game and question.game.history == table.game.history
+    assert table.undo()
+    seen.add(table.token)
+    table.abandon()
+    seen.add(table.token)
+    assert len(seen) == 5
