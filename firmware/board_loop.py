@@ -3,9 +3,10 @@
 Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue, and agents (bots
 thinking on the board's worker thread) only put their `AgentAnswer`s there. The loop thread
 debounces the edges (`ButtonTracker`), hands button events and answers to the app, fires the
-app's timers (animations, the bots' pace), and after each of those renders: the LED frame and the OLED image are
-pure functions of the app's state, and the drivers push only what changed. Idle, the loop is
-blocked on its queue; the only timers left are the multi-colour LED cycle and the idle show.
+app's timers (animations, the bots' pace), and after each of those renders: the LED frame and
+the OLED image are pure functions of the app's state, and the drivers push only what changed.
+Idle, the loop is blocked on its queue; the only timers left are the multi-colour LED cycle and
+the idle show.
 
     >>> board = Board(open_hardware(config, "mock"), EventLoop(FakeClock()))   # doctest: +SKIP
 """
