@@ -157,7 +157,12 @@ def test_a_failing_bot_is_reported_and_the_board_goes_on():
     board.tap("ok")
     board.wait(2.0)  # the fake clock waits for the (failed) answer
     assert board.app.problems == ["a bot could not decide: RuntimeError: no idea"]
-    assert board.screen_text()[0].startswith("Note")
+    assert board.app.note == board.app.problems[0]
+    board.wait(30.0)  # the pace comes round again and again: the same position is not asked twice
+    assert board.app.problems == ["a bot could not decide: RuntimeError: no idea"]
+    assert not board.app.thinking and board.app.session.game.pending().player == 1
+    board.hold("back")  # the players can still leave the game
+    assert isinstance(board.app.screen, GameMenu)
     board.close()
     agents.close()
 
