@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ log = logging.getLogger("xtraboard.agents")
 Token = tuple[int, int]  # (table id, generation): one position of one table
 Post = Callable[[Any], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
 WORKER_IDLE_S = 30.0  # an idle worker thread ends; the next question starts a new one
+# How long a thinking bot may hold the interpreter before the loop thread gets it (Python's
+# default is 5 ms; `xtraboard bench loop` shows edge-to-push while a bot thinks drop from about
+# 6 ms to under 1 ms at the median with 1 ms).
+SWITCH_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,9 @@ class Inline:
 
 class Worker:
     """One daemon thread, started on the first job, that runs jobs in order. It ends after
-    `idle_s` without work (a board left unclosed in a test keeps no thread) or on `close()`."""
+    `idle_s` without work (a board left unclosed in a test keeps no thread) or on `close()`.
+    Starting it lowers the interpreter's thread switch interval to `SWITCH_S` (process-wide,
+    never raised back) so a bot's pure-Python thinking cannot keep the loop thread waiting."""
 
     def __init__(self, idle_s: float = WORKER_IDLE_S) -> None:
         self.idle_s = idle_s
@@ -117,6 +124,8 @@ class Worker:
                 raise RuntimeError("the agents' worker is closed")
             self._jobs.put(job)
             if self._thread is None:
+                if sys.getswitchinterval() > SWITCH_S:
+                    sys.setswitchinterval(SWITCH_S)
                 self._thread = threading.Thread(target=self._run, name="xtraboard-agents", daemon=True)
                 self._thread.start()
 

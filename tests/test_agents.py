@@ -6,10 +6,11 @@ plays to the end the same way on worker threads as inline."""
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from typing import Any
 
-from firmware.agents import Agent, AgentAnswer, Agents, Question
+from firmware.agents import SWITCH_S, Agent, AgentAnswer, Agents, Question, Worker
 from firmware.board_loop import Board
 from firmware.bots import choose
 from firmware.dice import SeededDice
@@ -286,3 +287,12 @@ def test_every_change_of_position_moves_the_token():
     table.abandon()
     seen.add(table.token)
     assert len(seen) == 5
+
+
+def test_a_started_worker_lets_the_loop_thread_in_often():
+    done = threading.Event()
+    worker = Worker()
+    worker.submit(done.set)
+    assert done.wait(WAIT_S)
+    assert sys.getswitchinterval() <= SWITCH_S
+    worker.close()
