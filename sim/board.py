@@ -18,10 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware.agents import AgentAnswer
 from firmware.board_loop import Board
 from firmware.hardware.board import open_hardware
 from firmware.hardware.config import BUTTON_NAMES, load_board
-from firmware.loop import EventLoop, FakeClock, Stop
+from firmware.loop import EventLoop, FakeClock
 from sim.state import read_state, state_roots
 from sim.timing import BOUNCE_GAP_S, SETTLE_LIMIT_S, SETTLE_POLL_S, TAP_S, hold_press_s
 
@@ -122,18 +123,24 @@ class SimBoard:
     def _await_agents(self) -> None:
         """Fake time stands still while an agent thinks (on its real thread): wait, in real
         time and bounded, for its answer, so a run sees the same sequence however long the
-        thinking takes."""
+        thinking takes. Anything else posted meanwhile (a Stop, a debug request) is queued
+        again after it."""
         end = time.monotonic() + self.agent_wait_s
-        while self.app.thinking and (left := end - time.monotonic()) > 0:
-            try:
-                event = self.events.get(timeout=left)
-            except queue.Empty:
-                return
-            if isinstance(event, Stop):
+        later: list[Any] = []
+        try:
+            while self.app.thinking and (left := end - time.monotonic()) > 0:
+                try:
+                    event = self.events.get(timeout=left)
+                except queue.Empty:
+                    return
+                if not isinstance(event, AgentAnswer):
+                    later.append(event)
+                    continue
+                self.board.handle(event)
+                self.loop.run_pending(self.board.handle)
+        finally:
+            for event in later:
                 self.events.put(event)
-                return
-            self.board.handle(event)
-            self.loop.run_pending(self.board.handle)
 
     def wait(self, seconds: float) -> None:
         """Let `seconds` pass, firing every timer due on the way (instant with the fake clock)."""
