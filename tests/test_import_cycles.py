@@ -1,4 +1,4 @@
-"""No module of `firmware` imports another that imports it back, directly or round a longer
+"""No module of `firmware` or `sim` imports another that imports it back, directly or round a longer
 loop, counting every import statement (inside functions and under TYPE_CHECKING too)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def module_imports(package: str) -> dict[str, set[str]]:
-    """Each module of `package` and the modules of `package` it imports."""
+def module_imports(*packages: str) -> dict[str, set[str]]:
+    """Each module of `packages` and the modules of `packages` it imports."""
     files = {}
-    for path in (ROOT / package).rglob("*.py"):
+    for path in (p for package in packages for p in (ROOT / package).rglob("*.py")):
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         files[name.removesuffix(".__init__")] = path
     graph: dict[str, set[str]] = {}
@@ -75,10 +75,17 @@ def test_the_checker_sees_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_no_import_cycle_in_firmware():
-    graph = module_imports("firmware")
+def test_no_import_cycle_in_firmware_and_sim():
+    graph = module_imports("firmware", "sim")
     assert "firmware.ui.intents" in graph["firmware.ui.screen"]  # the graph sees TYPE_CHECKING imports
     assert cycles(graph) == []
+
+
+def test_firmware_never_imports_sim():
+    graph = module_imports("firmware", "sim")
+    assert "sim.board" in graph["sim.app"]  # the graph sees sim's own imports
+    assert {m: sorted(t for t in ts if t.split(".")[0] == "sim")
+            for m, ts in graph.items() if m.startswith("firmware") and any(t.startswith("sim") for t in ts)} == {}
 
 
 def test_screens_never_import_the_app():
