@@ -19,9 +19,6 @@ from pathlib import Path
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
 
-NOTE_TAPS = 10  # notes a demo closes with OK before it gives up finding the menu
-
-
 class DemoError(XtraboardError, RuntimeError):
     """The demo could not find its way through the board's menus."""
 
@@ -162,12 +159,8 @@ def start_demo(board, game: str, seats: int) -> None:
 
 
 def choose(board, label: str) -> None:
-    """Move the cursor of the menu on screen to `label` and press OK; a note on top (e.g. the
-    storage is read-only) is closed with OK first, as a person would."""
-    for _ in range(NOTE_TAPS):
-        if getattr(board.app.screen, "choice", None) is not None:
-            break
-        board.tap("ok")
+    """Move the cursor of the menu on screen to `label` and press OK, as a person would. (A note
+    is a banner over the screen, never a screen of its own, so it cannot hide the menu.)"""
     choice = getattr(board.app.screen, "choice", None)
     if choice is None:
         raise DemoError(f"the demo looks for {label!r} but the board shows {board.app.screen.title!r}, not a menu")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.errors import RecordError
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import game_class, game_names
 
 SPEED = "5"  # the killed demo's clock runs 5x real time: a game lasts a few seconds
 KILL_AFTER_S = (0.2, 0.8)  # how long a started demo runs before its kill (start-up included)
@@ -215,7 +215,7 @@ def games_in_turn(seed: int, games: Sequence[str], seats: int | None) -> list[tu
     return plan
 
 
-def campaign(kills: int, seed: int, *, games: Sequence[str] = GAME_NAMES, seats: int | None = None,
+def campaign(kills: int, seed: int, *, games: Sequence[str] | None = None, seats: int | None = None,
              per_game: int = 26, work_dir: Path | None = None,
              log: Callable[[str], None] | None = None) -> PowerCutResult:
     """`kills` SIGKILLs spread over demo games (at most `per_game` each), seeded; stops early at
@@ -227,7 +227,7 @@ def campaign(kills: int, seed: int, *, games: Sequence[str] = GAME_NAMES, seats:
         round_ = 0
         while result.kills < kills and result.ok:
             at_start = result.kills
-            for game, count, base_seed in games_in_turn(seed + round_, games, seats):
+            for game, count, base_seed in games_in_turn(seed + round_, games or game_names(), seats):
                 if result.kills >= kills or not result.ok:
                     break
                 game_seed = base_seed * 1000 + round_
@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="SIGKILL the self-playing demo at random moments; nothing may be lost.")
     parser.add_argument("--kills", type=int, default=100, help="how many kills in all (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the kill moments and the demo games")
-    parser.add_argument("--game", choices=GAME_NAMES, action="append", help="only this game (repeatable)")
+    parser.add_argument("--game", choices=game_names(), action="append", help="only this game (repeatable)")
     parser.add_argument("--seats", type=int, help="seats of every demo game (default: varies per game)")
     parser.add_argument("--per-game", type=int, default=26, metavar="N", help="at most N kills per demo game")
     parser.add_argument("--work-dir", type=Path, help="keep state directories and records here (default: temporary)")
@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.kills < 1 or args.per_game < 1:
         parser.error("--kills and --per-game must be at least 1")
-    games = args.game or list(GAME_NAMES)
+    games = args.game or list(game_names())
     if args.seats is not None:
         for game in games:
             cls = game_class(game)

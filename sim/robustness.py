@@ -34,9 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.errors import XtraboardError
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import game_class, game_names
 from firmware.hardware.config import BUTTON_NAMES
 from firmware.records import replay_record
+from sim.app import DemoError
+from sim.app import choose as demo_choose
 from sim.board import SimBoard
 
 PLAY_BUTTONS = ("ok", "ok", "roll", "roll", "left", "right")  # taps that move a game on
@@ -63,11 +65,11 @@ class Table:
         return f"{self.game} ({people}; {self.dice_mode} dice)"
 
 
-def tables(rng: random.Random, games: Sequence[str] = GAME_NAMES) -> list[Table]:
+def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[Table]:
     """Every game with every seat count once, in a shuffled order, seats and dice at random;
     about half of the tables use physical dice, a few are bots only."""
     chosen = []
-    for game in games:
+    for game in games or game_names():
         cls = game_class(game)
         for count in range(cls.min_players, cls.max_players + 1):
             kinds = KINDS if game == "extra" else KINDS[:2]
@@ -82,15 +84,10 @@ def tables(rng: random.Random, games: Sequence[str] = GAME_NAMES) -> list[Table]
 
 def choose(board: SimBoard, label: str) -> None:
     """Move the cursor of the menu on screen to `label` and press OK (as a person would)."""
-    choice = getattr(board.app.screen, "choice", None)
-    if choice is None:
-        raise RobustnessError(f"no menu on {type(board.app.screen).__name__} to choose {label!r} from")
-    for _ in range(len(choice.options)):
-        if choice.current.label == label:
-            board.tap("ok")
-            return
-        board.tap("right")
-    raise RobustnessError(f"menu {board.app.screen.title!r} has no {label!r}")
+    try:
+        demo_choose(board, label)
+    except DemoError as exc:  # the suite could not drive the board as planned
+        raise RobustnessError(str(exc)) from exc
 
 
 def labels(board: SimBoard) -> list[str]:
@@ -166,14 +163,14 @@ class Campaign:
     """`actions` seeded actions on a simulated board keeping its games in `state_dir`."""
 
     def __init__(self, seed: int | str, actions: int, state_dir: str | Path,
-                 games: Sequence[str] = GAME_NAMES, log: Callable[[str], None] | None = None,
+                 games: Sequence[str] | None = None, log: Callable[[str], None] | None = None,
                  table_actions: tuple[int, int] = TABLE_ACTIONS) -> None:
         self.seed = seed
         self.budget = actions
         self.table_actions = table_actions
         self.state_dir = Path(state_dir)
         self.rng = random.Random(f"xtraboard-robustness:{seed}")
-        self.games = tuple(games)
+        self.games = tuple(games or game_names())
         self.log = log or (lambda line: None)
         self.summary = Summary(seed)
         self.board = self._open()
@@ -380,7 +377,7 @@ class Campaign:
         self._dead.clear()
 
 
-def run_campaign(seed: int | str, actions: int, *, games: Sequence[str] = GAME_NAMES,
+def run_campaign(seed: int | str, actions: int, *, games: Sequence[str] | None = None,
                  state_dir: str | Path | None = None, log: Callable[[str], None] | None = None,
                  table_actions: tuple[int, int] = TABLE_ACTIONS) -> Summary:
     """Run a campaign (in a temporary state directory unless given); RobustnessError on a
@@ -400,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Mash every screen of every game; stop at the first finding.")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (the same seed replays exactly)")
     parser.add_argument("--actions", type=int, default=5000, help="how many actions (default 5000)")
-    parser.add_argument("--game", choices=GAME_NAMES, action="append", help="only this game (repeatable)")
+    parser.add_argument("--game", choices=game_names(), action="append", help="only this game (repeatable)")
     parser.add_argument("--state-dir", type=Path, help="keep the journal here (default: a temporary directory)")
     parser.add_argument("--verbose", action="store_true", help="print each table as it starts")
     args = parser.parse_args(argv)
@@ -408,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--actions must be at least 1, not {args.actions}")
     log = progress if args.verbose else None
     try:
-        summary = run_campaign(args.seed, args.actions, games=args.game or GAME_NAMES,
+        summary = run_campaign(args.seed, args.actions, games=args.game or game_names(),
                                state_dir=args.state_dir, log=log)
     except RobustnessError as exc:
         print(f"FINDING {exc}", file=sys.stderr)
