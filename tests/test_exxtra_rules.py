@@ -1,4 +1,4 @@
-"""EXXTRA: the rulebook's worked examples 1–7, every rule of RULES.md "EXXTRA" with its error
+"""EXXTRA: the rulebook's worked examples 1–7, every rule of docs/rules/exxtra.md with its error
 paths, the record steps, and a perft-style count of the game tree."""
 
 from __future__ import annotations

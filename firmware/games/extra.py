@@ -1,7 +1,7 @@
 """EXTRA! (Sid Sackson), 1–6 players: one roll of five dice counts for every player still in.
 
 Each player picks an extra die for their EXTRA table and splits four dice into two pairs whose
-sums are crossed on their sheet (rules: ../shared/RULES.md "EXTRA!", decisions: docs/rules/extra.md).
+sums are crossed on their sheet (rules and the engine's decisions: docs/rules/extra.md).
 
     >>> game = Extra(["Marie"])
     >>> game.apply(Roll((1, 2, 2, 3, 5)))
@@ -554,7 +554,7 @@ class Extra(Game):
     def _winners(self) -> list[int]:
         scores = [sheet.total for sheet in self.sheets]
         if len(scores) == 1:
-            # Solo: a negative total is a loss, 0 is not (RULES.md); docs/rules/extra.md.
+            # Solo: a negative total is a loss, 0 is not (docs/rules/extra.md).
             return [0] if scores[0] >= 0 else []
         return winners_of(scores)
 

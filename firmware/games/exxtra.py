@@ -1,6 +1,6 @@
 """EXXTRA (Reiner Knizia, 3–6 players): roll two dice, push your luck, claim a rung of the ladder.
 
-The rules are those of RULES.md "EXXTRA"; the decisions it leaves open are in docs/rules/exxtra.md.
+The rules, and the decisions the engine made where they are silent, are in docs/rules/exxtra.md.
 
     >>> game = Exxtra(["Alex", "Beatrice", "Carl"])
     >>> game.apply(Roll(("7", "X")))          # first roll of the turn: X counts 0

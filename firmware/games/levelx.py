@@ -1,8 +1,8 @@
 """LEVEL X (Stefan Risthaus), 2–4 players: group four dice into sums 5–10 and race to the X fields.
 
 Each group of dice with sum s places or moves the player's piece in row s; arriving on (or
-standing on) the row's X field takes a chip of that row. Rules: ../shared/RULES.md "LEVEL X";
-decisions where the rules are silent: docs/rules/levelx.md.
+standing on) the row's X field takes a chip of that row. Rules, and the decisions where they are
+silent: docs/rules/levelx.md.
 
     >>> game = LevelX(["Yellow", "Red"])
     >>> game.apply(Roll((5, 5, 5, 5)))

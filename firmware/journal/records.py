@@ -1,6 +1,6 @@
 """The journal's games and steps: a game is stored step by step as it is played (each step
 durable before the board shows it), then finished with its result, or abandoned; undo
-truncates it. Readers give back records (RECORDS.md) for resume, exports and replays.
+truncates it. Readers give back records (docs/records.md) for resume, exports and replays.
 
 A game being played that cannot be read is set aside (kept, marked abandoned, listed in the
 quarantine table with the reason) rather than resumed; the record readers skip rows they
@@ -95,7 +95,7 @@ class GameRecords(Storage):
         self._write(action)
 
     def finish(self, game_id: int, result: Mapping[str, Any]) -> None:
-        """Mark a game over with its result (RECORDS.md) and enter its scores."""
+        """Mark a game over with its result (docs/records.md) and enter its scores."""
         if not isinstance(result, Mapping):
             raise RecordError(f"game {game_id}: a result must be a JSON object, not {result!r}")
         text = to_json(dict(result), "result")
@@ -180,7 +180,7 @@ class GameRecords(Storage):
         return self._read(action)
 
     def record(self, game_id: int) -> dict[str, Any]:
-        """A game's record (RECORDS.md): header, steps, and result once finished."""
+        """A game's record (docs/records.md): header, steps, and result once finished."""
         return self._read(lambda conn: stored(conn, game_id).record)
 
     def _quarantine_game(self, game_id: int, reason: str) -> None:

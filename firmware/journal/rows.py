@@ -44,7 +44,7 @@ def check_game(game: str) -> None:
 
 
 def checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
-    """The game name and the header's JSON, after checking it is a record's start (RECORDS.md)."""
+    """The game name and the header's JSON, after checking it is a record's start (docs/records.md)."""
     if not isinstance(header, Mapping):
         raise RecordError(f"a game header must be a JSON object, not {header!r}")
     if header.get("format") != RECORD_FORMAT or header.get("version") != RECORD_VERSION:
@@ -98,7 +98,7 @@ def step_count(conn: sqlite3.Connection, game_id: int) -> int:
 
 def seat_scores(game: str, seats: int, result: Mapping[str, Any]) -> tuple[list[int], set[int]]:
     """Each seat's score (EXXTRA: its final position; which result field it is comes from the
-    game registry) and the winners, checked against RECORDS.md."""
+    game registry) and the winners, checked against docs/records.md."""
     key = find_game(game).ranking.score
     scores, winners = result.get(key), result.get("winners")
     if not isinstance(scores, list) or len(scores) != seats or any(type(s) is not int for s in scores):
