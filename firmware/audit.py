@@ -4,8 +4,8 @@ lengths, and a running fairness check of the dice (a chi-square of the faces). T
 menu shows `audit_lines()` on the OLED; `xtraboard records audit` prints them, or with
 `--csv` one row per game (`game_rows()`, `write_csv()`).
 
-    >>> audit_lines([])[0]
-    'Games: 0 (0 finished, 0 abandoned, 0 playing)'
+    >>> audit_lines([])[:3]
+    ['Games: 0', ' finished 0', ' abandoned 0']
 """
 
 from __future__ import annotations
@@ -74,24 +74,26 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
     when the fleet is on, its broker counters."""
     rows = game_rows(games)
     status = Counter(row.status for row in rows)
-    lines = [f"Games: {len(rows)} ({status[FINISHED]} finished, {status[ABANDONED]} abandoned,"
-             f" {status[PLAYING]} playing)"]
+    lines = [f"Games: {len(rows)}", f" finished {status[FINISHED]}", f" abandoned {status[ABANDONED]}"]
+    if status[PLAYING]:
+        lines.append(f" playing {status[PLAYING]}")
     for name in sorted({row.game for row in rows}):
         mine = [row for row in rows if row.game == name]
         counts = Counter(row.players for row in mine)
         done = sum(1 for row in mine if row.status == FINISHED)
-        per_count = ", ".join(f"{n}p {counts[n]}" for n in sorted(counts))
-        lines.append(f"{_title(name)}: {len(mine)} ({done} finished): {per_count}")
+        lines.append(f"{_title(name)}: {len(mine)} ({done} done)")
+        lines.append(" " + ", ".join(f"{n}p {counts[n]}" for n in sorted(counts)))
     lines.append(f"Minutes played: {sum(row.minutes for row in rows):.0f}")
-    lines.append(f"Seats: {sum(row.people for row in rows)} people, {sum(row.bots for row in rows)} bots")
+    lines.append(f"People {sum(row.people for row in rows)}, bots {sum(row.bots for row in rows)}")
     hours = Counter(datetime.fromtimestamp(g.started).hour for g in games)
     busiest = sorted(hours.items(), key=lambda item: (-item[1], item[0]))[:3]
-    lines.append("Busiest hours: " + (", ".join(f"{h:02d}h {n}" for h, n in busiest) or "none yet"))
+    lines.append("Busiest hours:")
+    lines.append(" " + (", ".join(f"{h:02d}h {n}" for h, n in busiest) or "none yet"))
     lines.append("Game lengths (min):")
     lengths = length_histogram(row.minutes for row in rows if row.status != PLAYING)
     widest = max(lengths.values(), default=0) or 1
     for label, count in lengths.items():
-        lines.append(f" {label:>5} {count:>3} {'#' * round(8 * count / widest)}")
+        lines.append(f" {label:>5} {count:>3} {'#' * round(8 * count / widest)}".rstrip())
     from firmware.verify import fairness, revealed
 
     lines.append(fairness(revealed(g.record, g.meta, g.status) for g in games if g.status == FINISHED).line())
