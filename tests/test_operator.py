@@ -276,3 +276,11 @@ def test_audits_on_the_oled_page_by_page(cafe: SimBoard) -> None:
     assert cafe.screen_text() == first
     cafe.tap("ok")
     assert isinstance(cafe.app.screen, OperatorMenu)
+
+
+def test_the_fleets_counters_are_an_audit_line_when_the_fleet_is_on(cafe: SimBoard) -> None:
+    from firmware.ui.operator import audit_text
+
+    assert "Fleet" not in audit_text(cafe.app)  # no [fleet] in this description
+    cafe.app.fleet_status = lambda: {"connected": False, "problem": "broker refused", "reconnects": 3}
+    assert audit_text(cafe.app).splitlines()[-1] == "Fleet: not connected (broker refused); reconnects 3"
