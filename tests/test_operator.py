@@ -284,3 +284,14 @@ def test_the_fleets_counters_are_an_audit_line_when_the_fleet_is_on(cafe: SimBoa
     assert "Fleet" not in audit_text(cafe.app)  # no [fleet] in this description
     cafe.app.fleet_status = lambda: {"connected": False, "problem": "broker refused", "reconnects": 3}
     assert audit_text(cafe.app).splitlines()[-1] == "Fleet: not connected (broker refused); reconnects 3"
+
+
+def test_kept_operator_settings_that_are_not_allowed_fall_back_to_their_defaults(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    journal.set_setting("operator", {"brightness_cap": 0.45, "language": "xx", "games": ["chess"]})
+    assert OperatorSettings.load(journal) == OperatorSettings()
+    journal.set_setting("operator", {"brightness_cap": 0.5, "language": "de", "games": ["extra"]})
+    assert OperatorSettings.load(journal) == OperatorSettings(0.5, "de", ("extra",))
+    journal.set_setting("operator", "not an object")
+    assert OperatorSettings.load(journal) == OperatorSettings()
+    journal.close()

@@ -132,8 +132,10 @@ class OperatorSettings:
             values["language"] = language
         if isinstance(games, list) and games and all(g in game_names() for g in games):
             values["games"] = tuple(games)
-        if len(values) + sum(1 for k in ("games",) if kept.get(k) is None) < len(kept):
-            logging.getLogger("xtraboard.ui").warning("operator settings: some kept values are not allowed: %r", kept)
+        refused = {k: v for k, v in kept.items() if k not in values and v is not None}
+        if refused:  # e.g. a game no longer known: its default is used
+            logging.getLogger("xtraboard.ui").warning("operator settings: kept values not allowed, using defaults: %r",
+                                                      refused)
         return cls(**values)
 
     def save(self, journal: Any) -> None:
