@@ -28,6 +28,7 @@ from firmware.ui.colours import PLAYER_COLOURS
 
 log = logging.getLogger("xtraboard.board")
 ATTRACT_STEP_S = 0.12
+CODE_GAP_S = 5.0  # the operator's code: a longer pause between presses starts it over
 
 
 class Board:
@@ -50,6 +51,12 @@ class Board:
         self._idle_timer: Timer | None = None
         self._attract_timer: Timer | None = None
         self.fleet = fleet  # firmware.fleet.FleetPublisher (the café's MQTT report), or None
+        self.app.fleet_status = fleet.status if fleet is not None else None
+        operator = getattr(hardware.config, "operator", None)
+        self.operator_code: tuple[str, ...] = operator.code if operator is not None else ()
+        self._typed: list[str] = []  # the operator's code typed so far during the idle show
+        self._typed_at = 0.0
+        self._swallow: str | None = None  # the code's last button: its release is not a press
         self._fleet_seen: tuple[int, bool] | None = None
         self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
         self._arm_idle()
@@ -82,8 +89,12 @@ class Board:
         for event in events:
             if self.attract_phase is not None:
                 if event.kind == "press":
-                    self._stop_attract()  # any button wakes the board; that press does nothing else
+                    self._attract_press(event.name)
                 continue
+            if event.name == self._swallow and event.kind != "press":
+                self._swallow = None if event.kind == "release" else self._swallow
+                continue
+            self._swallow = None
             self.app.button(event)
         if events:
             self._arm_idle()
@@ -119,6 +130,7 @@ class Board:
             self._arm_idle()  # bots are playing (demo): that is show enough
             return
         self.attract_phase = 0
+        self._typed = []
         self._attract_step()
 
     def _attract_step(self) -> None:
@@ -127,6 +139,23 @@ class Board:
         self.attract_phase += 1
         self.render()
         self._attract_timer = self.loop.call_later(ATTRACT_STEP_S, self._attract_step)
+
+    def _attract_press(self, name: str) -> None:
+        """A press during the idle show: the next button of the operator's code keeps the show
+        going (the whole code opens the operator menu); any other press wakes the board and
+        does nothing else, so a wrong code shows nothing but the board waking."""
+        now = self.clock()
+        typed = (self._typed if now - self._typed_at <= CODE_GAP_S else []) + [name]
+        self._typed, self._typed_at = [], now
+        code = self.operator_code
+        if not code or tuple(typed) != code[:len(typed)]:
+            self._stop_attract()  # any button wakes the board; that press does nothing else
+        elif len(typed) < len(code):
+            self._typed = typed
+        else:
+            self._stop_attract()
+            self._swallow = name
+            self.app.open_operator()
 
     def _stop_attract(self) -> None:
         self.attract_phase = None
@@ -191,8 +220,9 @@ class Board:
 
     def _apply_led_settings(self) -> None:
         leds, settings = self.hardware.leds, self.app.settings
-        if leds.brightness != settings.brightness:
-            leds.brightness = settings.brightness
+        brightness = min(settings.brightness, self.app.operator.brightness_cap)
+        if leds.brightness != brightness:
+            leds.brightness = brightness
         budget = min(settings.led_budget_amps, self.hardware.config.leds.budget_amps) * 1000.0
         leds.budget_ma = budget
 

@@ -1,8 +1,9 @@
-"""`xtraboard records export|list|best`: the games kept on the board, read from its journal.
+"""`xtraboard records export|list|best|audit`: the games kept on the board, read from its journal.
 
     xtraboard records export --out games.jsonl      # every finished game, JSON Lines, oldest first
     xtraboard records list --game extra              # one line per game, newest first
     xtraboard records best                           # high scores, EXXTRA wins, EXTRA! solo record
+    xtraboard records audit [--csv]                  # the café's audits, or one CSV row per game
 
 The journal is opened read-only: these commands never change or repair it, so they are safe
 while the board runs.
@@ -53,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     listing.add_argument("--limit", type=limit, default=None, metavar="N", help="only the N newest games")
     best = actions.add_parser("best", parents=[common], help="high scores, wins and the EXTRA! solo record")
     best.add_argument("--limit", type=limit, default=5, metavar="N", help="entries per table (default 5)")
+    audit = actions.add_parser("audit", parents=[common], help="the audits: plays, minutes, people and bots, busiest"
+                               " hours, game lengths, dice fairness")
+    audit.add_argument("--csv", action="store_true", help="one CSV row per game in the journal instead")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
                 return _export(journal, args.game, args.out)
             if args.action == "list":
                 return _list(journal, args.game, args.limit, sys.stdout)
+            if args.action == "audit":
+                return _audit(journal, args.game, args.csv, sys.stdout)
             _best(journal, args.game, args.limit, sys.stdout)
         except (RecordError, sqlite3.Error) as exc:
             print(f"xtraboard records: cannot read the journal {journal.path}: {exc}", file=sys.stderr)
@@ -163,6 +169,17 @@ def _list(journal: Journal, game: str | None, limit: int | None, out: TextIO) ->
     for stored in games:
         out.write(list_line(stored) + "\n")
     return 1 if skipped else 0
+
+
+def _audit(journal: Journal, game: str | None, as_csv: bool, out: TextIO) -> int:
+    from firmware.audit import audit_lines, game_rows, write_csv
+
+    games = [g for g in journal.all_games() if game is None or g.record.get("game") == game]
+    if as_csv:
+        write_csv(game_rows(games), out)
+    else:
+        out.writelines(line + "\n" for line in audit_lines(games))
+    return 1 if journal.skipped else 0  # unreadable rows: the journal's log says which
 
 
 def list_line(stored: StoredGame) -> str:

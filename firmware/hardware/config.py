@@ -127,6 +127,14 @@ class FleetConfig:
 
 
 @dataclass(frozen=True)
+class OperatorConfig:
+    """The optional `[operator]` section: the button code that opens the operator menu from
+    the idle show (docs/kiosk.md). There is no default code: without it there is no operator mode."""
+
+    code: tuple[str, ...]  # button names, e.g. ("left", "left", "right", "ok", "roll")
+
+
+@dataclass(frozen=True)
 class DebugConfig:
     """The bench's debug service (firmware.debug): off unless `enabled`. TCP binds loopback
     unless `allow_remote` (a bench on another machine, on a network you trust)."""
@@ -151,6 +159,7 @@ class BoardConfig:
     display_position: tuple[float, float] = (0.0, 0.0)  # mm, top-left of the OLED
     fleet: FleetConfig | None = None  # the opt-in MQTT report, None when not configured
     debug: DebugConfig = DebugConfig()  # [debug]: the bench's debug service (off by default)
+    operator: OperatorConfig | None = None  # [operator]: the operator menu's code, None = no operator mode
 
 
 def default_board_path() -> Path:
@@ -206,6 +215,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     cells = _cells(top.table("cells"), leds.count, size)
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
+    operator = _operator(top.table("operator")) if top.present("operator") else None
     top.done()
     return BoardConfig(
         path=source,
@@ -218,6 +228,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         display_position=display_position,
         fleet=fleet,
         debug=debug,
+        operator=operator,
     )
 
 
@@ -388,6 +399,28 @@ def _buttons(
     positions_table.done()
     table.done()
     return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]
+
+
+OPERATOR_CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance
+
+
+def _operator(table: _Table) -> OperatorConfig:
+    """`[operator]`: `code`, an array of button names (docs/kiosk.md)."""
+    low, high = OPERATOR_CODE_LENGTH
+    expected = f"an array of {low} to {high} button names, each one of {', '.join(BUTTON_NAMES)}"
+    value = table._get("code", expected)
+    if not isinstance(value, list):
+        raise table.fail("code", f"expected {expected}, got {_describe(value)}")
+    for press in value:
+        if press not in BUTTON_NAMES:
+            raise table.fail("code", f"{_describe(press)} is not a button; expected {expected}")
+    if not low <= len(value) <= high:
+        raise table.fail("code", f"{len(value)} presses is out of range; expected {expected}")
+    if len(set(value)) < 2:
+        raise table.fail("code", f"a code of one button pressed over and over is too easy to hit; expected {expected}"
+                         " using at least two different buttons")
+    table.done()
+    return OperatorConfig(code=tuple(value))
 
 
 _TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")

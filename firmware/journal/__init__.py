@@ -16,7 +16,9 @@ result), the scores behind the high-score tables, and the menu's settings.
 Games: `start_game(header, meta) -> id` (abandons a game still being played),
 `append_step(id, index, step)` (index = the number of steps so far), `truncate(id, length)`
 (undo; on a finished game it reopens it), `finish(id, result)`, `abandon(id)`.
-Reading: `unfinished()`, `finished(game, limit)` (newest first), `record(id)`.
+Reading: `unfinished()`, `finished(game, limit)` (newest first), `all_games()` (every game,
+oldest first: the audits), `record(id)`. Clearing (the operator menu): `clear_scores()`,
+`clear_records()` (games that are over), `clear_settings()`.
 Records: `best_scores(game, limit, kids=)`, `solo_best(name, kids=)` (EXTRA! solo personal
 record), `wins(game, limit)` (EXXTRA has no score: its table counts wins), `stats()`.
 Settings: `get_setting(key, default)`, `set_setting(key, value)` (JSON values).

@@ -179,6 +179,34 @@ class GameRecords(Storage):
 
         return self._read(action)
 
+    def all_games(self) -> list[StoredGame]:
+        """Every game, finished, abandoned or being played, oldest first (the audits'); rows
+        that cannot be read are skipped (named in `skipped`)."""
+
+        def action(conn: sqlite3.Connection) -> list[StoredGame]:
+            games = []
+            for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
+                try:
+                    games.append(stored(conn, gid))
+                except RecordError as exc:
+                    self._skip(f"game {gid}", str(exc))
+            return games
+
+        return self._read(action)
+
+    def clear_records(self) -> int:
+        """Delete every game that is over (finished or abandoned), with its steps and scores;
+        the game being played stays. Returns how many were deleted. The operator menu asks
+        twice before calling this."""
+
+        def action(conn: sqlite3.Connection) -> int:
+            over = "SELECT id FROM games WHERE status != ?"
+            conn.execute(f"DELETE FROM scores WHERE game_id IN ({over})", (PLAYING,))
+            conn.execute(f"DELETE FROM steps WHERE game_id IN ({over})", (PLAYING,))
+            return int(conn.execute("DELETE FROM games WHERE status != ?", (PLAYING,)).rowcount)
+
+        return self._write(action)
+
     def record(self, game_id: int) -> dict[str, Any]:
         """A game's record (docs/records.md): header, steps, and result once finished."""
         return self._read(lambda conn: stored(conn, game_id).record)

@@ -98,6 +98,11 @@ class ScoreTables(Storage):
 
         return self._read(action)
 
+    def clear_scores(self) -> None:
+        """Empty the high-score tables (best scores, solo records, wins); the games themselves,
+        and so the audits, stay. Only games finished afterwards enter the tables again."""
+        self._write(lambda conn: conn.execute("DELETE FROM scores"))
+
     def stats(self) -> dict[str, int]:
         """Finished games per game name."""
         counts = dict.fromkeys(game_names(), 0)

@@ -45,6 +45,10 @@ class KeptSettings(Storage):
             )
         )
 
+    def clear_settings(self) -> None:
+        """Forget every kept setting (a factory reset of settings: each reads as its default)."""
+        self._write(lambda conn: conn.execute("DELETE FROM settings"))
+
     def _quarantine_setting(self, key: str, reason: str) -> None:
         """Move an unreadable setting's row, as it is, to the quarantine table."""
         now = self._clock()

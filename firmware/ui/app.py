@@ -32,7 +32,7 @@ from firmware.ui.games import game_ui
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
-from firmware.ui.settings import Settings
+from firmware.ui.settings import OperatorSettings, Settings
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
@@ -49,7 +49,9 @@ class BoardApp:
         self.journal = journal
         reset: list[str] = []
         self.settings = settings or Settings.load(journal, reset)
-        self.kiosk = kiosk
+        self.kiosk = kiosk  # guests' settings are locked; the operator menu sets them
+        self.operator = OperatorSettings.load(journal)  # brightness cap, games offered, ...
+        self.fleet_status: Callable[[], Any] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
@@ -158,6 +160,12 @@ class BoardApp:
         else:
             return
         self.changed()
+
+    def open_operator(self) -> None:
+        """The operator menu (the board loop calls this when the operator's code was typed)."""
+        from firmware.ui.operator import OperatorMenu
+
+        self.push(OperatorMenu())
 
     def open_menu(self) -> None:
         """A long BACK. In a game it opens the in-game menu, or closes it (with whatever was

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation
 from firmware.ui.draw import Canvas
-from firmware.ui.settings import Settings
+from firmware.ui.settings import OperatorSettings, Settings
 
 
 class ScreenLike(Protocol):
@@ -37,6 +37,8 @@ class App(Protocol):
     # --- read access (and `settings`, which the settings menu replaces) ------------------------
     session: Table | None  # the table being played, if any
     settings: Settings
+    operator: OperatorSettings  # the café's settings (firmware/ui/operator.py replaces it)
+    kiosk: bool  # guests' settings are locked
     journal: Any
     problems: list[str]  # every note shown since the board started
     seed: int | str | None
@@ -63,6 +65,8 @@ class App(Protocol):
     def changed(self) -> None: ...
 
     def report(self, problem: str) -> None: ...
+
+    def show_note(self, text: str) -> None: ...
 
     # --- intents: the game ------------------------------------------------------------------
     def start_game(self, game: str, seats: list[Seat], mode: str) -> None: ...

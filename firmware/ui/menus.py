@@ -35,13 +35,14 @@ class MainMenu(MenuScreen):
 
     @staticmethod
     def _options(app: App) -> list[Option]:
-        options = [Option(f"Play {title_of(g)}", ("play", g)) for g in game_names()]
+        options = [Option(f"Play {title_of(g)}", ("play", g)) for g in app.operator.offered(game_names())]
         unfinished = app.journal.unfinished() if app.journal is not None else None
         if unfinished is not None:
             game = unfinished.record.get("game", "?")
             options.insert(0, Option(f"Resume {title_of(game) if game in game_names() else game}", ("resume", None)))
         options += [Option("Demo", ("demo", None)), Option("Rules", ("rules", None)),
-                    Option("Records", ("records", None)), Option("Settings", ("settings", None))]
+                    Option("Records", ("records", None)),
+                    Option("Settings", ("settings", None), "locked" if app.kiosk else "")]
         return options
 
     def refresh(self, app: App) -> None:
@@ -56,11 +57,14 @@ class MainMenu(MenuScreen):
         elif action == "resume":
             resume(app)
         elif action == "demo":
-            app.push(GameChoiceScreen("Demo: which game?", lambda a, g: a.push(SeatCountScreen(g, demo=True))))
+            app.push(GameChoiceScreen("Demo: which game?", lambda a, g: a.push(SeatCountScreen(g, demo=True)),
+                                      app.operator.offered(game_names())))
         elif action == "rules":
             app.push(GameChoiceScreen("Rules of", lambda a, g: a.push(TextScreen(title_of(g), rules_text(g)))))
         elif action == "records":
             app.push(TextScreen("Records", records_text(app)))
+        elif action == "settings" and app.kiosk:  # a café's board: the operator menu sets them
+            app.push(TextScreen("Settings", "Locked: the staff set up this board."))
         elif action == "settings":
             app.push(SettingsScreen(app))
 
@@ -77,8 +81,9 @@ def resume(app: App) -> None:
 
 
 class GameChoiceScreen(MenuScreen):
-    def __init__(self, title: str, then: Any) -> None:
-        super().__init__(title, [Option(title_of(g), g) for g in game_names()], lambda a, o: then(a, o.value))
+    def __init__(self, title: str, then: Any, names: list[str] | None = None) -> None:
+        names = list(game_names()) if names is None else names
+        super().__init__(title, [Option(title_of(g), g) for g in names], lambda a, o: then(a, o.value))
 
 
 class SeatCountScreen(MenuScreen):

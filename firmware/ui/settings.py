@@ -81,3 +81,64 @@ class Settings:
         if journal is not None:
             for name, value in asdict(self).items():
                 journal.set_setting(name, value)
+
+
+# --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
+OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
+BRIGHTNESS_CAPS = (0.2, 0.3, 0.5, 0.7, 1.0)
+LANGUAGES = ("en", "de", "fr", "nl", "es", "it")  # kept only, for now: the board speaks English
+
+
+@dataclass(frozen=True)
+class OperatorSettings:
+    """What only the operator sets: the LEDs' brightness never goes above `brightness_cap`,
+    `language` is the default language (stored for later), `games` the games the main menu
+    offers (None: all of them)."""
+
+    brightness_cap: float = 1.0
+    language: str = "en"
+    games: tuple[str, ...] | None = None
+
+    def offered(self, names: tuple[str, ...] | list[str]) -> list[str]:
+        """The games of `names` the main menu offers.
+
+        >>> OperatorSettings(games=("extra",)).offered(["exxtra", "levelx", "extra"])
+        ['extra']
+        """
+        return [n for n in names if self.games is None or n in self.games]
+
+    def toggle_game(self, name: str, names: tuple[str, ...] | list[str]) -> OperatorSettings:
+        """Offer `name` or stop offering it; the last game offered stays (the menu needs one)."""
+        offered = self.offered(names)
+        if name in offered:
+            offered = offered if len(offered) == 1 else [n for n in offered if n != name]
+        else:
+            offered = [n for n in names if n in offered or n == name]
+        return replace(self, games=None if len(offered) == len(names) else tuple(offered))
+
+    @classmethod
+    def load(cls, journal: Any) -> OperatorSettings:
+        """Kept operator settings; a value that is not allowed falls back to its default (logged)."""
+        kept = journal.get_setting(OPERATOR_KEY, None) if journal is not None else None
+        if not isinstance(kept, dict):
+            return cls()
+        from firmware.games import game_names
+
+        values: dict[str, Any] = {}
+        cap, language, games = kept.get("brightness_cap"), kept.get("language"), kept.get("games")
+        if type(cap) in (int, float) and cap in BRIGHTNESS_CAPS:
+            values["brightness_cap"] = cap
+        if language in LANGUAGES:
+            values["language"] = language
+        if isinstance(games, list) and games and all(g in game_names() for g in games):
+            values["games"] = tuple(games)
+        refused = {k: v for k, v in kept.items() if k not in values and v is not None}
+        if refused:  # e.g. a game no longer known: its default is used
+            logging.getLogger("xtraboard.ui").warning("operator settings: kept values not allowed, using defaults: %r",
+                                                      refused)
+        return cls(**values)
+
+    def save(self, journal: Any) -> None:
+        if journal is not None:
+            journal.set_setting(OPERATOR_KEY, {"brightness_cap": self.brightness_cap, "language": self.language,
+                                               "games": None if self.games is None else list(self.games)})

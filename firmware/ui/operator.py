@@ -1,0 +1,169 @@
+"""The operator menu (a café's board): audits, the operator's settings, the games offered,
+clearing high scores, a factory reset of settings and, asked twice, clearing the records.
+
+It opens only by the board description's `[operator] code` typed while the idle show runs
+(firmware/board_loop.py); docs/kiosk.md says how to set it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from firmware.games import find_game, game_names
+from firmware.ui.draw import Canvas
+from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, TextScreen
+from firmware.ui.settings import BRIGHTNESS_CAPS, LABELS, LANGUAGES, OperatorSettings, Settings
+
+if TYPE_CHECKING:
+    from firmware.ui.intents import App
+
+NO_JOURNAL = "No records are kept on this board (no state directory)."
+
+
+class OperatorMenu(MenuScreen):
+    """LEFT/RIGHT choose, OK opens, BACK (or "Leave") closes the operator menu."""
+
+    def __init__(self) -> None:
+        options = [Option("Audits", "audits"), Option("Settings", "settings"), Option("Games offered", "games"),
+                   Option("Clear high scores", "scores"), Option("Reset settings", "reset"),
+                   Option("Clear records", "records"), Option("Leave", "leave")]
+        super().__init__("Operator", options, self._pick)
+
+    def _pick(self, app: App, option: Option) -> None:
+        action = option.value
+        if action == "audits":
+            app.push(AuditScreen(audit_text(app)))
+        elif action == "settings":
+            app.push(OperatorSettingsScreen(app))
+        elif action == "games":
+            app.push(GamesOfferedScreen(app))
+        elif action == "scores":
+            app.push(ConfirmScreen("Clear high scores?", clear_scores))
+        elif action == "reset":
+            app.push(ConfirmScreen("Reset all settings?", reset_settings))
+        elif action == "records":  # games are the café's history: asked twice
+            app.push(ConfirmScreen("Clear all records?",
+                                   lambda a: a.push(ConfirmScreen("Sure? Records gone", clear_records))))
+        elif action == "leave":
+            app.pop()
+
+
+class AuditScreen(TextScreen):
+    """The audits, a page at a time: RIGHT/ROLL the next page, LEFT the previous one."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("Audits", text)
+        self.page = 1  # lines per page, known once drawn
+
+    def press(self, app: App, button: str) -> None:
+        if button in ("right", "roll"):
+            self.top += self.page
+        elif button == "left":
+            self.top = max(0, self.top - self.page)
+        else:
+            super().press(app, button)
+
+    def draw(self, canvas: Canvas) -> None:
+        self.page = canvas.lines - 1
+        lines = self._lines(canvas.columns)
+        pages = max(1, -(-len(lines) // self.page))
+        self.top = min(self.top - self.top % self.page, (pages - 1) * self.page)
+        canvas.title(self.title, f"{self.top // self.page + 1}/{pages}")
+        for row, text in enumerate(lines[self.top: self.top + self.page], start=1):
+            canvas.line(row, text)
+
+
+def audit_text(app: App) -> str:
+    if app.journal is None:
+        return NO_JOURNAL
+    from firmware.audit import audit_lines
+
+    return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None)))
+
+
+class OperatorSettingsScreen(MenuScreen):
+    """The café's settings: OK steps the value (kept at once)."""
+
+    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_delay_s", "idle_timeout_s")
+
+    def __init__(self, app: App) -> None:
+        super().__init__("Operator settings", self._options(app), self._pick)
+
+    def _options(self, app: App) -> list[Option]:
+        op = app.operator
+        shown = {"brightness_cap": ("Brightness cap", f"{round(op.brightness_cap * 100)}%"),
+                 "language": ("Language", op.language)}
+        return [Option(shown[n][0], n, shown[n][1]) if n in shown else Option(LABELS[n], n, app.settings.shown(n))
+                for n in self.NAMES]
+
+    def _pick(self, app: App, option: Option) -> None:
+        name = option.value
+        op = app.operator
+        if name == "brightness_cap":
+            app.operator = _replace(op, brightness_cap=_next(BRIGHTNESS_CAPS, op.brightness_cap))
+        elif name == "language":
+            app.operator = _replace(op, language=_next(LANGUAGES, op.language))
+        else:
+            app.settings = app.settings.cycle(name, 1)
+            app.settings.save(app.journal)
+        app.operator.save(app.journal)
+        self.choice.options = self._options(app)
+
+
+class GamesOfferedScreen(MenuScreen):
+    """One line per game, on or off: OK switches it (one game always stays on)."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__("Games offered", self._options(app), self._pick)
+
+    @staticmethod
+    def _options(app: App) -> list[Option]:
+        offered = app.operator.offered(game_names())
+        return [Option(find_game(g).title, g, "on" if g in offered else "off") for g in game_names()]
+
+    def _pick(self, app: App, option: Option) -> None:
+        app.operator = app.operator.toggle_game(option.value, game_names())
+        app.operator.save(app.journal)
+        self.choice.options = self._options(app)
+        _refresh_main_menu(app)
+
+
+def clear_scores(app: App) -> None:
+    if app.journal is not None:
+        app.journal.clear_scores()
+    app.show_note("High scores cleared")
+
+
+def reset_settings(app: App) -> None:
+    """Every setting back to its default (the guests' and the operator's); records stay."""
+    if app.journal is not None:
+        app.journal.clear_settings()
+    app.settings = Settings()
+    app.operator = OperatorSettings()
+    _refresh_main_menu(app)
+    for screen in app.stack:
+        if isinstance(screen, OperatorSettingsScreen | GamesOfferedScreen):
+            screen.choice.options = screen._options(app)
+    app.show_note("Settings reset")
+
+
+def clear_records(app: App) -> None:
+    """Every game that is over, with its scores (the game being played stays)."""
+    count = app.journal.clear_records() if app.journal is not None else 0
+    _refresh_main_menu(app)
+    app.show_note(f"{count} records cleared")
+
+
+def _refresh_main_menu(app: App) -> None:
+    refresh: Any = getattr(app.stack[0], "refresh", None)
+    if refresh is not None:
+        refresh(app)
+
+
+def _next(values: tuple[Any, ...], current: Any) -> Any:
+    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+
+
+def _replace(op: OperatorSettings, **changes: Any) -> OperatorSettings:
+    return replace(op, **changes)

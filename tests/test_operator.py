@@ -1,0 +1,297 @@
+"""Operator mode (a café's board): the board description's `[operator] code`, typed while the
+idle show runs, opens the operator menu; a wrong code, or the code typed at any other time,
+only does what those presses always do. The menu's audits, settings, games offered and clears,
+all through button events on a SimBoard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware.board_loop import CODE_GAP_S
+from firmware.errors import ConfigError
+from firmware.games import new_game
+from firmware.games.base import Player
+from firmware.hardware.config import default_board_path, load_board
+from firmware.journal import Journal
+from firmware.ui.menus import MainMenu, SettingsScreen
+from firmware.ui.operator import AuditScreen, OperatorMenu
+from firmware.ui.screen import ConfirmScreen, TextScreen
+from firmware.ui.settings import OperatorSettings
+from sim.app import choose
+from sim.board import SimBoard
+
+CODE = ("left", "left", "right", "ok", "roll")
+
+
+def board_file(tmp_path: Path, operator: str | None = f"[operator]\ncode = {list(CODE)!r}\n".replace("'", '"')) -> Path:
+    path = tmp_path / "board.toml"
+    path.write_text(default_board_path().read_text(encoding="utf-8") + "\n" + (operator or ""), encoding="utf-8")
+    return path
+
+
+def idle(board: SimBoard) -> None:
+    """Wait until the idle show runs."""
+    board.wait(board.app.settings.idle_timeout_s + 1)
+    assert board.board.attract_phase is not None
+
+
+def type_code(board: SimBoard, code: tuple[str, ...] = CODE) -> None:
+    for button in code:
+        board.tap(button)
+
+
+def operator_menu_open(board: SimBoard) -> bool:
+    return any(isinstance(screen, OperatorMenu) for screen in board.app.stack)
+
+
+@pytest.fixture
+def cafe(tmp_path: Path):
+    board = SimBoard(board_file=board_file(tmp_path), state_dir=tmp_path / "state", kiosk=True, seed=1)
+    yield board
+    board.close()
+
+
+# --- the board description -----------------------------------------------------------------------
+
+
+def test_the_code_loads_and_there_is_no_default(tmp_path: Path) -> None:
+    assert load_board(board_file(tmp_path)).operator.code == CODE
+    assert load_board().operator is None  # the shipped description: no operator mode at all
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('code = "left left right ok"', 'operator.code: expected an array of 4 to 16 button names'),
+    ('code = ["left", "up", "right", "ok"]', 'operator.code: "up" (a string) is not a button'),
+    ('code = ["left", "right", "ok"]', "operator.code: 3 presses is out of range"),
+    ('code = ["ok", "ok", "ok", "ok"]', "operator.code: a code of one button pressed over and over is too easy"),
+    ("", "operator.code: missing"),
+    ('code = ["left", "left", "right", "ok"]\npin = 1234', "operator.pin: unknown key"),
+])
+def test_each_mistake_in_the_code_is_one_clear_line(tmp_path: Path, text: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_board(board_file(tmp_path, f"[operator]\n{text}\n"))
+    message = str(caught.value)
+    assert problem in message and str(tmp_path) in message and "\n" not in message
+
+
+# --- entering operator mode -------------------------------------------------------------------------
+
+
+def test_the_code_typed_during_the_idle_show_opens_the_operator_menu(cafe: SimBoard) -> None:
+    idle(cafe)
+    type_code(cafe, CODE[:-1])
+    assert cafe.board.attract_phase is not None  # the show goes on while the presses follow the code
+    cafe.tap(CODE[-1])
+    assert cafe.board.attract_phase is None
+    assert isinstance(cafe.app.screen, OperatorMenu)
+    assert cafe.app.screen.choice.index == 0  # the code's last release did nothing more
+    assert "Operator" in cafe.screen_text()[0]
+    cafe.tap("back")  # BACK leaves it: the main menu, as before
+    assert isinstance(cafe.app.screen, MainMenu)
+
+
+def test_a_wrong_code_only_wakes_the_board(cafe: SimBoard) -> None:
+    idle(cafe)
+    before = (cafe.app.version, cafe.app.screen.choice.index)
+    type_code(cafe, ("left", "left", "ok"))  # the third press is wrong: it wakes, and does nothing else
+    assert cafe.board.attract_phase is None
+    assert (cafe.app.version, cafe.app.screen.choice.index) == before
+    assert isinstance(cafe.app.screen, MainMenu) and not operator_menu_open(cafe)
+    type_code(cafe, CODE[3:])  # the rest of the code, awake: ordinary presses (OK picks the menu's first line)
+    assert not operator_menu_open(cafe)
+
+
+def test_a_wrong_first_press_wakes_the_board_and_the_code_after_it_is_ordinary(cafe: SimBoard) -> None:
+    idle(cafe)
+    cafe.tap("roll")
+    assert cafe.board.attract_phase is None
+    type_code(cafe, ("left", "left", "right", "back", "roll"))  # the code's moves, without its OK
+    assert not operator_menu_open(cafe)
+    assert isinstance(cafe.app.screen, MainMenu)
+
+
+def test_the_code_typed_outside_the_idle_show_does_not_open_it(tmp_path: Path) -> None:
+    code = ("left", "right", "left", "right", "roll")
+    path = board_file(tmp_path, f"[operator]\ncode = {list(code)!r}\n".replace("'", '"'))
+    board = SimBoard(board_file=path, state_dir=tmp_path / "state", kiosk=True)
+    type_code(board, code)  # awake on the main menu: these only move the cursor
+    assert not operator_menu_open(board)
+    assert isinstance(board.app.screen, MainMenu) and board.app.screen.choice.index == 1
+    board.close()
+
+
+def test_a_long_pause_starts_the_code_over(cafe: SimBoard) -> None:
+    idle(cafe)
+    type_code(cafe, CODE[:2])
+    cafe.wait(CODE_GAP_S + 1)
+    type_code(cafe, CODE[2:])  # the rest alone, after the pause, is a wrong press: it wakes the board
+    assert cafe.board.attract_phase is None and not operator_menu_open(cafe)
+
+
+def test_the_code_again_after_a_pause_works(cafe: SimBoard) -> None:
+    idle(cafe)
+    type_code(cafe, CODE[:2])
+    cafe.wait(CODE_GAP_S + 1)
+    type_code(cafe)
+    assert isinstance(cafe.app.screen, OperatorMenu)
+
+
+def test_without_an_operator_section_there_is_no_operator_mode(tmp_path: Path) -> None:
+    board = SimBoard(state_dir=tmp_path / "state", kiosk=True)
+    idle(board)
+    type_code(board)
+    assert not operator_menu_open(board)
+    board.close()
+
+
+# --- the guests' settings ---------------------------------------------------------------------------
+
+
+def test_guests_settings_are_locked_in_kiosk_mode(cafe: SimBoard) -> None:
+    choose(cafe, "Settings")
+    assert isinstance(cafe.app.screen, TextScreen) and not isinstance(cafe.app.screen, SettingsScreen)
+    assert any("Locked" in line for line in cafe.screen_text())
+    cafe.tap("ok")
+    assert isinstance(cafe.app.screen, MainMenu)
+    assert "locked" in cafe.app.screen.choice.options[-1].detail
+
+
+def test_guests_settings_are_open_outside_kiosk_mode(tmp_path: Path) -> None:
+    board = SimBoard(board_file=board_file(tmp_path), state_dir=tmp_path / "state")
+    choose(board, "Settings")
+    assert isinstance(board.app.screen, SettingsScreen)
+    board.close()
+
+
+# --- the operator menu ----------------------------------------------------------------------------
+
+
+def open_operator(board: SimBoard) -> None:
+    idle(board)
+    type_code(board)
+    assert isinstance(board.app.screen, OperatorMenu)
+
+
+def finished_game(journal: Journal, name: str = "extra", players: tuple[str, ...] = ("Marie",)) -> int:
+    """A finished game in the journal (a short one: everything scores nothing)."""
+    import random
+
+    from firmware.dice import SeededDice
+
+    game = new_game(name, [Player(p) for p in players])
+    gid = journal.start_game(game.to_record(), {"mode": "play"})
+    dice, choose_step = SeededDice(1), random.Random(1)
+    while not game.is_over():
+        if game.pending().kind == "roll":
+            game.roll(dice)
+        else:
+            game.apply(choose_step.choice(game.legal_decisions()))
+        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
+    journal.finish(gid, game.result())  # type: ignore[arg-type]
+    return gid
+
+
+def test_games_offered_limit_the_main_menu_and_are_kept(cafe: SimBoard, tmp_path: Path) -> None:
+    open_operator(cafe)
+    choose(cafe, "Games offered")
+    choose(cafe, "EXXTRA")
+    assert cafe.app.screen.choice.current.detail == "off"
+    labels = [o.label for o in cafe.app.stack[0].choice.options]
+    assert "Play EXXTRA" not in labels and "Play EXTRA!" in labels
+    assert OperatorSettings.load(cafe.journal).games == ("levelx", "extra")  # kept for the next start
+    for _ in range(2):
+        cafe.tap("right")
+        cafe.tap("ok")  # the other two off: the last one stays on
+    assert sum(o.detail == "on" for o in cafe.app.screen.choice.options) == 1
+
+
+def test_the_brightness_cap_limits_the_leds(cafe: SimBoard) -> None:
+    open_operator(cafe)
+    choose(cafe, "Settings")
+    assert cafe.app.screen.choice.current.label == "Brightness cap"
+    cafe.tap("ok")  # 100% -> 20%
+    assert cafe.app.operator.brightness_cap == 0.2
+    assert cafe.hardware.leds.brightness == 0.2 < cafe.app.settings.brightness
+    assert OperatorSettings.load(cafe.journal).brightness_cap == 0.2
+
+
+def test_clear_high_scores_asks_first(cafe: SimBoard) -> None:
+    finished_game(cafe.journal)
+    assert cafe.journal.best_scores("extra")
+    open_operator(cafe)
+    choose(cafe, "Clear high scores")
+    assert isinstance(cafe.app.screen, ConfirmScreen)
+    cafe.tap("ok")  # "No" is the default
+    assert cafe.journal.best_scores("extra")
+    choose(cafe, "Clear high scores")
+    choose(cafe, "Yes")
+    assert cafe.journal.best_scores("extra") == []
+    assert len(cafe.journal.all_games()) == 1  # the games (and the audits) stay
+
+
+def test_records_are_cleared_only_after_a_second_confirmation(cafe: SimBoard) -> None:
+    finished_game(cafe.journal)
+    open_operator(cafe)
+    choose(cafe, "Clear records")
+    choose(cafe, "Yes")
+    assert isinstance(cafe.app.screen, ConfirmScreen)  # asked again
+    cafe.tap("ok")  # No
+    assert len(cafe.journal.all_games()) == 1 and isinstance(cafe.app.screen, OperatorMenu)
+    choose(cafe, "Clear records")
+    choose(cafe, "Yes")
+    choose(cafe, "Yes")
+    assert cafe.journal.all_games() == [] and cafe.journal.best_scores("extra") == []
+
+
+def test_factory_reset_of_settings_keeps_the_records(cafe: SimBoard) -> None:
+    finished_game(cafe.journal)
+    open_operator(cafe)
+    choose(cafe, "Settings")
+    cafe.tap("ok")  # brightness cap 20%
+    cafe.tap("right")
+    cafe.tap("ok")  # LED budget
+    cafe.tap("back")
+    choose(cafe, "Reset settings")
+    choose(cafe, "Yes")
+    assert cafe.app.operator == OperatorSettings()
+    assert cafe.app.settings == type(cafe.app.settings)()
+    assert cafe.journal.get_setting("operator") is None
+    assert len(cafe.journal.all_games()) == 1 and cafe.journal.best_scores("extra")
+
+
+def test_audits_on_the_oled_page_by_page(cafe: SimBoard) -> None:
+    finished_game(cafe.journal)
+    finished_game(cafe.journal, "levelx", ("Alex", "Bea"))
+    open_operator(cafe)
+    choose(cafe, "Audits")
+    assert isinstance(cafe.app.screen, AuditScreen)
+    first = cafe.screen_text()
+    assert first[:4] == ["Audits", "1/4", "Games: 2", "finished 2"]
+    cafe.tap("right")
+    second = cafe.screen_text()
+    assert second[:2] == ["Audits", "2/4"] and second[2:] != first[2:]
+    cafe.tap("left")
+    assert cafe.screen_text() == first
+    cafe.tap("ok")
+    assert isinstance(cafe.app.screen, OperatorMenu)
+
+
+def test_the_fleets_counters_are_an_audit_line_when_the_fleet_is_on(cafe: SimBoard) -> None:
+    from firmware.ui.operator import audit_text
+
+    assert "Fleet" not in audit_text(cafe.app)  # no [fleet] in this description
+    cafe.app.fleet_status = lambda: {"connected": False, "problem": "broker refused", "reconnects": 3}
+    assert audit_text(cafe.app).splitlines()[-1] == "Fleet: not connected (broker refused); reconnects 3"
+
+
+def test_kept_operator_settings_that_are_not_allowed_fall_back_to_their_defaults(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    journal.set_setting("operator", {"brightness_cap": 0.45, "language": "xx", "games": ["chess"]})
+    assert OperatorSettings.load(journal) == OperatorSettings()
+    journal.set_setting("operator", {"brightness_cap": 0.5, "language": "de", "games": ["extra"]})
+    assert OperatorSettings.load(journal) == OperatorSettings(0.5, "de", ("extra",))
+    journal.set_setting("operator", "not an object")
+    assert OperatorSettings.load(journal) == OperatorSettings()
+    journal.close()
