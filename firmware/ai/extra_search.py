@@ -174,7 +174,7 @@ class Position:
             room[column] -= 1
         ci, cj = rows[i], rows[j]
         ni = min(SIZE[i], ci + 1)
-        nj = min(SIZE[j], (ni if i == j else cj) + 1) if i == j else min(SIZE[j], cj + 1)
+        nj = min(SIZE[j], (ci + 2 if i == j else cj + 1))  # both crosses in one row: ci + 2
         if column is not None and room[column] == 0:
             total = 0.0
             for r, c in enumerate(rows):
