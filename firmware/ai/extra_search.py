@@ -86,14 +86,18 @@ def effects(faces: tuple[int, ...], rows: tuple[int, ...], numbers: tuple[Any, .
     return found
 
 
-_TERMS: dict[tuple[int, int, tuple[int, ...], int], float] = {}
+# Row terms already worked out, per table (by id: the learnt table lives as long as the process).
+_TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int], float]] = {}
 
 
 def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> float:
     """Expected final score of row `i` with `c` crosses, EXTRA room `room` (sorted), `others`
     other rows in play: the learnt table between whole numbers of rolls to come, else the model."""
     key = (i, c, room, others)
-    value = _TERMS.get(key)
+    cache = _TERMS.get(id(table))
+    if cache is None:
+        cache = _TERMS[id(table)] = {}
+    value = cache.get(key)
     if value is not None:
         return value
     rolls = remaining_rolls(room)
@@ -113,7 +117,7 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> flo
                 learnt = row_value(i, c, n, int(round(min(OFFER[i], share) * 100)))
             ends.append(learnt)
         value = ends[0] + frac * (ends[1] - ends[0])
-    _TERMS[key] = value
+    cache[key] = value
     return value
 
 
