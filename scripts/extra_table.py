@@ -1,6 +1,7 @@
 """Learn the EXTRA! "strong" bot's tables by self-play (approximate policy iteration).
 
-Each round plays seeded solo games with the current row table and records, after every
+Each round plays seeded solo games with the current row table (one step ahead, without
+strong's look-ahead over the next roll: as good a table, far faster) and records, after every
 decision, for each row in play: (row index, crosses, expected rolls to come, other rows in play)
 and the row's final score. The averages (shrunk towards the previous round's value, or towards
 a pessimistic prior for a new entry) are the next round's table. The last round's games also

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from firmware.bots import choose
 from firmware.dice import SeededDice
 from firmware.games import Player, find_game, game_names, new_game
+from firmware.games.extra import row_score
 from sim import arena
 
 LEVELS = ("easy", "medium", "strong")
@@ -159,3 +160,40 @@ def test_arena_refuses_an_unknown_level_in_one_line(capsys):
         arena.main(["--levels", "easy,hard", "--games", "1"])
     assert stop.value.code == 2
     assert "no bot level 'hard'" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def _extra_sheet(game):
+    sheet = game.sheets[0]
+    return sheet.row_crosses, sheet.numbers, sheet.column_crosses
+
+
+@pytest.mark.parametrize("kids", [False, True])
+def test_extra_lookahead_offers_what_the_engine_allows(kids):
+    """The strong bot's search enumerates rolls itself (firmware/ai/extra_search.py): for every
+    roll of random solo games, the sheets its effects lead to are exactly those the engine's
+    legal decisions lead to, and a game-ending effect is judged by the sheet's final total."""
+    from firmware.ai.extra_search import Position, effects
+    from firmware.ai.extra_table import NUMBERS, TABLE
+
+    for seed in range(12):
+        game = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
+        dice, rng = SeededDice(f"effects:{seed}"), random.Random(seed)
+        while not game.is_over():
+            if game.pending().kind == "roll":
+                game.roll(dice)
+                continue
+            engine = set()
+            for choice in game.legal_decisions():
+                twin = game.copy()
+                twin.apply(choice)
+                engine.add(_extra_sheet(twin))
+            rows, numbers, columns = _extra_sheet(game)
+            position = Position(rows, numbers, columns, kids, TABLE, NUMBERS)
+            found = effects(game.faces, rows, numbers, kids)
+            assert {position.after(effect) for effect in found} == engine
+            for effect in found:
+                after = position.after(effect)
+                if any(c == size for c, size in zip(after[2], (7, 8, 9))):
+                    total = sum(row_score(s, c) for s, c in zip(range(2, 13), after[0]) if c)
+                    assert position.value(effect) == total
+            game.apply(rng.choice(game.legal_decisions()))
