@@ -217,6 +217,7 @@ class EngineAgent(Agent):
         self.movetime_ms = movetime_ms
         self.runner: Runner = runner if runner is not None else Worker()
         self.failed: str | None = None  # why the engine was given up, once it was
+        self.closed = False
 
     def ask(self, question: Question) -> None:
         if self.failed is not None:
@@ -240,6 +241,7 @@ class EngineAgent(Agent):
             self.process.close()
 
     def close(self) -> None:
+        self.closed = True
         self.process.close()  # first: a decide() waiting on it ends at once
         self.runner.close()
 
@@ -256,6 +258,7 @@ class Agents:
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
         self.engines = {engine.name: engine for engine in engines}
+        self._made: list[EngineAgent] = []  # engine agents made and not closed yet: closed with the board
 
     def for_player(self, player: Player) -> Agent:
         if player.bot is None:
@@ -274,7 +277,12 @@ class Agents:
             agent.failed = f"engine {name!r} is not in this board's description"
             return agent
         process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s)
-        return EngineAgent(name, process, self.post, fallback, config.movetime_ms)
+        agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
+        self._made = [a for a in self._made if not a.closed]
+        self._made.append(agent)
+        return agent
 
     def close(self) -> None:
+        for agent in self._made:
+            agent.close()
         self.runner.close()

@@ -104,8 +104,8 @@ SEAT_KINDS = ("human", "bot", "kids")
 
 
 class SeatScreen(Screen):
-    """One seat: LEFT/RIGHT choose person, bot of a level (easy, medium, strong) or child (in
-    EXTRA!), ROLL the colour,
+    """One seat: LEFT/RIGHT choose person, bot of a level (easy, medium, strong), an external
+    engine of the board description ("Engine: NAME") or child (in EXTRA!), ROLL the colour,
     OK the next seat, BACK the previous one."""
 
     def __init__(self, game: str, seats: list[Seat], index: int) -> None:
@@ -116,10 +116,12 @@ class SeatScreen(Screen):
     def seat(self) -> Seat:
         return self.seats[self.index]
 
-    def kinds(self) -> tuple[str, ...]:
-        """"human", a "bot:<level>" per bot level (easiest first), then the game's own options."""
+    def kinds(self, engines: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """"human", a "bot:<level>" per bot level (easiest first), a "bot:engine:<name>" per
+        external engine, then the game's own options."""
         spec = find_game(self.game)
         return (("human",) + tuple(f"bot:{level}" for level in spec.levels)
+                + tuple(f"bot:engine:{name}" for name in engines)
                 + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options))
 
     def kind(self) -> str:
@@ -128,7 +130,7 @@ class SeatScreen(Screen):
     def press(self, app: App, button: str) -> None:
         seat = self.seat
         if button in ("left", "right"):
-            kinds = self.kinds()
+            kinds = self.kinds(tuple(app.agents.engines))
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
             seat.bot = kind.partition(":")[2] if kind.startswith("bot:") else None
             seat.kids = kind == "kids"
@@ -149,7 +151,8 @@ class SeatScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
         kind = self.kind()
-        label = f"Bot: {kind[4:]}" if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind]
+        label = (f"Engine: {kind[11:]}" if kind.startswith("bot:engine:") else f"Bot: {kind[4:]}"
+                 if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind])
         canvas.line(1, f"< {label} >", align="center")
         canvas.line(2, f"Colour: {self.seat.colour}")
         canvas.line(3, "ROLL: next colour")
