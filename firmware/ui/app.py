@@ -346,8 +346,8 @@ class BoardApp:
         try:
             step = game.parse_step(answer.step)
         except (RecordError, ValueError, TypeError, KeyError) as exc:
-            return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}: {exc}",
-                               engine=answer.engine)
+            return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
+                                                   f"not a legal decision: {exc}", engine=answer.engine)
         if step not in game.legal_decisions():
             return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
                                                    "not a legal decision", engine=answer.engine)
@@ -366,7 +366,7 @@ class BoardApp:
         if not any(n.endswith(f"plays seat {seat} ({session.game.players[seat].name}) from here")
                    for n in session.notes):  # a resumed game: already said in the record
             session.add_note(note)
-        self.show_note(f"Engine {agent.name} failed: strong bot plays")
+        self.report(f"Engine {agent.name} failed: strong bot plays")  # Records lists it too
 
     def _close_agents(self) -> None:
         if self.session is not None:
