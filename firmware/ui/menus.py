@@ -97,7 +97,7 @@ class SeatCountScreen(MenuScreen):
         if self.demo:
             start_game(app, self.game, seats, mode="demo")
         else:
-            app.push(SeatScreen(self.game, seats, 0))
+            app.push(SeatScreen(self.game, seats, 0, tuple(app.agents.engines)))
 
 
 SEAT_KINDS = ("human", "bot", "kids")
@@ -108,20 +108,21 @@ class SeatScreen(Screen):
     engine of the board description ("Engine: NAME") or child (in EXTRA!), ROLL the colour,
     OK the next seat, BACK the previous one."""
 
-    def __init__(self, game: str, seats: list[Seat], index: int) -> None:
+    def __init__(self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = ()) -> None:
         self.game, self.seats, self.index = game, seats, index
+        self.engines = engines  # the board description's external engines, by name
         self.title = f"{title_of(game)}: seat {index + 1}/{len(seats)}"
 
     @property
     def seat(self) -> Seat:
         return self.seats[self.index]
 
-    def kinds(self, engines: tuple[str, ...] = ()) -> tuple[str, ...]:
+    def kinds(self) -> tuple[str, ...]:
         """"human", a "bot:<level>" per bot level (easiest first), a "bot:engine:<name>" per
         external engine, then the game's own options."""
         spec = find_game(self.game)
         return (("human",) + tuple(f"bot:{level}" for level in spec.levels)
-                + tuple(f"bot:engine:{name}" for name in engines)
+                + tuple(f"bot:engine:{name}" for name in self.engines)
                 + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options))
 
     def kind(self) -> str:
@@ -130,7 +131,7 @@ class SeatScreen(Screen):
     def press(self, app: App, button: str) -> None:
         seat = self.seat
         if button in ("left", "right"):
-            kinds = self.kinds(tuple(app.agents.engines))
+            kinds = self.kinds()
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
             seat.bot = kind.partition(":")[2] if kind.startswith("bot:") else None
             seat.kids = kind == "kids"
@@ -142,7 +143,7 @@ class SeatScreen(Screen):
             seat.name = seat.colour.capitalize()
         elif button == "ok":
             if self.index + 1 < len(self.seats):
-                app.push(SeatScreen(self.game, self.seats, self.index + 1))
+                app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines))
             else:
                 start_game(app, self.game, self.seats, mode="play")
         elif button == "back":
