@@ -363,8 +363,7 @@ class BoardApp:
         seat = session.agents.index(agent)
         note = (f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
                 f"({session.game.players[seat].name}) from here")
-        if not any(n.endswith(f"plays seat {seat} ({session.game.players[seat].name}) from here")
-                   for n in session.notes):  # a resumed game: already said in the record
+        if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)
         self.report(f"Engine {agent.name} failed: strong bot plays")  # Records lists it too
 
