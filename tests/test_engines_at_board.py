@@ -260,3 +260,28 @@ def test_a_bad_engine_entry_is_one_clear_line(tmp_path: Path, entry: str, messag
     with pytest.raises(ConfigError, match=message) as caught:
         load_board(board_file(tmp_path, entry))
     assert "\n" not in str(caught.value)
+
+
+# --- the record's notes ----------------------------------------------------------------------
+def test_notes_in_a_record_are_texts_and_ignored_by_replay(tmp_path: Path) -> None:
+    from firmware.errors import RecordError
+    from firmware.journal import Journal
+
+    game = new_game("exxtra", ["A", "B", "C"])
+    record = game.to_record() | {"notes": ["step 0: engine 'x' crashed"]}
+    assert replay_record(record).to_record()["players"] == record["players"]
+    for bad in ("one note", [1], {"a": "b"}):
+        with pytest.raises(RecordError, match="'notes' must be a list of texts"):
+            replay_record(game.to_record() | {"notes": bad})
+    journal = Journal(tmp_path)
+    try:
+        header = {k: v for k, v in game.to_record().items() if k != "steps"}
+        game_id = journal.start_game(header)
+        journal.add_note(game_id, "first")
+        journal.add_note(game_id, "second")
+        assert journal.record(game_id)["notes"] == ["first", "second"]
+        journal.abandon(game_id)
+        with pytest.raises(RecordError, match="abandoned: it takes no more notes"):
+            journal.add_note(game_id, "third")
+    finally:
+        journal.close()
