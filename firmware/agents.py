@@ -31,11 +31,13 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.bots import choose
 from firmware.games import Game, Player
-from firmware.xdp.client import EngineError, EngineProcess
+
+if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
+    from firmware.xdp.client import EngineProcess
 
 log = logging.getLogger("xtraboard.agents")
 
@@ -226,6 +228,8 @@ class EngineAgent(Agent):
         self.runner.submit(lambda: self._think(question))
 
     def _think(self, question: Question) -> None:
+        from firmware.xdp.client import EngineError
+
         try:
             step = self.process.decide(question.game.to_record(), self.movetime_ms)
             answer = AgentAnswer(question.token, step, engine=self.name)
@@ -270,6 +274,8 @@ class Agents:
     def engine(self, name: str) -> Agent:
         """An agent for the engine `name`; one this board does not know (a record from another
         board, a description changed since) is given up at once: the strong bot plays."""
+        from firmware.xdp.client import EngineProcess
+
         fallback = BotAgent(FALLBACK_LEVEL, self.post, self.runner, self.policy or strong_policy)
         config = self.engines.get(name)
         if config is None:
