@@ -15,8 +15,11 @@ resume) is dropped. Bots think on a worker thread, never on the loop thread:
     >>> answers
     [AgentAnswer(token=(1, 0), step=Place(rung=5), error=None)]
 
-An engine in another process fits as a third kind: its `ask` writes `question.game.to_record()`
-(and the token) to the process, a reader thread posts an `AgentAnswer` for each line it answers.
+An engine in another process (`EngineAgent`, an `[[engines]]` entry of the board description)
+is a third kind: it asks the process (docs/engine-protocol.md) on a thread of its own and posts
+the step it answers as JSON (`AgentAnswer.engine` names it). The loop thread checks it against
+the legal decisions; when the engine fails or answers an illegal step, `fall_back()` hands the
+seat to the built-in strong bot for the rest of the game.
 """
 
 from __future__ import annotations
@@ -28,10 +31,13 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.bots import choose
 from firmware.games import Game, Player
+
+if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
+    from firmware.xdp.client import EngineProcess
 
 log = logging.getLogger("xtraboard.agents")
 
@@ -62,6 +68,14 @@ class AgentAnswer:
     token: Token
     step: Any = None
     error: str | None = None
+    engine: str | None = None  # an engine's answer: `step` is its JSON, not checked yet
+
+
+@dataclass(frozen=True)
+class HintAnswer(AgentAnswer):
+    """What the strong bot would do for a person's decision (`step`), and why in a few words."""
+
+    reason: str = ""
 
 
 class Agent:
@@ -179,19 +193,102 @@ class BotAgent(Agent):
         self.post(answer)
 
 
-class Agents:
-    """Makes each seat's agent: a `Person`, or a `BotAgent` thinking on this board's one worker
-    thread (or inline, for an app without a loop). Close it with the board."""
+FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
+ENGINE_PREFIX = "engine:"  # a seat's `bot` for an engine: "engine:NAME" (docs/records.md)
 
-    def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None) -> None:
+
+def strong_policy(game: Game, rng: random.Random) -> Any:
+    """The built-in strong bot, whatever the seat's `bot` says (an engine's fallback, hints)."""
+    return choose(game, rng, FALLBACK_LEVEL)
+
+
+class EngineAgent(Agent):
+    """An external engine (firmware.xdp.client.EngineProcess) deciding for a seat, asked on a
+    worker thread of its own (a slow engine holds up no bot). It posts the engine's step as JSON
+    (`AgentAnswer.engine` set) or the EngineError as `error`; the loop thread checks the step and,
+    on any failure, calls `fall_back()`: from then on the built-in strong bot plays the seat."""
+
+    kind = "engine"
+
+    def __init__(self, name: str, process: EngineProcess, post: Post, fallback: Agent,
+                 movetime_ms: int | None = None, runner: Runner | None = None) -> None:
+        self.name = name
+        self.process = process
+        self.post = post
+        self.fallback = fallback
+        self.movetime_ms = movetime_ms
+        self.runner: Runner = runner if runner is not None else Worker()
+        self.failed: str | None = None  # why the engine was given up, once it was
+        self.closed = False
+
+    def ask(self, question: Question) -> None:
+        if self.failed is not None:
+            self.fallback.ask(question)
+            return
+        self.runner.submit(lambda: self._think(question))
+
+    def _think(self, question: Question) -> None:
+        from firmware.xdp.client import EngineError
+
+        try:
+            step = self.process.decide(question.game.to_record(), self.movetime_ms)
+            answer = AgentAnswer(question.token, step, engine=self.name)
+        except EngineError as exc:
+            answer = AgentAnswer(question.token, error=str(exc), engine=self.name)
+        self.post(answer)
+
+    def fall_back(self, why: str) -> None:
+        """Give the engine up for this game (its process is stopped); the strong bot plays on."""
+        if self.failed is None:
+            self.failed = why
+            log.warning("engine %s given up: %s", self.name, why)
+            self.process.close()
+
+    def close(self) -> None:
+        self.closed = True
+        self.process.close()  # first: a decide() waiting on it ends at once
+        self.runner.close()
+
+
+class Agents:
+    """Makes each seat's agent: a `Person`, a `BotAgent` thinking on this board's one worker
+    thread (or inline, for an app without a loop), or an `EngineAgent` for a seat whose `bot` is
+    "engine:NAME" (`engines`: the board description's [[engines]], firmware.hardware.config.
+    EngineConfig). Close it with the board."""
+
+    def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None,
+                 engines: Any = ()) -> None:
         self.post = post
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
+        self.engines = {engine.name: engine for engine in engines}
+        self._made: list[EngineAgent] = []  # engine agents made and not closed yet: closed with the board
 
     def for_player(self, player: Player) -> Agent:
         if player.bot is None:
             return Person()
+        if player.bot.startswith(ENGINE_PREFIX):
+            return self.engine(player.bot.removeprefix(ENGINE_PREFIX))
         return BotAgent(player.bot, self.post, self.runner, self.policy)
 
+    def engine(self, name: str) -> Agent:
+        """An agent for the engine `name`; one this board does not know (a record from another
+        board, a description changed since) is given up at once: the strong bot plays."""
+        from firmware.xdp.client import EngineProcess
+
+        fallback = BotAgent(FALLBACK_LEVEL, self.post, self.runner, self.policy or strong_policy)
+        config = self.engines.get(name)
+        if config is None:
+            agent = EngineAgent(name, EngineProcess(name, ["-"]), self.post, fallback, runner=Inline())
+            agent.failed = f"engine {name!r} is not in this board's description"
+            return agent
+        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s)
+        agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
+        self._made = [a for a in self._made if not a.closed]
+        self._made.append(agent)
+        return agent
+
     def close(self) -> None:
+        for agent in self._made:
+            agent.close()
         self.runner.close()

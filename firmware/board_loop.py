@@ -38,7 +38,8 @@ class Board:
         self.loop = loop
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
-        self.agents = Agents(loop.post)  # bots think on one worker thread; answers come as events
+        # Bots think on one worker thread, engines each on their own; answers come as events.
+        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
                             problems=hardware.problems, agents=self.agents)
         self.attract_phase: int | None = None  # the idle show's step, None when not showing

@@ -21,7 +21,7 @@ from firmware.games import Game, Player, game_class, game_names
 
 FORMAT = "xtraboard-record"
 VERSION = 1
-RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice")
+RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice", "notes")
 DICE_KEYS = ("scheme", "commit", "seed", "physical")  # the optional dice block (docs/dice.md)
 PLAYER_KEYS = ("name", "bot", "kids")
 # Keys a step may hold besides those its own kind writes (EXTRA!'s `column` may be null or left out).
@@ -50,6 +50,9 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
             _check_keys(player, PLAYER_KEYS, f"player {_show(player.get('name'))}")
     if "dice" in record:
         _check_dice(record["dice"])
+    notes = record.get("notes", [])
+    if not isinstance(notes, list) or any(not isinstance(note, str) for note in notes):
+        raise RecordError(f"'notes' must be a list of texts, not {_show(notes)}")
     return game_class(record["game"]), [Player.from_json(p) for p in players]
 
 

@@ -53,6 +53,7 @@ class Table:
     journal_id: int | None = None
     seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
     meta: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # the record's "notes" (docs/records.md)
     # One agent per seat, bound by the board app when play starts (empty until then).
     agents: list[Agent] = field(default_factory=list, init=False, repr=False)
     table_id: int = field(default_factory=lambda: next(_TABLE_IDS), init=False)
@@ -85,7 +86,8 @@ class Table:
         rolls = sum(isinstance(s, Roll) for s in game.history)
         secret = meta.get("dice_seed")
         dice = CommittedDice(secret, rolls) if isinstance(secret, str) else dice_for(seed, rolls)
-        return cls(game, list(colours), dice, journal, stored.id, seed, meta)
+        notes = [n for n in stored.record.get("notes", []) if isinstance(n, str)]
+        return cls(game, list(colours), dice, journal, stored.id, seed, meta, notes)
 
     def header(self) -> dict[str, Any]:
         """The game's record without steps or result, with its dice block (docs/records.md):
@@ -99,12 +101,21 @@ class Table:
         return header
 
     def record(self) -> dict[str, Any]:
-        """The game's record with its dice block; the seed is in it once the game is over."""
+        """The game's record with its dice block (the seed is in it once the game is over) and
+        its notes, if any."""
         record = self.game.to_record()
         dice = self.header().get("dice")
         if dice is not None:
             record["dice"] = dice | ({"seed": self.meta["dice_seed"]} if self.over else {})
+        if self.notes:
+            record["notes"] = list(self.notes)
         return record
+
+    def add_note(self, note: str) -> None:
+        """Say in the record (and the journal) what happened at the table, e.g. a failed engine."""
+        self.notes.append(note)
+        if self.journal is not None and self.journal_id is not None and not self.over:
+            self.journal.add_note(self.journal_id, note)
 
     # --- the position -----------------------------------------------------------------------
     @property

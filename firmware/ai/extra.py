@@ -165,6 +165,13 @@ def _decide(game: Any, decisions: list, params: dict[str, float],
             numbers: dict[tuple[int, ...], float] | None = None) -> Any:
     """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
     best sheet value; each distinct effect is judged once."""
+    return _scored(game, decisions, params, table, numbers)[0]
+
+
+def _scored(game: Any, decisions: list, params: dict[str, float],
+            table: dict[tuple[int, int, int, int], float] | None = None,
+            numbers: dict[tuple[int, ...], float] | None = None) -> tuple[Any, float]:
+    """`_decide`'s choice and the sheet value it leads to."""
     player = game.undecided[0]
     sheet = game.sheets[player]
     faces = game.faces
@@ -197,7 +204,7 @@ def _decide(game: Any, decisions: list, params: dict[str, float],
             seen[key] = value
         if value > best_value:
             best, best_value = choice, value
-    return best
+    return best, best_value
 
 
 def strong(game: Any, decisions: list, rng: random.Random) -> Any:
@@ -235,6 +242,13 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
         if value > best_value:
             best, best_value = n, value
     return first[effects[best]]
+
+
+def explain(game: Any, decision: Any) -> str:
+    """Why "strong" likes `decision`: the final total it expects for the sheet, in points."""
+    from firmware.ai.extra_table import NUMBERS, TABLE
+
+    return f"exp. {_scored(game, [decision], STRONG, TABLE, NUMBERS)[1]:.0f} pts at the end"
 
 
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:

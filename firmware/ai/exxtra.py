@@ -155,6 +155,26 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     return _decide(game, decisions, threat=1.6, exact=True)
 
 
+def explain(game: Any, decision: Any) -> str:
+    """Why "strong" likes `decision`, in a few words (a hint on the board).
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
+    >>> explain(game, Place(5))
+    'rung 5: 93% safe, exp. +4.6 spaces'
+    """
+    value = int(game.current_combination)
+    view = _View(game)
+    position = view.positions[view.me]
+    if isinstance(decision, Reroll):
+        place_worth = _best_place(view, value, position, 1.6, True)[0]
+        again = reroll_value(view, position, 1.6, True)
+        return f"roll on: exp. +{again:.1f} vs +{place_worth:.1f} spaces"
+    safe = _survival(value, decision.rung, view, 1.6)
+    worth = _place_value(view, decision.rung, value, position, 1.6, True)
+    return f"rung {decision.rung}: {safe:.0%} safe, exp. +{worth:.1f} spaces"
+
+
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:
     """Best placement by expected spaces; re-roll by a plain threshold."""
     return _decide(game, decisions, threat=1.0, exact=False)

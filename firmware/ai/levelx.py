@@ -189,6 +189,29 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     return _decide(game, decisions, STRONG)
 
 
+def explain(game: Any, decision: Any) -> str:
+    """Why "strong" likes `decision`: the lead over the best opponent it expects, in points.
+
+    >>> from firmware.games import new_game, Roll
+    >>> from firmware.games.levelx import Groups
+    >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
+    >>> explain(game, Groups(((0, 1), (2, 3))))
+    'exp. lead +16.3 pts'
+    """
+    me = game.current_player
+    base = _State.of(game)
+    if isinstance(decision, TurnOnes):
+        faces = list(game.faces)
+        for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
+            faces[index] = face
+        value, _ = _best_outcome(game, tuple(faces), base, me, STRONG, {})
+        return f"turn the 1s: exp. lead {value:+.1f} pts"
+    state = base.copy()
+    for group in decision.groups:
+        state.act(me, sum(game.faces[i] for i in group) - ROWS[0])
+    return f"exp. lead {_judge(state, me, STRONG):+.1f} pts"
+
+
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:
     """The best own position by a blunter measure."""
     return _decide(game, decisions, MEDIUM)

@@ -148,6 +148,18 @@ class DebugConfig:
 
 
 @dataclass(frozen=True)
+class EngineConfig:
+    """One `[[engines]]` entry: an external XDP engine (docs/engine-protocol.md) offered as a
+    seat ("Engine: NAME") beside the built-in bot levels."""
+
+    name: str  # as shown on the seat menu and kept in the record ("bot": "engine:NAME")
+    command: tuple[str, ...]  # the program and its arguments (no shell)
+    timeout_s: float = 5.0  # beyond movetime: longer without an answer is a hang
+    movetime_ms: int | None = None  # the thinking time asked for each decision (None: the engine's own)
+    options: tuple[tuple[str, str], ...] = ()  # setoption name/value pairs, in order
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     path: Path
     name: str
@@ -160,6 +172,7 @@ class BoardConfig:
     fleet: FleetConfig | None = None  # the opt-in MQTT report, None when not configured
     debug: DebugConfig = DebugConfig()  # [debug]: the bench's debug service (off by default)
     operator: OperatorConfig | None = None  # [operator]: the operator menu's code, None = no operator mode
+    engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
 
 
 def default_board_path() -> Path:
@@ -216,6 +229,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
     operator = _operator(top.table("operator")) if top.present("operator") else None
+    engines = _engines(top) if top.present("engines") else ()
     top.done()
     return BoardConfig(
         path=source,
@@ -229,6 +243,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         fleet=fleet,
         debug=debug,
         operator=operator,
+        engines=engines,
     )
 
 
@@ -260,6 +275,42 @@ def _debug(table: _Table) -> DebugConfig:
         raise table.fail("host", f'"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
                                  "unless allow_remote = true")
     return DebugConfig(enabled, host, port, socket_path, serial, allow_remote)
+
+
+_ENGINE_NAME = re.compile(r"[A-Za-z0-9 _.-]{1,16}")
+
+
+def _engines(top: _Table) -> tuple[EngineConfig, ...]:
+    """`[[engines]]`: name, command, and optional timeout_s, movetime_ms, options."""
+    value = top.data["engines"]
+    if not isinstance(value, list) or not value:
+        raise top.fail("engines", f"expected [[engines]] tables, got {_describe(value)}")
+    engines: list[EngineConfig] = []
+    for index, entry in enumerate(value):
+        if not isinstance(entry, dict):
+            raise top.fail("engines", f"expected [[engines]] tables, got {_describe(entry)} in the array")
+        table = _Table(top.source, entry, ("engines", str(index)))
+        name = table.string("name", expected="1 to 16 letters, digits, spaces, '.', '_' or '-'")
+        if not _ENGINE_NAME.fullmatch(name):
+            raise table.fail("name", f'"{name}" is not a name; expected 1 to 16 letters, digits, spaces, ".", "_" or "-"')
+        if any(e.name == name for e in engines):
+            raise table.fail("name", f'"{name}" names two engines; expected a different name for each')
+        command = table._get("command", 'the program and its arguments, e.g. ["/usr/bin/myengine", "--xdp"]')
+        if (not isinstance(command, list) or not command
+                or any(not isinstance(part, str) or not part for part in command)):
+            raise table.fail("command", "expected a non-empty array of non-empty strings (the program, then "
+                                        f"its arguments), got {_describe(command)}")
+        timeout_s = table.number("timeout_s", 0.0, 600.0, above_low=True) if table.present("timeout_s") else 5.0
+        movetime = table.integer("movetime_ms", 1, 600_000) if table.present("movetime_ms") else None
+        options: tuple[tuple[str, str], ...] = ()
+        if table.present("options"):
+            option_table = table.table("options", expected="a table of option names and text values")
+            for key, option in option_table.data.items():
+                option_table.string(key, expected="text (the value sent with setoption)")
+            options = tuple((str(k), str(v)) for k, v in option_table.data.items())
+        table.done()
+        engines.append(EngineConfig(name, tuple(command), timeout_s, movetime, options))
+    return tuple(engines)
 
 
 def _read_toml(source: Path) -> dict[str, object]:

@@ -9,6 +9,7 @@ cannot read.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
@@ -120,6 +121,24 @@ class GameRecords(Storage):
             conn.execute(
                 "UPDATE games SET status = ?, result = ?, updated = ? WHERE id = ?", (FINISHED, text, now, game_id)
             )
+
+        self._write(action)
+
+    def add_note(self, game_id: int, note: str) -> None:
+        """Add `note` to the `notes` of a game being played (the record says what happened
+        at the table, e.g. an engine that failed; docs/records.md)."""
+        if not isinstance(note, str):
+            raise RecordError(f"a note must be text, not {note!r}")
+
+        def action(conn: sqlite3.Connection) -> None:
+            status = status_of(conn, game_id)
+            if status != PLAYING:
+                raise RecordError(f"game {game_id} is {status}: it takes no more notes")
+            (header_text,) = conn.execute("SELECT header FROM games WHERE id = ?", (game_id,)).fetchone()
+            header = json.loads(header_text)
+            header["notes"] = [*header.get("notes", []), note]
+            conn.execute("UPDATE games SET header = ?, updated = ? WHERE id = ?",
+                         (to_json(header, "the game header"), self._clock(), game_id))
 
         self._write(action)
 

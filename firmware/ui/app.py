@@ -22,8 +22,9 @@ from typing import Any
 
 from PIL import Image
 
-from firmware.agents import AgentAnswer, Agents, Inline, Token
-from firmware.errors import IllegalStepError
+from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
+from firmware.errors import IllegalStepError, RecordError
+from firmware.hints import hint
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
@@ -70,6 +71,7 @@ class BoardApp:
         self._answer: AgentAnswer | None = None  # a bot's answer, kept until its pace is over
         self._thinking: set[Token] = set()  # questions asked and not answered yet
         self._failed: Token | None = None  # a position the bot could not decide: not asked again
+        self._hinting: Token | None = None  # a hint asked for this position and not in yet
         self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[Screen] = [MainMenu(self)]
@@ -153,6 +155,8 @@ class BoardApp:
             return
         if kind == "hold" and name == "back":
             self.open_menu()
+        elif kind == "hold" and name in ("left", "right"):
+            self.ask_hint()
         elif kind == "press" and name != "back":
             self.screen.press(self, name)
         elif kind == "release" and name == "back" and not getattr(event, "held", False):
@@ -187,8 +191,8 @@ class BoardApp:
     # --- games --------------------------------------------------------------------------------
     @property
     def thinking(self) -> bool:
-        """An agent was asked and has not answered yet."""
-        return bool(self._thinking)
+        """An agent (or the hint) was asked and has not answered yet."""
+        return bool(self._thinking) or self._hinting is not None
 
     @property
     def busy(self) -> bool:
@@ -222,8 +226,12 @@ class BoardApp:
     def start_session(self, session: Table) -> None:
         if self.dice is not None:
             session.dice = self.dice
+        self._close_agents()
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
+        for agent in session.agents:  # an engine this board does not know: said at once
+            if isinstance(agent, EngineAgent) and agent.failed is not None:
+                self._engine_failed(agent, agent.failed)
         del self.stack[1:]
         self.push(PlayScreen(self))
         self.advance()
@@ -231,6 +239,7 @@ class BoardApp:
     def end_session(self) -> None:
         self.cancel_bot()
         self._answer = None
+        self._close_agents()
         self.session = None
         self.home()
         main = self.stack[0]
@@ -313,9 +322,20 @@ class BoardApp:
         table's position, else dropped (undo, abandon or resume came in between)."""
         self._thinking.discard(answer.token)
         session = self.session
+        if isinstance(answer, HintAnswer):
+            self._hinted(answer)
+            return
         if session is None or answer.token != session.token:
             log.debug("dropped a stale answer for position %s: %r", answer.token, answer.step)
             return
+        if answer.engine is not None:
+            answer = self._checked(session, answer)
+            if answer.error is not None:
+                agent = session.pending_agent()
+                if isinstance(agent, EngineAgent):
+                    self._engine_failed(agent, answer.error)
+                    self._ask_agent()  # the strong bot decides this position instead
+                    return
         if answer.error is not None:  # said once; the players can undo or abandon
             self._failed = answer.token
             self.report(f"a bot could not decide: {answer.error}")
@@ -323,6 +343,76 @@ class BoardApp:
         self._answer = answer
         if self._bot_due:
             self.bot_move()
+
+    # --- engines: checked on the loop thread, given up on any failure --------------------------
+    @staticmethod
+    def _checked(session: Table, answer: AgentAnswer) -> AgentAnswer:
+        """An engine's answer with its JSON made a step, or with `error` if it is no legal step."""
+        if answer.error is not None:
+            return answer
+        game = session.game
+        try:
+            step = game.parse_step(answer.step)
+        except (RecordError, ValueError, TypeError, KeyError) as exc:
+            return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
+                                                   f"not a legal decision: {exc}", engine=answer.engine)
+        if step not in game.legal_decisions():
+            return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
+                                                   "not a legal decision", engine=answer.engine)
+        return AgentAnswer(answer.token, step)
+
+    def _engine_failed(self, agent: EngineAgent, why: str) -> None:
+        """The seat's engine is given up: the strong bot plays it from here; said on the display
+        and in the record's notes."""
+        agent.fall_back(why)
+        session = self.session
+        if session is None:
+            return
+        seat = session.agents.index(agent)
+        note = (f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
+                f"({session.game.players[seat].name}) from here")
+        if note not in session.notes:  # a resumed game may meet the same failure again
+            session.add_note(note)
+        self.report(f"Engine {agent.name} failed: strong bot plays")  # Records lists it too
+
+    def _close_agents(self) -> None:
+        if self.session is not None:
+            for agent in self.session.agents:
+                agent.close()
+
+    # --- hints ---------------------------------------------------------------------------------
+    def ask_hint(self) -> None:
+        """A long LEFT or RIGHT while a person decides: ask the strong bot (off the loop thread)
+        what it would do; `_hinted` moves the cursor there and says why."""
+        session, play = self.session, self.play_screen()
+        if (session is None or play is None or self.screen is not play or play.choice is None
+                or session.pending_bot() or self._hinting == session.token):
+            return
+        token, game, rng = session.token, session.game.copy(), session.bot_rng()
+        post = self.agents.post
+        self._hinting = token
+
+        def think() -> None:
+            try:
+                step, reason = hint(game, rng)
+                post(HintAnswer(token, step, reason=reason))
+            except Exception as exc:  # a hint that fails must not take the worker down
+                log.exception("hint failed")
+                post(HintAnswer(token, error=f"{type(exc).__name__}: {exc}"))
+
+        self.agents.runner.submit(think)
+
+    def _hinted(self, answer: HintAnswer) -> None:
+        if answer.token == self._hinting:
+            self._hinting = None
+        session, play = self.session, self.play_screen()
+        if session is None or play is None or answer.token != session.token:
+            return  # the position moved on meanwhile: the hint no longer fits
+        if answer.error is not None:
+            self.report(f"no hint: {answer.error}")
+        elif play.point_at(answer.step):
+            self.show_note(f"Hint: {answer.reason}")
+        self.changed()
 
     def bot_move(self) -> None:
         """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in)."""

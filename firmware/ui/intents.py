@@ -44,6 +44,7 @@ class App(Protocol):
     seed: int | str | None
     animation: Animation | None
     cosmetic: random.Random  # tumbling faces only; never decides anything
+    agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
 
     @property
     def stack(self) -> Sequence[ScreenLike]: ...

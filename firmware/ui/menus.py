@@ -102,19 +102,20 @@ class SeatCountScreen(MenuScreen):
         if self.demo:
             start_game(app, self.game, seats, mode="demo")
         else:
-            app.push(SeatScreen(self.game, seats, 0))
+            app.push(SeatScreen(self.game, seats, 0, tuple(app.agents.engines)))
 
 
 SEAT_KINDS = ("human", "bot", "kids")
 
 
 class SeatScreen(Screen):
-    """One seat: LEFT/RIGHT choose person, bot of a level (easy, medium, strong) or child (in
-    EXTRA!), ROLL the colour,
+    """One seat: LEFT/RIGHT choose person, bot of a level (easy, medium, strong), an external
+    engine of the board description ("Engine: NAME") or child (in EXTRA!), ROLL the colour,
     OK the next seat, BACK the previous one."""
 
-    def __init__(self, game: str, seats: list[Seat], index: int) -> None:
+    def __init__(self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = ()) -> None:
         self.game, self.seats, self.index = game, seats, index
+        self.engines = engines  # the board description's external engines, by name
         self.title = f"{title_of(game)}: seat {index + 1}/{len(seats)}"
 
     @property
@@ -122,9 +123,11 @@ class SeatScreen(Screen):
         return self.seats[self.index]
 
     def kinds(self) -> tuple[str, ...]:
-        """"human", a "bot:<level>" per bot level (easiest first), then the game's own options."""
+        """"human", a "bot:<level>" per bot level (easiest first), a "bot:engine:<name>" per
+        external engine, then the game's own options."""
         spec = find_game(self.game)
         return (("human",) + tuple(f"bot:{level}" for level in spec.levels)
+                + tuple(f"bot:engine:{name}" for name in self.engines)
                 + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options))
 
     def kind(self) -> str:
@@ -145,7 +148,7 @@ class SeatScreen(Screen):
             seat.name = seat.colour.capitalize()
         elif button == "ok":
             if self.index + 1 < len(self.seats):
-                app.push(SeatScreen(self.game, self.seats, self.index + 1))
+                app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines))
             else:
                 start_game(app, self.game, self.seats, mode="play")
         elif button == "back":
@@ -154,7 +157,8 @@ class SeatScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
         kind = self.kind()
-        label = f"Bot: {kind[4:]}" if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind]
+        label = (f"Engine: {kind[11:]}" if kind.startswith("bot:engine:") else f"Bot: {kind[4:]}"
+                 if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind])
         canvas.line(1, f"< {label} >", align="center")
         canvas.line(2, f"Colour: {self.seat.colour}")
         canvas.line(3, "ROLL: next colour")

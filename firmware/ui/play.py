@@ -97,6 +97,21 @@ class PlayScreen(Screen):
             else:
                 app.step(value)
 
+    def point_at(self, step: Any) -> bool:
+        """Move the cursor to the option that plays `step` (a hint): the option holding it, else
+        one the game's UI says does the same (`same_choice`, optional). False if none does."""
+        if self.choice is None:
+            return False
+        same = getattr(self.ui, "same_choice", None)
+        for test in (lambda value: value == step,
+                     lambda value: same is not None and same(self.session, value, step)):
+            for index, option in enumerate(self.choice.options):
+                if test(option.value):
+                    self.choice.index = index
+                    self.view = None
+                    return True
+        return False
+
     def draw(self, canvas: Canvas) -> None:
         self.ui.draw(canvas, self.app, self.session, self)
 

@@ -58,6 +58,16 @@ def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, .
     return face, column, tuple(sorted(crossed_sums(sheet, [faces[a] + faces[b] for a, b in choice.pairs])))
 
 
+def same_choice(session: GameSession, value: Any, step: Any) -> bool:
+    """Whether the option `value` plays `step` (a hint): the board offers one choice per effect."""
+    game = session.game
+    if not isinstance(value, Choice) or not isinstance(step, Choice):
+        return False
+    sheet = game.sheets[game.undecided[0]]  # type: ignore[attr-defined]
+    faces = game.faces or ()  # type: ignore[attr-defined]
+    return effect(sheet, faces, value) == effect(sheet, faces, step)
+
+
 def crossed_sums(sheet: Sheet, sums: list[int]) -> list[int]:
     """Those of `sums` that get a cross, in order (a full row takes none)."""
     added: Counter[int] = Counter()

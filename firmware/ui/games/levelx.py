@@ -58,6 +58,17 @@ def options(app: App, session: GameSession) -> list[Option]:
     return choices
 
 
+def same_choice(session: GameSession, value: Any, step: Any) -> bool:
+    """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
+    outcome offered stands for every grouping that leaves the same position."""
+    if isinstance(step, TurnOnes):
+        return isinstance(value, Open)
+    if isinstance(value, Open):
+        return False
+    game: LevelX = session.game  # type: ignore[assignment]
+    return _state_key(_after(game, value)) == _state_key(_after(game, step))
+
+
 def distinct_outcomes(game: LevelX) -> list[Outcome]:
     """`outcomes(game)` less those with the same effect as another (kept: fewest groups)."""
     kept: dict[tuple[Any, ...], Outcome] = {}

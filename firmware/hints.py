@@ -1,0 +1,27 @@
+"""Hints: what the built-in strong bot would do for the pending decision, and why in a few
+words (docs/board.md: hold LEFT or RIGHT while deciding). Each game's strong policy module may
+offer `explain(game, decision) -> str`; without one the hint says only "strong bot's choice".
+
+    >>> import random
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
+    >>> hint(game, random.Random(1))
+    (Place(rung=5), 'rung 5: 93% safe, exp. +4.6 spaces')
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+from firmware.agents import FALLBACK_LEVEL, strong_policy
+from firmware.games import Game, find_game
+
+
+def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
+    """The strong bot's decision for `game`'s pending decision and the reason it gives."""
+    decision = strong_policy(game, rng)
+    policy = find_game(game.name).policy(FALLBACK_LEVEL)
+    explain = getattr(sys.modules.get(policy.__module__), "explain", None)
+    return decision, explain(game, decision) if explain is not None else "strong bot's choice"
