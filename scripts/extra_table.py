@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware.ai import extra as ai  # noqa: E402
+from firmware.games.extra import SUMS  # noqa: E402
 from firmware.dice import SeededDice  # noqa: E402
 from firmware.games import new_game  # noqa: E402
 
@@ -66,7 +67,7 @@ def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
         sheet = game.sheets[0]
         finals.append((tuple(sorted(n for n in sheet.numbers if n is not None)), sheet.total))
         for key, weight in seen:
-            sums[key] += weight * sheet.row_score_of(ai.SUMS[key[0]])
+            sums[key] += weight * sheet.row_score_of(SUMS[key[0]])
             counts[key] += weight
     return dict(sums), dict(counts), finals
 

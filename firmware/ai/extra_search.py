@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
 
-from firmware.ai.extra import MAX_OTHERS, OFFER, STRONG, remaining_rolls, row_value
+from firmware.ai.extra_model import MAX_OTHERS, OFFER, STRONG, remaining_rolls, row_value
 from firmware.games.extra import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
 
 SIZE = tuple(ROW_SIZES[s] for s in SUMS)
