@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from firmware.errors import RecordError
@@ -188,13 +188,7 @@ class GameRecords(Storage):
                 "SELECT id FROM games WHERE status = ? AND (? IS NULL OR game = ?) ORDER BY id DESC LIMIT ?",
                 (FINISHED, game, game, -1 if limit is None else limit),
             ).fetchall()
-            games = []
-            for (gid,) in rows:
-                try:
-                    games.append(stored(conn, gid))
-                except RecordError as exc:
-                    self._skip(f"game {gid}", str(exc))
-            return games
+            return self._readable(conn, (gid for (gid,) in rows))
 
         return self._read(action)
 
@@ -203,15 +197,20 @@ class GameRecords(Storage):
         that cannot be read are skipped (named in `skipped`)."""
 
         def action(conn: sqlite3.Connection) -> list[StoredGame]:
-            games = []
-            for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
-                try:
-                    games.append(stored(conn, gid))
-                except RecordError as exc:
-                    self._skip(f"game {gid}", str(exc))
-            return games
+            rows = conn.execute("SELECT id FROM games ORDER BY id").fetchall()
+            return self._readable(conn, (gid for (gid,) in rows))
 
         return self._read(action)
+
+    def _readable(self, conn: sqlite3.Connection, ids: Iterable[int]) -> list[StoredGame]:
+        """The games `ids` that can be read; the others are skipped (named in `skipped`)."""
+        games = []
+        for gid in ids:
+            try:
+                games.append(stored(conn, gid))
+            except RecordError as exc:
+                self._skip(f"game {gid}", str(exc))
+        return games
 
     def clear_records(self) -> int:
         """Delete every game that is over (finished or abandoned), with its steps and scores;
