@@ -142,46 +142,42 @@ def idle_cpu(seconds: float) -> dict[str, float]:
     return {"idle_cpu_percent": 100.0 * cpu / wall, "idle_seconds": wall}
 
 
-def cursor_move_bytes() -> dict[str, float]:
-    """I2C bytes for one RIGHT press on the main menu, against a full frame."""
+def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
+    """Bus bytes of a whole frame, of one RIGHT press on the main menu, and of the same frame
+    sent to the driver again (past Display's own check: the driver must send nothing)."""
     clock = FakeClock(10.0)
     loop = EventLoop(clock)
-    board, bus, pins = _board(clock, loop)
+    board, bus, pins = _board(clock, loop, path) if path is not None else _board(clock, loop)
+    display = board.hardware.display
     bus.clear()
-    board.hardware.display.invalidate()
+    display.invalidate()
     board.render()
     full = bus.byte_count()
     bus.clear()
     pins["right"].drive_low()
     loop.run_pending(board.handle)
     move = bus.byte_count()
+    bus.clear()
+    display.device.display(display.image.copy())
+    return full, move, bus.byte_count()
+
+
+def cursor_move_bytes() -> dict[str, float]:
+    """I2C bytes for one RIGHT press on the main menu, against a full frame."""
+    full, move, _ = _bus_bytes()
     return {"i2c_bytes_full_frame": full, "i2c_bytes_cursor_move": move,
             "i2c_cursor_move_percent_of_full": 100.0 * move / full}
 
 
 def profile_bytes() -> dict[str, float]:
-    """Per display profile (hardware/boards/*.toml): bus bytes of a whole frame, of one RIGHT
-    press on the main menu, and of the same frame sent to the driver again (must be 0)."""
+    """The same per display profile (hardware/boards/*.toml), with the unchanged frame's bytes."""
     figures: dict[str, float] = {}
     for path in sorted((default_board_path().parent / "boards").glob("*.toml")):
-        clock = FakeClock(10.0)
-        loop = EventLoop(clock)
-        board, bus, pins = _board(clock, loop, path)
-        display = board.hardware.display
-        bus.clear()
-        display.invalidate()
-        board.render()
-        full = bus.byte_count()
-        bus.clear()
-        pins["right"].drive_low()
-        loop.run_pending(board.handle)
-        move = bus.byte_count()
-        bus.clear()
-        display.device.display(display.image.copy())  # the driver itself, past Display's own check
+        full, move, unchanged = _bus_bytes(path)
         name = path.stem
         figures |= {f"{name}_bus_bytes_full_frame": full, f"{name}_bus_bytes_cursor_move": move,
                     f"{name}_cursor_move_percent_of_full": 100.0 * move / full,
-                    f"{name}_bus_bytes_unchanged_frame": bus.byte_count()}
+                    f"{name}_bus_bytes_unchanged_frame": unchanged}
     return figures
 
 
