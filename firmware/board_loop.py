@@ -191,7 +191,7 @@ class Board:
         else:
             frame = self._frame
         if self._rendered != app.version and hw.display is not None:
-            self._image = app.image(hw.display.canvas_size)
+            self._image = app.image(hw.display.canvas_size, hw.display.mode)
         self._rendered = app.version
         self._frame = frame
         if hw.leds is not None:

@@ -10,8 +10,8 @@ device class that sends only what changed and nothing for an unchanged frame:
   from a framebuffer; ours (`ChangedRows`) gives one box per run of changed pixel rows instead of
   one per quarter of the panel, aligned to the controller's columns.
 
-Other drivers are luma's own. `Display` skips identical frames, centres the 128×64 screens on
-larger panels, and turns bus errors into `HardwareError`.
+Other drivers are luma's own. `Display` skips identical frames, centres a smaller image on a
+larger panel, and turns bus errors into `HardwareError`.
 
 >>> from luma.core.interface.serial import i2c
 >>> bus = RecordingI2CBus()
@@ -35,8 +35,6 @@ from PIL import Image
 from firmware.errors import ConfigError, HardwareError
 from firmware.hardware.config import DisplayConfig
 
-
-LAYOUT_SIZE = (128, 64)  # what the screens are drawn for; larger panels show it centred
 
 
 class ChangeOnly:
@@ -273,10 +271,13 @@ class Display:
 
     @property
     def canvas_size(self) -> tuple[int, int]:
-        """The size to draw screens at: the panel's, but at most LAYOUT_SIZE (a larger panel shows
-        the screen centred until layouts exist for it)."""
-        width, height = self.size
-        return min(width, LAYOUT_SIZE[0]), min(height, LAYOUT_SIZE[1])
+        """The size to draw screens at: the panel's own (screens lay out per size class)."""
+        return self.size
+
+    @property
+    def mode(self) -> str:
+        """The panel's image mode: "1", or "L" for greyscale panels (screens may use greys)."""
+        return str(self.device.mode)
 
     def show(self, image: Image.Image) -> bool:
         """Show `image` (the panel's size, or smaller: centred); returns False (and sends nothing)

@@ -176,7 +176,7 @@ class FaceEntryScreen(Screen):
 class DiceEntryScreen(FaceEntryScreen):
     """Physical dice: the players key in the faces they rolled, die by die."""
 
-    title = "Enter the dice"
+    title = "Enter dice"
 
     def __init__(self, app: App) -> None:
         dice = app.session.game.dice()
