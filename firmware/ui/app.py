@@ -476,6 +476,10 @@ class BoardApp:
     # --- rendering (pure functions of the state above) ---------------------------------------
     def image(self, size: tuple[int, int], mode: str = "1") -> Image.Image:
         """The display image: the screen, an animation's caption, a note (greys in mode "L")."""
+        return self.canvas(size).result(mode)
+
+    def canvas(self, size: tuple[int, int]) -> Canvas:
+        """The display drawn on a Canvas of `size`, with the boxes of its texts (the fit test)."""
         canvas = Canvas(size)
         self.screen.draw(canvas)
         if self.animation is not None and self.animation.current.caption:
@@ -483,7 +487,7 @@ class BoardApp:
         if self.note is not None:
             banner(canvas, self.note)
         self.texts = canvas.texts
-        return canvas.result(mode)
+        return canvas
 
     def frame(self) -> dict[str, Any]:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""

@@ -146,13 +146,34 @@ class Canvas:
         record.clipped = record.clipped or clipped
 
     def title(self, text: str, right: str = "") -> None:
-        """The top line, underlined, with an optional right-aligned note (the title gives way)."""
-        room = self.columns - (len(right) + 1 if right else 0)
-        shown = clip(text, room)
-        self._line(0, shown, False, "left", True, False, shown != text)
+        """The top line, underlined, with an optional right-aligned note (in grey on greyscale
+        panels). Where the body font is large and they do not fit, they are drawn in the small
+        font; then the title gives way (clipped) to the note."""
+        face = self.body
+        if face.width(f"{text} {right}".strip()) > self.width:
+            face = load_font("small")
+        columns = self.width // face.advance
+        shown = clip(text, columns - (len(right) + 1 if right else 0))
+        y = (self.line_height - face.line_height) // 2
+        region = (0, y + face.top, self.width - 1, y + face.top + face.cell[1] - 1)
+        record = self.text(0, y, shown, font=face.name, region=region, critical=True)
+        record.clipped = record.clipped or shown != text
         if right:
-            self._line(0, right, False, "right", False, False, False)
+            self.text(self.width - face.width(right), y, right, font=face.name, region=region, secondary=True)
         self.draw.line((0, self.line_height - 1, self.width - 1, self.line_height - 1), fill=1)
+
+    def footer(self, lines: Sequence[str]) -> int:
+        """Help lines at the bottom in the small font (grey on greyscale panels); returns the y
+        they start at (what is above is the screen's)."""
+        face = load_font("small")
+        y = self.height - len(lines) * face.line_height
+        for index, text in enumerate(lines):
+            top = y + index * face.line_height
+            shown = clip(text, self.width // face.advance)
+            record = self.text(0, top, shown, font=face.name, secondary=True,
+                               region=(0, top + face.top, self.width - 1, top + face.top + face.cell[1] - 1))
+            record.clipped = record.clipped or shown != text
+        return y
 
     def tiny(self, x: int, y: int, text: str, fill: int = 1) -> int:
         """Draw with the 3×5 font; returns the x after the text."""

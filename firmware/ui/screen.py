@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from firmware.ui.draw import Canvas
+from firmware.ui.draw import Canvas, clip, wrap
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
@@ -94,14 +94,36 @@ class MenuScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.choice.position())
+        options, index = self.choice.options, self.choice.index
         visible = canvas.lines - 1
-        top = min(max(0, self.choice.index - visible // 2), max(0, len(self.choice.options) - visible))
-        for row, option in enumerate(self.choice.options[top: top + visible], start=1):
-            selected = top + row - 1 == self.choice.index
-            text = ("> " if selected else "  ") + option.label
-            if option.detail:
-                text = f"{text:<{canvas.columns - len(option.detail)}}{option.detail}"
-            canvas.line(row, text)
+        # A wide panel lists a long menu in two columns (a page at a time), not scrolled.
+        columns = 2 if canvas.size_class == "wide" and len(options) > visible else 1
+        per_page = visible * columns
+        if columns == 1:
+            top = min(max(0, index - visible // 2), max(0, len(options) - visible))
+        else:
+            top = index // per_page * per_page
+        width = canvas.width // columns
+        for slot, option in enumerate(options[top: top + per_page]):
+            row, column = slot % visible + 1, slot // visible
+            draw_option(canvas, row, column * width, width, option, top + slot == index)
+
+
+def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, selected: bool) -> None:
+    """One menu line: a cursor, the label, the detail (e.g. a setting's value) at the right."""
+    y = row * canvas.line_height
+    chars = canvas.columns_in(width)
+    detail = option.detail[: max(0, chars - 4)]
+    room = chars - (len(detail) + 1 if detail else 0)
+    label = ("> " if selected else "  ") + option.label
+    if detail and len(label) < room:  # one text, the detail right-aligned by spaces
+        label, detail = f"{label:<{chars - len(detail)}}{detail}", ""
+    shown = clip(label, room) if detail else clip(label, chars)
+    region = (x, y + canvas.body.top, x + width - 1, y + canvas.body.top + canvas.body.cell[1] - 1)
+    record = canvas.text(x, y, shown, region=region)
+    record.clipped = record.clipped or shown != label
+    if detail:
+        canvas.text(x + width - canvas.measure(detail), y, detail, region=region, secondary=True)
 
 
 class TextScreen(Screen):
@@ -113,8 +135,6 @@ class TextScreen(Screen):
         self.top = 0
 
     def _lines(self, canvas_columns: int) -> list[str]:
-        from firmware.ui.draw import wrap
-
         return wrap(self.text, canvas_columns)
 
     def press(self, app: App, button: str) -> None:
@@ -145,3 +165,17 @@ class ConfirmScreen(MenuScreen):
                 on_yes(app)
 
         super().__init__(question, [Option("No", False), Option("Yes", True)], pick)
+
+    def draw(self, canvas: Canvas) -> None:
+        """The question (wrapped, as many lines as it needs and the answers leave), underlined,
+        then the answers."""
+        lines = wrap(self.title, canvas.columns)
+        room = max(1, canvas.lines - 3)
+        if len(lines) > room:
+            lines = lines[: room - 1] + [clip(" ".join(lines[room - 1:]), canvas.columns)]
+        for row, text in enumerate(lines):
+            canvas.line(row, text, critical=True)
+        bottom = len(lines) * canvas.line_height - 1
+        canvas.draw.line((0, bottom, canvas.width - 1, bottom), fill=1)
+        for index, option in enumerate(self.choice.options):
+            draw_option(canvas, len(lines) + index, 0, canvas.width, option, index == self.choice.index)
