@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from firmware.ui.draw import Canvas, clip, wrap
+from firmware.ui.draw import Canvas, abbreviate, clip, wrap
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
@@ -104,26 +104,38 @@ class MenuScreen(Screen):
         else:
             top = index // per_page * per_page
         width = canvas.width // columns
+        # With the large font, details (a setting's value) take the small one if any would not
+        # fit beside its label otherwise: the same for every line.
+        chars = canvas.columns_in(width)
+        cramped = any(o.detail and len(o.label) + len(o.detail) + 3 > chars for o in options)
+        detail_font = "small" if cramped and canvas.body.name != "small" else None
         for slot, option in enumerate(options[top: top + per_page]):
             row, column = slot % visible + 1, slot // visible
-            draw_option(canvas, row, column * width, width, option, top + slot == index)
+            draw_option(canvas, row, column * width, width, option, top + slot == index, detail_font)
 
 
-def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, selected: bool) -> None:
-    """One menu line: a cursor, the label, the detail (e.g. a setting's value) at the right."""
+def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, selected: bool,
+                detail_font: str | None = None) -> None:
+    """One menu line: a cursor, the label, the detail (e.g. a setting's value) at the right, in
+    `detail_font` (default: the body font)."""
     y = row * canvas.line_height
     chars = canvas.columns_in(width)
     detail = option.detail[: max(0, chars - 4)]
     room = chars - (len(detail) + 1 if detail else 0)
     label = ("> " if selected else "  ") + option.label
-    if detail and len(label) < room:  # one text, the detail right-aligned by spaces
+    face, dy = detail_font, 0
+    if detail and face is not None:
+        small = canvas.font(face)
+        room = canvas.columns_in(width - small.width(detail) - small.advance)
+        dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top  # baselines level
+    elif detail and len(label) < room:  # one text, the detail right-aligned by spaces
         label, detail = f"{label:<{chars - len(detail)}}{detail}", ""
-    shown = clip(label, room) if detail else clip(label, chars)
+    shown = abbreviate(label, room) if detail else clip(label, chars)  # the value stays whole
     region = (x, y + canvas.body.top, x + width - 1, y + canvas.body.top + canvas.body.cell[1] - 1)
     record = canvas.text(x, y, shown, region=region)
-    record.clipped = record.clipped or shown != label
+    record.clipped = record.clipped or not detail and shown != label
     if detail:
-        canvas.text(x + width - canvas.measure(detail), y, detail, region=region, secondary=True)
+        canvas.text(x + width - canvas.measure(detail, face), y + dy, detail, font=face, region=region)
 
 
 class TextScreen(Screen):
