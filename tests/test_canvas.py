@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+from firmware.loop import EventLoop, FakeClock
+from firmware.table import Seat
+from firmware.ui.app import BoardApp
 from firmware.ui.draw import GREY, Canvas, clipped, outside, overlapping, problems
+from firmware.ui.menus import SeatScreen, SettingsScreen
+from firmware.ui.screen import ConfirmScreen, TextScreen
 
 
 def test_text_leaving_the_canvas_or_its_region_is_found() -> None:
@@ -70,3 +77,18 @@ def test_secondary_text_is_grey_on_greyscale_panels_and_lit_on_others() -> None:
     assert grey.crop((title[0], title[1], title[2] + 1, title[3] + 1)).getextrema() == (0, 255)
     mono = canvas.result("1")
     assert mono.crop((note[0], note[1], note[2] + 1, note[3] + 1)).getbbox() is not None
+
+
+@pytest.mark.parametrize("size", [(96, 16), (64, 48), (128, 32), (256, 32), (320, 240), (200, 100)])
+def test_menus_and_pages_draw_on_any_panel_size(size: tuple[int, int]) -> None:
+    """A panel of no profile gets its nearest class's layouts, clipped where need be, never an error."""
+    loop = EventLoop(FakeClock())
+    app = BoardApp(schedule=loop.call_later, seed=1)
+    screens = [app.screen, SettingsScreen(app), ConfirmScreen("Abandon game?", lambda a: None),
+               TextScreen("Rules", "Some words " * 40), SeatScreen("levelx", [Seat("Red", "red")] * 2, 0)]
+    for screen in screens:
+        app.push(screen)
+        image = app.image(size)
+        assert image.size == size and image.getbbox() is not None, type(screen).__name__
+    app.show_note("A note over it all")
+    assert app.image(size, "L").mode == "L"

@@ -95,7 +95,7 @@ class MenuScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.choice.position())
         options, index = self.choice.options, self.choice.index
-        visible = canvas.lines - 1
+        visible = max(1, canvas.lines - 1)
         # A wide panel lists a long menu in two columns (a page at a time), not scrolled.
         columns = 2 if canvas.size_class == "wide" and len(options) > visible else 1
         per_page = visible * columns
