@@ -130,9 +130,15 @@ def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, se
         dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top  # baselines level
     elif detail and len(label) < room:  # one text, the detail right-aligned by spaces
         label, detail = f"{label:<{chars - len(detail)}}{detail}", ""
-    shown = abbreviate(label, room) if detail else clip(label, chars)  # the value stays whole
     region = (x, y + canvas.body.top, x + width - 1, y + canvas.body.top + canvas.body.cell[1] - 1)
-    record = canvas.text(x, y, shown, region=region)
+    label_font, label_dy = None, 0
+    if not detail and len(label) > chars and canvas.body.name != "small":
+        # Too long for the large font: the small one, on the same baseline, before clipping.
+        small = canvas.font("small")
+        label_font, chars = "small", canvas.columns_in(width, "small")
+        label_dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top
+    shown = abbreviate(label, room) if detail else clip(label, chars)  # the value stays whole
+    record = canvas.text(x, y + label_dy, shown, font=label_font, region=region)
     record.clipped = record.clipped or not detail and shown != label
     if detail:
         canvas.text(x + width - canvas.measure(detail, face), y + dy, detail, font=face, region=region)
