@@ -276,7 +276,8 @@ class Display:
 
     @property
     def mode(self) -> str:
-        """The panel's image mode: "1", or "L" for greyscale panels (screens may use greys)."""
+        """The image mode luma's device takes: "1" for monochrome panels; the greyscale drivers
+        take "RGB" (or "L"), and screens drawn for them may use greys."""
         return str(self.device.mode)
 
     def show(self, image: Image.Image) -> bool:
