@@ -17,9 +17,9 @@ or older than its `.po` compiles the `.po` on first use into the user's cache
 ($XDG_CACHE_HOME/xtraboard/locale, else ~/.cache/xtraboard/locale; in memory if that cannot be
 written), with Babel; without Babel it speaks English and logs why.
 
-The pseudo-locale `xx` is made from the English at run time: accented, each word about a third
-longer, bracketed, placeholders kept: `[Šéttîñgš···]`-like text shows clipped or untranslated
-strings at a glance.
+The pseudo-locale `xx` is made from the English at run time: accented, each word about 45 %
+longer (a third more in all), bracketed, placeholders kept: text like `[Séttîñgs····]` shows
+clipped or untranslated strings at a glance.
 """
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ _PIECES = re.compile(r"(\{[^{}]*\}|[A-Za-z]+)")  # a placeholder (kept as it is)
 
 
 def pseudo(text: str) -> str:
-    """`text` in the pseudo-locale: accented, each word a third longer, bracketed; placeholders
-    such as `{name}` or `{score:>3}` stay as they are.
+    """`text` in the pseudo-locale: accented, each word about 45 % longer (a third more in all),
+    bracketed; placeholders such as `{name}` or `{score:>3}` stay as they are.
 
     >>> pseudo("Play {game}")
     '[Pláý·· {game}]'
@@ -105,7 +105,7 @@ def pseudo(text: str) -> str:
         piece = match.group(0)
         if piece.startswith("{"):
             return piece
-        return piece.translate(_ACCENTS) + "·" * math.ceil(len(piece) / 3)
+        return piece.translate(_ACCENTS) + "·" * math.ceil(len(piece) * 0.45)  # ~35 % of the whole text
 
     return "[" + _PIECES.sub(stretch, text) + "]" if text else text
 
@@ -178,11 +178,19 @@ def compile_catalogs(locale_dir: Path = LOCALE_DIR, into: Path | None = None) ->
 @lru_cache(maxsize=None)
 def translations(code: str) -> _gettext.NullTranslations:
     """The translations of `code` (cached): its compiled catalog, compiled now if need be."""
-    check_language(code)
-    if code == PSEUDO:
+    if check_language(code) == PSEUDO:
         return PseudoTranslations()
-    po = po_path(code)
-    for mo in (po.with_suffix(".mo"), (cache_dir() / po.relative_to(LOCALE_DIR)).with_suffix(".mo")):
+    return load_translations(code, LOCALE_DIR, cache_dir())
+
+
+def load_translations(code: str, locale_dir: Path, cache: Path) -> _gettext.NullTranslations:
+    """`code`'s catalog from `locale_dir`: its `.mo` if not older than its `.po`, else the copy
+    compiled into `cache` if that is not older, else the `.po` compiled now (into `cache`, or in
+    memory only when `cache` cannot be written). English when there is no catalog, or no Babel to
+    compile one (logged)."""
+    po = po_path(code, locale_dir)
+    cached = (cache / code / "LC_MESSAGES" / f"{DOMAIN}.mo")
+    for mo in (po.with_suffix(".mo"), cached):
         if _fresh(mo, po):
             with mo.open("rb") as source:
                 return _gettext.GNUTranslations(source)
@@ -195,13 +203,49 @@ def translations(code: str) -> _gettext.NullTranslations:
         log.warning("catalog %s is not compiled and Babel is not installed: the board speaks English "
                     "(run `python -m firmware.i18n compile`)", po)
         return _gettext.NullTranslations()
-    cached = (cache_dir() / po.relative_to(LOCALE_DIR)).with_suffix(".mo")
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_bytes(data)
     except OSError as exc:  # a read-only home: the compiled catalog lives in memory only
         log.info("cannot cache the compiled catalog %s: %s", cached, exc)
     return _gettext.GNUTranslations(io.BytesIO(data))
+
+
+def catalog_problems(po: Path) -> list[str]:
+    """What keeps the catalog `po` from being complete: each message without a translation (or
+    with a fuzzy one, or an empty plural form), and each translation whose placeholders (`{name}`)
+    differ from its msgid's. One line each; [] when the catalog is complete.
+    """
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=po.parent.parent.name, domain=DOMAIN)
+    problems = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            problems.append(f"{po}: not translated{' (fuzzy)' if message.fuzzy else ''}: {ids[0]!r}")
+            continue
+        wanted = set().union(*(placeholders(i) for i in ids))
+        for string in strings:
+            if placeholders(string) != wanted:
+                problems.append(f"{po}: placeholders {sorted(placeholders(string))} in {string!r}, "
+                                f"expected {sorted(wanted)} as in {ids[0]!r}")
+    return problems
+
+
+def placeholders(text: str) -> set[str]:
+    """The names of the `str.format` fields in `text`.
+
+    >>> sorted(placeholders("{prog}: {message} (see {prog} --help) {n:>3}"))
+    ['message', 'n', 'prog']
+    """
+    import string
+
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
 # --- the active language ----------------------------------------------------------------------------
@@ -239,6 +283,17 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _active.npgettext(context, singular, plural, n)
+
+
+def decimal(value: float) -> str:
+    """`value` as short as `:g` writes it, with the active language's decimal separator.
+
+    >>> use("de"); decimal(0.6), decimal(2.0)
+    ('0,6', '2')
+    >>> use("en")
+    """
+    # Translators: the decimal separator: "," in German and French.
+    return f"{value:g}".replace(".", pgettext("decimal separator", "."))
 
 
 def N_(message: str) -> str:

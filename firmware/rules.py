@@ -63,27 +63,21 @@ def rules_paragraphs(game: str) -> list[str]:
 
 
 def rules_pages(game: str, columns: int, lines: int) -> list[list[str]]:
-    """The rules laid out in pages of `lines` lines of at most `columns` characters: a paragraph
-    starts a new page unless it fits whole on the page so far (a blank line between them); one
-    longer than a page goes on over the next.
+    """The rules laid out in pages of `lines` lines of at most `columns` characters.
+
+    Paragraphs share a page (a blank line between them) when they fit whole; one that does not
+    starts a new page, and one longer than a page is spread evenly over as few pages as it
+    needs (no page of one stray line).
     """
     from firmware.ui.draw import wrap
 
     pages: list[list[str]] = []
-    page: list[str] = []
     for paragraph in rules_paragraphs(game):
         wrapped = wrap(paragraph, columns)
-        if page and len(page) + 1 + len(wrapped) <= lines:
-            page += ["", *wrapped]
+        if pages and len(pages[-1]) + 1 + len(wrapped) <= lines:
+            pages[-1] += ["", *wrapped]
             continue
-        if page:
-            pages.append(page)
-        page = []
-        for line in wrapped:
-            if len(page) == lines:
-                pages.append(page)
-                page = []
-            page.append(line)
-    if page:
-        pages.append(page)
+        count = -(-len(wrapped) // lines)
+        size = -(-len(wrapped) // count)
+        pages += [wrapped[i: i + size] for i in range(0, len(wrapped), size)]
     return pages or [[]]

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from firmware.i18n import LANGUAGES as SPOKEN
-from firmware.i18n import NAMES, N_, _
+from firmware.i18n import NAMES, N_, _, decimal
 
 _UNSET = object()
 
@@ -62,11 +62,11 @@ class Settings:
         if name == "brightness":
             return f"{round(value * 100)}%"
         if name == "led_budget_amps":
-            return f"{value:g} A"
+            return f"{decimal(value)} A"
         if name == "idle_timeout_s":
             return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
         if name == "bot_delay_s":
-            return f"{value:g} s"
+            return f"{decimal(value)} s"
         return str(value)
 
     @classmethod
@@ -119,11 +119,11 @@ LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i1
 @dataclass(frozen=True)
 class OperatorSettings:
     """What only the operator sets: the LEDs' brightness never goes above `brightness_cap`,
-    `language` is the default language (stored for later), `games` the games the main menu
-    offers (None: all of them)."""
+    `language` the café's language ("": the board description's; a guest's own choice in the
+    settings menu wins), `games` the games the main menu offers (None: all of them)."""
 
     brightness_cap: float = 1.0
-    language: str = "en"
+    language: str = ""
     games: tuple[str, ...] | None = None
 
     def offered(self, names: tuple[str, ...] | list[str]) -> list[str]:
