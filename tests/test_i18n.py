@@ -284,3 +284,35 @@ def test_the_rules_screen_flips_pages(tmp_path: Path) -> None:
         assert board.app.screen is not screen
     finally:
         board.close()
+
+
+# --- the translated screens fit -----------------------------------------------------------------------
+def translated_screens(code: str) -> list:
+    """Every menu this session translated, built in language `code`."""
+    from firmware.loop import EventLoop, FakeClock
+    from firmware.ui.app import BoardApp
+    from firmware.ui.menus import GameChoiceScreen, SeatCountScreen, SettingsScreen
+    from firmware.ui.operator import GamesOfferedScreen, OperatorMenu, OperatorSettingsScreen
+    from firmware.ui.screen import ConfirmScreen
+
+    app = BoardApp(schedule=EventLoop(FakeClock()).call_later, language=code, kiosk=True)
+    questions = ("Clear high scores?", "Reset all settings?", "Clear all records?", "Sure? Records gone")
+    return [app.stack[0], SettingsScreen(app), OperatorMenu(), OperatorSettingsScreen(app), GamesOfferedScreen(app),
+            GameChoiceScreen(_("Demo: which game?"), None), GameChoiceScreen(_("Rules of"), None),
+            *(SeatCountScreen(game, demo) for game in game_names() for demo in (False, True)),
+            *(ConfirmScreen(_(question), lambda app: None) for question in questions)]
+
+
+@pytest.mark.parametrize("profile", PROFILES, ids=[p.stem for p in PROFILES])
+@pytest.mark.parametrize("code", ["de", "fr"])
+def test_the_translated_menus_fit_every_display(profile: Path, code: str) -> None:
+    """No line clipped, no title running into its "1/7" (the pseudo-locale is for the fit test
+    of every screen, tests/test_fit.py)."""
+    display = load_board(profile).display
+    for screen in translated_screens(code):
+        for index in range(len(screen.choice.options)):
+            screen.choice.index = index
+            canvas = Canvas((display.width, display.height))
+            screen.draw(canvas)
+            assert not [text for text in canvas.texts if text.endswith("~")], (type(screen).__name__, canvas.texts)
+            assert len(screen.title) + 1 + len(screen.choice.position()) <= canvas.columns, screen.title
