@@ -47,8 +47,9 @@ class MainMenu(MenuScreen):
             options.insert(0, Option(_("Resume {game}").format(game=title), ("resume", None)))
         options += [Option(_("Demo"), ("demo", None)), Option(_("Rules"), ("rules", None)),
                     Option(_("Records"), ("records", None)),
-                    # Translators: shown after "Settings" on a café's board; "> Settings" and it share 21 columns.
-                    Option(_("Settings"), ("settings", None), _("locked") if app.kiosk else "")]
+                    Option(_("Settings"), ("settings", None),
+                           # Translators: after "Settings" on a café's board; "> Settings" and it share 21 columns.
+                           _("locked") if app.kiosk else "")]
         return options
 
     def refresh(self, app: App) -> None:
