@@ -42,6 +42,7 @@ LANGUAGES = ("en", "de", "fr")  # the real languages, in the settings menu's ord
 PSEUDO = "xx"  # the pseudo-locale: for fit tests and translators, never offered in a menu
 NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", PSEUDO: "Pseudo"}  # each in its own language
 LOCALE_DIR = Path(__file__).with_name("locale")
+ROOT = Path(__file__).resolve().parent.parent  # the checkout, when this is one
 ENV = "XTRABOARD_LANG"  # the CLI's language, before LANGUAGE, LC_ALL, LC_MESSAGES and LANG
 
 log = logging.getLogger("xtraboard.i18n")
@@ -139,12 +140,14 @@ def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     return base / "xtraboard" / "locale"
 
 
-def _fresh(mo: Path, po: Path) -> bool:
-    """`mo` is there and not older than `po` (a wheel ships no `.po`: its `.mo` is fresh)."""
+def _fresh(mo: Path, po: Path, check_age: bool = True) -> bool:
+    """`mo` is there and, if `check_age`, not older than `po`."""
     try:
         built = mo.stat().st_mtime
     except OSError:
         return False
+    if not check_age:
+        return True
     try:
         return built >= po.stat().st_mtime
     except OSError:
@@ -180,18 +183,20 @@ def translations(code: str) -> _gettext.NullTranslations:
     """The translations of `code` (cached): its compiled catalog, compiled now if need be."""
     if check_language(code) == PSEUDO:
         return PseudoTranslations()
-    return load_translations(code, LOCALE_DIR, cache_dir())
+    # Installed from a wheel, the compiled catalogs are the build's (pip gives every file the
+    # install time, so ages say nothing there); in a checkout a translator's edit makes them stale.
+    return load_translations(code, LOCALE_DIR, cache_dir(), check_age=(ROOT / "pyproject.toml").exists())
 
 
-def load_translations(code: str, locale_dir: Path, cache: Path) -> _gettext.NullTranslations:
-    """`code`'s catalog from `locale_dir`: its `.mo` if not older than its `.po`, else the copy
-    compiled into `cache` if that is not older, else the `.po` compiled now (into `cache`, or in
-    memory only when `cache` cannot be written). English when there is no catalog, or no Babel to
-    compile one (logged)."""
+def load_translations(code: str, locale_dir: Path, cache: Path, check_age: bool = True) -> _gettext.NullTranslations:
+    """`code`'s catalog from `locale_dir`: its `.mo` if not older than its `.po` (any `.mo` when
+    not `check_age`), else the copy compiled into `cache` if that is not older, else the `.po`
+    compiled now (into `cache`, or in memory only when `cache` cannot be written). English when
+    there is no catalog, or no Babel to compile one (logged)."""
     po = po_path(code, locale_dir)
     cached = (cache / code / "LC_MESSAGES" / f"{DOMAIN}.mo")
     for mo in (po.with_suffix(".mo"), cached):
-        if _fresh(mo, po):
+        if _fresh(mo, po, check_age):
             with mo.open("rb") as source:
                 return _gettext.GNUTranslations(source)
     if not po.exists():
@@ -303,7 +308,6 @@ def N_(message: str) -> str:
 
 
 # --- `python -m firmware.i18n`: the translators' commands (docs/translating.md) --------------------
-ROOT = Path(__file__).resolve().parent.parent
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 BABEL_CFG = LOCALE_DIR / "babel.cfg"
 
