@@ -316,3 +316,20 @@ def test_the_translated_menus_fit_every_display(profile: Path, code: str) -> Non
             screen.draw(canvas)
             assert not [text for text in canvas.texts if text.endswith("~")], (type(screen).__name__, canvas.texts)
             assert len(screen.title) + 1 + len(screen.choice.position()) <= canvas.columns, screen.title
+
+
+def test_the_readmes_german_screenshot_is_what_the_documented_command_makes(tmp_path: Path) -> None:
+    from PIL import Image, ImageChops
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = ("xtraboard sim --headless --scenario docs/screenshots/menu-de.toml --lang de"
+               " --display-image docs/screenshots/menu-de.png")
+    assert command in readme and "docs/screenshots/menu-de.png" in readme
+    out = tmp_path / "menu-de.png"
+    argv = command.split()[1:]
+    argv[argv.index("docs/screenshots/menu-de.toml")] = str(ROOT / "docs" / "screenshots" / "menu-de.toml")
+    argv[-1] = str(out)
+    assert main(argv) == 0
+    with Image.open(out) as made, Image.open(ROOT / "docs" / "screenshots" / "menu-de.png") as kept:
+        assert made.size == kept.size == (128, 64)
+        assert ImageChops.difference(made.convert("L"), kept.convert("L")).getbbox() is None
