@@ -17,11 +17,8 @@ class RecordError(XtraboardError, ValueError):
 
     def __init__(self, message: str, index: int | None = None) -> None:
         self.index = index
-        if index is not None:
-            from firmware.i18n import _
-
-            message = _("step {index}: {problem}").format(index=index, problem=message)
-        super().__init__(message)
+        prefix = f"step {index}: " if index is not None else ""
+        super().__init__(prefix + message)
 
 
 class ConfigError(XtraboardError, ValueError):

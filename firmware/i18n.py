@@ -339,7 +339,7 @@ def extract() -> int:
 def update() -> int:
     """Merge the template into every language's `.po` (new strings come in empty or fuzzy)."""
     return _pybabel("update", "-i", str(POT), "-d", str(LOCALE_DIR), "-D", DOMAIN, "--width", "100",
-                    "--no-fuzzy-matching", "--ignore-pot-creation-date")
+                    "--no-fuzzy-matching", "--ignore-pot-creation-date", "--ignore-obsolete")
 
 
 def main(argv: list[str] | None = None) -> int:

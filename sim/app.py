@@ -21,7 +21,6 @@ from firmware.commands.run import lang
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
 from firmware.i18n import _
-from firmware.ui.menus import players_label
 
 class DemoError(XtraboardError, RuntimeError):
     """The demo could not find its way through the board's menus."""
@@ -164,6 +163,8 @@ def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
 def start_demo(board, game: str, seats: int) -> None:
     """Main menu → Demo → GAME → N players, by button presses like a person (in the board's
     language: the labels are the menus' own)."""
+    from firmware.ui.menus import players_label
+
     choose(board, _("Demo"))
     choose(board, game_class(game).title)
     choose(board, players_label(seats))

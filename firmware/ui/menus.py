@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from firmware import i18n
 from firmware.games import find_game, game_names
-from firmware.i18n import _, ngettext
 from firmware.games.registry import games
+from firmware.i18n import _, ngettext
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas
@@ -103,7 +103,7 @@ class SeatCountScreen(MenuScreen):
     def __init__(self, game: str, demo: bool) -> None:
         spec = find_game(game)
         options = [Option(players_label(n), n) for n in spec.players]
-        super().__init__(f"{spec.title}{' demo' if demo else ''}", options, self._pick)
+        super().__init__(_("{game} demo").format(game=spec.title) if demo else spec.title, options, self._pick)
         self.game, self.demo = game, demo
 
     def _pick(self, app: App, option: Option) -> None:
