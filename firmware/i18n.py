@@ -40,6 +40,7 @@ from firmware.errors import ConfigError
 DOMAIN = "xtraboard"
 LANGUAGES = ("en", "de", "fr")  # the real languages, in the settings menu's order
 PSEUDO = "xx"  # the pseudo-locale: for fit tests and translators, never offered in a menu
+FIT_LANGUAGES = (*LANGUAGES, PSEUDO)  # what a fit test renders every screen in: `use(code)` for each
 NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", PSEUDO: "Pseudo"}  # each in its own language
 LOCALE_DIR = Path(__file__).with_name("locale")
 ROOT = Path(__file__).resolve().parent.parent  # the checkout, when this is one

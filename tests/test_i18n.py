@@ -251,7 +251,7 @@ def test_the_operators_language_is_the_boards_for_its_guests(tmp_path: Path) -> 
 
 # --- the rules pages --------------------------------------------------------------------------------
 @pytest.mark.parametrize("profile", PROFILES, ids=[p.stem for p in PROFILES])
-@pytest.mark.parametrize("code", ["en", "de", "fr", "xx"])
+@pytest.mark.parametrize("code", i18n.FIT_LANGUAGES)
 def test_the_rules_fit_every_display_in_pages(profile: Path, code: str) -> None:
     i18n.use(code)
     display = load_board(profile).display
