@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from firmware.i18n import _
 from firmware.ui.draw import Canvas, abbreviate, clip, wrap
 
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ class ConfirmScreen(MenuScreen):
             if option.value:
                 on_yes(app)
 
-        super().__init__(question, [Option("No", False), Option("Yes", True)], pick)
+        super().__init__(question, [Option(_("No"), False), Option(_("Yes"), True)], pick)
 
     def draw(self, canvas: Canvas) -> None:
         """The question (wrapped, as many lines as it needs and the answers leave), underlined,
