@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from firmware.ui.fonts import BitmapFont, font as load_font
 
@@ -68,6 +68,7 @@ class TextBox:
     clipped: bool = False
     critical: bool = False
     hidden: bool = False
+    ink: tuple[int, int, Image.Image] | None = None  # (x, y, mask): its lit pixels, for `touching`
 
 
 class Canvas:
@@ -123,7 +124,8 @@ class Canvas:
             face.draw(self._grey, x, y, text, 1)
         record = TextBox(text, face.ink_box(x, y, text), region or (0, 0, self.width - 1, self.height - 1),
                          face.name, clipped=text.endswith(CLIP_MARK) and len(text) > 1,
-                         critical=critical or is_number(text.removesuffix(CLIP_MARK)))
+                         critical=critical or is_number(text.removesuffix(CLIP_MARK)),
+                         ink=(x, y + face.top, face.mask(text)))
         self.boxes.append(record)
         return record
 
@@ -179,16 +181,18 @@ class Canvas:
         """Draw with the 3×5 font; returns the x after the text."""
         self.texts.append(text)
         start = x
-        for char in text:
+        mask = Image.new("1", (max(1, tiny_width(text)), 5), 0)
+        for index, char in enumerate(text):
             for dx, column in enumerate(tiny_glyph(char)):
                 for dy in range(5):
                     if column >> (dy + 1) & 1:  # TINY_FONT rows are bits 1-5
                         self.draw.point((x + dx, y + dy), fill=fill)
+                        mask.putpixel((index * 4 + dx, dy), 1)
             x += 4
         if text:
             self.boxes.append(TextBox(text, (start, y, start + tiny_width(text) - 1, y + 4),
                                       (0, 0, self.width - 1, self.height - 1), "tiny",
-                                      critical=is_number(text)))
+                                      critical=is_number(text), ink=(start, y, mask)))
         return x
 
     def fit(self, box: Box, text: str, *, fonts: Sequence[str] = ("large", "small"), align: str = "left",
@@ -329,9 +333,27 @@ def outside(canvas: Canvas) -> list[TextBox]:
 
 
 def overlapping(canvas: Canvas) -> list[tuple[TextBox, TextBox]]:
-    """Pairs of shown texts whose boxes overlap or touch (a 1-pixel gap is required)."""
+    """Pairs of shown texts that overlap or touch: their boxes are less than a pixel apart and so
+    are some of their lit pixels (a descender above an accent of another line, far to its side,
+    leaves a gap; one right above it does not)."""
     shown = [r for r in canvas.boxes if r.box is not None and not r.hidden]
-    return [(a, b) for i, a in enumerate(shown) for b in shown[i + 1:] if _touch(a.box, b.box)]  # type: ignore[arg-type]
+    return [(a, b) for i, a in enumerate(shown) for b in shown[i + 1:]
+            if _touch(a.box, b.box) and _pixels_touch(a, b)]  # type: ignore[arg-type]
+
+
+def _pixels_touch(a: TextBox, b: TextBox) -> bool:
+    """True if a lit pixel of `a` is within one pixel (diagonals too) of a lit pixel of `b`."""
+    if a.ink is None or b.ink is None or a.box is None or b.box is None:
+        return True  # nothing to look closer at: the boxes decide
+    x0, y0 = min(a.box[0], b.box[0]) - 1, min(a.box[1], b.box[1]) - 1
+    size = (max(a.box[2], b.box[2]) + 2 - x0, max(a.box[3], b.box[3]) + 2 - y0)
+    layers = []
+    for x, y, mask in (a.ink, b.ink):
+        layer = Image.new("L", size, 0)
+        layer.paste(255, (x - x0, y - y0), mask)
+        layers.append(layer)
+    near = layers[0].filter(ImageFilter.MaxFilter(3))  # a's pixels grown by one
+    return ImageChops.multiply(near, layers[1]).getbbox() is not None
 
 
 def clipped(canvas: Canvas) -> list[TextBox]:

@@ -129,7 +129,7 @@ def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, se
         small = canvas.font(face)
         room = canvas.columns_in(width - small.width(detail) - small.advance)
         dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top  # baselines level
-    elif detail and len(label) < room:  # one text, the detail right-aligned by spaces
+    elif detail and len(label) <= room:  # one text, the detail right-aligned by spaces
         label, detail = f"{label:<{chars - len(detail)}}{detail}", ""
     region = (x, y + canvas.body.top, x + width - 1, y + canvas.body.top + canvas.body.cell[1] - 1)
     label_font, label_dy = None, 0
