@@ -72,7 +72,8 @@ class PlayScreen(Screen):
         pending = session.game.pending()
         self.view = None
         if pending.kind == "decision" and not session.pending_bot():
-            self.choice = Choice(self.ui.options(app, session))
+            make = getattr(self.ui, "choice", Choice)  # a game may choose in stages (EXTRA!)
+            self.choice = make(self.ui.options(app, session))
         else:
             self.choice = None
 
@@ -90,7 +91,9 @@ class PlayScreen(Screen):
         elif button in ("left", "right") and self.choice is not None:
             self.choice.move(button)
             self.view = None
-        elif button == "ok" and self.choice is not None:
+        elif button == "back" and self.choice is not None:
+            self.choice.back()
+        elif button == "ok" and self.choice is not None and self.choice.pick():
             value = self.choice.current.value
             if isinstance(value, Open):
                 app.push(value.screen(app))
@@ -107,7 +110,7 @@ class PlayScreen(Screen):
                      lambda value: same is not None and same(self.session, value, step)):
             for index, option in enumerate(self.choice.options):
                 if test(option.value):
-                    self.choice.index = index
+                    self.choice.jump(index)
                     self.view = None
                     return True
         return False

@@ -22,6 +22,7 @@ from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, Colour, dim
 from firmware.ui.draw import Canvas, tiny_width
 from firmware.ui.play import PIPS
+from firmware.ui.screen import Choice as ScreenChoice
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -99,6 +100,14 @@ def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
     return f"{pairs} x{face}{new}"
 
 
+@dataclass(frozen=True)
+class StagedOption(Option):
+    """An option with its three parts, each (key, text): the extra die ("x3", "free ride"), the
+    pairs ("4+6") and the column of a new number (">B", or no part)."""
+
+    parts: tuple[tuple[Any, str], ...] = ()
+
+
 def options(app: App, session: GameSession) -> list[Option]:
     """One option per distinct effect, ordered by extra face, then sums, then column."""
     game: Extra = session.game  # type: ignore[assignment]
@@ -113,7 +122,114 @@ def options(app: App, session: GameSession) -> list[Option]:
         sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
         return (face or 0, sums, -1 if column is None else column)
 
-    return [Option(label(sheet, faces, choice), choice) for _, choice in sorted(chosen.items(), key=order)]
+    made: list[Option] = []
+    for (face, column, _), choice in sorted(chosen.items(), key=order):
+        text = label(sheet, faces, choice)
+        pairs = text.removeprefix("free: ").split(" x")[0]
+        parts = (("free ride" if face is None else face, "free ride" if face is None else f"x{face}"),
+                 (pairs, pairs), (column, "" if column is None else f">{COLUMN_NAMES[column]}"))
+        made.append(StagedOption(text, choice, parts=parts))
+    return made
+
+
+STAGE_NAMES = ("EXTRA die", "pairs", "column")
+
+
+@dataclass
+class StagedChoice(ScreenChoice):
+    """EXTRA!'s decision in up to three stages: the extra die, then the pairs, then the column of
+    a new number. LEFT/RIGHT change the current stage's part (the later parts stay as far as they
+    still fit), OK goes on to the next stage and on the last one plays the option, BACK goes a
+    stage back; a stage with one possibility is skipped. The cursor is always on one whole
+    option, which the sheet previews. Worst case 7 presses: five faces (2 moves + OK), three
+    pairings (1 + OK), three columns (1 + OK).
+
+        >>> parts = lambda f, p, c: ((f, f"x{f}"), (p, p), (c, ">" + "AB"[c]))
+        >>> staged = StagedChoice([StagedOption(str(i), i, parts=parts(f, p, c))
+        ...                        for i, (f, p, c) in enumerate([(1, "4+8", 0), (1, "4+8", 1), (2, "3+8", 0)])])
+        >>> staged.stage_name(), staged.move("right"), staged.current.value, staged.stage_name()
+        ('EXTRA die', True, 2, 'EXTRA die')
+        >>> staged.move("right"), staged.pick(), staged.stage_name(), staged.position()
+        (True, False, 'column', '1/2')
+    """
+
+    level: int = 0  # which of `stages()` LEFT/RIGHT change
+    keys: list[tuple[Any, ...]] = field(init=False, repr=False)  # each option's parts' keys
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not all(isinstance(o, StagedOption) and len(o.parts) == len(STAGE_NAMES) for o in self.options):
+            raise ValueError("a staged choice needs options with one part per stage")
+        self.keys = [tuple(key for key, _ in o.parts) for o in self.options]  # type: ignore[attr-defined]
+
+    def _keys(self, index: int) -> tuple[Any, ...]:
+        return self.keys[index]
+
+    def _values(self, stage: int) -> list[Any]:
+        """The keys of part `stage` among the options that share the current one's earlier parts."""
+        prefix = self._keys(self.index)[:stage]
+        values: list[Any] = []
+        for index in range(len(self.options)):
+            keys = self._keys(index)
+            if keys[:stage] == prefix and keys[stage] not in values:
+                values.append(keys[stage])
+        return values
+
+    def stages(self) -> list[int]:
+        """The stages with a choice in them, for the option under the cursor."""
+        return [stage for stage in range(len(STAGE_NAMES)) if len(self._values(stage)) > 1]
+
+    def stage(self) -> int | None:
+        stages = self.stages()
+        return stages[min(self.level, len(stages) - 1)] if stages else None
+
+    def stage_name(self) -> str:
+        stage = self.stage()
+        return "" if stage is None else STAGE_NAMES[stage]
+
+    def move(self, button: str) -> bool:
+        stage = self.stage()
+        if button not in ("left", "right") or stage is None:
+            return False
+        values = self._values(stage)
+        keys = self._keys(self.index)
+        wanted = values[(values.index(keys[stage]) + (1 if button == "right" else -1)) % len(values)]
+        group = [i for i in range(len(self.options))
+                 if self._keys(i)[:stage] == keys[:stage] and self._keys(i)[stage] == wanted]
+
+        def kept(index: int) -> tuple[bool, ...]:  # the later parts that stay the same, in order
+            return tuple(self._keys(index)[s] == keys[s] for s in range(stage + 1, len(keys)))
+
+        self.index = max(group, key=lambda i: (kept(i), -i))
+        return True
+
+    def position(self) -> str:
+        stage = self.stage()
+        if stage is None:
+            return "1/1"
+        values = self._values(stage)
+        return f"{values.index(self._keys(self.index)[stage]) + 1}/{len(values)}"
+
+    def pick(self) -> bool:
+        if self.level + 1 >= len(self.stages()):
+            return True
+        self.level += 1
+        return False
+
+    def back(self) -> bool:
+        if self.level == 0:
+            return False
+        self.level = min(self.level, len(self.stages())) - 1
+        return True
+
+    def jump(self, index: int) -> None:
+        super().jump(index)
+        self.level = max(0, len(self.stages()) - 1)
+
+
+def choice(options: list[Option]) -> StagedChoice:
+    """The play screen's choice for EXTRA!'s options: in stages (see `StagedChoice`)."""
+    return StagedChoice(options)
 
 
 # --- the sheet's geometry --------------------------------------------------------------------
@@ -380,8 +496,9 @@ def die_cells(die: int, face: int, colour: Colour, frame: dict[str, Any]) -> Non
 
 
 def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
-    """Dice: the roll being decided (the extra die of the option under the cursor in the
-    decider's colour). Seats: the decider blinks, the roller (while a roll is pending) alternates
+    """Dice: the roll being decided; while a person chooses, the option under the cursor shows
+    how it uses the dice: its extra die in the decider's colour, the pair of the lower sum white,
+    the other pair dim. Seats: the decider blinks, the roller (while a roll is pending) alternates
     with white, ended players dim."""
     game: Extra = session.game  # type: ignore[assignment]
     pending = game.pending()
@@ -400,8 +517,13 @@ def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
     play = app.play_screen()
     if play is not None and play.choice is not None:
         choice = play.choice.current.value
-        if isinstance(choice, Choice) and choice.extra is not None:
-            die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
+        if isinstance(choice, Choice):
+            faces = game.faces
+            second = max(choice.pairs, key=lambda pair: faces[pair[0]] + faces[pair[1]])  # as labelled
+            for die in second:
+                die_cells(die, faces[die], dim(PIP), frame)
+            if choice.extra is not None:
+                die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
 
 
 def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
