@@ -662,3 +662,20 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     cells = [line.split() for line in lines[1:]]
     assert [c[i] for c in cells for i in (0, 2)] == [six.players[p].name[:4] for p in ranked]
     assert [int(c[i]) for c in cells for i in (1, 3)] == [scores[p] for p in ranked]
+
+
+def test_every_final_sheet_draws_as_a_result_page_best_first() -> None:
+    board = three_player_board(len(json.loads(THREE.read_text())["steps"]))
+    session = board.app.session
+    game: Extra = session.game  # type: ignore[assignment]
+    assert game.is_over() and ui.final_order(session) == [2, 0, 1]  # Cleo -540, Anna -1010, Ben -2000
+    for profile, size in PROFILES.items():
+        for page, player in enumerate(ui.final_order(session)):
+            canvas = Canvas(size)
+            ui.draw_final_sheet(canvas, session, player, f"{page + 2}/6")
+            rows, columns = read_sheet(canvas.image, size)
+            sheet = game.sheets[player]
+            assert rows == dict(zip(SUMS, sheet.row_crosses)) and columns == sheet.column_crosses
+            assert shows_text(canvas.image, *ui.sheet_layout(*size).total_xy, str(sheet.total))
+            if page == 0:
+                check_golden(canvas.image, f"final_cleo_{profile}")

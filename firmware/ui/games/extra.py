@@ -479,6 +479,20 @@ def result_lines(session: GameSession) -> list[str]:
     return lines + [f"{a:<10} {b}".rstrip() for a, b in zip(entries[::2], entries[1::2] + [""])]
 
 
+def final_order(session: GameSession) -> list[int]:
+    """The players best total first (seat order among equals): the order of the final sheets."""
+    sheets = session.game.sheets  # type: ignore[attr-defined]
+    return sorted(range(len(sheets)), key=lambda p: (-sheets[p].total, p))
+
+
+def draw_final_sheet(canvas: Canvas, session: GameSession, player: int, position: str = "") -> None:
+    """`player`'s final sheet as a result page: the whole sheet, their name and `position` (the
+    page's place, e.g. "2/5")."""
+    game: Extra = session.game  # type: ignore[assignment]
+    layout = sheet_layout(canvas.width, canvas.height)
+    sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
+
+
 def is_solo_record(session: GameSession) -> bool:
     """Whether this finished solo game is the board's best solo total (the journal's)."""
     journal, game_id = session.journal, session.journal_id
