@@ -6,10 +6,8 @@ Regenerate the golden images with XTRABOARD_REGEN_GOLDEN=1 (then look at them)."
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +84,7 @@ class Board:
         for the OK that plays it."""
         choice = self.play.choice
         assert choice is not None
-        self.press(*route(choice, index)[:-1])
+        self.press(*choice.route(index)[:-1])
         assert choice.index == index
 
     def pick(self, index: int) -> Any:
@@ -100,31 +98,6 @@ class Board:
 
     def image(self, size: tuple[int, int] = SIZE) -> Image.Image:
         return self.app.image(size)
-
-
-def route(choice: Any, index: int) -> list[str]:
-    """The fewest presses (the final OK included) that play option `index` of a (staged) choice."""
-    start = (choice.index, choice.level)
-    paths: dict[tuple[int, int], list[str]] = {start: []}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        for button in ("left", "right", "ok", "back"):
-            staged = copy.copy(choice)
-            staged.index, staged.level = state
-            if button == "ok" and staged.pick():
-                if staged.index == index:
-                    return paths[state] + ["ok"]
-                continue
-            if button == "back":
-                staged.back()
-            elif button != "ok":
-                staged.move(button)
-            after = (staged.index, staged.level)
-            if after not in paths:
-                paths[after] = paths[state] + [button]
-                queue.append(after)
-    raise AssertionError(f"option {index} cannot be reached")
 
 
 def start_from_menu(board: Board, kinds: list[str]) -> None:

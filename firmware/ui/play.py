@@ -79,6 +79,11 @@ class PlayScreen(Screen):
 
     def press(self, app: App, button: str) -> None:
         session = self.session
+        if button == "back":  # a game's screen may use a short BACK (EXTRA!: a stage back)
+            back = getattr(self.ui, "on_back", None)
+            if back is not None and session is not None:
+                back(app, session, self)
+            return
         if session is None or session.over or session.pending_bot():
             if button == "roll" and session is not None and not session.over:
                 self.ui.on_roll(app, session, self)  # e.g. flip sheets while bots play
@@ -91,8 +96,6 @@ class PlayScreen(Screen):
         elif button in ("left", "right") and self.choice is not None:
             self.choice.move(button)
             self.view = None
-        elif button == "back" and self.choice is not None:
-            self.choice.back()
         elif button == "ok" and self.choice is not None and self.choice.pick():
             value = self.choice.current.value
             if isinstance(value, Open):

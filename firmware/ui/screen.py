@@ -56,10 +56,6 @@ class Choice:
         """OK: True when it picks `current`; a choice made in stages takes OK to go on instead."""
         return True
 
-    def back(self) -> bool:
-        """A short BACK: True when the choice took it (a staged choice goes a stage back)."""
-        return False
-
     def jump(self, index: int) -> None:
         """Put the cursor on option `index`, ready to be picked (a hint)."""
         self.index = index % len(self.options)

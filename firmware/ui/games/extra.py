@@ -12,7 +12,8 @@ previewed on it. The sheet's drawing and layouts per size class are in `extra_sh
 
 from __future__ import annotations
 
-from collections import Counter
+import copy
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -228,10 +229,40 @@ class StagedChoice(ScreenChoice):
         super().jump(index)
         self.level = max(0, len(self.stages()) - 1)
 
+    def route(self, index: int) -> list[str]:
+        """The fewest presses from here that play option `index`, its final OK included (for
+        benches and tests: a breadth-first search over this choice's own states)."""
+        start = (self.index, self.level)
+        paths: dict[tuple[int, int], list[str]] = {start: []}
+        queue = deque([start])
+        while queue:
+            state = queue.popleft()
+            for button in ("left", "right", "ok", "back"):
+                twin = copy.copy(self)
+                twin.index, twin.level = state
+                if button == "ok" and twin.pick():
+                    if twin.index == index:
+                        return paths[state] + ["ok"]
+                    continue
+                if button == "back":
+                    twin.back()
+                elif button != "ok":
+                    twin.move(button)
+                if (twin.index, twin.level) not in paths:
+                    paths[twin.index, twin.level] = paths[state] + [button]
+                    queue.append((twin.index, twin.level))
+        raise ValueError(f"option {index} of {len(self.options)} cannot be reached")
+
 
 def choice(options: list[Option]) -> StagedChoice:
     """The play screen's choice for EXTRA!'s options: in stages (see `StagedChoice`)."""
     return StagedChoice(options)
+
+
+def on_back(app: App, session: GameSession, play: PlayScreen) -> bool:
+    """A short BACK on the play screen: a stage back while a person chooses; False when the
+    choice is at its first stage (the press is the board's, not EXTRA!'s)."""
+    return isinstance(play.choice, StagedChoice) and play.choice.back()
 
 
 # --- the screens ---------------------------------------------------------------------------------
