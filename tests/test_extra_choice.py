@@ -12,7 +12,7 @@ from typing import Any
 
 from firmware.bots import choose
 from firmware.games.base import Player
-from firmware.games.extra import Choice, Extra
+from firmware.games.extra import Choice, Extra, Sheet
 from firmware.hints import hint
 from firmware.dice import SeededDice
 from firmware.ui.colours import PIP, PLAYER_COLOURS, dim
@@ -164,3 +164,28 @@ def test_the_pip_leds_show_the_extra_die_and_the_two_pairs_of_the_option_under_t
             assert frame[f"dice.{extra}.3" if (1, 2, 2, 3, 5)[extra] % 2 else f"dice.{extra}.0"] == RED
     finally:
         board.close()
+
+
+def test_the_focus_view_header_never_runs_into_the_position() -> None:
+    """For every option of many decisions (and a made-up longest one): the option's parts, as
+    drawn, end left of the position at the right ("free ride" gives way to "free", then the
+    position goes)."""
+    from firmware.ui.draw import Canvas
+
+    def check(parts: list[str], stage: int | None, position: str) -> None:
+        canvas = Canvas((128, 64))
+        ui.draw_focus(canvas, Sheet(), ui.SheetMarks(), parts, stage, position)
+        drawn = canvas.texts[: len([p for p in parts if p])]
+        assert drawn[0] in (parts[0], "free")
+        if canvas.texts[len(drawn)] == position:
+            assert sum(len(t) + 1 for t in drawn) * 6 <= 128 - len(position) * 6, parts
+
+    seen = 0
+    for _, options in decisions(12):
+        staged = ui.choice(options)
+        for index, option in enumerate(options):
+            staged.jump(index)
+            check(ui.option_parts(option), staged.stage(), staged.position())
+            seen += 1
+    check(["free ride", "(10)+(12)", ""], 1, "4/4")
+    assert seen > 500

@@ -345,6 +345,14 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
     getting a number or a cross; the total before and after.
 
     `marks.made`: the crosses are already on `sheet` (the animation of a decision)."""
+
+    def width(texts: list[str]) -> int:
+        return sum(len(t) + 1 for t in texts if t) * CHAR_WIDTH + len(right) * CHAR_WIDTH
+
+    if width(parts) > canvas.width:  # "free ride (10)+(12) 1/4" would run into its position
+        parts = ["free" if part == "free ride" else part for part in parts]
+    if width(parts) > canvas.width:
+        right = ""
     x = 0
     for index, part in enumerate(parts):
         if not part:
