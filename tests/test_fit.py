@@ -54,9 +54,8 @@ SIZES = sorted(set(PROFILES.values()))
 TRANSFORMS: dict[str, dict[str, Any]] = {code: {"language": code} for code in FIT_LANGUAGES}
 
 # (moment pattern, size class, transform or "*") -> why it fails today. The game screens belong
-# to their own tasks (EXTRA!: i12-extra; EXXTRA, LEVEL X, results: i12-results), which remove
+# to their own tasks (EXXTRA, LEVEL X, results: i12-results), which remove
 # their entries here; the pseudo-locale's entries wait for a small font with more line pitch.
-SHEET = "the EXTRA! sheet's 3×5 digits sit in rows 5 px apart: the numbers of adjacent rows touch"
 LEVELX_TALL = ("the LEVEL X play screen places its rows by the small font's LINE_HEIGHT under a title "
                "in the 128×128 class's large font: the title touches the counts below it")
 XX_PITCH = ("pseudo-locale (every word accented, bracketed, longer): a descender right above an accent "
@@ -64,9 +63,6 @@ XX_PITCH = ("pseudo-locale (every word accented, bracketed, longer): a descender
 XX_TOP = "pseudo-locale: an accented capital on the top line reaches one row above the panel"
 XX_LONG = "pseudo-locale: a title a third longer does not fit beside its page count"
 EXPECTED: dict[tuple[str, str, str], str] = {
-    (r"(play|caption|note): extra\b", "small", "*"): SHEET,
-    (r"(play|caption|note): extra\b", "wide", "*"): SHEET,
-    (r"(play|caption|note): extra\b", "tall", "*"): SHEET,
     (r"(play|caption|note): levelx\b", "tall", "*"): LEVELX_TALL,
     (r"(main menu|seat count|rules page|operator: confirm)", "small", "xx"): XX_PITCH,
     (r"(main menu|seat count|rules page|note over a menu|operator: settings)", "wide", "xx"): XX_PITCH,

@@ -2,8 +2,9 @@
 (firmware/ui/fonts/), and a record of every text drawn (its box, for the fit test).
 
 Size classes: "small" = 128×64, "wide" = 256×64, "tall" = 128×128; other panels get the nearest
-(`size_class`). Each class has a body font: `Canvas.line`, `title`, `text`, `lines` and
-`columns` use it, so a screen written with them adapts. Greyscale panels may show secondary text
+(`size_class`). Each class has a body font: `Canvas.line`, `title`, `lines`, `columns` and
+`line_height` use it, so a screen written with them adapts; `Canvas.text(x, y, ...)` places text
+by pixels, in the small font unless told (LINE_HEIGHT, CHAR_WIDTH are its metrics). Greyscale panels may show secondary text
 in grey (`secondary=True`; lit on 1-bit panels).
 
 >>> canvas = Canvas((128, 128))
@@ -110,11 +111,12 @@ class Canvas:
         return max(0, width // self.font(font).advance)
 
     # --- drawing -------------------------------------------------------------------------------
-    def text(self, x: int, y: int, text: str, fill: int = 1, *, font: str | None = None,
+    def text(self, x: int, y: int, text: str, fill: int = 1, *, font: str = "small",
              region: Box | None = None, critical: bool = False, secondary: bool = False) -> TextBox:
-        """Draw `text` with its line's top at y; records its box. `region` = where it must stay
-        (default: the canvas), `critical` = a title or number that must never be clipped,
-        `secondary` = grey on greyscale panels."""
+        """Draw `text` with its line's top at y in the named font (the small one unless told:
+        screens placing text by pixels use LINE_HEIGHT and CHAR_WIDTH); records its box.
+        `region` = where it must stay (default: the canvas), `critical` = a title or number that
+        must never be clipped, `secondary` = grey on greyscale panels."""
         face = self.font(font)
         self.texts.append(text)
         face.draw(self.image, x, y, text, fill)
@@ -143,7 +145,7 @@ class Canvas:
         if inverse:
             self.cover((0, y, self.width - 1, y + self.line_height - 1), fill=1)
         region = (0, y + self.body.top, self.width - 1, y + self.body.top + self.body.cell[1] - 1)
-        record = self.text(x, y, text, fill=0 if inverse else 1, region=region, critical=critical,
+        record = self.text(x, y, text, fill=0 if inverse else 1, font=self.body.name, region=region, critical=critical,
                            secondary=secondary)
         record.clipped = record.clipped or clipped
 

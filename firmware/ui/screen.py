@@ -147,10 +147,11 @@ def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, se
         label_font, chars = "small", canvas.columns_in(width, "small")
         label_dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top
     shown = abbreviate(label, room) if detail else clip(label, chars)  # the value stays whole
-    record = canvas.text(x, y + label_dy, shown, font=label_font, region=region)
+    record = canvas.text(x, y + label_dy, shown, font=label_font or canvas.body.name, region=region)
     record.clipped = record.clipped or not detail and shown != label
     if detail:
-        canvas.text(x + width - canvas.measure(detail, face), y + dy, detail, font=face, region=region)
+        canvas.text(x + width - canvas.measure(detail, face), y + dy, detail, font=face or canvas.body.name,
+                    region=region)
 
 
 class TextScreen(Screen):
