@@ -327,16 +327,16 @@ class Campaign:
         self.summary.abandoned += 1
 
     def undo(self) -> None:
-        """Long BACK, "Undo last choice" when offered (else "Back to game")."""
+        """Long BACK, "Take back" when offered (else "Back to game")."""
         app = self.board.app
         if app.animation is not None or type(app.screen).__name__ == "GameMenu":
             return
         self.act("long BACK", lambda: self.board.hold("back"))
         if type(app.screen).__name__ != "GameMenu":
             return
-        if "Undo last choice" in labels(self.board):
+        if "Take back" in labels(self.board):
             before = len(app.session.game.history)
-            self.act("undo last choice", lambda: choose(self.board, "Undo last choice"))
+            self.act("take back", lambda: choose(self.board, "Take back"))
             if app.session is not None and len(app.session.game.history) < before:
                 self.summary.undos += 1
         else:
