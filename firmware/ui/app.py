@@ -241,7 +241,7 @@ class BoardApp:
         session = self.session
         return (self.animation is not None or self.thinking
                 or (session is not None and not session.over and session.pending_bot()
-                    and self.bot_waits_for() is None and self.screen.in_game))
+                    and self.bot_waits_for() is None and self.screen.in_game and not self._held))
 
     def bot_waits_for(self) -> str | None:
         """What the pending bot waits for from a person, if anything: "roll" (physical dice:

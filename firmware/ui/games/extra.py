@@ -359,11 +359,14 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         draw_header(canvas, names[shown], dice, None, f"{state} {shown + 1}/{len(names)}".strip(), limit)
         draw_sheet(canvas, sheet)
     elif pending.kind == ROLL:
-        waiting = "rolls..." if session.pending_bot() or app.animation is not None else "press ROLL"
+        waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
+        waiting = ("OK: roll" if waits == "ok" else "press ROLL" if waits == "roll"
+                   else "rolls..." if session.pending_bot() or app.animation is not None else "press ROLL")
         draw_header(canvas, names[shown], None, None, waiting, limit)
         draw_sheet(canvas, sheet)
     elif play.choice is None:  # a bot decides
-        draw_header(canvas, names[shown], game.faces, None, "plays...", limit)
+        waiting = "OK: play" if app.bot_waits_for() == "ok" else "plays..."
+        draw_header(canvas, names[shown], game.faces, None, waiting, limit)
         draw_sheet(canvas, sheet)
     else:
         option = play.choice.current
