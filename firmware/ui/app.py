@@ -71,7 +71,7 @@ class BoardApp:
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
         self._bot_timer: Any = None  # the bots' pace: their move waits `settings.bot_delay_s()`
-        self._bot_due = False  # the pace is over; the move follows when the answer comes
+        self._bot_due: bool | str = False  # the pace is over: the move follows the answer ("ok": asked by OK)
         self._by_bot = False  # the last step was a bot's: the next bot waits the shorter pace
         self._held: set[str] = set()  # buttons down now: no bot acts while a person holds one
         self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
@@ -164,18 +164,18 @@ class BoardApp:
     # --- input --------------------------------------------------------------------------------
     def button(self, event: Any) -> None:
         """A debounced button event: press / release (short or after a hold) / hold. While a
-        button is down no bot acts; when the last one is released they wait their pace again."""
+        button is down no bot acts (its pace goes on: mashing does not stop the bots, holding
+        does); a bot whose pace ended meanwhile waits its pace again from the last release."""
         name, kind = event.name, event.kind
         if kind == "press":
             self._held.add(name)
-            self.cancel_bot()
         try:
             self._button(name, kind, getattr(event, "held", False))
         finally:
             if kind == "release":
                 self._held.discard(name)
                 if not self._held and self._bot_timer is None and not self._bot_due:
-                    self._arm_bot(after_person=True)
+                    self._arm_bot(after_person=not self._by_bot)
 
     def _button(self, name: str, kind: str, held: bool) -> None:
         if self.note is not None and kind == "press":
@@ -259,15 +259,16 @@ class BoardApp:
 
     def physical_dice(self) -> bool:
         """The game on the board is played with physical dice: as its record says (a resumed
-        game keeps its dice), else as the settings say."""
+        game keeps its dice), else (scripted dice, a table made without the menus) as the
+        settings say."""
         session = self.session
         dice = session.meta.get("dice") if session is not None else None
-        return (dice or self.settings.dice_mode) == "physical"
+        return (dice if dice in ("electronic", "physical") else self.settings.dice_mode) == "physical"
 
     def bot_go(self) -> None:
         """OK at the "step" pace: the pending bot plays its next step (its roll and decision)."""
         if self.bot_waits_for() == "ok" and self.animation is None:
-            self._bot_act()
+            self._bot_act(asked=True)
 
     def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
         """A new table from the setup menus (or the demo), journaled from its first step."""
@@ -419,7 +420,7 @@ class BoardApp:
             return
         self.cancel_bot()
         self._ask_agent()  # it thinks while the pace runs
-        if self.bot_waits_for() is not None or self._held or not self.screen.in_game:
+        if self.bot_waits_for() is not None or not self.screen.in_game:
             return
         self._bot_timer = self.schedule(self.settings.bot_delay_s(after_person), self.bot_move)
 
@@ -460,9 +461,8 @@ class BoardApp:
             self.report(f"a bot could not decide: {answer.error}")
             return
         self._answer = answer
-        if self._bot_due:  # its pace was over (no press since): it moves now
-            self._bot_due = False
-            self._bot_act()
+        if self._bot_due:  # its pace was over: it moves now (unless a person holds a button)
+            self.bot_move(asked=self._bot_due == "ok")
 
     # --- engines: checked on the loop thread, given up on any failure --------------------------
     @staticmethod
@@ -534,16 +534,16 @@ class BoardApp:
             self.show_note(f"Hint: {answer.reason}")
         self.changed()
 
-    def bot_move(self) -> None:
+    def bot_move(self, asked: bool = False) -> None:
         """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in) —
         unless a person holds a button or has a menu open (closing it arms the bot again)."""
         self._bot_timer = None
         self._bot_due = False
-        if self._held or not self.screen.in_game or self.bot_waits_for() is not None:
-            return
-        self._bot_act()
+        if not asked and (self._held or not self.screen.in_game or self.bot_waits_for() is not None):
+            return  # the last release (or closing the menu) arms it again
+        self._bot_act(asked)
 
-    def _bot_act(self) -> None:
+    def _bot_act(self, asked: bool = False) -> None:
         session = self.session
         if session is None or session.over or not session.pending_bot() or self.animation is not None:
             return
@@ -552,7 +552,7 @@ class BoardApp:
             return
         answer = self._answer
         if answer is None or answer.token != session.token:
-            self._bot_due = True  # still thinking: `answer()` moves when the answer comes
+            self._bot_due = "ok" if asked else True  # still thinking: `answer()` moves when it comes
             self._ask_agent()
             return
         self._answer = None
