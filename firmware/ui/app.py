@@ -23,6 +23,7 @@ from typing import Any
 
 from PIL import Image
 
+from firmware import i18n
 from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
 from firmware.errors import IllegalStepError, RecordError
 from firmware.games import Roll
@@ -35,7 +36,7 @@ from firmware.ui.games import game_ui
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
-from firmware.ui.settings import CHOICES, OperatorSettings, Settings
+from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
@@ -48,6 +49,7 @@ class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
                  kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
                  problems: Sequence[str] = (), agents: Agents | None = None,
+                 language: str | None = None, default_language: str = "en",
                  led_budget_max: float | None = None) -> None:
         self.schedule = schedule
         self.journal = journal
@@ -56,6 +58,9 @@ class BoardApp:
         self.settings = settings or Settings.load(journal, reset)
         self.kiosk = kiosk  # guests' settings are locked; the operator menu sets them
         self.operator = OperatorSettings.load(journal)  # brightness cap, games offered, ...
+        # `language` (--lang) wins at start; the settings menus switch it live (firmware/i18n.py).
+        self.default_language = default_language  # the board description's `language`
+        i18n.use(language or spoken(self.settings, self.operator, default_language))
         self.fleet_status: Callable[[], Any] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None

@@ -7,6 +7,9 @@ import logging
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from firmware.i18n import LANGUAGES as SPOKEN
+from firmware.i18n import NAMES, N_, _, decimal
+
 _UNSET = object()
 
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -16,20 +19,30 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "idle_timeout_s": (0, 60, 120, 300, 600),
     "bot_pace": ("slow", "normal", "fast", "step"),
     "takeback": ("roll", "game"),
+    "language": ("", *SPOKEN),  # "": the board's default (its description's `language`)
 }
-LABELS = {
-    "brightness": "Brightness",
-    "led_budget_amps": "LED budget",
-    "dice_mode": "Dice",
-    "idle_timeout_s": "Idle show",
-    "bot_pace": "Bot pace",
-    "takeback": "Takeback",
+LABELS = {  # shown through _(): see label()
+    "brightness": N_("Brightness"),
+    "led_budget_amps": N_("LED budget"),
+    "dice_mode": N_("Dice"),
+    "idle_timeout_s": N_("Idle show"),
+    "bot_pace": N_("Bot pace"),
+    "takeback": N_("Takeback"),
+    "language": N_("Language"),
 }
 # Seconds a bot waits before its roll or decision: after another bot's (or its own) step, and after
 # a person's step, which leaves the person a moment to take it back (docs/board.md). At "step"
 # a bot's roll or decision waits for OK (its decision right after its roll follows at "normal").
 BOT_PACE_S: dict[str, tuple[float, float]] = {"slow": (2.0, 3.5), "normal": (0.8, 2.0), "fast": (0.3, 1.0)}
-TAKEBACK_SHOWN = {"roll": "this roll", "game": "whole game"}
+SHOWN = {  # shown through _()
+    "slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"), "step": N_("step"),
+    "roll": N_("this roll"), "game": N_("whole game"),
+}
+
+
+def label(name: str) -> str:
+    """The setting's name in the active language."""
+    return _(LABELS[name])
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,7 @@ class Settings:
     idle_timeout_s: int = 300  # 0 = never; then the LEDs play the attract animation
     bot_pace: str = "normal"  # BOT_PACE_S, or "step": each bot step waits for OK
     takeback: str = "roll"  # the house rule: take back decisions since the last "roll", or the whole "game"
+    language: str = ""  # "" = the board's default language; else "en", "de" or "fr"
 
     def cycle(self, name: str, step: int, values: tuple[Any, ...] | None = None) -> Settings:
         """The next (step=1) or previous (step=-1) allowed value of `name` (among `values`, when
@@ -51,14 +65,20 @@ class Settings:
 
     def shown(self, name: str) -> str:
         value = getattr(self, name)
+        if name == "language":  # each language in its own name, whatever the active one
+            from firmware.i18n import language
+
+            return NAMES[value or language()]
+        if name == "dice_mode":
+            return {"electronic": _("electronic"), "physical": _("physical")}[value]
         if name == "brightness":
             return f"{round(value * 100)}%"
         if name == "led_budget_amps":
-            return f"{value:g} A"
+            return f"{decimal(value)} A"
         if name == "idle_timeout_s":
-            return "never" if value == 0 else f"{value // 60} min" if value >= 60 else f"{value} s"
-        if name == "takeback":
-            return TAKEBACK_SHOWN[value]
+            return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
+        if name in ("bot_pace", "takeback"):
+            return _(SHOWN[value])
         return str(value)
 
     def bot_delay_s(self, after_person: bool) -> float:
@@ -96,20 +116,30 @@ class Settings:
                 journal.set_setting(name, value)
 
 
+def spoken(settings: Settings, operator: OperatorSettings, default: str = "en") -> str:
+    """The language the board speaks: the guests' choice, else the operator's, else `default`
+    (the board description's `language`).
+
+    >>> spoken(Settings(), OperatorSettings(language="fr"), "de")
+    'fr'
+    """
+    return settings.language or operator.language or default
+
+
 # --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
 OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
 BRIGHTNESS_CAPS = (0.2, 0.3, 0.5, 0.7, 1.0)
-LANGUAGES = ("en", "de", "fr", "nl", "es", "it")  # kept only, for now: the board speaks English
+LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i18n.py)
 
 
 @dataclass(frozen=True)
 class OperatorSettings:
     """What only the operator sets: the LEDs' brightness never goes above `brightness_cap`,
-    `language` is the default language (stored for later), `games` the games the main menu
-    offers (None: all of them)."""
+    `language` the café's language ("": the board description's; a guest's own choice in the
+    settings menu wins), `games` the games the main menu offers (None: all of them)."""
 
     brightness_cap: float = 1.0
-    language: str = "en"
+    language: str = ""
     games: tuple[str, ...] | None = None
 
     def offered(self, names: tuple[str, ...] | list[str]) -> list[str]:
