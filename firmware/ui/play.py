@@ -72,15 +72,16 @@ class PlayScreen(Screen):
         pending = session.game.pending()
         self.view = None
         if pending.kind == "decision" and not session.pending_bot():
-            self.choice = Choice(self.ui.options(app, session))
+            make = getattr(self.ui, "choice", Choice)  # a game may choose in stages (EXTRA!)
+            self.choice = make(self.ui.options(app, session))
         else:
             self.choice = None
 
     def press(self, app: App, button: str) -> None:
         session = self.session
-        if button == "back":  # a short BACK takes back the last decision of a person
-            back = getattr(self.ui, "on_back", None)  # unless the game's screen uses it first
-            if back is None or not back(app, session, self):
+        if button == "back":  # a short BACK takes back the last decision of a person...
+            back = getattr(self.ui, "on_back", None)  # ...unless the game's screen uses it (EXTRA!: a stage back)
+            if back is None or session is None or not back(app, session, self):
                 app.takeback()
             return
         if session is None or session.over or session.pending_bot():
@@ -100,7 +101,7 @@ class PlayScreen(Screen):
         elif button in ("left", "right") and self.choice is not None:
             self.choice.move(button)
             self.view = None
-        elif button == "ok" and self.choice is not None:
+        elif button == "ok" and self.choice is not None and self.choice.pick():
             value = self.choice.current.value
             if isinstance(value, Open):
                 app.push(value.screen(app))
@@ -117,7 +118,7 @@ class PlayScreen(Screen):
                      lambda value: same is not None and same(self.session, value, step)):
             for index, option in enumerate(self.choice.options):
                 if test(option.value):
-                    self.choice.index = index
+                    self.choice.jump(index)
                     self.view = None
                     return True
         return False
