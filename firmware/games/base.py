@@ -252,6 +252,25 @@ class Game(ABC):
         self._copy_into(twin)
         return twin
 
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """What the last applied step did (each game documents its events); [] before any.
+
+        An engine's fast `apply` may leave them unbuilt (`_events` None) since search bots
+        never read them: the first read builds them by applying that step again, through the
+        plain path, to a copy taken back one step, so the UI reads the same events either way.
+        """
+        events = self._events
+        if events is None:
+            twin = self.copy()
+            Game.apply(twin, twin.undo())
+            events = self._events = twin._events
+        return events
+
+    @events.setter
+    def events(self, value: list[dict[str, Any]]) -> None:
+        self._events = value
+
     def actor(self, index: int) -> int | None:
         """Who made history step `index` (negative counts from the end): the deciding player,
         or None for a roll. IndexError when there is no such step.
