@@ -116,6 +116,10 @@ def _combination_text(value: int) -> str:
     return _TEXTS[value]
 
 
+# `legal_decisions` per ladder (the owners of rungs 0–5 as a tuple), filled as ladders occur.
+_LEGAL: dict[tuple[int, ...], tuple[Any, ...]] = {}
+
+
 class Exxtra(Game):
     """The EXXTRA rules engine.
 
@@ -256,9 +260,13 @@ class Exxtra(Game):
         decision is pending."""
         if self._faces is None or self._winner is not None:
             return []
-        places = self._PLACES
-        owner = self._owner
-        return [self._REROLL, places[0]] + [places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0]
+        owner = tuple(self._owner)
+        decisions = _LEGAL.get(owner)
+        if decisions is None:  # at most 7**5 ladders (who is on rungs 1–5): built as they come
+            places = self._PLACES
+            decisions = _LEGAL[owner] = (self._REROLL, places[0]) + tuple(
+                places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0)
+        return list(decisions)
 
     def result(self) -> dict[str, Any] | None:
         if self._winner is None:
@@ -401,7 +409,8 @@ class Exxtra(Game):
         if events is not None:
             events.append({"kind": "place", "player": player, "rung": rung, "combination": _combination_text(value)})
         values = self._placed_value
-        for higher in range(rung + 1, TOP_RUNG + 1):
+        above = owner[rung + 1:]
+        for higher in range(rung + 1, TOP_RUNG + 1) if above and max(above) >= 0 else ():
             other = owner[higher]
             if other >= 0 and values[other] <= value:  # equal or lower on a higher rung goes back
                 owner[higher] = -1
@@ -433,7 +442,9 @@ class Exxtra(Game):
 
     def _next_turn(self) -> None:
         """Pass the turn on; a player whose dice lie on rung r moves r and takes them back."""
-        player = (self._current + 1) % len(self.players)
+        player = self._current + 1
+        if player == len(self._positions):
+            player = 0
         self._current = player
         self._rolls = 0
         self._faces = None
