@@ -86,6 +86,13 @@ class Roll:
 
 
 @cache
+def pending_values(count: int) -> tuple[tuple[Pending, ...], tuple[Pending, ...]]:
+    """`Pending` roll and decision values for seats 0..count-1: immutable, so every game of
+    `count` players shares them (built once, not on every new game)."""
+    return tuple(Pending(ROLL, p) for p in range(count)), tuple(Pending(DECISION, p) for p in range(count))
+
+
+@cache
 def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
     """Every roll `dice` can show: one membership test checks a roll's faces."""
     return frozenset(product(*dice))

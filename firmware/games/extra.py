@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, winners_of
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 SUMS: tuple[int, ...] = tuple(range(2, 13))
 POINTS: Mapping[int, int] = MappingProxyType(
@@ -40,6 +40,7 @@ DICE_COUNT = 5
 # Row data by index (sum - 2): the engine's hot path avoids mapping look-ups.
 _ROW_SIZE = tuple(ROW_SIZES[s] for s in SUMS)
 _DICE = (FACES,) * DICE_COUNT
+_OVER = Pending(OVER)
 _ROLLS = frozenset(product(FACES, repeat=DICE_COUNT))  # every roll of the five dice
 
 
@@ -356,9 +357,8 @@ class Extra(Game):
         self._undecided: list[int] = []
         self._in_game: list[int] = list(range(len(self.players)))
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
-        # Pending values are immutable: build them once, pending() is called on every step
-        self._to_roll = tuple(Pending(ROLL, p) for p in range(len(self.players)))
-        self._to_decide = tuple(Pending(DECISION, p) for p in range(len(self.players)))
+        # Pending values are immutable: shared, pending() is called on every step
+        self._to_roll, self._to_decide = pending_values(len(self.players))
         self._offered: tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]] | None = None  # see _legal
 
     def _snapshot(self, step: Any) -> Any:
@@ -401,7 +401,7 @@ class Extra(Game):
             return self._to_decide[self._undecided[0]]
         if self._in_game:
             return self._to_roll[self.roller]  # type: ignore[index]  # None only once over
-        return Pending(OVER)
+        return _OVER
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
         return _DICE
@@ -430,13 +430,11 @@ class Extra(Game):
     def legal_decisions(self) -> list[Choice]:
         if not self._undecided or self.faces is None:
             return []
-        return list(self._legal()[0])
+        return list((self._offered or self._legal())[0])
 
     def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
-        if self._offered is not None:
-            return self._offered
         player = self._undecided[0]
         first, second, third = self.sheets[player]._numbers
         showing = _dice_showing(self.faces)  # type: ignore[arg-type]  # a decision follows a roll
@@ -454,7 +452,7 @@ class Extra(Game):
         kind = type(step)
         undecided = self._undecided
         if kind is Choice:
-            if undecided and id(step) in self._legal()[2]:
+            if undecided and id(step) in (self._offered or self._legal())[2]:
                 player = undecided[0]
                 sheet = self.sheets[player]
                 self._undo_stack.append((
@@ -539,7 +537,7 @@ class Extra(Game):
 
     def _apply_choice(self, step: Choice) -> None:
         try:
-            offered = step in self._legal()[1]
+            offered = step in (self._offered or self._legal())[1]
         except TypeError:  # unhashable parts: the full check names what is wrong
             offered = False
         if not offered:
@@ -569,7 +567,12 @@ class Extra(Game):
                 cross = not self.players[player].kids
             else:
                 column, cross = numbers.index(face), True
-            sheet._take(column, face, cross)
+                numbers[column] = face  # Sheet._take, inline
+            if cross:
+                column_crosses = sheet._column_crosses
+                column_crosses[column] += 1
+                if column_crosses[column] == COLUMN_SIZES[column]:
+                    sheet._ended = True
             if events is not None:
                 events.append({"kind": "extra", "player": player, "die": extra, "face": face,
                                "column": column, "new": new, "crossed": cross})

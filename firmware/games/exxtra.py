@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
 DIE_B: tuple[str, ...] = ("1", "2", "3", "5", "6", "X")
@@ -163,9 +163,8 @@ class Exxtra(Game):
         self._value = -1
         self._winner: int | None = None
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
-        # Pending values are immutable: build them once, pending() is called on every step
-        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
-        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+        # Pending values are immutable: shared, pending() is called on every step
+        self._to_roll, self._to_decide = pending_values(count)
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Reroll):  # a reroll changes only the roll being decided on

@@ -20,7 +20,7 @@ from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, winners_of
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
 FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
@@ -34,6 +34,7 @@ STACKS_TO_END = 3
 MIN_SUM, MAX_SUM = ROWS[0], ROWS[-1]
 
 _DICE = (FACES,) * DICE_COUNT
+_OVER = Pending(OVER)
 _LAST_FIELD = tuple(n - 1 for n in FIELDS)
 _WIDTH = len(ROWS)  # per-player state is kept flat: player p's row r at p * _WIDTH + r
 
@@ -268,9 +269,8 @@ class LevelX(Game):
         self._end_triggered = False
         self._over = False
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
-        # Pending values are immutable: build them once, pending() is called on every step
-        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
-        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+        # Pending values are immutable: shared, pending() is called on every step
+        self._to_roll, self._to_decide = pending_values(count)
 
     def _snapshot(self, step: Any) -> Any:
         if not isinstance(step, Groups):  # a roll or turned ones change only these
@@ -348,7 +348,7 @@ class LevelX(Game):
 
     def pending(self) -> Pending:
         if self._over:
-            return Pending(OVER)
+            return _OVER
         return (self._to_roll if self._faces is None else self._to_decide)[self._current]
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
