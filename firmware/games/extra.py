@@ -263,6 +263,8 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 
 
 _CHOICES = _choice_table()
+# `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
+_LEGAL: list[Any] = [None] * (6 << 8)
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
@@ -360,6 +362,8 @@ class Extra(Game):
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
         self._offered: tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]] | None = None  # see _legal
+        self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` is of (see _legal)
+        self._showing: Mapping[int | None, int] = MappingProxyType({})
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -437,11 +441,18 @@ class Extra(Game):
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
         first, second, third = self.sheets[player]._numbers
-        showing = _dice_showing(self.faces)  # type: ignore[arg-type]  # a decision follows a roll
-        shown = showing.get(first, 0) | showing.get(second, 0) | showing.get(third, 0)
+        faces = self.faces
+        if faces is not self._showing_for:  # every player decides on the same roll: look it up once
+            self._showing_for, self._showing = faces, _dice_showing(faces)  # type: ignore[arg-type]
+        showing = self._showing
+        shown = showing[first] | showing[second] | showing[third]
         free = (first is None) | (second is None) << 1 | (third is None) << 2
-        self._offered = _legal_for(player, shown, free)
-        return self._offered
+        index = (player << 8) | (shown << 3) | free
+        offered = _LEGAL[index]
+        if offered is None:
+            offered = _LEGAL[index] = _legal_for(player, shown, free)
+        self._offered = offered
+        return offered
 
     # --- applying steps --------------------------------------------------------------------
     def apply(self, step: Any) -> None:
@@ -567,7 +578,7 @@ class Extra(Game):
                 cross = not self.players[player].kids
             else:
                 column, cross = numbers.index(face), True
-                numbers[column] = face  # Sheet._take, inline
+            numbers[column] = face  # Sheet._take, inline
             if cross:
                 column_crosses = sheet._column_crosses
                 column_crosses[column] += 1
