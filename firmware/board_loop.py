@@ -24,7 +24,7 @@ from firmware.errors import HardwareError
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
 from firmware.loop import EventLoop, Stop, Timer
 from firmware.ui.app import BoardApp
-from firmware.ui.colours import PLAYER_COLOURS
+from firmware.ui.colours import PLAYER_COLOURS, duty, led_level, use_palette
 
 log = logging.getLogger("xtraboard.board")
 ATTRACT_STEP_S = 0.12
@@ -184,6 +184,7 @@ class Board:
     def render(self) -> None:
         """Push the app's state to the LEDs and the display if it changed."""
         hw, app, now = self.hardware, self.app, self.clock()
+        use_palette(app.settings.palette)  # the seat colours the frame below is drawn in
         if self.attract_phase is not None:
             frame = self.attract_frame()
         elif self._rendered != app.version:
@@ -221,9 +222,9 @@ class Board:
 
     def _apply_led_settings(self) -> None:
         leds, settings = self.hardware.leds, self.app.settings
-        brightness = min(settings.brightness, self.app.operator.brightness_cap)
-        if leds.brightness != brightness:
-            leds.brightness = brightness
+        level = led_level(settings.brightness, self.app.operator.brightness_cap, settings.night)
+        if leds.brightness != duty(level):
+            leds.level = level  # gamma: even steps look even, and the cap bounds every step
         budget = min(settings.led_budget_amps, self.hardware.config.leds.budget_amps) * 1000.0
         leds.budget_ma = budget
 

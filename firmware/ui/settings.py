@@ -10,11 +10,14 @@ from typing import Any
 _UNSET = object()
 
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "brightness": (0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
+    "brightness": (0.25, 0.4, 0.55, 0.7, 0.85, 1.0),  # as the eye sees it (gamma: firmware.ui.colours.duty)
     "led_budget_amps": (0.5, 1.0, 1.5, 2.0, 3.0),
     "dice_mode": ("electronic", "physical"),
     "idle_timeout_s": (0, 60, 120, 300, 600),
     "bot_delay_s": (0.3, 0.6, 1.0, 2.0),
+    "night": (False, True),  # night mode: the LEDs at the lowest step
+    "palette": ("default", "contrast"),  # seat colours (firmware.ui.colours.PALETTES)
+    "sound": ("off", "soft", "loud"),  # the buzzer's cues (firmware.ui.cues)
 }
 LABELS = {
     "brightness": "Brightness",
@@ -22,12 +25,18 @@ LABELS = {
     "dice_mode": "Dice",
     "idle_timeout_s": "Idle show",
     "bot_delay_s": "Bot pace",
+    "night": "Night mode",
+    "palette": "Colours",
+    "sound": "Sound",
 }
 
 
 @dataclass(frozen=True)
 class Settings:
-    brightness: float = 0.5
+    brightness: float = 0.7  # perceived level; the LEDs get 0.7 ** 2.2 = 46 % of full light
+    night: bool = False
+    palette: str = "default"
+    sound: str = "soft"
     led_budget_amps: float = 2.0
     dice_mode: str = "electronic"
     idle_timeout_s: int = 300  # 0 = never; then the LEDs play the attract animation
@@ -44,6 +53,10 @@ class Settings:
         value = getattr(self, name)
         if name == "brightness":
             return f"{round(value * 100)}%"
+        if name == "night":
+            return "on" if value else "off"
+        if name == "palette":
+            return {"default": "CB-safe", "contrast": "contrast"}[value]  # colour-blind safe (Okabe–Ito)
         if name == "led_budget_amps":
             return f"{value:g} A"
         if name == "idle_timeout_s":
@@ -62,11 +75,12 @@ class Settings:
         kept = {}
         for f in fields(cls):
             set_aside = len(getattr(journal, "set_aside", ()))
-            value = journal.get_setting(f.name, _UNSET)
+            value = _perceived(f.name, journal.get_setting(f.name, _UNSET))
             if value is _UNSET:  # never set, or unreadable (the journal set it aside and logged it)
                 if len(getattr(journal, "set_aside", ())) > set_aside and reset is not None:
                     reset.append(LABELS[f.name])
-            elif type(value) in (int, float, str) and value in CHOICES[f.name]:  # not True == 1.0
+            elif type(value) in (int, float, str, bool) and value in CHOICES[f.name] and (
+                    (type(value) is bool) == (type(getattr(cls, f.name)) is bool)):  # not True == 1.0
                 kept[f.name] = value
             else:
                 logging.getLogger("xtraboard.ui").warning(
@@ -83,9 +97,17 @@ class Settings:
                 journal.set_setting(name, value)
 
 
+def _perceived(name: str, value: Any) -> Any:
+    """A brightness kept as a share of light (before levels were perceived): the level that looks
+    the same, rounded down to a step, so an update never makes the LEDs brighter."""
+    if name != "brightness" or type(value) not in (int, float) or value in CHOICES[name] or not 0 < value <= 1:
+        return value
+    return max([c for c in CHOICES[name] if c <= value ** (1 / 2.2)] or CHOICES[name][:1])
+
+
 # --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
 OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
-BRIGHTNESS_CAPS = (0.2, 0.3, 0.5, 0.7, 1.0)
+BRIGHTNESS_CAPS = (0.4, 0.55, 0.7, 0.85, 1.0)  # perceived levels, as Settings.brightness
 LANGUAGES = ("en", "de", "fr", "nl", "es", "it")  # kept only, for now: the board speaks English
 
 
@@ -128,6 +150,8 @@ class OperatorSettings:
         cap, language, games = kept.get("brightness_cap"), kept.get("language"), kept.get("games")
         if type(cap) in (int, float) and cap in BRIGHTNESS_CAPS:
             values["brightness_cap"] = cap
+        elif type(cap) in (int, float) and 0 < cap <= 1:  # a cap kept before levels were perceived
+            values["brightness_cap"] = max([c for c in BRIGHTNESS_CAPS if c <= cap ** (1 / 2.2)] or BRIGHTNESS_CAPS[:1])
         if language in LANGUAGES:
             values["language"] = language
         if isinstance(games, list) and games and all(g in game_names() for g in games):
