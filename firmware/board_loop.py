@@ -22,9 +22,11 @@ from firmware.agents import AgentAnswer, Agents
 from firmware.debug import DebugRequest
 from firmware.errors import HardwareError
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
+from firmware.hardware.sound import Sound
 from firmware.loop import EventLoop, Stop, Timer
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import PLAYER_COLOURS, duty, led_level, use_palette
+from firmware.ui.cues import CueWatcher
 
 log = logging.getLogger("xtraboard.board")
 ATTRACT_STEP_S = 0.12
@@ -60,6 +62,9 @@ class Board:
         self._swallow: str | None = None  # the code's last button: its release is not a press
         self._fleet_seen: tuple[int, bool] | None = None
         self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
+        self.sound = Sound(getattr(hardware, "buzzer", None), loop.call_later)  # logs only, without a buzzer
+        self.app.sound = self.sound  # type: ignore[attr-defined]  # for cue(app, "refused")
+        self.cues = CueWatcher()
         self._arm_idle()
 
     # --- timers the app asks for: run, then render ---------------------------------------------
@@ -193,6 +198,8 @@ class Board:
             frame = self._frame
         if self._rendered != app.version and hw.display is not None:
             self._image = app.image(hw.display.canvas_size)
+        if self._rendered != app.version:
+            self.cues.watch(app)  # roll, choice, turn, end: tunes on the loop's timers
         self._rendered = app.version
         self._frame = frame
         if hw.leds is not None:
@@ -260,8 +267,9 @@ class Board:
             notifier.stopping()
 
     def close(self) -> None:
-        """Stop the agents' worker thread (the hardware and journal are closed by their owners)."""
+        """Stop the agents' worker thread and any tune (the hardware and journal are closed by their owners)."""
         self.agents.close()
+        self.sound.stop()
 
 
 def run_board(hardware: Any, args: Any) -> int:

@@ -64,7 +64,7 @@ class Sound:
             self._timer.cancel()
             self._timer = None
         self._tune = []
-        if self.buzzer is not None and self.buzzer.value is not None:
+        if self.buzzer is not None and not self.buzzer.closed and self.buzzer.value is not None:
             self.buzzer.stop()
 
     def _next(self) -> None:

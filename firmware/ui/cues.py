@@ -1,7 +1,7 @@
 """The board's sound cues: which short tune says what, and when the game calls for one.
 
 Cues: "roll" (the dice tumble), "choice" (a decision taken), "refused" (a press that does
-nothing now), "turn" (the next player's turn), "end" (the game is over). The board loop
+nothing now), "turn" (the dice pass to another player), "end" (the game is over). The board loop
 watches the app after each event (`CueWatcher.watch`) for all but "refused"; screens that
 refuse a press call `cue(app, "refused")`. The setting `sound` picks the volume or off.
 
@@ -40,6 +40,7 @@ class CueWatcher:
 
     def __init__(self) -> None:
         self._seen: tuple[Any, ...] | None = None
+        self._roller: int | None = None  # who rolled last: "turn" when the dice pass on
 
     def watch(self, app: Any) -> None:
         session = app.session
@@ -50,17 +51,18 @@ class CueWatcher:
         rolling = app.animation is not None and session.awaiting_roll and not session.over
         now = (id(session), len(game.history), game.pending().player, session.over, session.awaiting_roll, rolling)
         before, self._seen = self._seen, now
+        roller, self._roller = self._roller, (now[2] if session.awaiting_roll else self._roller)
         if before is None or before[0] != now[0]:
             return  # a new or resumed table: nothing happened yet
         _, steps, player, over, awaiting_roll, was_rolling = before
-        if rolling and not was_rolling:
-            cue(app, "roll")
-        elif now[1] > steps:  # a step was taken (fewer: a takeback, no cue)
+        if now[1] > steps:  # a step was taken (fewer: a takeback, no cue)
             if now[3] and not over:
                 cue(app, "end")
-            elif now[2] != player:
+            elif now[4] and now[2] != roller:  # the dice pass to another player
                 cue(app, "turn")
             elif not awaiting_roll:
                 cue(app, "choice")
             elif not was_rolling:
                 cue(app, "roll")  # physical dice keyed in: no tumble came first
+        elif rolling and not was_rolling:
+            cue(app, "roll")
