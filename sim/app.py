@@ -67,6 +67,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         " (0: instantly, as without --speed)")
     parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
     parser.add_argument("--frames", type=int, metavar="N", help="window: quit after N frames (tests, smoke runs)")
+    parser.add_argument("--true-size", action="store_true",
+                        help="window: show the OLED at its physical size beside the board (docs/simulator.md)")
+    parser.add_argument("--dpi", type=float, metavar="DPI",
+                        help="window: your screen's pixels per inch for --true-size (default: from SDL, else 96)")
     parser.add_argument("--debug-port", type=int, metavar="PORT",
                         help="headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
                         "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given")
