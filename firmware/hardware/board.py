@@ -88,13 +88,18 @@ def open_hardware(
     if emit is None:
         edges = queue.SimpleQueue()
         emit = edges.put
+    buzzer_factory = pin_factory
     if pin_factory is None:
         pin_factory = _pi_pin_factory(problems) if backend == "pi" else _mock_pin_factory()
+        if backend == "mock":  # the buzzer on gpiozero's PWM mock pins (MockPin has no PWM)
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+            buzzer_factory = MockFactory(pin_class=MockPWMPin)
     buttons = ButtonInputs(config.buttons, emit, pin_factory=pin_factory, clock=clock)
     try:
         leds = _open_leds(config.leds, backend, pixels, problems)
         display, info = _open_display(config, backend, display_device, serial, problems)
-        buzzer = open_buzzer(config.buzzer, pin_factory, problems)
+        buzzer = open_buzzer(config.buzzer, buzzer_factory or pin_factory, problems)
     except BaseException:
         buttons.close()
         raise
@@ -121,9 +126,9 @@ def describe_display(config: BoardConfig) -> str:
 
 
 def _mock_pin_factory() -> Any:
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from gpiozero.pins.mock import MockFactory
 
-    return MockFactory(pin_class=MockPWMPin)  # PWM for the buzzer; buttons read them as plain pins
+    return MockFactory()
 
 
 def _pi_pin_factory(problems: list[str]) -> Any:

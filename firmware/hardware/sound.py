@@ -100,7 +100,8 @@ def open_buzzer(cfg: Any, pin_factory: Any, problems: list[str]) -> Any:
     try:
         return TonalBuzzer(cfg.pin, mid_tone=Tone(cfg.mid_tone), octaves=cfg.octaves, pin_factory=pin_factory)
     except Exception as error:  # no PWM on the pin, pin busy: sound is optional
-        problems.append(f"buzzer: GPIO{cfg.pin} could not play tones ({error}); playing without sound")
+        problems.append(f"buzzer: GPIO{cfg.pin} could not play tones ({error or type(error).__name__}); "
+                        "playing without sound")
         return None
 
 
