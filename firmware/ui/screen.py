@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from firmware.i18n import _
 from firmware.ui.draw import Canvas
 
 if TYPE_CHECKING:
@@ -51,6 +52,14 @@ class Choice:
 
     def position(self) -> str:
         return f"{self.index + 1}/{len(self.options)}"
+
+    def pick(self) -> bool:
+        """OK: True when it picks `current`; a choice made in stages takes OK to go on instead."""
+        return True
+
+    def jump(self, index: int) -> None:
+        """Put the cursor on option `index`, ready to be picked (a hint)."""
+        self.index = index % len(self.options)
 
 
 class Screen:
@@ -144,4 +153,4 @@ class ConfirmScreen(MenuScreen):
             if option.value:
                 on_yes(app)
 
-        super().__init__(question, [Option("No", False), Option("Yes", True)], pick)
+        super().__init__(question, [Option(_("No"), False), Option(_("Yes"), True)], pick)

@@ -7,6 +7,9 @@ import logging
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from firmware.i18n import LANGUAGES as SPOKEN
+from firmware.i18n import NAMES, N_, _, decimal
+
 _UNSET = object()
 
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -15,32 +18,40 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "dice_mode": ("electronic", "physical"),
     "idle_timeout_s": (0, 60, 120, 300, 600),
     "bot_delay_s": (0.3, 0.6, 1.0, 2.0),
+    "language": ("", *SPOKEN),  # "": the board's default (its description's `language`)
     "night": (False, True),  # night mode: the LEDs at the lowest step
     "palette": ("default", "contrast"),  # seat colours (firmware.ui.colours.PALETTES)
     "sound": ("off", "soft", "loud"),  # the buzzer's cues (firmware.ui.cues)
 }
-LABELS = {
-    "brightness": "Brightness",
-    "led_budget_amps": "LED budget",
-    "dice_mode": "Dice",
-    "idle_timeout_s": "Idle show",
-    "bot_delay_s": "Bot pace",
-    "night": "Night mode",
-    "palette": "Colours",
-    "sound": "Sound",
+LABELS = {  # shown through _(): see label()
+    "brightness": N_("Brightness"),
+    "led_budget_amps": N_("LED budget"),
+    "dice_mode": N_("Dice"),
+    "idle_timeout_s": N_("Idle show"),
+    "bot_delay_s": N_("Bot pace"),
+    "language": N_("Language"),
+    "night": N_("Night mode"),
+    "palette": N_("Colours"),
+    "sound": N_("Sound"),
 }
+
+
+def label(name: str) -> str:
+    """The setting's name in the active language."""
+    return _(LABELS[name])
 
 
 @dataclass(frozen=True)
 class Settings:
     brightness: float = 0.7  # perceived level; the LEDs get 0.7 ** 2.2 = 46 % of full light
-    night: bool = False
-    palette: str = "default"
-    sound: str = "soft"
     led_budget_amps: float = 2.0
     dice_mode: str = "electronic"
     idle_timeout_s: int = 300  # 0 = never; then the LEDs play the attract animation
     bot_delay_s: float = 0.6
+    language: str = ""  # "" = the board's default language; else "en", "de" or "fr"
+    night: bool = False  # night mode: the LEDs at the lowest step at most
+    palette: str = "default"  # seat colours: "default" (colour-blind safe) or "contrast"
+    sound: str = "soft"  # the buzzer's cues: "off", "soft" or "loud"
 
     def cycle(self, name: str, step: int) -> Settings:
         """The next (step=1) or previous (step=-1) allowed value of `name`."""
@@ -51,18 +62,26 @@ class Settings:
 
     def shown(self, name: str) -> str:
         value = getattr(self, name)
+        if name == "language":  # each language in its own name, whatever the active one
+            from firmware.i18n import language
+
+            return NAMES[value or language()]
+        if name == "dice_mode":
+            return {"electronic": _("electronic"), "physical": _("physical")}[value]
         if name == "brightness":
             return f"{round(value * 100)}%"
         if name == "night":
-            return "on" if value else "off"
-        if name == "palette":
-            return {"default": "CB-safe", "contrast": "contrast"}[value]  # colour-blind safe (Okabe–Ito)
+            return _("on") if value else _("off")
+        if name == "palette":  # CB-safe: colour-blind safe (Okabe–Ito)
+            return {"default": _("CB-safe"), "contrast": _("contrast")}[value]
+        if name == "sound":
+            return {"off": _("off"), "soft": _("soft"), "loud": _("loud")}[value]
         if name == "led_budget_amps":
-            return f"{value:g} A"
+            return f"{decimal(value)} A"
         if name == "idle_timeout_s":
-            return "never" if value == 0 else f"{value // 60} min" if value >= 60 else f"{value} s"
+            return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
         if name == "bot_delay_s":
-            return f"{value:g} s"
+            return f"{decimal(value)} s"
         return str(value)
 
     @classmethod
@@ -105,20 +124,30 @@ def _perceived(name: str, value: Any) -> Any:
     return max([c for c in CHOICES[name] if c <= value ** (1 / 2.2)] or CHOICES[name][:1])
 
 
+def spoken(settings: Settings, operator: OperatorSettings, default: str = "en") -> str:
+    """The language the board speaks: the guests' choice, else the operator's, else `default`
+    (the board description's `language`).
+
+    >>> spoken(Settings(), OperatorSettings(language="fr"), "de")
+    'fr'
+    """
+    return settings.language or operator.language or default
+
+
 # --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
 OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
 BRIGHTNESS_CAPS = (0.4, 0.55, 0.7, 0.85, 1.0)  # perceived levels, as Settings.brightness
-LANGUAGES = ("en", "de", "fr", "nl", "es", "it")  # kept only, for now: the board speaks English
+LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i18n.py)
 
 
 @dataclass(frozen=True)
 class OperatorSettings:
     """What only the operator sets: the LEDs' brightness never goes above `brightness_cap`,
-    `language` is the default language (stored for later), `games` the games the main menu
-    offers (None: all of them)."""
+    `language` the café's language ("": the board description's; a guest's own choice in the
+    settings menu wins), `games` the games the main menu offers (None: all of them)."""
 
     brightness_cap: float = 1.0
-    language: str = "en"
+    language: str = ""
     games: tuple[str, ...] | None = None
 
     def offered(self, names: tuple[str, ...] | list[str]) -> list[str]:
