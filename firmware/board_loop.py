@@ -211,6 +211,8 @@ class Board:
             if hw.leds.show(frame, now):
                 self.pushes["leds"] += 1
             self._arm_cycle(hw.leds.next_change(frame, now))
+        if hw.display is not None:
+            self._apply_display_settings()
         if hw.display is not None and self._image is not None:
             try:
                 if hw.display.show(self._image):
@@ -238,6 +240,12 @@ class Board:
             leds.level = level  # gamma: even steps look even, and the cap bounds every step
         budget = min(settings.led_budget_amps, self.hardware.config.leds.budget_amps) * 1000.0
         leds.budget_ma = budget
+
+    def _apply_display_settings(self) -> None:
+        try:
+            self.hardware.display.dim(self.app.settings.night)  # night mode dims the OLED too
+        except HardwareError as exc:  # a loose cable: the frame push below reports it
+            log.error("%s", exc)
 
     def _arm_cycle(self, when: float | None) -> None:
         """One timer for the next multi-colour cell change (no polling)."""

@@ -130,9 +130,11 @@ def test_the_board_applies_gamma_night_mode_and_the_cap() -> None:
     board.app.operator = OperatorSettings(brightness_cap=0.55)
     board.board.render()
     assert leds.brightness == pytest.approx(duty(0.55)) and leds.level == pytest.approx(0.55)
+    assert not board.hardware.display.night
     board.app.settings = Settings(brightness=1.0, night=True)
     board.board.render()
     assert leds.brightness == pytest.approx(duty(CHOICES["brightness"][0]))
+    assert board.hardware.display.night  # the OLED is dimmed too (its bytes: test_hw_display)
     board.close()
 
 
