@@ -37,8 +37,20 @@ from firmware.hardware.config import DisplayConfig
 
 
 
+DAY_CONTRAST = 0xCF  # luma's SSD1306 level, for a device that does not say what its init chose
+NIGHT_CONTRAST = 0x08  # low but never off: a contrast of 0 blanks some panels entirely
+
+
 class ChangeOnly:
     """A luma device that sends only what changed; `forget()` makes the next frame go out whole."""
+
+    contrast_level: int | None = None  # what luma's init (or night mode) last set
+
+    def contrast(self, level: int) -> None:
+        """luma's contrast, remembered: each family's init picks its own day level (0xCF on the
+        SSD1306 family, 0x7F on SH1106 and the greyscale panels), which night mode restores."""
+        self.contrast_level = level
+        super().contrast(level)  # type: ignore[misc]
 
     def forget(self) -> None:
         """Send the next frame whole: what the controller holds is unknown (a reset, a bus error)."""
@@ -261,6 +273,8 @@ class Display:
         self.device = device
         self.paged = isinstance(device, ChangeOnly)
         self.image: Image.Image | None = None  # the last frame shown
+        self.night = False
+        self.day_contrast = getattr(device, "contrast_level", None) or DAY_CONTRAST
         self._image_bytes: bytes | None = None
         self.invalidate()  # the first frame goes out whole, as luma's own display() sends it
 
@@ -303,6 +317,17 @@ class Display:
         self.image = image.copy()
         self._image_bytes = data
         return True
+
+    def dim(self, night: bool) -> None:
+        """Night mode: the panel's contrast down to NIGHT_CONTRAST, or back to its day level; sends
+        the one command only when the mode changes."""
+        if night == self.night or self.device is None:
+            return
+        self.night = night
+        try:
+            self.device.contrast(NIGHT_CONTRAST if night else self.day_contrast)
+        except Exception as error:
+            raise HardwareError(f"display: setting the contrast failed ({error}); check the wiring") from error
 
     def invalidate(self) -> None:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""
