@@ -17,6 +17,7 @@ from typing import Any
 
 from firmware.agents import FALLBACK_LEVEL, strong_policy
 from firmware.games import Game, find_game
+from firmware.i18n import _
 
 
 def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
@@ -24,4 +25,4 @@ def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
     decision = strong_policy(game, rng)
     policy = find_game(game.name).policy(FALLBACK_LEVEL)
     explain = getattr(sys.modules.get(policy.__module__), "explain", None)
-    return decision, explain(game, decision) if explain is not None else "strong bot's choice"
+    return decision, explain(game, decision) if explain is not None else _("strong bot's choice")

@@ -302,6 +302,17 @@ def decimal(value: float) -> str:
     return f"{value:g}".replace(".", pgettext("decimal separator", "."))
 
 
+def fixed(value: float, digits: int = 1, sign: bool = False) -> str:
+    """`value` with `digits` decimals (and a `+` when `sign` and not negative), with the active
+    language's decimal separator.
+
+    >>> use("fr"); fixed(4.6), fixed(16.25, sign=True), fixed(0.4, 0)
+    ('4,6', '+16,2', '0')
+    >>> use("en")
+    """
+    return f"{value:{'+' if sign else ''}.{digits}f}".replace(".", pgettext("decimal separator", "."))
+
+
 def N_(message: str) -> str:
     """Mark `message` for extraction without translating it (module-level constants); pass it
     through `_()` where it is shown."""

@@ -32,6 +32,7 @@ from typing import Any
 
 from firmware.ai.extra_model import _SIZE, LOOKAHEAD, MAX_OTHERS, MEDIUM, OFFER, STRONG, remaining_rolls, row_value
 from firmware.games.extra import COLUMN_SIZES
+from firmware.i18n import _
 
 
 def _row_chances(crosses: list[int], params: dict[str, float]) -> list[float]:
@@ -169,7 +170,8 @@ def explain(game: Any, decision: Any) -> str:
     """Why "strong" likes `decision`: the final total it expects for the sheet, in points."""
     from firmware.ai.extra_table import NUMBERS, TABLE
 
-    return f"exp. {_scored(game, [decision], STRONG, TABLE, NUMBERS)[1]:.0f} pts at the end"
+    # Translators: a hint: the sheet's expected final total.
+    return _("exp. {points} pts at the end").format(points=f"{_scored(game, [decision], STRONG, TABLE, NUMBERS)[1]:.0f}")
 
 
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from firmware.games.exxtra import DIE_A, DIE_B, FINISH, TOP_RUNG, Place, Reroll
+from firmware.i18n import _, fixed
 
 WIN_BONUS = 6.0  # spaces a finish is worth beyond the spaces it takes
 REMOVE_WEIGHT = 0.5  # an opponent's lost space against one of ours (several opponents share it)
@@ -169,10 +170,14 @@ def explain(game: Any, decision: Any) -> str:
     if isinstance(decision, Reroll):
         place_worth = _best_place(view, value, position, 1.6, True)[0]
         again = reroll_value(view, position, 1.6, True)
-        return f"roll on: exp. +{again:.1f} vs +{place_worth:.1f} spaces"
+        # Translators: a hint: rolling on is expected to gain {again} spaces, placing {place}.
+        return _("roll on: exp. {again} vs {place} spaces").format(again=fixed(again, sign=True),
+                                                                    place=fixed(place_worth, sign=True))
     safe = _survival(value, decision.rung, view, 1.6)
     worth = _place_value(view, decision.rung, value, position, 1.6, True)
-    return f"rung {decision.rung}: {safe:.0%} safe, exp. +{worth:.1f} spaces"
+    # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance.
+    return _("rung {rung}: {safe}% safe, exp. {worth} spaces").format(rung=decision.rung, safe=round(safe * 100),
+                                                                      worth=fixed(worth, sign=True))
 
 
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:

@@ -25,6 +25,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from firmware.games.levelx import FACES, FIELDS, ROWS, STACKS_TO_END, TurnOnes, outcomes
+from firmware.i18n import _, fixed
 
 _LAST = tuple(n - 1 for n in FIELDS)
 
@@ -204,12 +205,14 @@ def explain(game: Any, decision: Any) -> str:
         faces = list(game.faces)
         for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
             faces[index] = face
-        value, _ = _best_outcome(game, tuple(faces), base, me, STRONG, {})
-        return f"turn the 1s: exp. lead {value:+.1f} pts"
+        value = _best_outcome(game, tuple(faces), base, me, STRONG, {})[0]
+        # Translators: a hint: turning the dice showing 1 is expected to lead the best opponent by {lead}.
+        return _("turn the 1s: exp. lead {lead} pts").format(lead=fixed(value, sign=True))
     state = base.copy()
     for group in decision.groups:
         state.act(me, sum(game.faces[i] for i in group) - ROWS[0])
-    return f"exp. lead {_judge(state, me, STRONG):+.1f} pts"
+    # Translators: a hint: the expected lead over the best opponent, in points.
+    return _("exp. lead {lead} pts").format(lead=fixed(_judge(state, me, STRONG), sign=True))
 
 
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:

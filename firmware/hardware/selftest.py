@@ -21,6 +21,7 @@ from firmware.errors import HardwareError
 from firmware.hardware.board import Hardware
 from firmware.hardware.buttons import TILT, ButtonEvent, ButtonTracker, RawEdge
 from firmware.hardware.leds import Colour
+from firmware.i18n import _, decimal, ngettext
 
 SEGMENTS: tuple[tuple[str, str, Colour], ...] = (  # name, cell prefix, colour
     ("seats", "seat.", (255, 255, 255)),
@@ -69,28 +70,30 @@ class SelftestReport:
 
     def lines(self) -> list[str]:
         """A short human-readable summary."""
-        lines = [f"warning: {problem}" for problem in self.problems]
+        lines = [_("warning: {problem}").format(problem=problem) for problem in self.problems]
         if self.segments:
             lit = ", ".join(f"{name} {count}" for name, count in self.segments)
-            lines.append(f"LEDs lit: {lit}")
+            # Translators: the self-test's summary; {lit} is "seats 5, track 40, ..." (LED segments, not translated).
+            lines.append(_("LEDs lit: {lit}").format(lit=lit))
         else:
-            lines.append("LEDs: none (no LED chain)")
-        lines.append(f"display: {self.display}" if self.display else "display: none")
-        lines.append(f"buzzer: {self.sound}" if self.sound else "buzzer: none")
-        lines.append(f"buttons seen: {', '.join(map(label, self.seen)) or 'none'}")
+            lines.append(_("LEDs: none (no LED chain)"))
+        lines.append(_("display: {display}").format(display=self.display) if self.display else _("display: none"))
+        lines.append(_("buzzer: {sound}").format(sound=self.sound) if self.sound else _("buzzer: none"))
+        lines.append(_("buttons seen: {buttons}").format(buttons=", ".join(map(label, self.seen)) or _("none")))
         if self.missed:
-            lines.append(f"buttons NOT seen: {', '.join(map(label, self.missed))}")
+            lines.append(_("buttons NOT seen: {buttons}").format(buttons=", ".join(map(label, self.missed))))
         for asked, got in self.stray:
-            lines.append(f"asked for {label(asked)}, got {label(got)}: swapped wires?")
+            lines.append(_("asked for {asked}, got {got}: swapped wires?").format(asked=label(asked), got=label(got)))
         for name in self.stuck:
-            lines.append(f"{label(name)} read as pressed before the test: check its wiring and buttons.pull_up")
-        lines.append("self-test passed" if self.ok else "self-test FAILED")
+            lines.append(_("{button} read as pressed before the test: check its wiring and buttons.pull_up")
+                         .format(button=label(name)))
+        lines.append(_("self-test passed") if self.ok else _("self-test FAILED"))
         return lines
 
 
 def label(name: str) -> str:
     """How a button is named to people: ROLL, OK, …, the tilt switch."""
-    return "the tilt switch" if name == TILT else name.upper()
+    return _("the tilt switch") if name == TILT else name.upper()
 
 
 def run_selftest(
@@ -123,7 +126,7 @@ class _Selftest:
     def run(self, button_timeout_s: float) -> SelftestReport:
         self.problems = list(self.hardware.problems)
         for problem in self.problems:
-            self.say(f"warning: {problem}")
+            self.say(_("warning: {problem}").format(problem=problem))
         stuck = tuple(name for name, pressed in self.hardware.buttons.pressed().items() if pressed)
         segments = self._leds()
         shown_on = self._display_pattern()
@@ -139,30 +142,32 @@ class _Selftest:
             problems=tuple(self.problems),
             sound=sound,
         )
-        self._show(["Self-test passed" if report.ok else "Self-test FAILED"]
-                   + ([f"Missing: {', '.join('TILT' if n == TILT else n.upper() for n in missed)}"] if missed else []))
+        missing = ", ".join("TILT" if n == TILT else n.upper() for n in missed)
+        self._show([_("Self-test passed") if report.ok else _("Self-test FAILED")]
+                   + ([_("Missing: {buttons}").format(buttons=missing)] if missed else []))
         return report
 
     # --- parts ----------------------------------------------------------------------------------
     def _leds(self) -> tuple[tuple[str, int], ...]:
         leds = self.hardware.leds
         if leds is None:
-            self.say("LEDs: none to test")
+            self.say(_("LEDs: none to test"))
             return ()
         cells = self.hardware.config.leds.cells
         lit: list[tuple[str, int]] = []
         for name, prefix, colour in SEGMENTS:
             frame = {cell: colour for cell in cells if cell.startswith(prefix)}
             count = sum(len(cells[cell].leds) for cell in frame)
-            self._show(["LED test", f"{name}: {count} LEDs"])
+            self._show([_("LED test"), _("{segment}: {count} LEDs").format(segment=name, count=count)])
             leds.show(frame, self.hardware.clock())
-            self.say(f"LEDs: {name} lit ({len(frame)} cells, {count} LEDs)")
+            self.say(_("LEDs: {segment} lit ({cells} cells, {count} LEDs)").format(segment=name, cells=len(frame),
+                                                                                count=count))
             lit.append((name, count))
             self._wait(None, self.step_s)
         every = {cell: (255, 255, 255) for cell in cells}
-        self._show(["LED test", "all LEDs (within budget)"])
+        self._show([_("LED test"), _("all LEDs (within budget)")])
         leds.show(every, self.hardware.clock())
-        self.say("LEDs: all lit (dimmed to the current budget)")
+        self.say(_("LEDs: all lit (dimmed to the current budget)"))
         self._wait(None, self.step_s)
         leds.off()
         return tuple(lit)
@@ -171,13 +176,13 @@ class _Selftest:
         """Every cue once, note by note (listen: five short tunes, low buzzes in the middle)."""
         buzzer, cfg = getattr(self.hardware, "buzzer", None), self.hardware.config.buzzer
         if buzzer is None or cfg is None:
-            self.say("buzzer: none to test")
+            self.say(_("buzzer: none to test"))
             return ""
         from firmware.ui.cues import TUNES
 
-        self._show(["Sound test", f"buzzer on GPIO{cfg.pin}"])
+        self._show([_("Sound test"), _("buzzer on GPIO{pin}").format(pin=cfg.pin)])
         for name, tune in TUNES.items():
-            self.say(f"buzzer: cue {name}")
+            self.say(_("buzzer: cue {cue}").format(cue=name))
             for note, seconds in tune:
                 if note is None:
                     buzzer.stop()
@@ -186,11 +191,12 @@ class _Selftest:
                 self._wait(None, seconds)
             buzzer.stop()
             self._wait(None, 0.2)
-        return f"GPIO{cfg.pin}, {len(TUNES)} cues played"
+        return ngettext("GPIO{pin}, {n} cue played", "GPIO{pin}, {n} cues played", len(TUNES)).format(
+            pin=cfg.pin, n=len(TUNES))
 
     def _display_pattern(self) -> str:
         if self.display is None:
-            self.say("display: none to test")
+            self.say(_("display: none to test"))
             return ""
         info = self.hardware.display_info
         width, height = self.display.size
@@ -208,7 +214,7 @@ class _Selftest:
             draw.rectangle((2, 26 + row * LINE_PX, width - 3, 26 + row * LINE_PX + LINE_PX - 1), fill=0)
             draw.text((3, 26 + row * LINE_PX), text, fill=1)
         self._push(image)
-        self.say(f"display: test pattern on {info}")
+        self.say(_("display: test pattern on {display}").format(display=info))
         self._wait(None, self.step_s)
         return info if self.display is not None else ""
 
@@ -217,15 +223,17 @@ class _Selftest:
         missed: list[str] = []
         names = self.hardware.buttons.names
         for number, name in enumerate(names, start=1):
-            ask = "Tilt the board" if name == TILT else f"Press {name.upper()}"
-            self._show([f"Button test {number}/{len(names)}", ask, f"({timeout_s:g} s)"])
-            self.say(f"buttons: {ask} …")
+            ask = _("Tilt the board") if name == TILT else _("Press {button}").format(button=name.upper())
+            self._show([_("Button test {number}/{count}").format(number=number, count=len(names)), ask,
+                        f"({decimal(timeout_s)} s)"])
+            self.say(_("buttons: {ask} …").format(ask=ask))
             if self._wait(name, timeout_s):
                 seen.append(name)
-                self.say(f"buttons: {label(name)} seen")
+                self.say(_("buttons: {button} seen").format(button=label(name)))
             else:
                 missed.append(name)
-                self.say(f"buttons: {label(name)} NOT seen within {timeout_s:g} s")
+                self.say(_("buttons: {button} NOT seen within {seconds} s").format(button=label(name),
+                                                                                 seconds=decimal(timeout_s)))
         return seen, missed
 
     # --- time and input -------------------------------------------------------------------------
@@ -270,5 +278,5 @@ class _Selftest:
             self.display.show(image)  # type: ignore[union-attr]
         except HardwareError as error:  # the display went away: note it, test the rest
             self.problems.append(str(error))
-            self.say(f"warning: {error}")
+            self.say(_("warning: {problem}").format(problem=error))
             self.display = None

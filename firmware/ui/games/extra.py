@@ -19,15 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.games.base import DECISION, ROLL
 from firmware.games.extra import ROW_SIZES, Choice, Sheet
+from firmware.i18n import _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, Colour, dim
 from firmware.ui.draw import CHAR_WIDTH, Canvas, tiny_width
 from firmware.ui.games.extra_sheet import (
     COLUMN_NAMES,
+    FREE_RIDE,
     SheetLayout,
     SheetMarks,
     draw_focus,
     draw_sheet,
+    part_text,
     sheet_layout,
 )
 from firmware.ui.play import PIPS
@@ -86,6 +89,22 @@ def crossed_sums(sheet: Sheet, sums: list[int]) -> list[int]:
 def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
     """How a player says it: "4+6 x3", "4+6 x3>B" (new number into column B), "free: 7+9";
     a sum whose row is full (no cross) in brackets: "(4)+6 x3"."""
+    pairs = pairs_text(sheet, faces, choice)
+    if choice.extra is None:
+        return free_text(pairs)
+    face = faces[choice.extra]
+    new = f">{COLUMN_NAMES[choice.column]}" if sheet.column_of(face) is None and choice.column is not None else ""
+    return f"{pairs} x{face}{new}"
+
+
+def free_text(pairs: str) -> str:
+    """A free ride's pairs in the active language: "free: 7+9"."""
+    # Translators: EXTRA!: a decision without an extra die and its two sums ("7+9"); keep it short.
+    return pgettext("EXTRA!", "free: {pairs}").format(pairs=pairs)
+
+
+def pairs_text(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
+    """The option's two sums, "4+6"; a sum whose row is full in brackets: "(4)+6"."""
     sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
     crossed = Counter(crossed_sums(sheet, sums))
     parts = []
@@ -95,12 +114,7 @@ def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
             parts.append(str(total))
         else:
             parts.append(f"({total})")
-    pairs = "+".join(parts)
-    if choice.extra is None:
-        return f"free: {pairs}"
-    face = faces[choice.extra]
-    new = f">{COLUMN_NAMES[choice.column]}" if sheet.column_of(face) is None and choice.column is not None else ""
-    return f"{pairs} x{face}{new}"
+    return "+".join(parts)
 
 
 @dataclass(frozen=True)
@@ -128,8 +142,8 @@ def options(app: App, session: GameSession) -> list[Option]:
     made: list[Option] = []
     for (face, column, _), choice in sorted(chosen.items(), key=order):
         text = label(sheet, faces, choice)
-        pairs = text.removeprefix("free: ").split(" x")[0]
-        parts = (("free ride" if face is None else face, "free ride" if face is None else f"x{face}"),
+        pairs = pairs_text(sheet, faces, choice)
+        parts = ((FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
                  (pairs, pairs), (column, "" if column is None else f">{COLUMN_NAMES[column]}"))
         made.append(StagedOption(text, choice, parts=parts))
     return made
@@ -318,7 +332,7 @@ def draw_option(canvas: Canvas, layout: SheetLayout, parts: list[str], stage: in
         return
     block = layout.blocks[1]
     x, limit = block.left, block.factor_x - 2
-    parts = ["free" if part == "free ride" else part for part in parts]  # room for the pairs
+    parts = [part_text(part, short=True) for part in parts]  # room for the pairs
     for index, part in enumerate(parts):
         if x + tiny_width(part) > limit:
             break
@@ -365,7 +379,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         return
     pending = game.pending()
     if pending.kind not in (ROLL, DECISION) or pending.player is None:
-        canvas.title("Game over")
+        canvas.title(_("Game over"))
         return
     home = pending.player
     shown = play.view if play.view is not None else home
@@ -383,11 +397,15 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             draw_sheet(canvas, sheet, marks, header(names[home], "", room))
             draw_option(canvas, layout, parts, stage, choice.position())
         else:  # the decider's whole sheet, the option in the header
-            short = ["free" if part == "free ride" else part for part in parts if part]
+            short = [part_text(part, short=True) for part in parts if part]
             draw_sheet(canvas, sheet, marks, header(" ".join(short), "", room))
         return
     if shown != home:  # flipping through the sheets
-        state = "end" if sheet.ended else "done" if pending.kind == DECISION and shown not in game.undecided else ""
+        # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
+        # player's game has ended) and "Anna done 2/4" (decided this roll); at most 4 letters.
+        state = (pgettext("EXTRA! sheet", "end") if sheet.ended
+                 else pgettext("EXTRA! sheet", "done") if pending.kind == DECISION and shown not in game.undecided
+                 else "")
         status = f"{state} {shown + 1}/{len(names)}".strip()
     elif pending.kind == ROLL:
         waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
@@ -396,8 +414,13 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     else:
         status = "OK" if app.bot_waits_for() == "ok" else "plays"
     if layout.size_class == "tall":  # room for whole words below the sheet
-        status = {"ROLL": "press ROLL", "rolls": "rolls...", "plays": "plays...", "end": "ended",
-                  "OK": "press OK"}.get(status, status)
+        status = {"ROLL": _("press ROLL"), "rolls": _("rolls..."), "plays": _("plays..."),
+                  "OK": _("press OK")}.get(status, status)
+    else:  # in the sheet's header: a word of at most 5 letters (ROLL and OK are the buttons' names)
+        # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
+        status = {"rolls": pgettext("EXTRA! header", "rolls"),
+                  # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
+                  "plays": pgettext("EXTRA! header", "plays")}.get(status, status)
     sheet_page(canvas, layout, sheet, None, names[shown], status)
 
 
@@ -453,7 +476,7 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
     for die, face in enumerate(game.faces or ()):
         die_cells(die, face, PIP, leds)
     leds[f"seat.{player}"] = colour
-    header, column = f"free: {sums}", None
+    header, column = free_text(sums), None
     for event in made:
         if event["kind"] == "extra":
             header = f"{sums} x{event['face']}"
@@ -463,7 +486,9 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
     frames: list[Frame] = [SheetFrame(0.2, leds, "", player, shown, header)
                            for shown in (marks, None, marks, None)]
     if any(e["kind"] == "ended" for e in events):
-        frames += [SheetFrame(0.3, leds | {f"seat.{player}": lit}, "", player, None, "game ends")
+        frames += [SheetFrame(0.3, leds | {f"seat.{player}": lit}, "", player, None,
+                              # Translators: EXTRA!: a sheet's header when that player's game ends.
+                              _("game ends"))
                    for lit in (OFF, colour, OFF, colour)]
     return frames
 
@@ -497,14 +522,16 @@ def result_lines(session: GameSession) -> list[str]:
     scores, winners = result["scores"], result["winners"]
     names = [p.name for p in game.players]
     if len(names) == 1:
-        lines = [f"{names[0]}: {scores[0]}", "Won!" if winners else "Lost (below 0)"]
+        lines = [_("{name}: {score}").format(name=names[0], score=scores[0]),
+                 _("Won!") if winners else _("Lost (below 0)")]
         if winners and is_solo_record(session):
-            lines.append("New solo record!")
+            lines.append(_("New solo record!"))
         return lines
     if len(winners) == 1:
-        lines = [f"{names[winners[0]]} wins!"]
+        lines = [_("{name} wins!").format(name=names[winners[0]])]
     else:
-        lines = [" & ".join(names[w] for w in winners) + " share"]
+        # Translators: the winners of a tie, "Anna & Ben share"; {names} is joined with " & ".
+        lines = [_("{names} share").format(names=" & ".join(names[w] for w in winners))]
     ranked = sorted(range(len(names)), key=lambda p: (-scores[p], p))
     if len(names) <= 4:
         return lines + [f"{'*' if p in winners else ' '}{names[p][:8]} {scores[p]}" for p in ranked]

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from firmware.games.extra import COLUMN_SIZES, FACTORS, ROW_SIZES, SUMS, WALLS, Sheet, row_score
+from firmware.i18n import _, pgettext
 from firmware.ui.draw import CHAR_WIDTH, Canvas, tiny_width
 
 COLUMN_NAMES = "ABC"
@@ -330,6 +331,18 @@ class FocusGeometry:
         return x, line_y + 2, x + self.px - 2, line_y + 8
 
 
+FREE_RIDE = "free ride"  # an option's part key and text for a decision without an extra die
+
+
+def part_text(part: str, short: bool = False) -> str:
+    """An option's part as shown: the free ride in the active language (`short`: one word, where
+    room is scarce); dice and sums ("x3", "4+6", ">B") as they are."""
+    if part != FREE_RIDE:
+        return part
+    # Translators: EXTRA!: a decision without an extra die; short, it shares a line with "(10)+(12) 1/4".
+    return pgettext("EXTRA!", "free") if short else pgettext("EXTRA!", "free ride")
+
+
 def focus_geometry(width: int) -> FocusGeometry:
     score_w = 4 * CHAR_WIDTH  # "+260", "-200"
     label_w = 2 * CHAR_WIDTH
@@ -349,8 +362,9 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
     def width(texts: list[str]) -> int:
         return sum(len(t) + 1 for t in texts if t) * CHAR_WIDTH + len(right) * CHAR_WIDTH
 
+    parts = [part_text(part) for part in parts]
     if width(parts) > canvas.width:  # "free ride (10)+(12) 1/4" would run into its position
-        parts = ["free" if part == "free ride" else part for part in parts]
+        parts = [part_text(FREE_RIDE, short=True) if part == part_text(FREE_RIDE) else part for part in parts]
     if width(parts) > canvas.width:
         right = ""
     x = 0
@@ -388,7 +402,7 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
         canvas.text(geometry.score_right - len(score) * CHAR_WIDTH + 1, y + 1, score)
         line += 1
     if not rows:
-        canvas.text(0, line * FOCUS_LINE + 1, "no row takes a cross")
+        canvas.text(0, line * FOCUS_LINE + 1, _("no row takes a cross"))
         line += 1
     if marks.column is not None:
         y = line * FOCUS_LINE
@@ -405,12 +419,19 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
                      else END if index == COLUMN_SIZES[column] - 1 else EMPTY)
             x0 = left + index * pitch
             draw_box(canvas, (x0, y + 2, x0 + pitch - 2, y + 8), style)
-        if index_marked == COLUMN_SIZES[column] - 1:
-            canvas.text(canvas.width - 3 * CHAR_WIDTH, y + 1, "end")
-        elif marks.number is not None and not marks.cross:
-            canvas.text(canvas.width - 3 * CHAR_WIDTH, y + 1, "new")
+        # Translators: EXTRA!: right of a column's boxes: its last box gets the cross; at most 3 letters.
+        note = (pgettext("EXTRA! column", "end") if index_marked == COLUMN_SIZES[column] - 1
+                # Translators: EXTRA!: right of a column's boxes: a new number goes in; at most 3 letters.
+                else pgettext("EXTRA! column", "new") if marks.number is not None and not marks.cross else "")
+        if note:
+            canvas.text(canvas.width - len(note) * CHAR_WIDTH, y + 1, note)
         line += 1
     y = max(line * FOCUS_LINE, canvas.height - FOCUS_LINE)
     total = f"{before_total} > {after_total}"
-    canvas.text(0, y + 1, "total")
+    # Translators: EXTRA!: the sheet's total before and after the option, "total  120 > 180".
+    word = _("total")
+    if (len(word) + len(total) + 1) * CHAR_WIDTH > canvas.width:  # "-1000 > -1400": the numbers first
+        total = f"{before_total}>{after_total}"
+    if (len(word) + len(total) + 1) * CHAR_WIDTH <= canvas.width:
+        canvas.text(0, y + 1, word)
     canvas.text(canvas.width - len(total) * CHAR_WIDTH, y + 1, total)
