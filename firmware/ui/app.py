@@ -30,6 +30,7 @@ from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.draw import Canvas, wrap
 from firmware.ui.games import game_ui
+from firmware.ui.help import Help
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
@@ -75,6 +76,8 @@ class BoardApp:
         self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[Screen] = [MainMenu(self)]
+        self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
+        self._size = (128, 64)  # the display's size, as last drawn ("not now" compares pictures)
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
@@ -149,21 +152,33 @@ class BoardApp:
         name, kind = event.name, event.kind
         if self.note is not None and kind == "press":
             self.dismiss_note()  # seen; the press still does its job below
+        if kind == "press":
+            self.help.pressed()  # the last move's line was read: the screen is the player's
         if self.animation is not None:
             if kind == "press":
                 self.finish_animation()  # a press skips the show; it does nothing else
             return
-        if kind == "hold" and name == "back":
-            self.open_menu()
-        elif kind == "hold" and name in ("left", "right"):
+        if kind == "chord":  # LEFT and RIGHT pressed together: the hint
             self.ask_hint()
-        elif kind == "press" and name != "back":
-            self.screen.press(self, name)
+        elif kind == "hold" and name == "back":
+            self.help.menu_used()
+            self.open_menu()
+        elif kind == "hold" and name == "roll":
+            self.help.toggle_legend()
+        elif kind in ("press", "repeat") and name != "back":
+            self._answered(lambda: self.screen.press(self, name))
         elif kind == "release" and name == "back" and not getattr(event, "held", False):
-            self.screen.press(self, "back")
+            self._answered(lambda: self.screen.press(self, "back"))
         else:
             return
         self.changed()
+
+    def _answered(self, press: Callable[[], None]) -> None:
+        """Do a press; if nothing visible changed (display and LEDs), say "not now"."""
+        before = (self.image(self._size).tobytes(), self.frame())
+        press()
+        if (self.image(self._size).tobytes(), self.frame()) == before:
+            self.help.not_now(self.schedule, self.changed)
 
     def open_operator(self) -> None:
         """The operator menu (the board loop calls this when the operator's code was typed)."""
@@ -229,6 +244,7 @@ class BoardApp:
         self._close_agents()
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
+        self.help.forget()
         for agent in session.agents:  # an engine this board does not know: said at once
             if isinstance(agent, EngineAgent) and agent.failed is not None:
                 self._engine_failed(agent, agent.failed)
@@ -266,6 +282,7 @@ class BoardApp:
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
             self.report(str(exc))
             return
+        self.help.stepped(session)
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
@@ -382,8 +399,8 @@ class BoardApp:
 
     # --- hints ---------------------------------------------------------------------------------
     def ask_hint(self) -> None:
-        """A long LEFT or RIGHT while a person decides: ask the strong bot (off the loop thread)
-        what it would do; `_hinted` moves the cursor there and says why."""
+        """LEFT and RIGHT pressed together while a person decides: ask the strong bot (off the
+        loop thread) what it would do; `_hinted` moves the cursor there and says why."""
         session, play = self.session, self.play_screen()
         if (session is None or play is None or self.screen is not play or play.choice is None
                 or session.pending_bot() or self._hinting == session.token):
@@ -475,8 +492,10 @@ class BoardApp:
 
     # --- rendering (pure functions of the state above) ---------------------------------------
     def image(self, size: tuple[int, int]) -> Image.Image:
+        self._size = size
         canvas = Canvas(size)
         self.screen.draw(canvas)
+        self.help.draw(canvas, self)
         if self.animation is not None and self.animation.current.caption:
             caption = self.animation.current.caption
             y = canvas.height - 11

@@ -1,0 +1,135 @@
+"""Feedback and help on the display: what the last move did, "not now" for a press that cannot
+act, a one-line legend of the buttons (a long ROLL toggles it), the "hold BACK: menu" tip until
+the in-game menu was first opened.
+
+Where: the explanation covers the top line of the play screen from the move until the next
+move, or until a press (the person deciding gets the whole screen back); the legend covers the
+bottom line; at a person's roll prompt the tip takes that line until it was once followed; the
+cue ("not now") sits at the bottom right for CUE_S.
+
+The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step()` and
+`image()`; everything here is state of the loop thread, like the app's.
+
+    >>> from firmware.ui.draw import Canvas
+    >>> help = Help(journal=None)
+    >>> help.legend_for(None)
+    ''
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from firmware.ui.draw import LINE_HEIGHT, Canvas, clip
+from firmware.ui.explain import explain
+
+CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
+NOT_NOW = "not now"
+TIP = "ROLL  hold BACK: menu"  # at the roll prompt: what to press now, and where the menu is
+TIP_KEY = "tip_menu_seen"  # in the journal's settings: the tip was followed once, never shown again
+
+
+class Help:
+    """The help layer's state: the explanation, the cue, the legend, the tip."""
+
+    def __init__(self, journal: Any) -> None:
+        self.journal = journal
+        self.explanation: str | None = None  # what the last move did
+        self._explained_at = 0  # the history length the explanation belongs to
+        self.hidden = False  # a press hid the explanation (until the next move)
+        self.cue: str | None = None
+        self._cue_timer: Any = None
+        self.legend = False  # the legend line is shown (a long ROLL toggles it)
+        seen = journal.get_setting(TIP_KEY, False) if journal is not None else False
+        self.tip_seen = seen is True
+
+    # --- gestures -------------------------------------------------------------------------
+    def menu_used(self) -> None:
+        """The in-game menu was opened with a long BACK: the tip has done its job, for good."""
+        if not self.tip_seen:
+            self.tip_seen = True
+            if self.journal is not None:
+                self.journal.set_setting(TIP_KEY, True)
+
+    def toggle_legend(self) -> None:
+        self.legend = not self.legend
+
+    # --- the "not now" cue -------------------------------------------------------------------
+    def not_now(self, schedule: Callable[[float, Callable[[], None]], Any], changed: Callable[[], None]) -> None:
+        """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
+        if self._cue_timer is not None:
+            self._cue_timer.cancel()
+        self.cue = NOT_NOW
+
+        def gone() -> None:
+            self._cue_timer = None
+            self.cue = None
+            changed()
+
+        self._cue_timer = schedule(CUE_S, gone)
+
+    # --- explanations ------------------------------------------------------------------------
+    def stepped(self, session: Any) -> None:
+        """After a step: word its events; a plain roll keeps the last move's line (it stays
+        until the next decision)."""
+        game = session.game
+        text = explain(game.name, [p.name for p in game.players], game.events)
+        if text is not None:
+            self.explanation = text
+            self._explained_at = len(game.history)
+            self.hidden = False
+
+    def shown_explanation(self, session: Any) -> str | None:
+        """The explanation if it still belongs to this game's position (an undo took it back
+        otherwise), else None."""
+        if session is None or self.explanation is None:
+            return None
+        if len(session.game.history) < self._explained_at:
+            self.explanation = None
+        return None if self.hidden else self.explanation
+
+    def pressed(self) -> None:
+        """A press: the explanation was read; the screen is the player's again."""
+        self.hidden = True
+
+    def forget(self) -> None:
+        """A game ended or started: nothing to explain yet."""
+        self.explanation = None
+        self._explained_at = 0
+
+    # --- drawing -----------------------------------------------------------------------------
+    @staticmethod
+    def legend_for(screen: Any, app: Any = None) -> str:
+        from firmware.ui.legend import legend
+
+        return legend(screen, app) if screen is not None else ""
+
+    def draw(self, canvas: Canvas, app: Any) -> None:
+        """Over the screen: the explanation (play screen, top line), the tip (in a game, until
+        used), the legend (bottom line) and the cue (bottom right)."""
+        screen = app.screen
+        in_play = app.session is not None and screen is app.play_screen()
+        explanation = self.shown_explanation(app.session) if in_play else None
+        if explanation is not None and app.animation is None:
+            banner(canvas, explanation)
+        session = app.session
+        prompt = (in_play and app.animation is None and session.awaiting_roll and not session.over
+                  and not session.pending_bot())
+        bar = self.legend_for(screen, app) if self.legend else TIP if prompt and not self.tip_seen else None
+        if bar is not None:
+            canvas.line(canvas.lines - 1, clip(bar, canvas.columns), inverse=True)
+        if self.cue is not None:
+            text = f" {self.cue} "
+            canvas.line(canvas.lines - 1, text, inverse=True, align="right")
+
+
+def banner(canvas: Canvas, text: str) -> None:
+    """`text` in a white bar over the title line: in the display's font if it fits, else in the
+    3×5 font (upper case, a third more characters), clipped only if even that is too narrow."""
+    if len(text) <= canvas.columns:
+        canvas.line(0, text, inverse=True)
+        return
+    canvas.draw.rectangle((0, 0, canvas.width - 1, LINE_HEIGHT - 2), fill=1)
+    fits = (canvas.width - 2) // 4 + 1
+    canvas.tiny(1, 2, clip(text.upper(), fits), fill=0)
