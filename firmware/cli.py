@@ -19,6 +19,7 @@ COMMANDS = {
     "replay": ("firmware.commands.replay", "validate and replay a game record, print its state"),
     "selfplay": ("firmware.commands.selfplay", "play random games and print their records (JSON Lines)"),
     "records": ("firmware.commands.records", "export the games kept on the board"),
+    "players": ("firmware.commands.players", "the players' names the seat screen offers (add, remove, list)"),
     "verify": ("firmware.commands.verify", "check every roll of a record against its revealed dice seed"),
     "fleet": ("firmware.commands.fleet", "every table's live state, read from the café's MQTT broker"),
     "engine": ("firmware.commands.engine", "the board's bots as an engine on stdin/stdout (XDP, like UCI)"),
