@@ -158,11 +158,13 @@ class BoardApp:
             if kind == "press":
                 self.finish_animation()  # a press skips the show; it does nothing else
             return
-        if kind == "chord":  # LEFT and RIGHT pressed together: the hint
+        if kind == "chord":  # LEFT and RIGHT pressed together: the hint (its answer comes later)
             self.ask_hint()
+            if self._hinting is None:
+                self.help.not_now(self.schedule, self.changed)
         elif kind == "hold" and name == "back":
             self.help.menu_used()
-            self.open_menu()
+            self._answered(self.open_menu)
         elif kind == "hold" and name == "roll":
             self.help.toggle_legend()
         elif kind in ("press", "repeat") and name != "back":
