@@ -89,7 +89,7 @@ def test_every_bot_move_is_explained_on_the_display_until_the_next_move(game: st
             words = explain(game, [p.name for p in session.game.players], session.game.events)
             if words is not None:
                 assert text == words
-            assert text[:12].upper() in shown(board).upper()
+            assert text[:12] in shown(board)
             seen += 1
         if session.over:
             break

@@ -126,10 +126,10 @@ class Help:
 
 def banner(canvas: Canvas, text: str) -> None:
     """`text` in a white bar over the title line: in the display's font if it fits, else in the
-    3×5 font (upper case, a third more characters), clipped only if even that is too narrow."""
+    3×5 font (half as many characters again), clipped only if even that is too narrow."""
     if len(text) <= canvas.columns:
         canvas.line(0, text, inverse=True)
         return
     canvas.draw.rectangle((0, 0, canvas.width - 1, LINE_HEIGHT - 2), fill=1)
     fits = (canvas.width - 2) // 4 + 1
-    canvas.tiny(1, 2, clip(text.upper(), fits), fill=0)
+    canvas.tiny(1, 2, clip(text, fits), fill=0)
