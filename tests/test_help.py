@@ -73,7 +73,7 @@ def test_levelx_and_extra_words() -> None:
     extra.apply(choice)
     face = extra.events[0]["face"]
     sums = "+".join(str(e["sum"]) for e in extra.events if e["kind"] == "cross")
-    assert explain("extra", names, extra.events) == f"Ann: {face} extra, {sums}"
+    assert explain("extra", names, extra.events) == f"Ann: extra {face}, crosses {sums}"
 
 
 @pytest.mark.parametrize("game", GAMES)

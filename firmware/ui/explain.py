@@ -90,10 +90,10 @@ def _extra(names: list[str], events: Events) -> str | None:
     if first["kind"] not in ("extra", "free_ride"):
         return None
     who = _name(names, first.get("player"))
-    words = ["free ride" if first["kind"] == "free_ride" else f"{first['face']} extra"]
+    words = ["free ride" if first["kind"] == "free_ride" else f"extra {first['face']}"]
     sums = [str(e["sum"]) for e in _kinds(events, "cross")]
     if sums:
-        words.append("+".join(sums))
+        words.append("crosses " + "+".join(sums))
     words += [f"{e['sum']} full" for e in _kinds(events, "row_full")]
     if _kinds(events, "ended"):
         words.append("done")
