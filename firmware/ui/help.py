@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from firmware.ui.draw import LINE_HEIGHT, Canvas, clip
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.explain import explain
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
@@ -38,6 +38,7 @@ class Help:
         self.explanation: str | None = None  # what the last move did
         self._explained_at = 0  # the history length the explanation belongs to
         self.hidden = False  # a press hid the explanation (until the next move)
+        self._mover: Any = None  # who made the explained move
         self.cue: str | None = None
         self._cue_timer: Any = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
@@ -78,16 +79,20 @@ class Help:
         if text is not None:
             self.explanation = text
             self._explained_at = len(game.history)
+            self._mover = game.events[0].get("player")
             self.hidden = False
 
     def shown_explanation(self, session: Any) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
-        otherwise), else None."""
+        otherwise) and is news to whoever acts now (a person who made the move and goes on —
+        turned ones, rolled a double — knows it), else None."""
         if session is None or self.explanation is None:
             return None
         if len(session.game.history) < self._explained_at:
             self.explanation = None
-        return None if self.hidden else self.explanation
+        if self.hidden or (session.game.pending().player == self._mover and not session.pending_bot()):
+            return None
+        return self.explanation
 
     def pressed(self) -> None:
         """A press: the explanation was read; the screen is the player's again."""
@@ -118,10 +123,10 @@ class Help:
                   and not session.pending_bot())
         bar = self.legend_for(screen, app) if self.legend else TIP if prompt and not self.tip_seen else None
         if bar is not None:
-            canvas.line(canvas.lines - 1, clip(bar, canvas.columns), inverse=True)
+            bottom_bar(canvas, clip(bar, canvas.columns), 0)
         if self.cue is not None:
             text = f" {self.cue} "
-            canvas.line(canvas.lines - 1, text, inverse=True, align="right")
+            bottom_bar(canvas, text, canvas.width - len(text) * CHAR_WIDTH)
 
 
 def banner(canvas: Canvas, text: str) -> None:
@@ -133,3 +138,14 @@ def banner(canvas: Canvas, text: str) -> None:
     canvas.draw.rectangle((0, 0, canvas.width - 1, LINE_HEIGHT - 2), fill=1)
     fits = (canvas.width - 2) // 4 + 1
     canvas.tiny(1, 2, clip(text, fits), fill=0)
+
+
+def bottom_bar(canvas: Canvas, text: str, x: int) -> None:
+    """`text` in a white bar from `x` to the right edge, over the screen's bottom text line:
+    the last whole line, or flush with the bottom when the screen draws below that (LEVEL X
+    keeps its own line spacing), so no half line peeks out."""
+    y = (canvas.lines - 1) * LINE_HEIGHT
+    if canvas.image.crop((0, y + LINE_HEIGHT, canvas.width, canvas.height)).getbbox() is not None:
+        y = canvas.height - LINE_HEIGHT
+    canvas.draw.rectangle((x, y, canvas.width - 1, y + LINE_HEIGHT - 1), fill=1)
+    canvas.text(x, y + 1, text, fill=0)
