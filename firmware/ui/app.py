@@ -78,6 +78,7 @@ class BoardApp:
         self.stack: list[Screen] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
         self._size = (128, 64)  # the display's size, as last drawn ("not now" compares pictures)
+        self._drawn: tuple[int, bytes] | None = None  # (version, pixels) of the last picture drawn
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
@@ -177,7 +178,9 @@ class BoardApp:
 
     def _answered(self, press: Callable[[], None]) -> None:
         """Do a press; if nothing visible changed (display and LEDs), say "not now"."""
-        before = (self.image(self._size).tobytes(), self.frame())
+        drawn = self._drawn  # the board's last picture, if nothing changed since
+        shown = drawn[1] if drawn is not None and drawn[0] == self.version else self.image(self._size).tobytes()
+        before = (shown, self.frame())
         press()
         if (self.image(self._size).tobytes(), self.frame()) == before:
             self.help.not_now(self.schedule, self.changed)
@@ -508,6 +511,7 @@ class BoardApp:
             for row, text in enumerate(lines, start=canvas.lines - len(lines)):
                 canvas.line(row, text, inverse=True)
         self.texts = canvas.texts
+        self._drawn = (self.version, canvas.image.tobytes())
         return canvas.image
 
     def frame(self) -> dict[str, Any]:
