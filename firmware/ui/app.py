@@ -153,8 +153,8 @@ class BoardApp:
         name, kind = event.name, event.kind
         if self.note is not None and kind == "press":
             self.dismiss_note()  # seen; the press still does its job below
-        if kind == "press":
-            self.help.pressed()  # the last move's line was read: the screen is the player's
+        if kind == "press" and self.help.pressed():
+            self.changed()  # the last move's line was read: the screen is the player's again
         if self.animation is not None:
             if kind == "press":
                 self.finish_animation()  # a press skips the show; it does nothing else
@@ -164,8 +164,8 @@ class BoardApp:
             if self._hinting is None:
                 self.help.not_now(self.schedule, self.changed)
         elif kind == "hold" and name == "back":
-            self.help.menu_used()
             self._answered(self.open_menu)
+            self.help.menu_used()
         elif kind == "hold" and name == "roll":
             self.help.toggle_legend()
         elif kind in ("press", "repeat") and name != "back":

@@ -94,9 +94,12 @@ class Help:
             return None
         return self.explanation
 
-    def pressed(self) -> None:
-        """A press: the explanation was read; the screen is the player's again."""
+    def pressed(self) -> bool:
+        """A press: the explanation was read; the screen is the player's again. True if that
+        hid it."""
+        hid = not self.hidden and self.explanation is not None
         self.hidden = True
+        return hid
 
     def forget(self) -> None:
         """A game ended or started: nothing to explain yet."""
