@@ -3,10 +3,11 @@ for each game, over seeded games played through the board's screens.
 
 Every seat is a person; at each decision a bot (`--level`, default medium) says what it would
 play, and the bench presses buttons on the real screens (ButtonEvents into the BoardApp, fake
-clock) until the game applied that decision: LEFT or RIGHT, whichever way is shorter, to the
-option that plays it, then OK; an option that opens a sub-screen or a next stage is followed
-(and left with BACK when it does not lead there); a face-entry screen gets its faces. Only the
-presses on the way that leads there count; rolls are not decisions and are not counted.
+clock) until the game applied that decision: the fewest presses that play an option doing it,
+found by a breadth-first search over copies of the screen's own choice (its LEFT/RIGHT moves,
+its OK — which may go on to a next stage — and its BACK), then pressed on the real board; an
+option that opens a sub-screen is followed there, and a face-entry screen gets its faces by
+the shorter way round. Rolls are not decisions and are not counted.
 
     $ xtraboard bench ui --games 2
     exxtra_presses_median: 2
@@ -16,9 +17,11 @@ presses on the way that leads there count; rolls are not decisions and are not c
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from firmware.games.registry import find_game, game_names
@@ -76,7 +79,40 @@ def _distance(index: int, target: int, count: int) -> tuple[str, int]:
     return ("right", ahead) if ahead <= count - ahead else ("left", count - ahead)
 
 
-def decide(driver: Driver, step: Any, depth: int = 0) -> None:
+def _state(choice: Any) -> tuple[Any, ...]:
+    """What tells two states of a choice apart: its plain attributes (cursor, stage, ...)."""
+    return tuple(sorted((k, v) for k, v in vars(choice).items() if v is None or isinstance(v, (int, str))))
+
+
+def route(choice: Any, wanted: Callable[[Any], bool]) -> list[str]:
+    """The fewest presses that play an option `wanted` accepts, its final OK included: a
+    breadth-first search over copies of the screen's own choice, pressed with its own `move`,
+    `pick` (OK; a choice without one plays the option at once) and `back` (if it has one)."""
+    start = copy.copy(choice)
+    seen = {_state(start)}
+    queue: deque[tuple[Any, list[str]]] = deque([(start, [])])
+    while queue:
+        state, path = queue.popleft()
+        for button in ("left", "right", "ok", "back"):
+            twin = copy.copy(state)
+            if button == "ok":
+                if getattr(twin, "pick", lambda: True)():
+                    if wanted(twin.current.value):
+                        return [*path, "ok"]
+                    continue
+            elif button == "back":
+                if not hasattr(twin, "back"):
+                    continue  # a plain list: BACK would leave it
+                twin.back()
+            else:
+                twin.move(button)
+            if _state(twin) not in seen:
+                seen.add(_state(twin))
+                queue.append((twin, [*path, button]))
+    raise Unreachable(f"no option of {len(choice.options)} plays the decision")
+
+
+def decide(driver: Driver, step: Any) -> None:
     """Press until the game applied `step` (or an option the game's UI says does the same)."""
     app = driver.app
     session = app.session
@@ -92,14 +128,8 @@ def decide(driver: Driver, step: Any, depth: int = 0) -> None:
         screen = app.screen
         choice = getattr(screen, "choice", None)
         if choice is not None and getattr(choice, "options", None):
-            options = list(choice.options)
-            target = next((i for i, o in enumerate(options) if plays(o.value)), None)
-            if target is None:
-                _explore(driver, step, options, depth)
-                return
-            button, times = _distance(choice.index, target, len(options))
-            driver.press(button, times)
-            driver.press("ok")
+            for button in route(choice, plays):
+                driver.press(button)
         elif isinstance(screen, FaceEntryScreen) and len(getattr(step, "faces", ())) == len(screen.values):
             for entry, face in enumerate(step.faces):
                 faces = list(screen.choices[entry])
@@ -109,33 +139,6 @@ def decide(driver: Driver, step: Any, depth: int = 0) -> None:
         else:
             raise Unreachable(f"{session.game.name}: no way to {step!r} on {type(screen).__name__}")
     raise Unreachable(f"{session.game.name}: {step!r} not reached after {STEP_GUARD} screens")
-
-
-def _explore(driver: Driver, step: Any, options: list[Any], depth: int) -> None:
-    """No option plays `step` itself: try the options that lead on (a sub-screen, a next
-    stage), nearest first; one that does not lead there is left with BACK, uncounted."""
-    app = driver.app
-    legal = app.session.game.legal_decisions()
-    screen, choice = app.screen, app.screen.choice
-    start = choice.index
-    leads = [i for i, o in enumerate(options) if o.value not in legal]
-    leads.sort(key=lambda i: _distance(start, i, len(options))[1])
-    for index in leads if depth < 3 else ():
-        counted = driver.presses
-        button, times = _distance(choice.index, index, len(options))
-        driver.press(button, times)
-        driver.press("ok")
-        try:
-            decide(driver, step, depth + 1)
-            return
-        except Unreachable:
-            pass
-        driver.press("back")
-        if app.screen is not screen or list(getattr(app.screen, "choice", choice).options) != options:
-            raise Unreachable(f"{app.session.game.name}: BACK did not return from option {index}")
-        driver.presses = counted  # a wrong way is not what a person who knows it presses
-        choice = app.screen.choice
-    raise Unreachable(f"{app.session.game.name}: no option leads to {step!r}")
 
 
 def presses_per_decision(game: str, games: int, level: str, seed: int) -> list[int]:
