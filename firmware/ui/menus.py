@@ -126,8 +126,9 @@ class SeatScreen(Screen):
         return self.seats[self.index]
 
     def kinds(self) -> tuple[str, ...]:
-        """"human", a "bot:<level>" per bot level (easiest first), a "bot:engine:<name>" per
-        external engine, then the game's own options."""
+        """"human", a "name:<name>" per kept name no other seat took, a "bot:<level>" per bot
+        level (easiest first), a "bot:engine:<name>" per external engine, then the game's own
+        options."""
         spec = find_game(self.game)
         taken = {s.name for s in self.seats if s is not self.seat}
         return (("human",) + tuple(f"name:{n}" for n in self.people if n not in taken)
