@@ -129,7 +129,7 @@ class Help:
             bottom_bar(canvas, clip(bar, canvas.columns), 0)
         if self.cue is not None:
             text = f" {self.cue} "
-            bottom_bar(canvas, text, canvas.width - len(text) * CHAR_WIDTH)
+            bottom_bar(canvas, text, canvas.width - _width(canvas, text))
 
 
 def banner(canvas: Canvas, text: str) -> None:
@@ -138,7 +138,7 @@ def banner(canvas: Canvas, text: str) -> None:
     if len(text) <= canvas.columns:
         canvas.line(0, text, inverse=True)
         return
-    canvas.draw.rectangle((0, 0, canvas.width - 1, LINE_HEIGHT - 2), fill=1)
+    _cover(canvas, (0, 0, canvas.width - 1, _line_height(canvas) - 2))
     fits = (canvas.width - 2) // 4 + 1
     canvas.tiny(1, 2, clip(text, fits), fill=0)
 
@@ -147,8 +147,29 @@ def bottom_bar(canvas: Canvas, text: str, x: int) -> None:
     """`text` in a white bar from `x` to the right edge, over the screen's bottom text line:
     the last whole line, or flush with the bottom when the screen draws below that (LEVEL X
     keeps its own line spacing), so no half line peeks out."""
-    y = (canvas.lines - 1) * LINE_HEIGHT
-    if canvas.image.crop((0, y + LINE_HEIGHT, canvas.width, canvas.height)).getbbox() is not None:
-        y = canvas.height - LINE_HEIGHT
-    canvas.draw.rectangle((x, y, canvas.width - 1, y + LINE_HEIGHT - 1), fill=1)
+    pitch = _line_height(canvas)
+    y = (canvas.lines - 1) * pitch
+    if canvas.image.crop((0, y + pitch, canvas.width, canvas.height)).getbbox() is not None:
+        y = canvas.height - pitch
+    _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
     canvas.text(x, y + 1, text, fill=0)
+
+
+# The canvas's metrics and covering, where it has them (fonts per display size), else the
+# built-in font's.
+def _line_height(canvas: Canvas) -> int:
+    return int(getattr(canvas, "line_height", LINE_HEIGHT))
+
+
+def _width(canvas: Canvas, text: str) -> int:
+    measure = getattr(canvas, "measure", None)
+    return int(measure(text)) if measure is not None else len(text) * CHAR_WIDTH
+
+
+def _cover(canvas: Canvas, box: tuple[int, int, int, int]) -> None:
+    """A white bar over `box` (the canvas also marks the texts under it hidden, if it can)."""
+    cover = getattr(canvas, "cover", None)
+    if cover is not None:
+        cover(box, fill=1)
+    else:
+        canvas.draw.rectangle(box, fill=1)
