@@ -16,6 +16,7 @@ from pathlib import Path
 
 from firmware import players
 from firmware.errors import RecordError
+from firmware.i18n import _
 from firmware.paths import default_state_dir
 
 
@@ -23,15 +24,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--state-dir", type=Path, default=None, metavar="DIR",
-        help="the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
-        " else ~/.local/state/xtraboard)",
+        help=_("the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
+               " else ~/.local/state/xtraboard)"),
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = actions.add_parser("add", parents=[common], help="keep a player's name")
-    add.add_argument("name", help=f"1-{players.MAX_LENGTH} characters the display can draw")
-    remove = actions.add_parser("remove", parents=[common], help="forget a player's name")
+    add = actions.add_parser("add", parents=[common], help=_("keep a player's name"))
+    add.add_argument("name", help=_("1-{n} characters the display can draw").format(n=players.MAX_LENGTH))
+    remove = actions.add_parser("remove", parents=[common], help=_("forget a player's name"))
     remove.add_argument("name")
-    actions.add_parser("list", parents=[common], help="the names kept, one a line")
+    actions.add_parser("list", parents=[common], help=_("the names kept, one a line"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "add":  # checked before the journal is opened (or made)
             players.check_name(args.name)
         if state_dir.exists() and not state_dir.is_dir():
-            raise RecordError(f"the state directory {state_dir} is not a directory")
+            raise RecordError(_("the state directory {path} is not a directory").format(path=state_dir))
         read_only = args.action == "list"
         if read_only and not (state_dir / DB_NAME).exists():
             return 0  # no journal yet: no names
@@ -53,14 +54,15 @@ def run(args: argparse.Namespace) -> int:
                 for name in players.names(journal):
                     print(name)
             elif args.action == "add":
-                print(f"added {players.add(journal, args.name)}")
+                print(_("added {name}").format(name=players.add(journal, args.name)))
             else:
-                print(f"removed {players.remove(journal, args.name)}")
+                print(_("removed {name}").format(name=players.remove(journal, args.name)))
     except (players.PlayerNameError, RecordError) as exc:
         print(f"xtraboard players {args.action}: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"xtraboard players {args.action}: cannot use the state directory {state_dir}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+        print(f"xtraboard players {args.action}: "
+              + _("cannot use the state directory {path}: {reason}").format(path=state_dir, reason=exc.strerror or exc),
+              file=sys.stderr)
         return 1
     return 0

@@ -1,4 +1,5 @@
-"""One line saying what a step did, from the engine's events, for all three games.
+"""One line saying what a step did, from the engine's events, for all three games, in the
+active language (worded when shown: the language may change meanwhile).
 
 The board shows it after every move (by a bot, an engine or the previous person) until the
 next decision, so nobody has to watch the LEDs to know what happened. Only events are read:
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from firmware.i18n import _, ngettext
 
 Events = Sequence[dict[str, Any]]
 
@@ -45,22 +48,27 @@ def _exxtra(names: list[str], events: Events) -> str | None:
     first = events[0]
     who = _name(names, first.get("player"))
     if first["kind"] == "reroll":
-        return f"{who} rolls again"
+        return _("{who} rolls again").format(who=who)
     if first["kind"] == "place":
         kicked = [_name(names, e["player"]) for e in _kinds(events, "remove")]
-        text = f"{who}: {first['combination']} on rung {first['rung']}"
-        return text + (f", kicks {' & '.join(kicked)}" if kicked else "")
+        if kicked:
+            return _("{who}: {combination} on rung {rung}, kicks {kicked}").format(
+                who=who, combination=first["combination"], rung=first["rung"], kicked=" & ".join(kicked))
+        return _("{who}: {combination} on rung {rung}").format(
+            who=who, combination=first["combination"], rung=first["rung"])
     if first["kind"] == "roll":
-        invalid = _kinds(events, "invalid")
-        if invalid:
+        if _kinds(events, "invalid"):
             moves = [e for e in _kinds(events, "move") if e["cause"] == "x"]
             back = moves[0]["from"] - moves[0]["to"] if moves else 0
-            return f"{who}: X, back {back}" if back else f"{who}: X, turn over"
+            if back:
+                return _("{who}: X, back {n}").format(who=who, n=back)
+            return _("{who}: X, turn over").format(who=who)
         doubles = [e for e in _kinds(events, "move") if e["cause"] == "double"]
         if doubles:
-            move = doubles[0]
-            text = f"{who}: double, +{move['to'] - move['from']}"
-            return text + (" and wins" if _kinds(events, "win") else "")
+            spaces = doubles[0]["to"] - doubles[0]["from"]
+            if _kinds(events, "win"):
+                return _("{who}: double, +{n} and wins").format(who=who, n=spaces)
+            return _("{who}: double, +{n}").format(who=who, n=spaces)
     return None
 
 
@@ -70,18 +78,20 @@ def _levelx(names: list[str], events: Events) -> str | None:
     who = _name(names, first.get("player"))
     if first["kind"] == "turn_ones":
         count = len(first.get("dice", ()))
-        return f"{who} turns {count} one{'s' if count != 1 else ''}"
+        return ngettext("{who} turns {n} one", "{who} turns {n} ones", count).format(who=who, n=count)
     groups = _kinds(events, "group")
     if not groups:
         return None
-    words = ["rows " + "+".join(str(g["row"]) for g in groups) if len(groups) > 1 else f"row {groups[0]['row']}"]
+    rows = "+".join(str(g["row"]) for g in groups)
+    words = [ngettext("row {rows}", "rows {rows}", len(groups)).format(rows=rows)]
     chips = [str(e["row"]) for e in _kinds(events, "chip")]
     if chips:
-        words.append("chip " + "+".join(chips))
-    words += [f"ousts {_name(names, e['player'])}" for e in _kinds(events, "oust")]
-    words += [f"bonus {e['tile']}" for e in _kinds(events, "bonus")]
-    words += [f"{e['row']} closed" for e in _kinds(events, "close")]
-    return f"{who}: {_and(words)}"
+        words.append(_("chip {rows}").format(rows="+".join(chips)))
+    words += [_("ousts {name}").format(name=_name(names, e["player"])) for e in _kinds(events, "oust")]
+    words += [_("bonus {tile}").format(tile=e["tile"]) for e in _kinds(events, "bonus")]
+    words += [_("{row} closed").format(row=e["row"]) for e in _kinds(events, "close")]
+    # Translators: a move explained: "Blue: rows 5+10, chip 10" (what: its parts, comma-separated)
+    return _("{who}: {what}").format(who=who, what=_and(words))
 
 
 # --- EXTRA! ---------------------------------------------------------------------------------
@@ -90,14 +100,15 @@ def _extra(names: list[str], events: Events) -> str | None:
     if first["kind"] not in ("extra", "free_ride"):
         return None
     who = _name(names, first.get("player"))
-    words = ["free ride" if first["kind"] == "free_ride" else f"extra {first['face']}"]
+    words = [_("free ride") if first["kind"] == "free_ride" else _("extra {face}").format(face=first["face"])]
     sums = [str(e["sum"]) for e in _kinds(events, "cross")]
     if sums:
-        words.append("crosses " + "+".join(sums))
-    words += [f"{e['sum']} full" for e in _kinds(events, "row_full")]
+        words.append(_("crosses {sums}").format(sums="+".join(sums)))
+    words += [_("{sum} full").format(sum=e["sum"]) for e in _kinds(events, "row_full")]
     if _kinds(events, "ended"):
-        words.append("done")
-    return f"{who}: {_and(words)}"
+        # Translators: EXTRA!: the player's sheet is finished
+        words.append(_("done"))
+    return _("{who}: {what}").format(who=who, what=_and(words))
 
 
 _WORDINGS: dict[str, Callable[[list[str], Events], str | None]] = {

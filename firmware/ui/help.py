@@ -21,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.explain import explain
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
-NOT_NOW = "not now"
-TIP = "ROLL  hold BACK: menu"  # at the roll prompt: what to press now, and where the menu is
+# Translators: a press that cannot act now; shown for a second at the bottom right
+NOT_NOW = N_("not now")
+# Translators: at the roll prompt until the in-game menu was used once; 21 columns
+TIP = N_("ROLL  hold BACK: menu")  # at the roll prompt: what to press now, and where the menu is
 TIP_KEY = "tip_menu_seen"  # in the journal's settings: the tip was followed once, never shown again
 
 
@@ -35,7 +38,7 @@ class Help:
 
     def __init__(self, journal: Any) -> None:
         self.journal = journal
-        self.explanation: str | None = None  # what the last move did
+        self._explained: tuple[str, list[str], list[dict[str, Any]]] | None = None  # the move to explain
         self._explained_at = 0  # the history length the explanation belongs to
         self.hidden = False  # a press hid the explanation (until the next move)
         self._mover: Any = None  # who made the explained move
@@ -61,7 +64,7 @@ class Help:
         """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
         if self._cue_timer is not None:
             self._cue_timer.cancel()
-        self.cue = NOT_NOW
+        self.cue = _(NOT_NOW)
 
         def gone() -> None:
             self._cue_timer = None
@@ -75,21 +78,26 @@ class Help:
         """After a step: word its events; a plain roll keeps the last move's line (it stays
         until the next decision)."""
         game = session.game
-        text = explain(game.name, [p.name for p in game.players], game.events)
-        if text is not None:
-            self.explanation = text
+        names, events = [p.name for p in game.players], list(game.events)
+        if explain(game.name, names, events) is not None:
+            self._explained = (game.name, names, events)
             self._explained_at = len(game.history)
             self._mover = game.events[0].get("player")
             self.hidden = False
+
+    @property
+    def explanation(self) -> str | None:
+        """What the last move did, in the active language (None before the first move)."""
+        return explain(*self._explained) if self._explained is not None else None
 
     def shown_explanation(self, session: Any) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
         otherwise) and is news to whoever acts now (a person who made the move and goes on —
         turned ones, rolled a double — knows it), else None."""
-        if session is None or self.explanation is None:
+        if session is None or self._explained is None:
             return None
         if len(session.game.history) < self._explained_at:
-            self.explanation = None
+            self._explained = None
         if self.hidden or (session.game.pending().player == self._mover and not session.pending_bot()):
             return None
         return self.explanation
@@ -97,13 +105,13 @@ class Help:
     def pressed(self) -> bool:
         """A press: the explanation was read; the screen is the player's again. True if that
         hid it."""
-        hid = not self.hidden and self.explanation is not None
+        hid = not self.hidden and self._explained is not None
         self.hidden = True
         return hid
 
     def forget(self) -> None:
         """A game ended or started: nothing to explain yet."""
-        self.explanation = None
+        self._explained = None
         self._explained_at = 0
 
     # --- drawing -----------------------------------------------------------------------------
@@ -124,7 +132,7 @@ class Help:
         session = app.session
         prompt = (in_play and app.animation is None and session.awaiting_roll and not session.over
                   and not session.pending_bot())
-        bar = self.legend_for(screen, app) if self.legend else TIP if prompt and not self.tip_seen else None
+        bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         if bar is not None:
             bottom_bar(canvas, clip(bar, canvas.columns), 0)
         if self.cue is not None:

@@ -12,19 +12,24 @@ from __future__ import annotations
 
 from typing import Any
 
-# By screen class (the first of the class's bases found here applies).
+from firmware.i18n import N_, _
+
+# By screen class (the first of the class's bases found here applies); translated when shown.
+# Translators: the legends are one display line (21 columns); "<>" stands for LEFT/RIGHT.
 LEGENDS: dict[str, str] = {
-    "MainMenu": "<> move  OK pick",
-    "SeatScreen": "<> who ROLL:colour OK",
-    "ConfirmScreen": "<> no/yes  OK pick",
-    "SettingsScreen": "<> move  OK change",
-    "GameMenu": "<> move  OK  BACK back",
-    "MenuScreen": "<> move  OK  BACK back",
-    "TextScreen": "<> scroll  OK close",
-    "FaceEntryScreen": "<> face  OK next",
-    "ResultScreen": "OK: main menu",
+    "MainMenu": N_("<> move  OK pick"),
+    "SeatScreen": N_("<> who ROLL:colour OK"),
+    "ConfirmScreen": N_("<> no/yes  OK pick"),
+    "SettingsScreen": N_("<> move  OK change"),
+    "GameMenu": N_("<> move  OK  BACK back"),
+    "MenuScreen": N_("<> move  OK  BACK back"),
+    "TextScreen": N_("<> scroll  OK close"),
+    "FaceEntryScreen": N_("<> face  OK next"),
+    "ResultScreen": N_("OK: main menu"),
 }
-ROLL_WHILE_DECIDING = {"exxtra": "again", "levelx": "scores", "extra": "sheets"}
+ROLL_WHILE_DECIDING = {
+    "exxtra": N_("<> OK ROLL:again"), "levelx": N_("<> OK ROLL:scores"), "extra": N_("<> OK ROLL:sheets"),
+}
 
 
 def legend(screen: Any, app: Any = None) -> str:
@@ -33,16 +38,16 @@ def legend(screen: Any, app: Any = None) -> str:
         return _play(screen, app.session)
     for cls in type(screen).__mro__:
         if cls.__name__ in LEGENDS:
-            return LEGENDS[cls.__name__]
-    return "hold BACK: menu"
+            return _(LEGENDS[cls.__name__])
+    return _("hold BACK: menu")
 
 
 def _play(play: Any, session: Any) -> str:
     if session.over:
-        return "OK: result"
+        return _("OK: result")
     if session.pending_bot():
-        return "bots play  hold BACK"
+        return _("bots play  hold BACK")
     if session.awaiting_roll:
-        return "ROLL: roll the dice"
-    roll = ROLL_WHILE_DECIDING.get(session.game.name, "")
-    return f"<> OK ROLL:{roll}" if roll else "<> choose  OK pick"
+        return _("ROLL: roll the dice")
+    roll = ROLL_WHILE_DECIDING.get(session.game.name)
+    return _(roll) if roll else _("<> choose  OK pick")
