@@ -14,9 +14,9 @@ import pytest
 
 from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
 from firmware.ui.help import NOT_NOW
-from firmware.ui.menus import GameMenu, MainMenu, SeatScreen
+from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
-from firmware.ui.screen import ConfirmScreen, TextScreen
+from firmware.ui.screen import ConfirmScreen
 from sim.board import SimBoard
 from sim.timing import TAP_S, hold_press_s
 from tests.test_engines_at_board import pick, play_out, seat_up
@@ -139,7 +139,7 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Seat": (_seat, SeatScreen),
     "Last seat": (_last_seat, SeatScreen),
     "Settings": (_settings, object),
-    "Page": (_page, TextScreen),
+    "Page": (_page, RulesScreen),
     "Roll prompt": (_roll_prompt, PlayScreen),
     "EXXTRA decision": (_deciding("exxtra"), PlayScreen),
     "LEVEL X decision": (_deciding("levelx"), PlayScreen),
@@ -190,6 +190,11 @@ class Look:
     settings: Any
 
 
+def _scrolled(screen: Any) -> int | None:
+    """How far a page is scrolled or turned (text pages scroll by lines, rules turn pages)."""
+    return getattr(screen, "top", getattr(screen, "page", None))
+
+
 def look(board: SimBoard) -> Look:
     app = board.app
     screen = app.screen
@@ -201,7 +206,7 @@ def look(board: SimBoard) -> Look:
                 len(choice.options) if choice is not None else 0,
                 len(app.session.game.history) if app.session is not None else -1, app.session,
                 seat, values,
-                getattr(screen, "top", None), play.view if play is not None else None, app.settings)
+                _scrolled(screen), play.view if play is not None else None, app.settings)
 
 
 def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
@@ -230,7 +235,7 @@ def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
         return same and after.settings != before.settings
     if tag == "scroll":
         board.app.image(board.board.hardware.display.canvas_size)  # the page clamps when drawn
-        return same and getattr(app.screen, "top", None) != before.top
+        return same and _scrolled(app.screen) != before.top
     if tag == "view":
         return same and after.view != before.view
     if tag == "menu":
