@@ -8,7 +8,10 @@
 - `scene(app, session, frame)` — the LED cells for the game's state (colour or list of colours);
 - `animation(app, session, events) -> list[Frame]` — what the last step's events look like;
 - `on_roll(app, session, play)` — the ROLL button while a decision is pending;
-- `result_lines(session) -> list[str]` — the result screen.
+- `result_lines(session) -> list[str]` — the result screen;
+- optional: `choice(options) -> Choice` — a choice made otherwise than one flat list (EXTRA!'s
+  stages); `on_back(app, session, play) -> bool` — a short BACK on the play screen, True when
+  the game's screen used it.
 
 `app` is `firmware.ui.intents.App`, `session` a `firmware.table.Table`, `Frame` is
 `firmware.ui.animation.Frame`; these modules never import `firmware.ui.app`.
