@@ -188,6 +188,7 @@ class Look:
     top: int | None
     view: Any
     settings: Any
+    stage: Any = None  # a choice in stages: which stage LEFT/RIGHT change
 
 
 def _scrolled(screen: Any) -> int | None:
@@ -206,7 +207,8 @@ def look(board: SimBoard) -> Look:
                 len(choice.options) if choice is not None else 0,
                 len(app.session.game.history) if app.session is not None else -1, app.session,
                 seat, values,
-                _scrolled(screen), play.view if play is not None else None, app.settings)
+                _scrolled(screen), play.view if play is not None else None, app.settings,
+                getattr(choice, "level", None))
 
 
 def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
@@ -217,6 +219,11 @@ def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
         return same and after.index == (before.index + step) % before.count  # type: ignore[operator]
     if tag == "cursor+n":
         return same and (after.index - before.index) % before.count > 1  # type: ignore[operator]
+    if tag == "option":
+        return same and after.index != before.index
+    if tag == "stage":
+        choice = app.screen.choice if same else None
+        return (after.stage != before.stage and choice is not None) or effect("step", board, before, after)
     if tag == "open":
         return after.depth > before.depth
     if tag == "close":

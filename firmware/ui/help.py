@@ -142,13 +142,17 @@ class Help:
 
 def banner(canvas: Canvas, text: str) -> None:
     """`text` in a white bar over the title line: in the display's font if it fits, else in the
-    3×5 font (half as many characters again), clipped only if even that is too narrow."""
-    if len(text) <= canvas.columns:
+    3×5 font (half as many characters again), clipped only if even that is too narrow. A screen
+    without a title line (EXTRA!'s whole sheet from its top edge) gets only the 3×5 bar, 7 px
+    high, over its header."""
+    pitch = _line_height(canvas)
+    underline = canvas.image.crop((0, pitch - 1, canvas.width, pitch)).getextrema()[0] != 0
+    if underline and len(text) <= canvas.columns:
         canvas.line(0, text, inverse=True)
         return
-    _cover(canvas, (0, 0, canvas.width - 1, _line_height(canvas) - 2))
+    _cover(canvas, (0, 0, canvas.width - 1, pitch - 2 if underline else 6))
     fits = (canvas.width - 2) // 4 + 1
-    canvas.tiny(1, 2, clip(text, fits), fill=0)
+    canvas.tiny(1, 1, clip(text, fits), fill=0)
 
 
 def bottom_bar(canvas: Canvas, text: str, x: int) -> None:
