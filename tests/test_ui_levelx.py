@@ -49,8 +49,9 @@ class Table:
         return self.app.session.game  # type: ignore[union-attr,return-value]
 
     def press(self, name: str, times: int = 1) -> None:
-        for _ in range(times):
+        for _ in range(times):  # pressed and let go: no bot acts while a button is down
             self.app.button(ButtonEvent(name, "press"))
+            self.app.button(ButtonEvent(name, "release"))
 
     def back(self) -> None:
         self.app.button(ButtonEvent("back", "press"))

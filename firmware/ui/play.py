@@ -79,13 +79,18 @@ class PlayScreen(Screen):
 
     def press(self, app: App, button: str) -> None:
         session = self.session
-        if button == "back":  # a game's screen may use a short BACK (EXTRA!: a stage back)
-            back = getattr(self.ui, "on_back", None)
-            if back is not None and session is not None:
-                back(app, session, self)
+        if button == "back":  # a short BACK takes back the last decision of a person...
+            back = getattr(self.ui, "on_back", None)  # ...unless the game's screen uses it (EXTRA!: a stage back)
+            if back is None or session is None or not back(app, session, self):
+                app.takeback()
             return
         if session is None or session.over or session.pending_bot():
-            if button == "roll" and session is not None and not session.over:
+            waits = app.bot_waits_for()
+            if button == "roll" and waits == "roll":
+                app.roll()  # physical dice: a person rolls the bot's dice and keys them in
+            elif button == "ok" and waits == "ok":
+                app.bot_go()  # the "step" pace: one bot move per OK
+            elif button == "roll" and session is not None and not session.over:
                 self.ui.on_roll(app, session, self)  # e.g. flip sheets while bots play
             return
         if button == "roll":
@@ -129,7 +134,10 @@ class PlayScreen(Screen):
         if pending.kind == "over":
             return "Game over"
         if session.pending_bot():
-            return f"{name} (bot) plays..."
+            waits = self.app.bot_waits_for()
+            if waits == "roll":
+                return f"Roll for {name}: ROLL"
+            return f"{name} (bot): OK to play" if waits == "ok" else f"{name} (bot) plays..."
         if pending.kind == "roll":
             return f"{name}: press ROLL"
         return ""
@@ -201,7 +209,8 @@ class DiceEntryScreen(FaceEntryScreen):
 
 
 class ResultScreen(Screen):
-    """The final result; OK (or BACK) returns to the main menu."""
+    """The final result; OK returns to the main menu, a short BACK takes back the last decision
+    (when the house rule allows; the game goes on)."""
 
     in_game = False
 
@@ -211,8 +220,10 @@ class ResultScreen(Screen):
         self.lines = game_ui(app.session.game.name).result_lines(app.session)
 
     def press(self, app: App, button: str) -> None:
-        if button in ("ok", "back"):
+        if button == "ok":
             app.end_session()
+        elif button == "back":
+            app.takeback()
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
