@@ -264,6 +264,8 @@ def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
             if app.note is not None and app.note.startswith("Hint: "):
                 return True
         return False
+    if tag == "note":
+        return app.note is not None
     if tag == "not-now":
         return app.help.cue == NOT_NOW and same and after.depth == before.depth and after.steps == before.steps
     raise AssertionError(f"docs/board.md: unknown tag {tag!r}")

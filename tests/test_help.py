@@ -82,8 +82,7 @@ def test_every_bot_move_is_explained_on_the_display_until_the_next_move(game: st
     session = board.app.session
     seen = 0
     for _ in range(60):  # a few dozen steps: each one's line on the display as it happens
-        board.wait(board.app.settings.bot_delay_s)
-        board.wait(1.0)  # the animation
+        board.wait(2.0)  # the bot's pace, then the animation
         text = board.app.help.explanation
         if text is not None and not board.app.animation:
             words = explain(game, [p.name for p in session.game.players], session.game.events)
