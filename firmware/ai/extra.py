@@ -171,7 +171,8 @@ def explain(game: Any, decision: Any) -> str:
     from firmware.ai.extra_table import NUMBERS, TABLE
 
     # Translators: a hint: the sheet's expected final total.
-    return _("exp. {points} pts at the end").format(points=f"{_scored(game, [decision], STRONG, TABLE, NUMBERS)[1]:.0f}")
+    points = _scored(game, [decision], STRONG, TABLE, NUMBERS)[1]
+    return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
 
 
 def medium(game: Any, decisions: list, rng: random.Random) -> Any:

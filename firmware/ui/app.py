@@ -28,6 +28,7 @@ from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline
 from firmware.errors import IllegalStepError, RecordError
 from firmware.games import Roll
 from firmware.hints import hint
+from firmware.i18n import _
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
@@ -99,7 +100,8 @@ class BoardApp:
         if self.settings.led_budget_amps not in budget:  # kept on a board that allowed more: shown as used
             self.settings = replace(self.settings, led_budget_amps=budget[-1])
         if reset:  # said once: the defaults are kept in place of what could not be used
-            self.report("settings reset: " + ", ".join(reset))
+            # Translators: a note; {names} lists settings by their keys ("volume, dice_mode").
+            self.report(_("settings reset: {names}").format(names=", ".join(reset)))
             self.settings.save(journal)
         self._check_journal()
 
@@ -307,7 +309,8 @@ class BoardApp:
         session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
         self.start_session(session)
         if "dice" in session.header():  # the dice are sealed: say so before the first roll
-            self.show_note(f"Dice sealed: {session.header()['dice']['commit'][7:19]}")
+            # Translators: a note before the first roll; {commit} is 12 hex digits of the dice's seal.
+            self.show_note(_("Dice sealed: {commit}").format(commit=session.header()['dice']['commit'][7:19]))
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
@@ -318,7 +321,8 @@ class BoardApp:
             session = Table.restore(stored, self.journal, DEFAULT_ORDER, PLAYER_COLOURS)
         except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
             self.journal.abandon(stored.id)
-            self.report(f"saved game {stored.id} does not replay and was set aside: {exc}")
+            self.report(_("saved game {id} does not replay and was set aside: {reason}").format(id=stored.id,
+                                                                                                reason=exc))
             return
         self.start_session(session)
 
@@ -371,8 +375,8 @@ class BoardApp:
         """A short BACK in a game: `undo`, or say why nothing was taken back."""
         if self.session is None or self.undo():
             return
-        self.show_note("Nothing to take back" if self.settings.takeback == "game"
-                       else "Nothing to take back since the dice")
+        self.show_note(_("Nothing to take back") if self.settings.takeback == "game"
+                       else _("Nothing to take back since the dice"))
 
     def redo(self) -> bool:
         """Play the taken-back steps again, identical (until a new step is made)."""
@@ -404,7 +408,8 @@ class BoardApp:
         try:
             session.apply(step)
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
-            self.report(str(exc))
+            # The engines' own words stay English (they are pure and name the rule for a bug report).
+            self.report(_("Not allowed: {reason}").format(reason=exc))
             return
         self.help.stepped(session)
         self._by_bot = by_bot
@@ -490,7 +495,7 @@ class BoardApp:
                     return
         if answer.error is not None:  # said once; the players can undo or abandon
             self._failed = answer.token
-            self.report(f"a bot could not decide: {answer.error}")
+            self.report(_("a bot could not decide: {error}").format(error=answer.error))
             return
         self._answer = answer
         if self._bot_due:  # its pace was over: it moves now (unless a person holds a button)
@@ -525,7 +530,7 @@ class BoardApp:
                 f"({session.game.players[seat].name}) from here")
         if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)
-        self.report(f"Engine {agent.name} failed: strong bot plays")  # Records lists it too
+        self.report(_("Engine {name} failed: strong bot plays").format(name=agent.name))  # Records lists it too
 
     def _close_agents(self) -> None:
         if self.session is not None:
@@ -561,9 +566,9 @@ class BoardApp:
         if session is None or play is None or answer.token != session.token:
             return  # the position moved on meanwhile: the hint no longer fits
         if answer.error is not None:
-            self.report(f"no hint: {answer.error}")
+            self.report(_("no hint: {error}").format(error=answer.error))
         elif play.point_at(answer.step):
-            self.show_note(f"Hint: {answer.reason}")
+            self.show_note(_("Hint: {reason}").format(reason=answer.reason))
         self.changed()
 
     def bot_move(self, asked: bool = False) -> None:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from firmware import i18n
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
-from firmware.i18n import _, ngettext
+from firmware.i18n import _, ngettext, pgettext
+from firmware.players import MAX_LENGTH
 from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
@@ -133,8 +134,8 @@ class SeatCountScreen(MenuScreen):
 
     def _pick(self, app: App, option: Option) -> None:
         count = option.value
-        seats = [Seat(DEFAULT_ORDER[i].capitalize(), DEFAULT_ORDER[i], bot_level(self.game) if self.demo else None)
-                 for i in range(count)]
+        bot = bot_level(self.game) if self.demo else None
+        seats = [Seat(default_name(DEFAULT_ORDER[i]), DEFAULT_ORDER[i], bot) for i in range(count)]
         if self.demo:
             start_game(app, self.game, seats, mode="demo")
         else:
@@ -142,6 +143,26 @@ class SeatCountScreen(MenuScreen):
 
 
 SEAT_KINDS = ("human", "bot", "kids")
+
+
+def colour_name(colour: str) -> str:
+    """A seat colour's name in the active language (a seat without a name is called by it)."""
+    names = {"red": pgettext("colour", "red"), "blue": pgettext("colour", "blue"),
+             "green": pgettext("colour", "green"), "yellow": pgettext("colour", "yellow"),
+             "purple": pgettext("colour", "purple"), "orange": pgettext("colour", "orange")}
+    return names.get(colour, colour)
+
+
+def default_name(colour: str) -> str:
+    """The name of a seat nobody named: its colour's, capitalised, as long as a name may be."""
+    return colour_name(colour).capitalize()[:MAX_LENGTH]
+
+
+def level_name(level: str) -> str:
+    """A bot level's name in the active language."""
+    names = {"easy": pgettext("bot level", "easy"), "medium": pgettext("bot level", "medium"),
+             "strong": pgettext("bot level", "strong")}
+    return names.get(level, level)
 
 
 class SeatScreen(Screen):
@@ -154,7 +175,12 @@ class SeatScreen(Screen):
         self.game, self.seats, self.index = game, seats, index
         self.engines = engines  # the board description's external engines, by name
         self.people = people  # the players' names kept on the board (firmware/players.py)
-        self.title = f"{title_of(game)}: seat {index + 1}/{len(seats)}"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        # Translators: the seat setup's title, "EXXTRA: seat 2/4".
+        return _("{game}: seat {number}/{count}").format(game=title_of(self.game), number=self.index + 1,
+                                                          count=len(self.seats))
 
     @property
     def seat(self) -> Seat:
@@ -184,13 +210,13 @@ class SeatScreen(Screen):
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
             seat.bot = kind.partition(":")[2] if kind.startswith("bot:") else None
             seat.kids = kind == "kids"
-            seat.name = kind[5:] if kind.startswith("name:") else seat.colour.capitalize()
+            seat.name = kind[5:] if kind.startswith("name:") else default_name(seat.colour)
         elif button == "roll":
             taken = {s.colour for s in self.seats if s is not seat}
             free = [c for c in PLAYER_COLOURS if c not in taken]
             named = seat.name in self.people and not seat.bot and not seat.kids
             seat.colour = free[(free.index(seat.colour) + 1) % len(free)]
-            seat.name = seat.name if named else seat.colour.capitalize()
+            seat.name = seat.name if named else default_name(seat.colour)
         elif button == "ok":
             if self.index + 1 < len(self.seats):
                 app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines, self.people))
@@ -202,12 +228,17 @@ class SeatScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
         kind = self.kind()
-        label = (f"Engine: {kind[11:]}" if kind.startswith("bot:engine:") else f"Bot: {kind[4:]}"
-                 if kind.startswith("bot:") else kind[5:] if kind.startswith("name:")
-                 else {"human": "Person", "kids": "Child"}[kind])
-        canvas.line(1, f"< {label} >", align="center", critical=True)
-        canvas.line(2, f"Colour: {self.seat.colour}")
-        help_lines = ["ROLL: next colour", "OK next  BACK prev"]
+        label = (_("Engine: {name}").format(name=kind[11:]) if kind.startswith("bot:engine:")
+                 else _("Bot: {level}").format(level=level_name(kind[4:])) if kind.startswith("bot:")
+                 else kind[5:] if kind.startswith("name:")
+                 else {"human": _("Person"), "kids": _("Child")}[kind])
+        # What gives way when the line is short: the arrows, then the word "Bot".
+        fitting = [f"< {label} >", label] + ([level_name(kind[4:])] if kind.startswith("bot:") else [])
+        canvas.line(1, next((text for text in fitting if len(text) <= canvas.columns), fitting[-1]),
+                    align="center", critical=True)
+        canvas.line(2, _("Colour: {colour}").format(colour=colour_name(self.seat.colour)))
+        # Translators: the seat setup's help lines (buttons' names stay as printed on the board).
+        help_lines = [_("ROLL: next colour"), _("OK next  BACK prev")]
         if canvas.height - 3 * canvas.line_height < 2 * LINE_HEIGHT:  # a 128×32 panel: one line
             help_lines = help_lines[1:]
         canvas.footer(help_lines)
@@ -345,26 +376,28 @@ def records_text(app: App) -> str:
     """Solo records, most wins (races) and high scores per game, from the journal (how each game
     ranks comes from its registry entry); then the notes the board showed since it started."""
     journal = app.journal
-    notes = "".join(f"\nNote: {problem}" for problem in app.problems)  # shown once; kept here to look up
+    notes = "".join("\n" + _("Note: {problem}").format(problem=problem) for problem in app.problems)  # kept to look up
     if journal is None:
-        return "No records are kept on this board (no state directory)." + notes
+        return _("No records are kept on this board (no state directory).") + notes
     specs = games()
     lines: list[str] = []
     for spec in specs:
         solo = journal.solo_best(game=spec.name) if spec.ranking.solo_record else None
         if solo is not None:
-            lines.append(f"{spec.title} solo record: {solo.score} by {solo.name}")
+            lines.append(_("{game} solo record: {score} by {name}").format(game=spec.title, score=solo.score,
+                                                                            name=solo.name))
     for spec in specs:
         wins = [] if spec.ranking.high_scores else journal.wins(spec.name, limit=3)
         if wins:
-            lines.append(f"{spec.title} wins:")
+            lines.append(_("{game} wins:").format(game=spec.title))
             lines += [f" {count} {name}" for name, count in wins]
     for spec in specs:
         best = journal.best_scores(spec.name, limit=3) if spec.ranking.high_scores else []
         if best:
-            lines.append(f"{spec.title} best:")
+            lines.append(_("{game} best:").format(game=spec.title))
             lines += [f" {entry.score} {entry.name}" for entry in best]
     played = journal.stats()
     if played:
-        lines.append("Played: " + ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in game_names()))
-    return ("\n".join(lines) or "No games finished yet.") + notes
+        games_played = ", ".join(f"{title_of(g)} {n}" for g, n in played.items() if g in game_names())
+        lines.append(_("Played: {games}").format(games=games_played))
+    return ("\n".join(lines) or _("No games finished yet.")) + notes

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games import Roll
+from firmware.i18n import N_, _
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import Canvas
@@ -132,14 +133,16 @@ class PlayScreen(Screen):
         pending = session.game.pending()
         name = session.game.players[pending.player].name if pending.player is not None else ""
         if pending.kind == "over":
-            return "Game over"
+            return _("Game over")
         if session.pending_bot():
             waits = self.app.bot_waits_for()
             if waits == "roll":
-                return f"Roll for {name}: ROLL"
-            return f"{name} (bot): OK to play" if waits == "ok" else f"{name} (bot) plays..."
+                # Translators: a bot's physical dice: a person rolls them and presses ROLL.
+                return _("Roll for {name}: ROLL").format(name=name)
+            return (_("{name} (bot): OK to play").format(name=name) if waits == "ok"
+                    else _("{name} (bot) plays...").format(name=name))
         if pending.kind == "roll":
-            return f"{name}: press ROLL"
+            return _("{name}: press ROLL").format(name=name)
         return ""
 
 
@@ -190,16 +193,22 @@ class FaceEntryScreen(Screen):
 class DiceEntryScreen(FaceEntryScreen):
     """Physical dice: the players key in the faces they rolled, die by die."""
 
-    title = "Enter dice"
+    title = N_("Enter dice")
 
     def __init__(self, app: App) -> None:
         dice = app.session.game.dice()
         super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces))))
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, f"die {self.index + 1}/{len(self.values)}")
+        title, number, count = _(self.title), self.index + 1, len(self.values)
+        # Translators: the title's position note, "die 2/5"; short (it becomes "2/5" where the title needs room).
+        note = _("die {number}/{count}").format(number=number, count=count)
+        if len(title) + len(note) + 1 > canvas.columns:
+            note = f"{number}/{count}"
+        canvas.title(title, note)
         shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.values))
-        bottom = canvas.footer(["<> face  OK next"])
+        # Translators: the help line; "<>" are the LEFT/RIGHT buttons, OK the button's name.
+        bottom = canvas.footer([_("<> face  OK next")])
         # The faces as large as the room between title and help allows (a headline number).
         canvas.fit((0, canvas.line_height + 1, canvas.width - 1, bottom - 2), shown, align="center", critical=True)
 
@@ -236,8 +245,8 @@ def tumble_frames(app: App, session: GameSession, roll: Roll) -> list[Frame]:
     """The dice tumbling on the pip LEDs before the real faces show (cosmetic randomness)."""
     dice = session.game.dice()
     frames = []
-    for _ in range(6):
+    for _frame in range(6):
         leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
         pip_cells([app.cosmetic.choice(list(faces)) for faces in dice], leds)
-        frames.append(Frame(0.08, leds, "Rolling..."))
+        frames.append(Frame(0.08, leds, _("Rolling...")))
     return frames
