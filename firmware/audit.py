@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from firmware.errors import RecordError
 from firmware.games.registry import find_game
+from firmware.i18n import _
 from firmware.journal import StoredGame
 from firmware.journal.schema import ABANDONED, FINISHED, PLAYING
 
@@ -74,22 +75,25 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
     when the fleet is on, its broker counters."""
     rows = game_rows(games)
     status = Counter(row.status for row in rows)
-    lines = [f"Games: {len(rows)}", f" finished {status[FINISHED]}", f" abandoned {status[ABANDONED]}"]
+    # Translators: the operator's audits, a line each; the leading space indents a detail.
+    lines = [_("Games: {n}").format(n=len(rows)), " " + _("finished {n}").format(n=status[FINISHED]),
+             " " + _("abandoned {n}").format(n=status[ABANDONED])]
     if status[PLAYING]:
-        lines.append(f" playing {status[PLAYING]}")
+        lines.append(" " + _("playing {n}").format(n=status[PLAYING]))
     for name in sorted({row.game for row in rows}):
         mine = [row for row in rows if row.game == name]
         counts = Counter(row.players for row in mine)
         done = sum(1 for row in mine if row.status == FINISHED)
-        lines.append(f"{_title(name)}: {len(mine)} ({done} done)")
+        lines.append(_("{game}: {n} ({done} done)").format(game=_title(name), n=len(mine), done=done))
         lines.append(" " + ", ".join(f"{n}p {counts[n]}" for n in sorted(counts)))
-    lines.append(f"Minutes played: {sum(row.minutes for row in rows):.0f}")
-    lines.append(f"People {sum(row.people for row in rows)}, bots {sum(row.bots for row in rows)}")
+    lines.append(_("Minutes played: {minutes}").format(minutes=f"{sum(row.minutes for row in rows):.0f}"))
+    lines.append(_("People {people}, bots {bots}").format(people=sum(row.people for row in rows),
+                                                          bots=sum(row.bots for row in rows)))
     hours = Counter(datetime.fromtimestamp(g.started).hour for g in games)
     busiest = sorted(hours.items(), key=lambda item: (-item[1], item[0]))[:3]
-    lines.append("Busiest hours:")
-    lines.append(" " + (", ".join(f"{h:02d}h {n}" for h, n in busiest) or "none yet"))
-    lines.append("Game lengths (min):")
+    lines.append(_("Busiest hours:"))
+    lines.append(" " + (", ".join(f"{h:02d}h {n}" for h, n in busiest) or _("none yet")))
+    lines.append(_("Game lengths (min):"))
     lengths = length_histogram(row.minutes for row in rows if row.status != PLAYING)
     widest = max(lengths.values(), default=0) or 1
     for label, count in lengths.items():
