@@ -224,7 +224,7 @@ def test_complete_game_through_the_buttons(seed: int, bots: list[bool]) -> None:
     assert len(lines) == 1 + len(game.players)
     for size in SIZES:
         table.png(size)
-    table.press("ok")
+    table.back()  # a short BACK leaves the result for the main menu
     assert table.app.session is None
 
 
