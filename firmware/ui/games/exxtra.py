@@ -2,8 +2,8 @@
 the result pages (standings, final track, final ladder).
 
 Layouts per display size class: a short panel (128×32) shows the roll and the option; 128×64
-adds the ladder in two lines and the standings; a wide one (256×64) the ladder in one line with
-the owners' names; a tall one (128×128) the ladder rung by rung and the race as bars. A seat is
+adds the ladder in two lines and every counter's space; a wide one (256×64) adds the owners'
+names on the ladder; a tall one (128×128) shows the race as bars under the ladder. A seat is
 shown by its colour initial in a white box, never next to a digit it could be read as.
 """
 
@@ -79,11 +79,13 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             _ladder_cell(canvas, column * half, (row + 2) * LINE_HEIGHT, session, rung, names=True,
                          right=(column + 1) * half - 2)
         _draw_race(canvas, session, 5 * LINE_HEIGHT + 2, bottom * LINE_HEIGHT - 1)
-    elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder in one line
-        x = 0
-        for rung in range(5, -1, -1):
-            x = _ladder_cell(canvas, x, 2 * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
-        _draw_positions(canvas, session, 3 * LINE_HEIGHT, names=True)
+    elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
+        third = canvas.width // 3
+        for index, rung in enumerate(range(5, -1, -1)):
+            row, column = divmod(index, 3)
+            _ladder_cell(canvas, column * third, (row + 2) * LINE_HEIGHT, session, rung, names=True,
+                         right=(column + 1) * third - CHAR_WIDTH)
+        _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=True)
     elif canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
         for row, rungs in ((2, (5, 4, 3)), (3, (2, 1, 0))):
             x = 0
