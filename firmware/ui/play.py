@@ -260,7 +260,7 @@ def ranked_page(title: str, headline: str, standings: Sequence[Standing]) -> Res
             if count + 3 <= canvas.lines:
                 canvas.line(canvas.lines - 1, "<> pages  OK next", align="center")
         else:
-            canvas.title(headline, position)
+            canvas.title(clip(headline, canvas.columns - len(position) - 1), position)
             top, pitch = LINE_HEIGHT, ROW_PITCH
             rows = max(1, (canvas.height - top) // pitch)
         columns = -(-count // rows)
