@@ -286,3 +286,16 @@ def test_bug7_an_x_says_how_far_the_counter_really_goes_back() -> None:
     assert [e for e in events if e["kind"] == "move"] == [{"kind": "move", "player": 0, "from": 1, "to": 0, "cause": "x"}]
     captions = {frame.caption for frame in exxtra_ui.animation(app, session, events)}
     assert "X! Red back 1" in captions and "X! Red back 2" not in captions
+
+
+@pytest.mark.parametrize("size_class", list(SIZE_CLASSES))
+def test_levelx_scores_never_put_a_seat_initial_by_a_digit(size_class: str) -> None:
+    """Four players on 128×64 do not fit by name: the scores go by seat tag, not "B12"."""
+    loop = EventLoop(FakeClock())
+    app = BoardApp(schedule=loop.call_later, seed=0)
+    session = GameSession.start("levelx", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:4]], seed=5)
+    session.apply(session.draw_roll())
+    app.start_session(session)
+    drawn = texts(app, SIZE_CLASSES[size_class])
+    assert not [t for t in drawn if LETTER_BY_DIGIT.search(t)], drawn
+    assert drawn.count("0") >= 4 or any("Yellow 0" in t for t in drawn)  # every player's score
