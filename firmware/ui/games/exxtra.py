@@ -105,25 +105,24 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
     """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
     for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
     pairs = session.game.ladder[rung]
-    canvas.text(x, y, f"{rung}:")
-    x += 2 * CHAR_WIDTH
-    if not pairs:
-        canvas.text(x, y, "---")
-        return x + 3 * CHAR_WIDTH
-    if len(pairs) > 1 and not names:
-        canvas.text(x, y, f"x{len(pairs)}")
-        return x + 2 * CHAR_WIDTH
+    if not pairs or (len(pairs) > 1 and not names):
+        text = f"{rung}:---" if not pairs else f"{rung}:x{len(pairs)}"
+        canvas.text(x, y, text)
+        return x + len(text) * CHAR_WIDTH
     right = canvas.width if right is None else right
+    prefix = f"{rung}:"
     for pair in pairs:
-        if x + 3 * CHAR_WIDTH + 2 > right:
+        text = prefix + pair.combination
+        if x + (len(text) + 1) * CHAR_WIDTH + 2 > right:
             break
-        canvas.text(x, y, pair.combination)
-        x = seat_tag(canvas, x + 2 * CHAR_WIDTH + 1, y, session.colours[pair.player])
+        canvas.text(x, y, text)
+        x = seat_tag(canvas, x + len(text) * CHAR_WIDTH + 1, y, session.colours[pair.player])
         if names and len(pairs) == 1:
             name = clip(_name(session, pair.player), (right - x - 2) // CHAR_WIDTH)
             canvas.text(x + 2, y, name)
             x += 2 + len(name) * CHAR_WIDTH
         x += CHAR_WIDTH // 2
+        prefix = ""
     return x
 
 
