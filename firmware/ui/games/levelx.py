@@ -293,7 +293,7 @@ def _draw_die(canvas: Canvas, x: int, y: int, face: int | None, inverse: bool) -
 
 def _draw_rows(canvas: Canvas, x: int, y: int, game: LevelX) -> None:
     """Chips left under each row number (tiny font); a closed row's number is inverse."""
-    col = min(16, max(10, (canvas.width - x) // len(ROWS)))
+    col = min(16 if canvas.width < 256 else 24, max(10, (canvas.width - x) // len(ROWS)))  # wide: spread out
     for index, (row, left) in enumerate(zip(ROWS, game.chips_left)):
         cx = x + index * col
         if cx + col - 1 > canvas.width:
