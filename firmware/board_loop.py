@@ -33,7 +33,8 @@ CODE_GAP_S = 5.0  # the operator's code: a longer pause between presses starts i
 
 class Board:
     def __init__(self, hardware: Any, loop: EventLoop, *, journal: Any = None, kiosk: bool = False,
-                 seed: int | str | None = None, dice: Any = None, fleet: Any = None) -> None:
+                 seed: int | str | None = None, dice: Any = None, fleet: Any = None,
+                 language: str | None = None) -> None:
         self.hardware = hardware
         self.loop = loop
         self.clock = loop.clock
@@ -41,7 +42,8 @@ class Board:
         # Bots think on one worker thread, engines each on their own; answers come as events.
         self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
-                            problems=hardware.problems, agents=self.agents)
+                            problems=hardware.problems, agents=self.agents, language=language,
+                            default_language=getattr(hardware.config, "language", "en"))
         self.attract_phase: int | None = None  # the idle show's step, None when not showing
         self.pushes = {"leds": 0, "display": 0}
         self._rendered: int | None = None
@@ -275,7 +277,7 @@ def run_board(hardware: Any, args: Any) -> int:
     from firmware.fleet import open_fleet
 
     fleet = open_fleet(hardware.config)  # None unless the board description has [fleet]
-    board = Board(hardware, loop, journal=journal, kiosk=kiosk, fleet=fleet)
+    board = Board(hardware, loop, journal=journal, kiosk=kiosk, fleet=fleet, language=getattr(args, "lang", None))
     if kiosk:
         board.app.resume()  # a café board comes back by itself, exactly where it stood
     for sig in (signal.SIGTERM, signal.SIGINT):

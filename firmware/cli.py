@@ -10,21 +10,23 @@ import sys
 from importlib import import_module
 from typing import NoReturn
 
+from firmware import i18n
 from firmware.errors import XtraboardError
+from firmware.i18n import N_, _
 
-COMMANDS = {
-    "run": ("firmware.commands.run", "run the board on its hardware"),
-    "sim": ("sim.app", "run the board in the desktop simulator (window or headless)"),
-    "selftest": ("firmware.commands.selftest", "light every LED, draw on the display, ask for each button"),
-    "replay": ("firmware.commands.replay", "validate and replay a game record, print its state"),
-    "selfplay": ("firmware.commands.selfplay", "play random games and print their records (JSON Lines)"),
-    "records": ("firmware.commands.records", "export the games kept on the board"),
-    "verify": ("firmware.commands.verify", "check every roll of a record against its revealed dice seed"),
-    "fleet": ("firmware.commands.fleet", "every table's live state, read from the café's MQTT broker"),
-    "engine": ("firmware.commands.engine", "the board's bots as an engine on stdin/stdout (XDP, like UCI)"),
-    "bench": ("firmware.commands.bench", "print performance figures"),
-    "wiring": ("firmware.commands.wiring", "draw the wiring diagram (SVG) from the hardware description"),
-    "hil": ("sim.hil.command", "run scenarios against a board on the bench, or record a session (debug service)"),
+COMMANDS = {  # the help texts are shown through _() (firmware/i18n.py)
+    "run": ("firmware.commands.run", N_("run the board on its hardware")),
+    "sim": ("sim.app", N_("run the board in the desktop simulator (window or headless)")),
+    "selftest": ("firmware.commands.selftest", N_("light every LED, draw on the display, ask for each button")),
+    "replay": ("firmware.commands.replay", N_("validate and replay a game record, print its state")),
+    "selfplay": ("firmware.commands.selfplay", N_("play random games and print their records (JSON Lines)")),
+    "records": ("firmware.commands.records", N_("export the games kept on the board")),
+    "verify": ("firmware.commands.verify", N_("check every roll of a record against its revealed dice seed")),
+    "fleet": ("firmware.commands.fleet", N_("every table's live state, read from the café's MQTT broker")),
+    "engine": ("firmware.commands.engine", N_("the board's bots as an engine on stdin/stdout (XDP, like UCI)")),
+    "bench": ("firmware.commands.bench", N_("print performance figures")),
+    "wiring": ("firmware.commands.wiring", N_("draw the wiring diagram (SVG) from the hardware description")),
+    "hil": ("sim.hil.command", N_("run scenarios against a board on the bench, or record a session (debug service)")),
 }
 
 
@@ -35,15 +37,15 @@ class Parser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, _("{prog}: {message} (see {prog} --help)").format(prog=self.prog, message=message) + "\n")
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported (start-up stays fast on a Pi)."""
-    parser = Parser(prog="xtraboard", description="The xtraboard dice-game board.")
+    parser = Parser(prog="xtraboard", description=_("The xtraboard dice-game board."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
-        command = sub.add_parser(name, help=help_text, description=help_text)
+        command = sub.add_parser(name, help=_(help_text), description=_(help_text))
         command.set_defaults(module=module)
         if name == chosen:
             _module(module).add_arguments(command)
@@ -56,6 +58,9 @@ def _module(name: str):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # Messages to people in the environment's language ($XTRABOARD_LANG, $LANGUAGE, ..., $LANG);
+    # `run` and `sim` take --lang for the board and for themselves.
+    i18n.use(i18n.from_environment())
     chosen = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(chosen if chosen in COMMANDS else None).parse_args(argv)
     try:

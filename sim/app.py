@@ -6,6 +6,7 @@
     xtraboard sim --headless --demo GAME --seats N --seed S --record OUT.json [--screenshot out.png]
     xtraboard sim --headless --debug-port PORT      # a board for `xtraboard hil` (docs/hil.md)
     xtraboard sim --headless --demo GAME --board hardware/boards/ssd1322.toml --display-image oled.png
+    xtraboard sim --headless --demo GAME --lang de  # in German (de, en, fr; xx: the pseudo-locale)
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import math
 import sys
 from pathlib import Path
 
+from firmware.commands.run import lang
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
+from firmware.i18n import _
 
 class DemoError(XtraboardError, RuntimeError):
     """The demo could not find its way through the board's menus."""
@@ -34,7 +37,8 @@ def speed(text: str) -> float | None:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number above 0 (or 0: as fast as possible), not {text[:40]}")
+        raise argparse.ArgumentTypeError(_("must be a number above 0 (or 0: as fast as possible), not {text}").format(
+            text=text[:40]))
     return value or None
 
 
@@ -43,33 +47,36 @@ def screenshot(text: str) -> Path:
     so a long demo does not end in an error)."""
     path = Path(text)
     if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is a folder; name the PNG file to write")
+        raise argparse.ArgumentTypeError(_("{file} is a folder; name the PNG file to write").format(file=text))
     if not path.parent.is_dir():
-        raise argparse.ArgumentTypeError(f"the folder {path.parent} does not exist")
+        raise argparse.ArgumentTypeError(_("the folder {folder} does not exist").format(folder=path.parent))
     return path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--headless", action="store_true", help="no window: run a scenario or a demo")
-    parser.add_argument("--scenario", type=Path, metavar="FILE", help="a scenario (TOML, see docs/scenarios.md)")
-    parser.add_argument("--demo", choices=game_names(), metavar="GAME", help="a bots-only game of GAME")
-    parser.add_argument("--seats", type=int, metavar="N", help="seats in the demo")
-    parser.add_argument("--seed", type=int, metavar="S", help="dice and bots seed (reproducible)")
-    parser.add_argument("--record", type=Path, metavar="OUT", help="write the demo's game record here")
-    parser.add_argument("--screenshot", type=screenshot, metavar="PNG", help="save the simulator's picture at the end")
+    parser.add_argument("--headless", action="store_true", help=_("no window: run a scenario or a demo"))
+    parser.add_argument("--scenario", type=Path, metavar="FILE", help=_("a scenario (TOML, see docs/scenarios.md)"))
+    parser.add_argument("--demo", choices=game_names(), metavar="GAME", help=_("a bots-only game of GAME"))
+    parser.add_argument("--seats", type=int, metavar="N", help=_("seats in the demo"))
+    parser.add_argument("--seed", type=int, metavar="S", help=_("dice and bots seed (reproducible)"))
+    parser.add_argument("--record", type=Path, metavar="OUT", help=_("write the demo's game record here"))
+    parser.add_argument("--screenshot", type=screenshot, metavar="PNG", help=_("save the simulator's picture at the end"))
     parser.add_argument("--display-image", type=screenshot, metavar="PNG",
-                        help="headless: save the display's own pixels 1:1 at the end (the panel's width × height)")
+                        help=_("headless: save the display's own pixels 1:1 at the end (the panel's width × height)"))
     parser.add_argument("--state-dir", type=Path, metavar="DIR",
-                        help="keep games here (journal); a killed demo restarted with it continues")
-    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
+                        help=_("keep games here (journal); a killed demo restarted with it continues"))
+    parser.add_argument("--board", type=Path, metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"))
     parser.add_argument("--speed", type=speed, metavar="X",
-                        help="demo: run its clock X times faster than real time instead of instantly"
-                        " (0: instantly, as without --speed)")
-    parser.add_argument("--kiosk", action="store_true", help="resume the unfinished game at start")
-    parser.add_argument("--frames", type=int, metavar="N", help="window: quit after N frames (tests, smoke runs)")
+                        help=_("demo: run its clock X times faster than real time instead of instantly"
+                               " (0: instantly, as without --speed)"))
+    parser.add_argument("--kiosk", action="store_true", help=_("resume the unfinished game at start"))
+    parser.add_argument("--lang", type=lang, metavar="LANG",
+                        help=_("the board's language: de, en or fr (xx: the pseudo-locale; default: its settings,"
+                               " else the board description's language)"))
+    parser.add_argument("--frames", type=int, metavar="N", help=_("window: quit after N frames (tests, smoke runs)"))
     parser.add_argument("--debug-port", type=int, metavar="PORT",
-                        help="headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
-                        "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given")
+                        help=_("headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
+                               "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,9 +91,10 @@ def run(args: argparse.Namespace) -> int:
             from sim.scenario import run_scenario_file
 
             return run_scenario_file(args.scenario, board_file=args.board, screenshot=args.screenshot,
-                                     state_dir=args.state_dir, display_image=args.display_image)
+                                     state_dir=args.state_dir, display_image=args.display_image,
+                                     language=args.lang)
         if args.headless:
-            print("xtraboard sim --headless needs --scenario FILE or --demo GAME", file=sys.stderr)
+            print(_("xtraboard sim --headless needs --scenario FILE or --demo GAME"), file=sys.stderr)
             return 2
         from sim.window import run_window
 
@@ -103,18 +111,19 @@ def run_demo(args: argparse.Namespace) -> int:
     cls = game_class(args.demo)
     seats = args.seats if args.seats is not None else cls.min_players
     if not cls.min_players <= seats <= cls.max_players:
-        print(f"xtraboard sim: {cls.title} is for {cls.min_players} to {cls.max_players} players, not {seats}",
-              file=sys.stderr)
+        print("xtraboard sim: " + _("{game} is for {low} to {high} players, not {count}").format(
+            game=cls.title, low=cls.min_players, high=cls.max_players, count=seats), file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else 0
-    board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir, speed=args.speed)
+    board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir, speed=args.speed,
+                     language=args.lang)
     try:
         if not resume_same_demo(board, args.demo, seats, seed):
             start_demo(board, args.demo, seats)
         board.settle()
         session = board.app.session
         if session is None or not session.over:
-            print("xtraboard sim: the demo did not finish", file=sys.stderr)
+            print("xtraboard sim: " + _("the demo did not finish"), file=sys.stderr)
             return 1
         record = session.record()  # with the revealed dice seed: `xtraboard verify` checks it
         if args.record:
@@ -152,10 +161,13 @@ def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
 
 
 def start_demo(board, game: str, seats: int) -> None:
-    """Main menu → Demo → GAME → N players, by button presses like a person."""
-    choose(board, "Demo")
+    """Main menu → Demo → GAME → N players, by button presses like a person (in the board's
+    language: the labels are the menus' own)."""
+    from firmware.ui.menus import players_label
+
+    choose(board, _("Demo"))
     choose(board, game_class(game).title)
-    choose(board, f"{seats} player{'s' if seats > 1 else ''}")
+    choose(board, players_label(seats))
 
 
 def choose(board, label: str) -> None:
@@ -163,10 +175,11 @@ def choose(board, label: str) -> None:
     is a banner over the screen, never a screen of its own, so it cannot hide the menu.)"""
     choice = getattr(board.app.screen, "choice", None)
     if choice is None:
-        raise DemoError(f"the demo looks for {label!r} but the board shows {board.app.screen.title!r}, not a menu")
-    for _ in range(len(choice.options)):
+        raise DemoError(_("the demo looks for {label} but the board shows {title}, not a menu").format(
+            label=repr(label), title=repr(board.app.screen.title)))
+    for _tap in range(len(choice.options)):
         if choice.current.label == label:
             board.tap("ok")
             return
         board.tap("right")
-    raise DemoError(f"menu {board.app.screen.title!r} has no {label!r}")
+    raise DemoError(_("menu {title} has no {label}").format(title=repr(board.app.screen.title), label=repr(label)))

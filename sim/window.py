@@ -198,7 +198,8 @@ def run_window(args: argparse.Namespace) -> int:
     if frames is not None and frames < 1:
         print(f"xtraboard sim: --frames must be at least 1, got {frames}", file=sys.stderr)
         return 2
-    board = SimBoard(board_file=args.board, seed=args.seed, state_dir=args.state_dir, kiosk=args.kiosk, realtime=True)
+    board = SimBoard(board_file=args.board, seed=args.seed, state_dir=args.state_dir, kiosk=args.kiosk, realtime=True,
+                     language=getattr(args, "lang", None))
     window = None
     try:
         if args.kiosk:

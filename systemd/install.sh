@@ -228,7 +228,9 @@ install_venv() {
     # checks hashes. Every dependency at its pinned version, each file checked against its hash:
     run "$VENV/bin/pip" install --quiet --require-hashes -r "$PREFIX/$LOCK"
     # The project itself, not editable (the service runs the installed copy, so a half-edited
-    # clone cannot break it), with no further dependencies and the pinned setuptools.
+    # clone cannot break it), with no further dependencies and the pinned setuptools. Its build
+    # compiles the translation catalogs (build_hooks.py, with the pinned Babel), so the board
+    # reads compiled .mo files and never compiles at run time.
     run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --force-reinstall "$PREFIX"
 }
 

@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
 NOT_SOURCES = (".git", ".venv", "venv", "__pycache__", "build", "dist", "*.egg-info", ".pytest_cache",
-               ".hypothesis", ".benchmarks", "out")
+               ".hypothesis", ".benchmarks", "out", "*.mo")  # the build compiles the catalogs itself
 
 
 def clean_environment(home: Path) -> dict[str, str]:
@@ -109,6 +109,18 @@ def test_the_headless_demo_plays_a_game(installed: tuple[Path, Path, dict[str, s
     assert done.stderr == ""
     record = json.loads(done.stdout)
     assert record["game"] == "extra" and record["steps"] > 0 and len(record["result"]["scores"]) == 2
+
+
+def test_the_wheel_speaks_german_without_babel(installed: tuple[Path, Path, dict[str, str]]) -> None:
+    """The build compiled the catalogs (build_hooks.py): the board reads them without Babel."""
+    wheel, bin_dir, env = installed
+    with zipfile.ZipFile(wheel) as archive:
+        assert {"firmware/locale/de/LC_MESSAGES/xtraboard.mo", "firmware/locale/fr/LC_MESSAGES/xtraboard.mo"} <= set(
+            archive.namelist())
+    code = ("import importlib.util; from firmware import i18n; i18n.use('de');"
+            " print(importlib.util.find_spec('babel'), i18n._('Settings'))")
+    done = run([bin_dir / "python", "-c", code], Path(env["HOME"]), env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "None Einstellungen\n", "")
 
 
 def test_selftest_has_its_help(installed: tuple[Path, Path, dict[str, str]]) -> None:

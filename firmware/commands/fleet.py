@@ -16,21 +16,22 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, TextIO
+from firmware.i18n import _
 
 PROG = "xtraboard fleet"
 CONNECT_TIMEOUT_S = 10.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--broker", required=True, metavar="HOST", help="the MQTT broker's host name or address")
-    parser.add_argument("--port", type=int, default=None, metavar="N", help="its port (default 1883, 8883 with --tls)")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS")
-    parser.add_argument("--ca-file", type=Path, default=None, metavar="FILE", help="TLS: the broker's CA (default: the system's)")
-    parser.add_argument("--username", default=None, metavar="USER", help="log in as USER")
-    parser.add_argument("--password-file", type=Path, default=None, metavar="FILE", help="the password, from a file")
-    parser.add_argument("--prefix", default="xtraboard", metavar="TOPIC", help="the boards' topic prefix (default xtraboard)")
+    parser.add_argument("--broker", required=True, metavar="HOST", help=_("the MQTT broker's host name or address"))
+    parser.add_argument("--port", type=int, default=None, metavar="N", help=_("its port (default 1883, 8883 with --tls)"))
+    parser.add_argument("--tls", action="store_true", help=_("connect with TLS"))
+    parser.add_argument("--ca-file", type=Path, default=None, metavar="FILE", help=_("TLS: the broker's CA (default: the system's)"))
+    parser.add_argument("--username", default=None, metavar="USER", help=_("log in as USER"))
+    parser.add_argument("--password-file", type=Path, default=None, metavar="FILE", help=_("the password, from a file"))
+    parser.add_argument("--prefix", default="xtraboard", metavar="TOPIC", help=_("the boards' topic prefix (default xtraboard)"))
     parser.add_argument("--once", type=float, default=None, metavar="SECONDS",
-                        help="print the tables once after SECONDS and exit (default: live until Ctrl-C)")
+                        help=_("print the tables once after SECONDS and exit (default: live until Ctrl-C)"))
 
 
 class Fleet:
@@ -101,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 password = args.password_file.read_text(encoding="utf-8").strip()
             except (OSError, UnicodeDecodeError) as exc:
-                print(f"{PROG}: cannot read the password file {args.password_file}: {exc}", file=sys.stderr)
+                print(f"{PROG}: " + _("cannot read the password file {file}: {error}").format(
+                    file=args.password_file, error=exc), file=sys.stderr)
                 return 1
         client.username_pw_set(args.username, password)
     if args.tls:
@@ -120,13 +122,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         client.connect(args.broker, port, keepalive=30)
     except (OSError, ValueError) as exc:
-        print(f"{PROG}: cannot reach the broker {args.broker}:{port}: {exc}", file=sys.stderr)
+        print(f"{PROG}: " + _("cannot reach the broker {host}:{port}: {error}").format(
+            host=args.broker, port=port, error=exc), file=sys.stderr)
         return 1
     client.loop_start()
     try:
         if not connected.wait(CONNECT_TIMEOUT_S) or refused:
-            why = f"refused the connection: {refused[0]}" if refused else "did not answer"
-            print(f"{PROG}: the broker {args.broker}:{port} {why}", file=sys.stderr)
+            why = (_("the broker {host}:{port} refused the connection: {reason}") if refused
+                   else _("the broker {host}:{port} did not answer"))
+            print(f"{PROG}: " + why.format(host=args.broker, port=port, reason=refused[0] if refused else ""),
+                  file=sys.stderr)
             return 1
         if args.once is not None:
             time.sleep(max(0.0, args.once))

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from firmware.errors import RecordError
 from firmware.games import game_class, game_names
 from firmware.games.registry import find_game
+from firmware.i18n import _, ngettext
 from firmware.journal import Journal, ScoreEntry, StoredGame
 from firmware.paths import default_state_dir
 
@@ -35,7 +36,8 @@ def limit(text: str) -> int:
     except ValueError:
         value = 0
     if not 1 <= value <= MAX_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_LIMIT}, not {text[:40]}")
+        raise argparse.ArgumentTypeError(_("must be a whole number from 1 to {high}, not {text}").format(
+            high=MAX_LIMIT, text=text[:40]))
     return value
 
 
@@ -43,20 +45,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--state-dir", type=Path, default=None, metavar="DIR",
-        help="the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
-        " else ~/.local/state/xtraboard)",
+        help=_("the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
+               " else ~/.local/state/xtraboard)"),
     )
-    common.add_argument("--game", choices=game_names(), default=None, help="only this game")
+    common.add_argument("--game", choices=game_names(), default=None, help=_("only this game"))
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    export = actions.add_parser("export", parents=[common], help="write every finished game's record as JSON Lines")
-    export.add_argument("--out", default="-", metavar="FILE", help="the file to write, or - for standard output")
-    listing = actions.add_parser("list", parents=[common], help="one line per finished game: id, date, game, players, winners")
-    listing.add_argument("--limit", type=limit, default=None, metavar="N", help="only the N newest games")
-    best = actions.add_parser("best", parents=[common], help="high scores, wins and the EXTRA! solo record")
-    best.add_argument("--limit", type=limit, default=5, metavar="N", help="entries per table (default 5)")
-    audit = actions.add_parser("audit", parents=[common], help="the audits: plays, minutes, people and bots, busiest"
-                               " hours, game lengths, dice fairness")
-    audit.add_argument("--csv", action="store_true", help="one CSV row per game in the journal instead")
+    export = actions.add_parser("export", parents=[common], help=_("write every finished game's record as JSON Lines"))
+    export.add_argument("--out", default="-", metavar="FILE", help=_("the file to write, or - for standard output"))
+    listing = actions.add_parser("list", parents=[common], help=_("one line per finished game: id, date, game, players, winners"))
+    listing.add_argument("--limit", type=limit, default=None, metavar="N", help=_("only the N newest games"))
+    best = actions.add_parser("best", parents=[common], help=_("high scores, wins and the EXTRA! solo record"))
+    best.add_argument("--limit", type=limit, default=5, metavar="N", help=_("entries per table (default 5)"))
+    audit = actions.add_parser("audit", parents=[common], help=_("the audits: plays, minutes, people and bots, busiest"
+                                                                   " hours, game lengths, dice fairness"))
+    audit.add_argument("--csv", action="store_true", help=_("one CSV row per game in the journal instead"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"xtraboard records: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # e.g. no permission to look into the state directory
-        print(f"xtraboard records: cannot read the state directory {state_dir}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print("xtraboard records: " + _("cannot read the state directory {folder}: {error}").format(
+            folder=state_dir, error=exc.strerror or exc), file=sys.stderr)
         return 1
     with journal:
         try:
@@ -83,11 +85,12 @@ def run(args: argparse.Namespace) -> int:
                 return _audit(journal, args.game, args.csv, sys.stdout)
             _best(journal, args.game, args.limit, sys.stdout)
         except (RecordError, sqlite3.Error) as exc:
-            print(f"xtraboard records: cannot read the journal {journal.path}: {exc}", file=sys.stderr)
+            print("xtraboard records: " + _("cannot read the journal {file}: {error}").format(
+                file=journal.path, error=exc), file=sys.stderr)
             return 1
         except RecursionError:  # a stored row nested too deeply for json.loads
-            print(f"xtraboard records: cannot read the journal {journal.path}: a game in it is nested too deeply"
-                  " to read", file=sys.stderr)
+            print("xtraboard records: " + _("cannot read the journal {file}: a game in it is nested too deeply"
+                                           " to read").format(file=journal.path), file=sys.stderr)
             return 1
     return 0
 
@@ -97,9 +100,11 @@ def _check_state_dir(state_dir: Path) -> None:
     try:
         for folder in (state_dir, *state_dir.parents):
             if folder.exists() and not folder.is_dir():
-                raise RecordError(f"the state directory {state_dir} cannot be read: {folder} is not a directory")
+                raise RecordError(_("the state directory {folder} cannot be read: {part} is not a directory").format(
+                    folder=state_dir, part=folder))
     except OSError as exc:  # e.g. no permission to enter a folder, or a name too long
-        raise RecordError(f"cannot read the state directory {state_dir}: {exc.strerror or exc}") from exc
+        raise RecordError(_("cannot read the state directory {folder}: {error}").format(
+            folder=state_dir, error=exc.strerror or exc)) from exc
 
 
 def _readable(games: list[StoredGame]) -> tuple[list[StoredGame], int]:
@@ -111,7 +116,8 @@ def _readable(games: list[StoredGame]) -> tuple[list[StoredGame], int]:
         if problem is None:
             good.append(stored)
         else:
-            print(f"xtraboard records: game {stored.id} skipped: {problem}", file=sys.stderr)
+            print("xtraboard records: " + _("game {id} skipped: {problem}").format(id=stored.id, problem=problem),
+                  file=sys.stderr)
     return good, len(games) - len(good)
 
 
@@ -157,9 +163,11 @@ def _export(journal: Journal, game: str | None, out: str) -> int:
     try:
         Path(out).write_text(lines, encoding="utf-8")
     except OSError as exc:
-        print(f"xtraboard records: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        print("xtraboard records: " + _("cannot write {file}: {error}").format(file=out, error=exc.strerror or exc),
+              file=sys.stderr)
         return 1
-    print(f"{len(games)} game records written to {out}", file=sys.stderr)
+    print(ngettext("{n} game record written to {file}", "{n} game records written to {file}", len(games)).format(
+        n=len(games), file=out), file=sys.stderr)
     return 1 if skipped else 0
 
 

@@ -7,11 +7,12 @@ import json
 import sys
 
 from firmware.errors import RecordError
+from firmware.i18n import _
 from firmware.records import read_record, replay_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (JSON), or - for standard input")
+    parser.add_argument("file", metavar="FILE", help=_("a game record (JSON), or - for standard input"))
 
 
 def run(args: argparse.Namespace) -> int:

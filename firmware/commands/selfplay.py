@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from firmware.games import game_class, game_names
+from firmware.i18n import _
 from firmware.records import record_json
 from firmware.selfplay import selfplay_games
 
@@ -20,11 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     if not cls.min_players <= args.players <= cls.max_players:
-        print(f"xtraboard selfplay: {cls.title} is for {cls.min_players} to {cls.max_players} players, "
-              f"not {args.players}", file=sys.stderr)
+        print("xtraboard selfplay: " + _("{game} is for {low} to {high} players, not {count}").format(
+            game=cls.title, low=cls.min_players, high=cls.max_players, count=args.players), file=sys.stderr)
         return 2
     if args.games < 0:
-        print("xtraboard selfplay: --games must be 0 or more", file=sys.stderr)
+        print("xtraboard selfplay: " + _("--games must be 0 or more"), file=sys.stderr)
         return 2
     for game in selfplay_games(args.game, args.players, args.seed, args.games):
         sys.stdout.write(record_json(game) + "\n")

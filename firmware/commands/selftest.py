@@ -7,18 +7,19 @@ import sys
 from pathlib import Path
 
 from firmware.errors import ConfigError, HardwareError
+from firmware.i18n import _
 
 PROG = "xtraboard selftest"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", type=Path, metavar="FILE", help="board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)")
+    parser.add_argument("--board", type=Path, metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"))
     parser.add_argument(
-        "--backend", choices=("pi", "mock"), default="pi", help="pi: the real parts (default); mock: simulated parts"
+        "--backend", choices=("pi", "mock"), default="pi", help=_("pi: the real parts (default); mock: simulated parts")
     )
-    parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="seconds to wait for each button (default 10)")
+    parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help=_("seconds to wait for each button (default 10)"))
     parser.add_argument(
-        "--step", type=_seconds, default=1.0, metavar="S", help="seconds each LED segment and the test pattern stay on (default 1)"
+        "--step", type=_seconds, default=1.0, metavar="S", help=_("seconds each LED segment and the test pattern stay on (default 1)")
     )
 
 
@@ -52,7 +53,7 @@ def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected seconds, got {text}").format(text=repr(text))) from None
     if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected 0 to 3600 seconds, got {text}")
+        raise argparse.ArgumentTypeError(_("expected 0 to 3600 seconds, got {text}").format(text=text))
     return value

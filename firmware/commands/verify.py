@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from firmware.errors import RecordError
+from firmware.i18n import _
 from firmware.records import parse_record_text
 from firmware.verify import check_record
 
@@ -21,7 +22,7 @@ PROG = "xtraboard verify"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD", help="a record file (JSON, or JSON Lines of several), - for standard input")
+    parser.add_argument("record", metavar="RECORD", help=_("a record file (JSON, or JSON Lines of several), - for standard input"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     worst = 0
     for number, (where, text) in enumerate(records, 1):
-        prefix = f"record {number} ({where}): " if len(records) > 1 else ""
+        prefix = _("record {number} ({where}): ").format(number=number, where=where) if len(records) > 1 else ""
         try:
             report = check_record(parse_record_text(text, where))
         except RecordError as exc:
@@ -52,11 +53,12 @@ def _read(path: str) -> list[tuple[str, str]]:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {'standard input' if path == '-' else path}: {exc}") from exc
-    name = "standard input" if path == "-" else path
-    lines = [(f"{name} line {n}", line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        raise RecordError(_("cannot read {file}: {error}").format(
+            file=_("standard input") if path == "-" else path, error=exc)) from exc
+    name = _("standard input") if path == "-" else path
+    lines = [(_("{file} line {n}").format(file=name, n=n), line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}") for _, line in lines):
         return lines
     if not text.strip():
-        raise RecordError(f"{name} holds no record")
+        raise RecordError(_("{file} holds no record").format(file=name))
     return [(name, text)]

@@ -13,15 +13,16 @@ from pathlib import Path
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import default_board_path, load_board
+from firmware.i18n import _
 
 GENERATORS = {"svg": "sim.wiring.svg", "docs": "sim.wiring.docs"}  # by name: firmware never imports sim
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     default_out = default_board_path().parent / "wiring.svg"
-    parser.add_argument("--board", metavar="FILE", help="board description (default: $XTRABOARD_BOARD or hardware/board.toml)")
-    parser.add_argument("--out", metavar="SVG", type=Path, default=default_out, help="where to write the SVG (default: hardware/wiring.svg)")
-    parser.add_argument("--docs", action="store_true", help="also regenerate the generated sections of WIRING.md and BOM.md beside the SVG")
+    parser.add_argument("--board", metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD or hardware/board.toml)"))
+    parser.add_argument("--out", metavar="SVG", type=Path, default=default_out, help=_("where to write the SVG (default: hardware/wiring.svg)"))
+    parser.add_argument("--docs", action="store_true", help=_("also regenerate the generated sections of WIRING.md and BOM.md beside the SVG"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,14 +30,15 @@ def run(args: argparse.Namespace) -> int:
         board = load_board(args.board)
         out: Path = args.out
         out.write_text(import_module(GENERATORS["svg"]).wiring_svg(board), encoding="utf-8")
-        print(f"wrote {out}")
+        print(_("wrote {file}").format(file=out))
         if args.docs:
             for path in import_module(GENERATORS["docs"]).update_docs(board, out.parent):
-                print(f"updated {path}")
+                print(_("updated {file}").format(file=path))
     except ConfigError as exc:
         print(f"xtraboard wiring: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"xtraboard wiring: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        print("xtraboard wiring: " + _("cannot write {file}: {error}").format(file=exc.filename, error=exc.strerror),
+              file=sys.stderr)
         return 2
     return 0

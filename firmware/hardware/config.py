@@ -23,6 +23,7 @@ from itertools import permutations
 from pathlib import Path
 
 from firmware.errors import ConfigError
+from firmware.i18n import LANGUAGES
 
 BUTTON_NAMES = ("roll", "ok", "back", "left", "right")
 GRID_ROWS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
@@ -172,6 +173,7 @@ class BoardConfig:
     fleet: FleetConfig | None = None  # the opt-in MQTT report, None when not configured
     debug: DebugConfig = DebugConfig()  # [debug]: the bench's debug service (off by default)
     operator: OperatorConfig | None = None  # [operator]: the operator menu's code, None = no operator mode
+    language: str = "en"  # [board] language: what the board speaks until its settings say otherwise
     engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
 
 
@@ -221,6 +223,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     board = top.table("board")
     name = board.string("name")
     size = board.size("size_mm")
+    language = board.string("language", LANGUAGES) if board.present("language") else "en"
     board.done()
     leds = _leds(top.table("leds"))
     display, display_position = _display(top.table("display"), leds, size)
@@ -244,6 +247,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         debug=debug,
         operator=operator,
         engines=engines,
+        language=language,
     )
 
 

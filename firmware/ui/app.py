@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image
 
+from firmware import i18n
 from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
 from firmware.errors import IllegalStepError, RecordError
 from firmware.hints import hint
@@ -33,7 +34,7 @@ from firmware.ui.games import game_ui
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
-from firmware.ui.settings import OperatorSettings, Settings
+from firmware.ui.settings import OperatorSettings, Settings, spoken
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
@@ -45,13 +46,17 @@ NOTE_S = 4.0  # how long a note stays on the display: long enough to read two sh
 class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
                  kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
-                 problems: Sequence[str] = (), agents: Agents | None = None) -> None:
+                 problems: Sequence[str] = (), agents: Agents | None = None,
+                 language: str | None = None, default_language: str = "en") -> None:
         self.schedule = schedule
         self.journal = journal
         reset: list[str] = []
         self.settings = settings or Settings.load(journal, reset)
         self.kiosk = kiosk  # guests' settings are locked; the operator menu sets them
         self.operator = OperatorSettings.load(journal)  # brightness cap, games offered, ...
+        # `language` (--lang) wins at start; the settings menus switch it live (firmware/i18n.py).
+        self.default_language = default_language  # the board description's `language`
+        i18n.use(language or spoken(self.settings, self.operator, default_language))
         self.fleet_status: Callable[[], Any] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None

@@ -3,15 +3,18 @@ records and demo."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from firmware import i18n
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
+from firmware.i18n import _, ngettext
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
-from firmware.ui.settings import CHOICES, LABELS
+from firmware.ui.settings import CHOICES, label
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
@@ -35,20 +38,28 @@ class MainMenu(MenuScreen):
 
     @staticmethod
     def _options(app: App) -> list[Option]:
-        options = [Option(f"Play {title_of(g)}", ("play", g)) for g in app.operator.offered(game_names())]
+        options = [Option(_("Play {game}").format(game=title_of(g)), ("play", g))
+                   for g in app.operator.offered(game_names())]
         unfinished = app.journal.unfinished() if app.journal is not None else None
         if unfinished is not None:
             game = unfinished.record.get("game", "?")
-            options.insert(0, Option(f"Resume {title_of(game) if game in game_names() else game}", ("resume", None)))
-        options += [Option("Demo", ("demo", None)), Option("Rules", ("rules", None)),
-                    Option("Records", ("records", None)),
-                    Option("Settings", ("settings", None), "locked" if app.kiosk else "")]
+            title = title_of(game) if game in game_names() else game
+            options.insert(0, Option(_("Resume {game}").format(game=title), ("resume", None)))
+        options += [Option(_("Demo"), ("demo", None)), Option(_("Rules"), ("rules", None)),
+                    Option(_("Records"), ("records", None)),
+                    Option(_("Settings"), ("settings", None),
+                           # Translators: after "Settings" on a café's board; "> Settings" and it share 21 columns.
+                           _("locked") if app.kiosk else "")]
         return options
 
     def refresh(self, app: App) -> None:
         """Re-read what the menu offers (a game was finished or abandoned meanwhile)."""
         self.choice.options = self._options(app)
         self.choice.index = 0
+
+    def relabel(self, app: App) -> None:
+        """The same entries in the language now active (the cursor stays where it was)."""
+        self.choice.options = self._options(app)
 
     def _pick(self, app: App, option: Option) -> None:
         action, game = option.value
@@ -57,14 +68,14 @@ class MainMenu(MenuScreen):
         elif action == "resume":
             resume(app)
         elif action == "demo":
-            app.push(GameChoiceScreen("Demo: which game?", lambda a, g: a.push(SeatCountScreen(g, demo=True)),
+            app.push(GameChoiceScreen(_("Demo: which game?"), lambda a, g: a.push(SeatCountScreen(g, demo=True)),
                                       app.operator.offered(game_names())))
         elif action == "rules":
-            app.push(GameChoiceScreen("Rules of", lambda a, g: a.push(TextScreen(title_of(g), rules_text(g)))))
+            app.push(GameChoiceScreen(_("Rules of"), lambda a, g: a.push(RulesScreen(g))))
         elif action == "records":
-            app.push(TextScreen("Records", records_text(app)))
+            app.push(TextScreen(_("Records"), records_text(app)))
         elif action == "settings" and app.kiosk:  # a café's board: the operator menu sets them
-            app.push(TextScreen("Settings", "Locked: the staff set up this board."))
+            app.push(TextScreen(_("Settings"), _("Locked: the staff set up this board.")))
         elif action == "settings":
             app.push(SettingsScreen(app))
 
@@ -91,8 +102,8 @@ class SeatCountScreen(MenuScreen):
 
     def __init__(self, game: str, demo: bool) -> None:
         spec = find_game(game)
-        options = [Option(f"{n} player{'s' if n > 1 else ''}", n) for n in spec.players]
-        super().__init__(f"{spec.title}{' demo' if demo else ''}", options, self._pick)
+        options = [Option(players_label(n), n) for n in spec.players]
+        super().__init__(_("{game} demo").format(game=spec.title) if demo else spec.title, options, self._pick)
         self.game, self.demo = game, demo
 
     def _pick(self, app: App, option: Option) -> None:
@@ -171,6 +182,11 @@ class SeatScreen(Screen):
         frame[f"seat.{self.index}"] = [colour, dim(colour, 0.2)]  # the seat being set blinks
 
 
+def players_label(count: int) -> str:
+    """ "2 players", in the active language (the seat-count menu's entries)."""
+    return ngettext("{n} player", "{n} players", count).format(n=count)
+
+
 def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
     app.start_game(game, seats, mode)
 
@@ -194,7 +210,7 @@ class GameMenu(MenuScreen):
             app.pop()
             app.undo()
         elif option.value == "rules":
-            app.push(TextScreen(title_of(app.session.game.name), rules_text(app.session.game.name)))
+            app.push(RulesScreen(app.session.game.name))
         elif option.value == "abandon":
             app.push(ConfirmScreen("Abandon game?", abandon))
 
@@ -204,19 +220,80 @@ def abandon(app: App) -> None:
 
 
 class SettingsScreen(MenuScreen):
-    """LEFT/RIGHT pick a setting, OK steps its value (kept at once), BACK leaves."""
+    """LEFT/RIGHT pick a setting, OK steps its value (kept at once), BACK leaves. The language
+    changes at once: this menu and the screens under it redraw in it."""
 
     def __init__(self, app: App) -> None:
-        super().__init__("Settings", self._options(app), self._pick)
+        super().__init__(_("Settings"), self._options(app), self._pick)
 
     @staticmethod
     def _options(app: App) -> list[Option]:
-        return [Option(LABELS[name], name, app.settings.shown(name)) for name in CHOICES]
+        return [Option(label(name), name, app.settings.shown(name)) for name in CHOICES]
+
+    def relabel(self, app: App) -> None:
+        self.title = _("Settings")
+        self.choice.options = self._options(app)
 
     def _pick(self, app: App, option: Option) -> None:
-        app.settings = app.settings.cycle(option.value, 1)
+        if option.value == "language":
+            switch_language(app, next_language(i18n.language()))
+            app.settings = replace(app.settings, language=i18n.language())
+        else:
+            app.settings = app.settings.cycle(option.value, 1)
         app.settings.save(app.journal)
         self.choice.options = self._options(app)
+
+
+def next_language(current: str) -> str:
+    """The language after `current` in the settings menus' order (English after the pseudo-locale).
+
+    >>> next_language("en"), next_language("fr")
+    ('de', 'en')
+    """
+    return i18n.LANGUAGES[(i18n.LANGUAGES.index(current) + 1) % len(i18n.LANGUAGES)] \
+        if current in i18n.LANGUAGES else i18n.LANGUAGES[0]
+
+
+def switch_language(app: App, code: str) -> None:
+    """Speak `code` from the next frame on: every screen on the stack that built its labels in
+    advance re-reads them (`relabel`); the others translate when they draw."""
+    i18n.use(code)
+    for screen in app.stack:
+        relabel = getattr(screen, "relabel", None)
+        if relabel is not None:
+            relabel(app)
+    app.changed()
+
+
+class RulesScreen(Screen):
+    """A game's rules in the active language, a page per screen: LEFT/RIGHT (and ROLL) flip
+    pages, OK or BACK close. Paragraphs are kept whole on a page where they fit."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.page = 0
+        self.pages: list[list[str]] = []
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return title_of(self.game)
+
+    def press(self, app: App, button: str) -> None:
+        if button in ("ok", "back"):
+            app.pop()
+        elif button in ("right", "roll"):
+            self.page = min(self.page + 1, max(0, len(self.pages) - 1)) if self.pages else self.page + 1
+        elif button == "left":
+            self.page = max(0, self.page - 1)
+
+    def draw(self, canvas: Canvas) -> None:
+        from firmware.rules import rules_pages
+
+        self.pages = rules_pages(self.game, canvas.columns, canvas.lines - 1)
+        self.page = min(self.page, len(self.pages) - 1)
+        canvas.title(self.title, f"{self.page + 1}/{len(self.pages)}")
+        for row, text in enumerate(self.pages[self.page], start=1):
+            canvas.line(row, text)
 
 
 def rules_text(game: str) -> str:

@@ -11,24 +11,33 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from firmware.games import find_game, game_names
+from firmware.i18n import N_, NAMES, _, ngettext
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, TextScreen
-from firmware.ui.settings import BRIGHTNESS_CAPS, LABELS, LANGUAGES, OperatorSettings, Settings
+from firmware.ui.settings import BRIGHTNESS_CAPS, LANGUAGES, OperatorSettings, Settings, label, spoken
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
 
-NO_JOURNAL = "No records are kept on this board (no state directory)."
+NO_JOURNAL = N_("No records are kept on this board (no state directory).")
 
 
 class OperatorMenu(MenuScreen):
     """LEFT/RIGHT choose, OK opens, BACK (or "Leave") closes the operator menu."""
 
     def __init__(self) -> None:
-        options = [Option("Audits", "audits"), Option("Settings", "settings"), Option("Games offered", "games"),
-                   Option("Clear high scores", "scores"), Option("Reset settings", "reset"),
-                   Option("Clear records", "records"), Option("Leave", "leave")]
-        super().__init__("Operator", options, self._pick)
+        super().__init__(_("Operator"), self._options(), self._pick)
+
+    @staticmethod
+    def _options() -> list[Option]:
+        return [Option(_("Audits"), "audits"), Option(_("Settings"), "settings"),
+                Option(_("Games offered"), "games"), Option(_("Clear high scores"), "scores"),
+                Option(_("Reset settings"), "reset"), Option(_("Clear records"), "records"),
+                Option(_("Leave"), "leave")]
+
+    def relabel(self, app: App) -> None:
+        self.title = _("Operator")
+        self.choice.options = self._options()
 
     def _pick(self, app: App, option: Option) -> None:
         action = option.value
@@ -39,12 +48,12 @@ class OperatorMenu(MenuScreen):
         elif action == "games":
             app.push(GamesOfferedScreen(app))
         elif action == "scores":
-            app.push(ConfirmScreen("Clear high scores?", clear_scores))
+            app.push(ConfirmScreen(_("Clear high scores?"), clear_scores))
         elif action == "reset":
-            app.push(ConfirmScreen("Reset all settings?", reset_settings))
+            app.push(ConfirmScreen(_("Reset all settings?"), reset_settings))
         elif action == "records":  # games are the café's history: asked twice
-            app.push(ConfirmScreen("Clear all records?",
-                                   lambda a: a.push(ConfirmScreen("Sure? Records gone", clear_records))))
+            app.push(ConfirmScreen(_("Clear all records?"),
+                                   lambda a: a.push(ConfirmScreen(_("Sure? Records gone"), clear_records))))
         elif action == "leave":
             app.pop()
 
@@ -53,7 +62,7 @@ class AuditScreen(TextScreen):
     """The audits, a page at a time: RIGHT/ROLL the next page, LEFT the previous one."""
 
     def __init__(self, text: str) -> None:
-        super().__init__("Audits", text)
+        super().__init__(_("Audits"), text)
         self.page = 1  # lines per page, known once drawn
 
     def press(self, app: App, button: str) -> None:
@@ -76,7 +85,7 @@ class AuditScreen(TextScreen):
 
 def audit_text(app: App) -> str:
     if app.journal is None:
-        return NO_JOURNAL
+        return _(NO_JOURNAL)
     from firmware.audit import audit_lines
 
     return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None)))
@@ -88,22 +97,33 @@ class OperatorSettingsScreen(MenuScreen):
     NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_delay_s", "idle_timeout_s")
 
     def __init__(self, app: App) -> None:
-        super().__init__("Operator settings", self._options(app), self._pick)
+        super().__init__(_("Operator settings"), self._options(app), self._pick)
 
     def _options(self, app: App) -> list[Option]:
         op = app.operator
-        shown = {"brightness_cap": ("Brightness cap", f"{round(op.brightness_cap * 100)}%"),
-                 "language": ("Language", op.language)}
-        return [Option(shown[n][0], n, shown[n][1]) if n in shown else Option(LABELS[n], n, app.settings.shown(n))
+        # The café's language, each in its own name ("" follows the board description's).
+        language = NAMES[op.language or app.default_language]
+        shown = {"brightness_cap": (_("Brightness cap"), f"{round(op.brightness_cap * 100)}%"),
+                 "language": (label("language"), language)}
+        return [Option(shown[n][0], n, shown[n][1]) if n in shown else Option(label(n), n, app.settings.shown(n))
                 for n in self.NAMES]
+
+    def relabel(self, app: App) -> None:
+        self.title = _("Operator settings")
+        self.choice.options = self._options(app)
 
     def _pick(self, app: App, option: Option) -> None:
         name = option.value
         op = app.operator
         if name == "brightness_cap":
             app.operator = _replace(op, brightness_cap=_next(BRIGHTNESS_CAPS, op.brightness_cap))
-        elif name == "language":
+        elif name == "language":  # English, Deutsch, Français, then the board description's again
             app.operator = _replace(op, language=_next(LANGUAGES, op.language))
+            app.settings = _replace_settings(app.settings, language="")  # the café's choice is the guests'
+            app.settings.save(app.journal)
+            from firmware.ui.menus import switch_language
+
+            switch_language(app, spoken(app.settings, app.operator, app.default_language))
         else:
             app.settings = app.settings.cycle(name, 1)
             app.settings.save(app.journal)
@@ -115,12 +135,16 @@ class GamesOfferedScreen(MenuScreen):
     """One line per game, on or off: OK switches it (one game always stays on)."""
 
     def __init__(self, app: App) -> None:
-        super().__init__("Games offered", self._options(app), self._pick)
+        super().__init__(_("Games offered"), self._options(app), self._pick)
 
     @staticmethod
     def _options(app: App) -> list[Option]:
         offered = app.operator.offered(game_names())
-        return [Option(find_game(g).title, g, "on" if g in offered else "off") for g in game_names()]
+        return [Option(find_game(g).title, g, _("on") if g in offered else _("off")) for g in game_names()]
+
+    def relabel(self, app: App) -> None:
+        self.title = _("Games offered")
+        self.choice.options = self._options(app)
 
     def _pick(self, app: App, option: Option) -> None:
         app.operator = app.operator.toggle_game(option.value, game_names())
@@ -132,7 +156,7 @@ class GamesOfferedScreen(MenuScreen):
 def clear_scores(app: App) -> None:
     if app.journal is not None:
         app.journal.clear_scores()
-    app.show_note("High scores cleared")
+    app.show_note(_("High scores cleared"))
 
 
 def reset_settings(app: App) -> None:
@@ -145,14 +169,17 @@ def reset_settings(app: App) -> None:
     for screen in app.stack:
         if isinstance(screen, OperatorSettingsScreen | GamesOfferedScreen):
             screen.choice.options = screen._options(app)
-    app.show_note("Settings reset")
+    from firmware.ui.menus import switch_language
+
+    switch_language(app, spoken(app.settings, app.operator, app.default_language))
+    app.show_note(_("Settings reset"))
 
 
 def clear_records(app: App) -> None:
     """Every game that is over, with its scores (the game being played stays)."""
     count = app.journal.clear_records() if app.journal is not None else 0
     _refresh_main_menu(app)
-    app.show_note(f"{count} records cleared")
+    app.show_note(ngettext("{n} record cleared", "{n} records cleared", count).format(n=count))
 
 
 def _refresh_main_menu(app: App) -> None:
@@ -163,6 +190,10 @@ def _refresh_main_menu(app: App) -> None:
 
 def _next(values: tuple[Any, ...], current: Any) -> Any:
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+
+
+def _replace_settings(settings: Settings, **changes: Any) -> Settings:
+    return replace(settings, **changes)
 
 
 def _replace(op: OperatorSettings, **changes: Any) -> OperatorSettings:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from firmware.i18n import _
 from firmware.ui.draw import Canvas
 
 if TYPE_CHECKING:
@@ -144,4 +145,4 @@ class ConfirmScreen(MenuScreen):
             if option.value:
                 on_yes(app)
 
-        super().__init__(question, [Option("No", False), Option("Yes", True)], pick)
+        super().__init__(question, [Option(_("No"), False), Option(_("Yes"), True)], pick)

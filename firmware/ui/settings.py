@@ -7,6 +7,9 @@ import logging
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from firmware.i18n import LANGUAGES as SPOKEN
+from firmware.i18n import NAMES, N_, _, decimal
+
 _UNSET = object()
 
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -15,14 +18,21 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "dice_mode": ("electronic", "physical"),
     "idle_timeout_s": (0, 60, 120, 300, 600),
     "bot_delay_s": (0.3, 0.6, 1.0, 2.0),
+    "language": ("", *SPOKEN),  # "": the board's default (its description's `language`)
 }
-LABELS = {
-    "brightness": "Brightness",
-    "led_budget_amps": "LED budget",
-    "dice_mode": "Dice",
-    "idle_timeout_s": "Idle show",
-    "bot_delay_s": "Bot pace",
+LABELS = {  # shown through _(): see label()
+    "brightness": N_("Brightness"),
+    "led_budget_amps": N_("LED budget"),
+    "dice_mode": N_("Dice"),
+    "idle_timeout_s": N_("Idle show"),
+    "bot_delay_s": N_("Bot pace"),
+    "language": N_("Language"),
 }
+
+
+def label(name: str) -> str:
+    """The setting's name in the active language."""
+    return _(LABELS[name])
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,7 @@ class Settings:
     dice_mode: str = "electronic"
     idle_timeout_s: int = 300  # 0 = never; then the LEDs play the attract animation
     bot_delay_s: float = 0.6
+    language: str = ""  # "" = the board's default language; else "en", "de" or "fr"
 
     def cycle(self, name: str, step: int) -> Settings:
         """The next (step=1) or previous (step=-1) allowed value of `name`."""
@@ -42,14 +53,20 @@ class Settings:
 
     def shown(self, name: str) -> str:
         value = getattr(self, name)
+        if name == "language":  # each language in its own name, whatever the active one
+            from firmware.i18n import language
+
+            return NAMES[value or language()]
+        if name == "dice_mode":
+            return {"electronic": _("electronic"), "physical": _("physical")}[value]
         if name == "brightness":
             return f"{round(value * 100)}%"
         if name == "led_budget_amps":
-            return f"{value:g} A"
+            return f"{decimal(value)} A"
         if name == "idle_timeout_s":
-            return "never" if value == 0 else f"{value // 60} min" if value >= 60 else f"{value} s"
+            return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
         if name == "bot_delay_s":
-            return f"{value:g} s"
+            return f"{decimal(value)} s"
         return str(value)
 
     @classmethod
@@ -83,20 +100,30 @@ class Settings:
                 journal.set_setting(name, value)
 
 
+def spoken(settings: Settings, operator: OperatorSettings, default: str = "en") -> str:
+    """The language the board speaks: the guests' choice, else the operator's, else `default`
+    (the board description's `language`).
+
+    >>> spoken(Settings(), OperatorSettings(language="fr"), "de")
+    'fr'
+    """
+    return settings.language or operator.language or default
+
+
 # --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
 OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
 BRIGHTNESS_CAPS = (0.2, 0.3, 0.5, 0.7, 1.0)
-LANGUAGES = ("en", "de", "fr", "nl", "es", "it")  # kept only, for now: the board speaks English
+LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i18n.py)
 
 
 @dataclass(frozen=True)
 class OperatorSettings:
     """What only the operator sets: the LEDs' brightness never goes above `brightness_cap`,
-    `language` is the default language (stored for later), `games` the games the main menu
-    offers (None: all of them)."""
+    `language` the café's language ("": the board description's; a guest's own choice in the
+    settings menu wins), `games` the games the main menu offers (None: all of them)."""
 
     brightness_cap: float = 1.0
-    language: str = "en"
+    language: str = ""
     games: tuple[str, ...] | None = None
 
     def offered(self, names: tuple[str, ...] | list[str]) -> list[str]:

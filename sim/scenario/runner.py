@@ -234,7 +234,8 @@ def run_scenario(scenario: Scenario, driver: BoardDriver, *, hold_s: float = HOL
 
 def run_scenario_file(path: str | Path, *, board_file: str | Path | None = None,
                       screenshot: str | Path | None = None, state_dir: str | Path | None = None,
-                      out: TextIO | None = None, display_image: str | Path | None = None) -> int:
+                      out: TextIO | None = None, display_image: str | Path | None = None,
+                      language: str | None = None) -> int:
     """`xtraboard sim --headless --scenario FILE`: 0 passed, 1 failed, 2 invalid file.
     `board_file` (the command line's --board) wins over the scenario's `board`; `screenshot`
     (the board's picture) and `display_image` (the display's pixels 1:1) are written at the end."""
@@ -250,7 +251,7 @@ def run_scenario_file(path: str | Path, *, board_file: str | Path | None = None,
         print(f"xtraboard sim: {exc}", file=sys.stderr)
         return 2
     dice = ScriptedDice(empty=SCENARIO_DICE_EMPTY) if scenario.scripted_dice else None
-    board = SimBoard(board_file=board_path, seed=scenario.seed, state_dir=state_dir, dice=dice)
+    board = SimBoard(board_file=board_path, seed=scenario.seed, state_dir=state_dir, dice=dice, language=language)
     try:
         result = run_scenario(scenario, board, hold_s=hold_s, out=out)
         if screenshot is not None:
