@@ -108,7 +108,8 @@ def extra(board: SimBoard) -> None:
 def extra_sheet(board: SimBoard) -> None:
     set_up(board, "extra", [False, True])
     play(board, decisions=14)  # late in the game: the sheets fill up
-    board.tap("roll")  # ROLL while deciding: flip to the next player's sheet
+    board.tap("roll")  # ROLL while deciding: the decider's whole sheet, then the next player's
+    board.tap("roll")
     board.settle()
 
 

@@ -48,6 +48,13 @@ class GatedBot:
         return choose(game, rng)
 
 
+def ann_decides(board: SimBoard) -> None:
+    """OK through the stages of EXTRA!'s choice until Ann's decision is played."""
+    for _ in range(3):
+        if board.app.session.game.pending().player == 0:
+            board.tap("ok")
+
+
 def extra_against_a_gated_bot() -> tuple[SimBoard, GatedBot, Agents]:
     """EXTRA! for a person and a bot; the person rolls and decides, then the bot thinks (gated).
     The fake clock does not wait for the bot: time and buttons go on while it thinks."""
@@ -60,7 +67,7 @@ def extra_against_a_gated_bot() -> tuple[SimBoard, GatedBot, Agents]:
     board.tap("roll")
     board.settle()
     assert board.app.session.game.pending().player == 0
-    board.tap("ok")  # Ann's decision; now the bot's
+    ann_decides(board)  # now the bot's turn
     board.wait(2.0)  # well past the bots' pace
     assert bot.asked.acquire(timeout=WAIT_S)
     assert board.app.thinking and board.app.busy
@@ -155,7 +162,7 @@ def test_a_failing_bot_is_reported_and_the_board_goes_on():
     board.app.start_session(Table.start("extra", [Seat("Ann", "red"), Seat("Bot", "blue", bot="easy")], seed=4))
     board.tap("roll")
     board.settle()
-    board.tap("ok")
+    ann_decides(board)
     board.wait(2.0)  # the fake clock waits for the (failed) answer
     assert board.app.problems == ["a bot could not decide: RuntimeError: no idea"]
     assert board.app.note == board.app.problems[0]

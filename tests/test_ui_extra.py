@@ -36,6 +36,8 @@ GOLDEN = Path(__file__).parent / "golden" / "extra"
 EXAMPLE = Path(__file__).parent / "data" / "extra_example_sheet.json"
 THREE = GOLDEN / "three_players.json"  # a bots' game (Cleo a child seat), kept as data
 SIZE = (128, 64)
+WIDE, TALL = (256, 64), (128, 128)
+PROFILES = {"small": SIZE, "wide": WIDE, "tall": TALL}
 RED, BLUE, GREEN = PLAYER_COLOURS["red"], PLAYER_COLOURS["blue"], PLAYER_COLOURS["green"]
 
 
@@ -52,6 +54,8 @@ class Board:
     def press(self, *names: str) -> None:
         for name in names:
             self.app.button(ButtonEvent(name, "press"))
+            if name == "back":  # a short BACK acts on release
+                self.app.button(ButtonEvent(name, "release"))
 
     def tick(self) -> bool:
         """Run the next timer (an animation frame, a bot's move); False when none is set."""
@@ -75,14 +79,19 @@ class Board:
         assert isinstance(screen, PlayScreen), f"expected the play screen, not {type(screen).__name__}"
         return screen
 
-    def pick(self, index: int) -> Any:
-        """Move the cursor to option `index` the short way round, check it, press OK."""
+    def point(self, index: int) -> None:
+        """Move the cursor to option `index` by the fewest presses (through the stages), ready
+        for the OK that plays it."""
         choice = self.play.choice
         assert choice is not None
-        count = len(choice.options)
-        delta = (index - choice.index) % count
-        self.press(*(["right"] * delta if delta <= count // 2 else ["left"] * (count - delta)))
+        self.press(*choice.route(index)[:-1])
         assert choice.index == index
+
+    def pick(self, index: int) -> Any:
+        """Move the cursor to option `index`, check it, press OK."""
+        self.point(index)
+        choice = self.play.choice
+        assert choice is not None
         step = choice.current.value
         self.press("ok")
         return step
@@ -161,7 +170,8 @@ def play_out(board: Board, rng: random.Random) -> int:
         play = board.play
         assert play.choice is not None
         check_options(game, list(play.choice.options))
-        assert read_sheet(board.image(), SIZE)[0] == dict(zip(SUMS, game.sheets[game.undecided[0]].row_crosses))
+        assert read_sheet(board.image(WIDE), WIDE)[0] == dict(zip(SUMS, game.sheets[game.undecided[0]].row_crosses))
+        board.image()  # the focus view draws
         if len(game.players) > 1 and rng.random() < 0.15:
             flip_all(board)
         history = len(game.history)
@@ -179,11 +189,11 @@ def flip_all(board: Board) -> None:
     count = len(game.players)
     index = play.choice.index
     seen = []
-    for _ in range(count - 1):
+    for _ in range(count):
         board.press("roll")
         seen.append(play.view)
         board.image()  # draws
-    assert seen == [(decider + k) % count for k in range(1, count)]
+    assert seen == [(decider + k) % count for k in range(count)]
     board.press("roll")
     assert play.view is None
     board.press("roll", "right", "left")
@@ -227,11 +237,12 @@ def box_look(image: Image.Image, box: tuple[int, int, int, int]) -> str:
 
 
 def shows_text(image: Image.Image, right: int, y: int, text: str) -> bool:
-    """Whether exactly `text` (3×5 font, right-aligned at `right`) is drawn there, with nothing
-    just left of it."""
+    """Whether exactly `text` (the layout's small font, right-aligned at `right`) is drawn there,
+    with nothing just left of it."""
+    font = ui.sheet_layout(*image.size).font
     probe = Canvas(image.size)
-    probe.tiny(right - tiny_width(text) + 1, y, text)
-    box = (right - tiny_width(text) - 4, y, right + 1, y + 5)
+    font.write(probe, right - font.width(text) + 1, y, text)
+    box = (right - tiny_width(text) - 2, y, right + 1, y + font.height)
     return probe.image.crop(box).tobytes() == image.convert("1").crop(box).tobytes()
 
 
@@ -295,17 +306,24 @@ def test_the_rulebook_example_sheet_through_physical_dice_entry(tmp_path: Path) 
         if index in (15, 31):
             assert all(o.label.startswith("free: ") for o in options)
         if index in goldens:
-            board.press(*["right"] * target)
-            check_golden(board.image(), goldens[index])
-            board.press(*["left"] * target)
-        if index == 1:  # the preview: crosses-to-be in rows 4 and 6 and column B
-            layout = ui.sheet_layout(*SIZE)
-            board.press(*["right"] * target)
-            image = board.image()
+            board.point(target)
+            for profile, size in PROFILES.items():
+                check_golden(board.image(size), f"{goldens[index]}_{profile}")
+        if index == 1:  # the preview on the whole sheet: crosses-to-be in rows 4 and 6 and column B
+            board.point(target)
+            board.image()
+            assert board.app.texts[:4] == ["x3", "4+6", ">B", "2/3"]  # the focus view: the column stage
+            for size in (WIDE, TALL):
+                layout = ui.sheet_layout(*size)
+                image = board.image(size)
+                assert [box_look(image, layout.row_box(s, 0)) for s in (3, 4, 5, 6)] == ["wall", "cross", "wall", "cross"]
+                assert [box_look(image, layout.column_box(c, 0)) for c in range(3)] == ["empty", "cross", "empty"]
+                assert box_look(image, layout.column_box(0, 6)) == "end"
+            board.press("roll")  # the small display's second page: the whole sheet with the preview
+            layout, image = ui.sheet_layout(*SIZE), board.image()
             assert [box_look(image, layout.row_box(s, 0)) for s in (3, 4, 5, 6)] == ["wall", "cross", "wall", "cross"]
-            assert [box_look(image, layout.column_box(c, 0)) for c in range(3)] == ["empty", "cross", "empty"]
-            assert box_look(image, layout.column_box(0, 6)) == "end"
-            board.press(*["left"] * target)
+            board.press("roll")
+            assert board.play.view is None
         board.pick(target)
         if index == len(example["steps"]) - 1:
             break
@@ -315,17 +333,18 @@ def test_the_rulebook_example_sheet_through_physical_dice_entry(tmp_path: Path) 
     assert [type(f).__name__ for f in frames] == ["SheetFrame"] * 8
     while app.animation.current.header != "game ends":
         assert board.tick()
-    image = board.image()
-    check_golden(image, "example_210")
-    rows, columns = read_sheet(image, SIZE)
     sheet = session.game.sheets[0]
-    assert rows == {2: 1, 3: 0, 4: 10, 5: 3, 6: 10, 7: 8, 8: 0, 9: 0, 10: 2, 11: 7, 12: 5}
-    assert rows == dict(zip(SUMS, sheet.row_crosses)) and columns == sheet.column_crosses == (7, 7, 7)
-    layout = ui.sheet_layout(*SIZE)
-    assert shows_text(image, *layout.total_xy, "210")
-    for total, score in example["result"]["rows"][0].items():
-        if int(total) != 3 and int(total) < 8 or int(total) > 9:  # rows with crosses show a score
-            assert shows_text(image, layout.score_right, layout.row_y(int(total)), str(score)), total
+    for profile, size in PROFILES.items():  # the rulebook's 210 sheet on every size class
+        image = board.image(size)
+        check_golden(image, f"example_210_{profile}")
+        rows, columns = read_sheet(image, size)
+        assert rows == {2: 1, 3: 0, 4: 10, 5: 3, 6: 10, 7: 8, 8: 0, 9: 0, 10: 2, 11: 7, 12: 5}
+        assert rows == dict(zip(SUMS, sheet.row_crosses)) and columns == sheet.column_crosses == (7, 7, 7)
+        layout = ui.sheet_layout(*size)
+        assert shows_text(image, *layout.total_xy, "210")
+        for total, score in example["result"]["rows"][0].items():
+            if int(total) != 3 and int(total) < 8 or int(total) > 9:  # rows with crosses show a score
+                assert shows_text(image, layout.score_right(int(total)), layout.text_y(int(total)), str(score)), total
     board.settle()
     assert isinstance(app.screen, ResultScreen)
     assert app.screen.lines == ["Marie: 210", "Won!", "New solo record!"]
@@ -412,6 +431,9 @@ def test_sheets_flip_with_roll_and_show_ended_players() -> None:
     game: Extra = board.app.session.game  # type: ignore[assignment]
     assert game.in_game == (1, 2) and game.undecided == (1, 2)
     check_golden(board.image(), "three_ben_decides")
+    board.press("roll")  # Ben's own whole sheet first
+    assert board.play.view == 1
+    check_golden(board.image(), "three_ben_sheet")
     board.press("roll")
     assert board.play.view == 2
     check_golden(board.image(), "three_flip_cleo")
@@ -459,12 +481,16 @@ def test_a_long_name_gives_way_to_the_option_in_the_header() -> None:
     board = Board()
     board.app.start_session(GameSession(replay_record(record), ["red"], SeededDice(1)))
     board.settle()
-    image = board.image()
     assert board.play.choice.current.label == "free: 6+10"
-    assert find_text(image, 1, "free: 6+10") is not None
-    assert find_text(image, 1, "Maximil") == 0 and find_text(image, 1, "Maximili") is None
-    wide = board.image((256, 64))
-    assert find_text(wide, 1, "free: 6+10 1/4") is not None and find_text(wide, 1, "Maximili") == 0
+    board.image()
+    assert board.app.texts[:3] == ["free ride", "6+10", "1/4"]  # the focus view: the pairs stage
+    wide = board.image(WIDE)
+    layout = ui.sheet_layout(*WIDE)
+    assert ui.header_room(layout) >= 11 and find_text(wide, 0, "Maximiliane") == 0  # room for all of it
+    assert board.app.texts[-3:] == ["free", "6+10", "1/4"]  # the option above the second block
+    board.press("roll")  # the small display's whole sheet: the option in the header
+    board.image()
+    assert "free 6+10" in board.app.texts
 
 
 def test_rules_fit_the_display() -> None:
@@ -479,7 +505,7 @@ def test_other_display_sizes_draw_without_trouble(size: tuple[int, int]) -> None
     images = [board.image(size)]
     board.press("roll", "roll")
     images.append(board.image(size))
-    board.press("roll", "ok")
+    board.pick(0)
     images.append(board.image(size))  # the animation
     for image in images:
         assert image.size == size and image.getbbox() is not None
@@ -497,12 +523,14 @@ def test_a_child_writes_a_new_number_without_a_cross() -> None:
     assert game.undecided == (2,) and game.players[2].kids
     options = list(board.play.choice.options)
     target = next(i for i, o in enumerate(options) if o.label.endswith(">C"))
-    board.press(*["right"] * target)
+    board.point(target)
     face = game.faces[board.play.choice.current.value.extra]
-    image, layout = board.image(), ui.sheet_layout(*SIZE)
+    image, layout = board.image(WIDE), ui.sheet_layout(*WIDE)
     assert box_look(image, layout.column_box(2, 0)) == "empty"  # no cross to come
     corners = [bool(image.getpixel((layout.columns_x[c], 0))) for c in range(3)]
     assert corners == [False, False, True]  # the number to be written stands inverted over column C
+    board.image()
+    assert "new" in board.app.texts  # the focus view: a new number, no cross
     board.press("ok")
     board.settle()
     assert game.sheets[2].numbers[2] == face and game.sheets[2].column_crosses == (0, 0, 0)
@@ -513,21 +541,27 @@ def pips(die: int, *indices: int, colour: tuple[int, int, int] = PIP) -> dict[st
     return {f"dice.{die}.{p}": colour for p in indices}
 
 
-def test_led_frame_of_the_first_roll_shows_the_dice_and_the_extra_die_in_the_deciders_colour() -> None:
+def test_led_frame_of_the_first_roll_shows_the_extra_die_in_the_deciders_colour_and_the_pairs() -> None:
+    """1 2 2 3 5: the extra die in red, the pair of the lower sum white, the other pair dim."""
     board = Board()
     game = load(EXAMPLE, 1)
     board.app.start_session(GameSession(game, ["red"], None))  # type: ignore[arg-type]
     board.settle()
-    assert board.play.choice.current.label == "4+8 x1>A"
+    assert board.play.choice.current.label == "4+8 x1>A"  # 2+2 white, 3+5 dim
+    grey = dim(PIP)
     expected = {"seat.0": [RED, OFF]}
-    expected |= pips(0, 3, colour=RED) | pips(1, 0, 6) | pips(2, 0, 6) | pips(3, 0, 3, 6) | pips(4, 0, 1, 3, 5, 6)
+    expected |= pips(0, 3, colour=RED) | pips(1, 0, 6) | pips(2, 0, 6)
+    expected |= pips(3, 0, 3, 6, colour=grey) | pips(4, 0, 1, 3, 5, 6, colour=grey)
     assert board.app.frame() == expected
-    board.press("right", "right", "right")
-    assert board.play.choice.current.label == "5+7 x1>A" and board.app.frame() == expected
-    board.press("right", "right", "right")
-    assert board.play.choice.current.label == "3+8 x2>A"  # die 1, a 2, is the extra die
+    board.press("ok", "right")  # the pairs stage: 2+3 white, 2+5 dim
+    assert board.play.choice.current.label == "5+7 x1>A"
     frame = board.app.frame()
-    assert frame["dice.0.3"] == PIP and frame["dice.1.0"] == frame["dice.1.6"] == RED
+    assert frame["dice.0.3"] == RED and frame["dice.3.3"] == PIP and frame["dice.4.3"] == grey
+    assert {frame["dice.1.0"], frame["dice.2.0"]} == {PIP, grey}
+    board.press("back", "right")  # back to the extra die: the next face, a 2 (die 1)
+    assert board.play.choice.current.label == "3+8 x2>A"
+    frame = board.app.frame()
+    assert frame["dice.1.0"] == frame["dice.1.6"] == RED and frame["dice.0.3"] == frame["dice.2.0"] == PIP
 
 
 def test_led_frame_while_a_roll_is_pending_marks_the_roller_and_dims_ended_players() -> None:
@@ -601,3 +635,20 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     cells = [line.split() for line in lines[1:]]
     assert [c[i] for c in cells for i in (0, 2)] == [six.players[p].name[:4] for p in ranked]
     assert [int(c[i]) for c in cells for i in (1, 3)] == [scores[p] for p in ranked]
+
+
+def test_every_final_sheet_draws_as_a_result_page_best_first() -> None:
+    board = three_player_board(len(json.loads(THREE.read_text())["steps"]))
+    session = board.app.session
+    game: Extra = session.game  # type: ignore[assignment]
+    assert game.is_over() and ui.final_order(session) == [2, 0, 1]  # Cleo -540, Anna -1010, Ben -2000
+    for profile, size in PROFILES.items():
+        for page, player in enumerate(ui.final_order(session)):
+            canvas = Canvas(size)
+            ui.draw_final_sheet(canvas, session, player, f"{page + 2}/6")
+            rows, columns = read_sheet(canvas.image, size)
+            sheet = game.sheets[player]
+            assert rows == dict(zip(SUMS, sheet.row_crosses)) and columns == sheet.column_crosses
+            assert shows_text(canvas.image, *ui.sheet_layout(*size).total_xy, str(sheet.total))
+            if page == 0:
+                check_golden(canvas.image, f"final_cleo_{profile}")

@@ -82,7 +82,7 @@ def test_pages_flip_both_ways_and_wrap(game: str, seats: int, pages: list[str] |
     seen = []
     for _ in names:
         seen.append(screen.page.name)
-        assert texts(app, (128, 64))[1] == f"{len(seen)}/{len(names)}"  # the title's page number
+        assert any(f"{len(seen)}/{len(names)}" in text for text in texts(app, (128, 64)))  # the page number
         press(app, "right")
     assert seen == names and screen.page.name == "standings"  # RIGHT wraps to the first
     press(app, "left")

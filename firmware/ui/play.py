@@ -73,12 +73,18 @@ class PlayScreen(Screen):
         pending = session.game.pending()
         self.view = None
         if pending.kind == "decision" and not session.pending_bot():
-            self.choice = Choice(self.ui.options(app, session))
+            make = getattr(self.ui, "choice", Choice)  # a game may choose in stages (EXTRA!)
+            self.choice = make(self.ui.options(app, session))
         else:
             self.choice = None
 
     def press(self, app: App, button: str) -> None:
         session = self.session
+        if button == "back":  # a game's screen may use a short BACK (EXTRA!: a stage back)
+            back = getattr(self.ui, "on_back", None)
+            if back is not None and session is not None:
+                back(app, session, self)
+            return
         if session is None or session.over or session.pending_bot():
             if button == "roll" and session is not None and not session.over:
                 self.ui.on_roll(app, session, self)  # e.g. flip sheets while bots play
@@ -91,7 +97,7 @@ class PlayScreen(Screen):
         elif button in ("left", "right") and self.choice is not None:
             self.choice.move(button)
             self.view = None
-        elif button == "ok" and self.choice is not None:
+        elif button == "ok" and self.choice is not None and self.choice.pick():
             value = self.choice.current.value
             if isinstance(value, Open):
                 app.push(value.screen(app))
@@ -108,7 +114,7 @@ class PlayScreen(Screen):
                      lambda value: same is not None and same(self.session, value, step)):
             for index, option in enumerate(self.choice.options):
                 if test(option.value):
-                    self.choice.index = index
+                    self.choice.jump(index)
                     self.view = None
                     return True
         return False

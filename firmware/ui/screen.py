@@ -53,6 +53,14 @@ class Choice:
     def position(self) -> str:
         return f"{self.index + 1}/{len(self.options)}"
 
+    def pick(self) -> bool:
+        """OK: True when it picks `current`; a choice made in stages takes OK to go on instead."""
+        return True
+
+    def jump(self, index: int) -> None:
+        """Put the cursor on option `index`, ready to be picked (a hint)."""
+        self.index = index % len(self.options)
+
 
 class Screen:
     """Base screen: nothing happens unless a subclass says so."""

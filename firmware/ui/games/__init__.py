@@ -12,7 +12,10 @@
 - `result_pages(session) -> list[ResultPage]` (optional) — the result screen's pages, the
   standings first (`firmware.ui.play.ranked_page`), then the game's own (final track, grid,
   sheets); each `ResultPage(name, draw)` draws a whole page, `draw(canvas, "2/5")`. Without it
-  the result screen shows `result_lines`. The screen adds the choice "Rematch" / "Menu".
+  the result screen shows `result_lines`. The screen adds the choice "Rematch" / "Menu";
+- optional: `choice(options) -> Choice` — a choice made otherwise than one flat list (EXTRA!'s
+  stages); `on_back(app, session, play) -> bool` — a short BACK on the play screen, True when
+  the game's screen used it.
 
 `app` is `firmware.ui.intents.App`, `session` a `firmware.table.Table`, `Frame` is
 `firmware.ui.animation.Frame`; these modules never import `firmware.ui.app`.

@@ -1,27 +1,37 @@
 """EXTRA! on the board: every player's sheet on the OLED, the shared roll on the dice LEDs.
 
-While a player decides, their own sheet fills the display: rows 2–12 (penalty wall, then the
-factor boxes 0 1 2 3 5 7, the row score at the right), the three EXTRA columns at the far right
-and the running total; the option under the cursor is previewed on the sheet. ROLL flips
-through everyone's sheet, LEFT/RIGHT come back to the decider's.
+A decision is made in stages (`StagedChoice`: the extra die, the pairs, the column of a new
+number), at most 7 presses. While a person decides, a small display shows the focus view (the
+rows and EXTRA column the option under the cursor touches, large); ROLL pages to their whole
+sheet, then everyone else's. Wide and tall displays show the whole sheet with the option
+previewed on it. The sheet's drawing and layouts per size class are in `extra_sheet`.
 
-    >>> layout = sheet_layout(128, 64)
-    >>> layout.pitch, layout.row_box(11, 0)       # 4-px boxes every 5 px; row 11's first box
-    (5, (29, 53, 32, 56))
+    >>> sheet_layout(128, 64).size_class
+    'small'
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import copy
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.base import DECISION, ROLL
-from firmware.games.extra import COLUMN_SIZES, FACTORS, ROW_SIZES, SUMS, WALLS, Choice, Sheet, row_score
+from firmware.games.extra import ROW_SIZES, Choice, Sheet
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, Colour, dim
-from firmware.ui.draw import Canvas, tiny_width
-from firmware.ui.play import PIPS
+from firmware.ui.draw import CHAR_WIDTH, Canvas, tiny_width
+from firmware.ui.games.extra_sheet import (
+    COLUMN_NAMES,
+    SheetLayout,
+    SheetMarks,
+    draw_focus,
+    draw_sheet,
+    sheet_layout,
+)
+from firmware.ui.play import PIPS, ResultPage, standings_page
+from firmware.ui.screen import Choice as ScreenChoice
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -39,12 +49,6 @@ A column's last box ends your game.
 Row: none 0, wall only -200, else points x last factor. Best total wins.
 Child: new numbers get no cross."""
 
-COLUMN_NAMES = "ABC"
-MAX_WALL = max(WALLS.values())
-HEADER = 8  # px above the sheet: one line of the 3x5 font with room for an inverted die
-
-# Box styles on the drawn sheet.
-EMPTY, WALL, CROSSED, PREVIEW, END = "empty", "wall", "crossed", "preview", "end"
 
 
 # --- options ---------------------------------------------------------------------------------
@@ -99,6 +103,14 @@ def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
     return f"{pairs} x{face}{new}"
 
 
+@dataclass(frozen=True)
+class StagedOption(Option):
+    """An option with its three parts, each (key, text): the extra die ("x3", "free ride"), the
+    pairs ("4+6") and the column of a new number (">B", or no part)."""
+
+    parts: tuple[tuple[Any, str], ...] = ()
+
+
 def options(app: App, session: GameSession) -> list[Option]:
     """One option per distinct effect, ordered by extra face, then sums, then column."""
     game: Extra = session.game  # type: ignore[assignment]
@@ -113,181 +125,147 @@ def options(app: App, session: GameSession) -> list[Option]:
         sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
         return (face or 0, sums, -1 if column is None else column)
 
-    return [Option(label(sheet, faces, choice), choice) for _, choice in sorted(chosen.items(), key=order)]
+    made: list[Option] = []
+    for (face, column, _), choice in sorted(chosen.items(), key=order):
+        text = label(sheet, faces, choice)
+        pairs = text.removeprefix("free: ").split(" x")[0]
+        parts = (("free ride" if face is None else face, "free ride" if face is None else f"x{face}"),
+                 (pairs, pairs), (column, "" if column is None else f">{COLUMN_NAMES[column]}"))
+        made.append(StagedOption(text, choice, parts=parts))
+    return made
 
 
-# --- the sheet's geometry --------------------------------------------------------------------
-@dataclass(frozen=True)
-class SheetLayout:
-    """Where everything of a sheet goes on a display of `width` × `height` (boxes are squares of
-    `pitch - 1` pixels; EXTRA boxes are one pixel wider so their numbers centre)."""
-
-    width: int
-    height: int
-    pitch: int
-    top: int
-    label_right: int
-    wall_x: int
-    factor_x: int
-    score_right: int
-    columns_x: tuple[int, ...]
-    columns_top: int
-
-    @property
-    def box(self) -> int:
-        return self.pitch - 1
-
-    @property
-    def text(self) -> bool:
-        """Whether rows are tall enough for the 3×5 font (labels, scores, numbers)."""
-        return self.pitch >= 5
-
-    def row_y(self, total: int) -> int:
-        return self.top + (total - 2) * self.pitch
-
-    def row_box(self, total: int, index: int) -> tuple[int, int, int, int]:
-        """Box `index` (0 = leftmost wall box) of row `total`; walls are right-aligned so the
-        factor columns line up as on the paper sheet."""
-        wall = WALLS[total]
-        x = (self.wall_x + (MAX_WALL - wall + index) * self.pitch if index < wall
-             else self.factor_x + (index - wall) * self.pitch)
-        y = self.row_y(total)
-        return x, y, x + self.box - 1, y + self.box - 1
-
-    def column_box(self, column: int, index: int) -> tuple[int, int, int, int]:
-        x = self.columns_x[column]
-        y = self.columns_top + index * self.pitch
-        return x, y, x + self.pitch - 1, y + self.box - 1
-
-    @property
-    def total_xy(self) -> tuple[int, int]:
-        """Top-right corner of the total (right-aligned): below the EXTRA columns, level with
-        row 12."""
-        return self.columns_x[-1] + self.pitch - 1, min(self.row_y(12), self.height - 5)
+STAGE_NAMES = ("EXTRA die", "pairs", "column")
 
 
-def sheet_layout(width: int, height: int) -> SheetLayout:
-    """The largest square boxes that fit both ways (5 px on a 128×64 display), the sheet centred
-    across. The EXTRA columns start on the header line (their numbers beside the header) so
-    their boxes line up with the rows; the total sits below them, level with row 12."""
-    label_w = tiny_width("12") + 2
-    score_w = 4 + tiny_width("-200")  # a row pointer, then the score
-    fixed = label_w + 2 + 2 + score_w + 4
-    by_width = (width - fixed) // (MAX_WALL + len(FACTORS) + len(COLUMN_SIZES))
-    by_height = (height - HEADER) // len(SUMS)
-    pitch = max(2, min(by_width, by_height))
-    text = pitch >= 5
-    natural = fixed + (MAX_WALL + len(FACTORS)) * pitch + len(COLUMN_SIZES) * (pitch + 1) - 1
-    natural += min(max(0, width - natural), 12)  # air between the scores and the EXTRA table
-    left = max(0, (width - natural) // 2)
-    top = HEADER if text else height - len(SUMS) * pitch
-    label_right = left + label_w - 2 if text else left - 1
-    wall_x = label_right + 2
-    factor_x = wall_x + MAX_WALL * pitch + 2
-    score_right = factor_x + len(FACTORS) * pitch + 1 + score_w
-    right = min(width - 1, left + natural - 1)
-    columns_x = tuple(right - (len(COLUMN_SIZES) - c) * (pitch + 1) + 2 for c in range(len(COLUMN_SIZES)))
-    return SheetLayout(width, height, pitch, top, label_right, wall_x, factor_x, score_right, columns_x, top)
+@dataclass
+class StagedChoice(ScreenChoice):
+    """EXTRA!'s decision in up to three stages: the extra die, then the pairs, then the column of
+    a new number. LEFT/RIGHT change the current stage's part (the later parts stay as far as they
+    still fit), OK goes on to the next stage and on the last one plays the option, BACK goes a
+    stage back; a stage with one possibility is skipped. The cursor is always on one whole
+    option, which the sheet previews. Worst case 7 presses: five faces (2 moves + OK), three
+    pairings (1 + OK), three columns (1 + OK).
+
+        >>> parts = lambda f, p, c: ((f, f"x{f}"), (p, p), (c, ">" + "AB"[c]))
+        >>> staged = StagedChoice([StagedOption(str(i), i, parts=parts(f, p, c))
+        ...                        for i, (f, p, c) in enumerate([(1, "4+8", 0), (1, "4+8", 1), (2, "3+8", 0)])])
+        >>> staged.stage_name(), staged.move("right"), staged.current.value, staged.stage_name()
+        ('EXTRA die', True, 2, 'EXTRA die')
+        >>> staged.move("right"), staged.pick(), staged.stage_name(), staged.position()
+        (True, False, 'column', '1/2')
+    """
+
+    level: int = 0  # which of `stages()` LEFT/RIGHT change
+    keys: list[tuple[Any, ...]] = field(init=False, repr=False)  # each option's parts' keys
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not all(isinstance(o, StagedOption) and len(o.parts) == len(STAGE_NAMES) for o in self.options):
+            raise ValueError("a staged choice needs options with one part per stage")
+        self.keys = [tuple(key for key, _ in o.parts) for o in self.options]  # type: ignore[attr-defined]
+
+    def _keys(self, index: int) -> tuple[Any, ...]:
+        return self.keys[index]
+
+    def _values(self, stage: int) -> list[Any]:
+        """The keys of part `stage` among the options that share the current one's earlier parts."""
+        prefix = self._keys(self.index)[:stage]
+        values: list[Any] = []
+        for index in range(len(self.options)):
+            keys = self._keys(index)
+            if keys[:stage] == prefix and keys[stage] not in values:
+                values.append(keys[stage])
+        return values
+
+    def stages(self) -> list[int]:
+        """The stages with a choice in them, for the option under the cursor."""
+        return [stage for stage in range(len(STAGE_NAMES)) if len(self._values(stage)) > 1]
+
+    def stage(self) -> int | None:
+        stages = self.stages()
+        return stages[min(self.level, len(stages) - 1)] if stages else None
+
+    def stage_name(self) -> str:
+        stage = self.stage()
+        return "" if stage is None else STAGE_NAMES[stage]
+
+    def move(self, button: str) -> bool:
+        stage = self.stage()
+        if button not in ("left", "right") or stage is None:
+            return False
+        values = self._values(stage)
+        keys = self._keys(self.index)
+        wanted = values[(values.index(keys[stage]) + (1 if button == "right" else -1)) % len(values)]
+        group = [i for i in range(len(self.options))
+                 if self._keys(i)[:stage] == keys[:stage] and self._keys(i)[stage] == wanted]
+
+        def kept(index: int) -> tuple[bool, ...]:  # the later parts that stay the same, in order
+            return tuple(self._keys(index)[s] == keys[s] for s in range(stage + 1, len(keys)))
+
+        self.index = max(group, key=lambda i: (kept(i), -i))
+        return True
+
+    def position(self) -> str:
+        stage = self.stage()
+        if stage is None:
+            return "1/1"
+        values = self._values(stage)
+        return f"{values.index(self._keys(self.index)[stage]) + 1}/{len(values)}"
+
+    def pick(self) -> bool:
+        if self.level + 1 >= len(self.stages()):
+            return True
+        self.level += 1
+        return False
+
+    def back(self) -> bool:
+        if self.level == 0:
+            return False
+        self.level = min(self.level, len(self.stages())) - 1
+        return True
+
+    def jump(self, index: int) -> None:
+        super().jump(index)
+        self.level = max(0, len(self.stages()) - 1)
+
+    def route(self, index: int) -> list[str]:
+        """The fewest presses from here that play option `index`, its final OK included (for
+        benches and tests: a breadth-first search over this choice's own states)."""
+        start = (self.index, self.level)
+        paths: dict[tuple[int, int], list[str]] = {start: []}
+        queue = deque([start])
+        while queue:
+            state = queue.popleft()
+            for button in ("left", "right", "ok", "back"):
+                twin = copy.copy(self)
+                twin.index, twin.level = state
+                if button == "ok" and twin.pick():
+                    if twin.index == index:
+                        return paths[state] + ["ok"]
+                    continue
+                if button == "back":
+                    twin.back()
+                elif button != "ok":
+                    twin.move(button)
+                if (twin.index, twin.level) not in paths:
+                    paths[twin.index, twin.level] = paths[state] + [button]
+                    queue.append((twin.index, twin.level))
+        raise ValueError(f"option {index} of {len(self.options)} cannot be reached")
 
 
-# --- drawing -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SheetMarks:
-    """Boxes drawn as a cross-to-be (PREVIEW): those the option under the cursor would cross, or
-    (`made`) the last ones crossed, which the animation blinks."""
-
-    rows: Counter[int] = field(default_factory=Counter)  # sum -> how many boxes
-    column: int | None = None  # the EXTRA column getting (or that got) a number or a box
-    made: bool = False
-    number: int | None = None  # a new EXTRA number written in `column`
-    cross: bool = True  # False: the new number is written without a cross (child seat)
-
-    def row_range(self, total: int, crosses: int) -> range:
-        count = self.rows[total]
-        return range(crosses - count, crosses) if self.made else range(crosses, crosses + count)
-
-    def column_index(self, crosses: int) -> int | None:
-        if not self.cross:
-            return None
-        return crosses - 1 if self.made else crosses
+def choice(options: list[Option]) -> StagedChoice:
+    """The play screen's choice for EXTRA!'s options: in stages (see `StagedChoice`)."""
+    return StagedChoice(options)
 
 
-def draw_box(canvas: Canvas, box: tuple[int, int, int, int], style: str) -> None:
-    x0, y0, x1, y1 = box
-    draw = canvas.draw
-    if x1 - x0 < 2:  # tiny boxes: a lit pixel is a cross
-        if style in (CROSSED, PREVIEW):
-            draw.rectangle(box, fill=1)
-        elif style != WALL:
-            draw.point((x0, y0), fill=1)
-        return
-    if style == CROSSED:
-        draw.rectangle(box, fill=1)
-    elif style == EMPTY:
-        draw.rectangle(box, outline=1)
-    elif style == WALL:  # a penalty box: a dot (crossing it still scores -200)
-        draw.rectangle(((x0 + x1) // 2, (y0 + y1) // 2, (x0 + x1 + 1) // 2, (y0 + y1 + 1) // 2), fill=1)
-    elif style == END:  # the light-blue end box: an outline with a bar inside
-        draw.rectangle(box, outline=1)
-        draw.line((x0 + 2, (y0 + y1) // 2, x1 - 2, (y0 + y1 + 1) // 2), fill=1)
-    elif style == PREVIEW:  # the cross to be made: an X
-        draw.line((x0, y0, x1, y1), fill=1)
-        draw.line((x0, y1, x1, y0), fill=1)
+def on_back(app: App, session: GameSession, play: PlayScreen) -> bool:
+    """A short BACK on the play screen: a stage back while a person chooses; False when the
+    choice is at its first stage (the press is the board's, not EXTRA!'s)."""
+    return isinstance(play.choice, StagedChoice) and play.choice.back()
 
 
-def tiny_label(canvas: Canvas, x: int, y: int, text: str, inverse: bool = False, tall: bool = False) -> None:
-    """3×5 text; `inverse`: black on a white bar one pixel wider (`tall`: and higher)."""
-    if inverse:
-        canvas.draw.rectangle((x - 1, y - tall, x + tiny_width(text), y + 4 + tall), fill=1)
-    canvas.tiny(x, y, text, fill=0 if inverse else 1)
-
-
-def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None) -> SheetLayout:
-    """The whole sheet below (and, for the EXTRA numbers, beside) the header; returns the layout
-    used. `marks` boxes are drawn as crosses-to-be; a marked row gets a pointer and shows its
-    score with them, a marked EXTRA column its number inverted."""
-    layout = sheet_layout(canvas.width, canvas.height)
-    marks = marks or SheetMarks()
-    for total in SUMS:
-        crosses = sheet.crosses_in(total)
-        y = layout.row_y(total)
-        marked = marks.row_range(total, crosses)
-        if layout.text:
-            text = str(total)
-            canvas.tiny(layout.label_right - tiny_width(text) + 1, y, text)
-            after = max(crosses, marked.stop)
-            if after:  # a marked row shows its score with the marked crosses, behind a pointer
-                score = str(row_score(total, after))
-                canvas.tiny(layout.score_right - tiny_width(score) + 1, y, score)
-            if marked:
-                x = layout.factor_x + len(FACTORS) * layout.pitch + 1
-                canvas.draw.polygon(((x, y + 2), (x + 2, y), (x + 2, y + 4)), fill=1)
-        for index in range(ROW_SIZES[total]):
-            style = (PREVIEW if index in marked else CROSSED if index < crosses
-                     else WALL if index < WALLS[total] else EMPTY)
-            draw_box(canvas, layout.row_box(total, index), style)
-    for column, size in enumerate(COLUMN_SIZES):
-        number = sheet.numbers[column]
-        count = sheet.column_crosses[column]
-        marked = column == marks.column
-        if layout.text:
-            shown = marks.number if marked and marks.number is not None else number
-            text = COLUMN_NAMES[column] if shown is None else str(shown)
-            tiny_label(canvas, layout.columns_x[column] + (layout.pitch - 3) // 2, layout.top - HEADER + 1, text,
-                       inverse=marked, tall=True)
-        for index in range(size):
-            style = (PREVIEW if marked and index == marks.column_index(count)
-                     else CROSSED if index < count else END if index == size - 1 else EMPTY)
-            draw_box(canvas, layout.column_box(column, index), style)
-    text = str(sheet.total)
-    right, y = layout.total_xy
-    if layout.text:
-        canvas.draw.line((layout.columns_x[0], y - 2, right, y - 2), fill=1)
-    canvas.draw.rectangle((right - tiny_width(text) - 1, y - 1, right, canvas.height - 1), fill=0)
-    canvas.tiny(right - tiny_width(text) + 1, y, text)
-    return layout
-
-
+# --- the screens ---------------------------------------------------------------------------------
 def marks_for(game: Extra, player: int, choice: Choice) -> SheetMarks:
     """The boxes `choice` would cross on `player`'s sheet (and the number it would write)."""
     sheet = game.sheets[player]
@@ -302,34 +280,67 @@ def marks_for(game: Extra, player: int, choice: Choice) -> SheetMarks:
     return SheetMarks(Counter(crossed), choice.column, number=face, cross=not game.players[player].kids)
 
 
-def draw_header(canvas: Canvas, left: str, dice: tuple[int, ...] | None, extra: int | None,
-                right: str, limit: int, short: str = "") -> None:
-    """One line of the 3×5 font left of x `limit`: who, the dice (the extra die inverted), what
-    (`short` instead when `right` does not fit). The name gives way first: `right` is the
-    option being chosen."""
-    dice_w = 6 * len(dice) + 3 if dice else 0
-    name = left[:8]
+def option_parts(option: Option) -> list[str]:
+    """The option's parts as the stages choose them: "x3", "4+6", ">B"."""
+    if isinstance(option, StagedOption):
+        return [text for _, text in option.parts]
+    return [option.label, "", ""]
 
-    def fits(text: str) -> bool:  # the header's last pixel stays left of `limit`
-        return 4 * len(name) + 3 + dice_w + 3 + tiny_width(text) <= limit
 
-    if short and not fits(right):
-        right = short
-    if not fits(right):
-        name = name[: max(1, (limit - dice_w - 6 - tiny_width(right)) // 4)]
-    x = canvas.tiny(0, 1, name) + 3
-    if dice:
-        for index, face in enumerate(dice):
-            tiny_label(canvas, x, 1, str(face), inverse=index == extra, tall=True)
-            x += 6
-        x += 3
-    if right:
-        canvas.tiny(x + 3, 1, right[: max(0, (limit - x - 2) // 4)])
+def header(name: str, status: str, room: int) -> str:
+    """`name` and `status` within `room` characters; the name gives way first."""
+    if not status:
+        return name[:room]
+    keep = max(1, room - len(status) - 1)
+    return f"{name[:keep]} {status}"[:room]
+
+
+def header_room(layout: SheetLayout) -> int:
+    """Characters of the 3×5 font that fit above the first block's labels and walls."""
+    return max(1, (layout.blocks[0].factor_x - 2) // 4)
+
+
+def draw_option(canvas: Canvas, layout: SheetLayout, parts: list[str], stage: int | None, right: str) -> None:
+    """The option under the cursor beside (wide: above block two's walls) or below (tall) the
+    sheet, the part LEFT/RIGHT change now inverted, then `right` (its place among the stage's)."""
+    parts = [part for part in parts if part] + [right]
+    stage_text = parts[stage] if stage is not None and stage < len(parts) - 1 else None
+    if layout.size_class == "tall":
+        x, y = 0, layout.below + 3
+        for index, part in enumerate(parts):
+            width = len(part) * CHAR_WIDTH
+            if part == stage_text and index == stage:
+                canvas.draw.rectangle((x, y, x + width + 1, y + 10), fill=1)
+            canvas.text(x + 1, y + 1, part, fill=0 if part == stage_text and index == stage else 1)
+            x += width + CHAR_WIDTH
+        return
+    if layout.size_class != "wide" or len(layout.blocks) < 2:
+        return
+    block = layout.blocks[1]
+    x, limit = block.left, block.factor_x - 2
+    parts = ["free" if part == "free ride" else part for part in parts]  # room for the pairs
+    for index, part in enumerate(parts):
+        if x + tiny_width(part) > limit:
+            break
+        if index == stage:
+            canvas.draw.rectangle((x - 1, 0, x + tiny_width(part), 5), fill=1)
+        canvas.tiny(x, 0, part, fill=0 if index == stage else 1)
+        x += tiny_width(part) + 5
+
+
+def sheet_page(canvas: Canvas, layout: SheetLayout, sheet: Sheet, marks: SheetMarks | None, name: str,
+               status: str) -> None:
+    """A whole sheet with whose it is and what goes on: in the header, or (tall) below."""
+    if layout.size_class == "tall":
+        draw_sheet(canvas, sheet, marks, name[: header_room(layout)])
+        canvas.text(0, layout.below + 4, status)
+    else:
+        draw_sheet(canvas, sheet, marks, header(name, status, header_room(layout)))
 
 
 @dataclass
 class SheetFrame(Frame):
-    """An animation frame that also shows `player`'s sheet with `marks` and a header text."""
+    """An animation frame that also shows `player`'s sheet with `marks` and what was chosen."""
 
     player: int = 0
     marks: SheetMarks | None = None
@@ -337,14 +348,20 @@ class SheetFrame(Frame):
 
 
 def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
-    """The sheet of the player deciding (or animated, or flipped to), under a header line."""
+    """While a person decides: on small displays the focus view, on wide and tall ones the whole
+    sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
+    everyone else's; otherwise the sheet of whoever rolls or decides."""
     game: Extra = session.game  # type: ignore[assignment]
     names = [p.name for p in game.players]
-    limit = sheet_layout(canvas.width, canvas.height).columns_x[0] - 3
+    layout = sheet_layout(canvas.width, canvas.height)
+    room = header_room(layout)
     current = app.animation.current if app.animation is not None else None
     if isinstance(current, SheetFrame):
-        draw_header(canvas, names[current.player], game.faces, None, current.header, limit)
-        draw_sheet(canvas, game.sheets[current.player], current.marks)
+        sheet = game.sheets[current.player]
+        if layout.size_class == "small" and current.marks is not None:
+            draw_focus(canvas, sheet, current.marks, [current.header], None, names[current.player][:5])
+        else:
+            sheet_page(canvas, layout, sheet, current.marks, names[current.player], current.header)
         return
     pending = game.pending()
     if pending.kind not in (ROLL, DECISION) or pending.player is None:
@@ -353,24 +370,32 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     home = pending.player
     shown = play.view if play.view is not None else home
     sheet = game.sheets[shown]
+    choice = play.choice if pending.kind == DECISION else None
+    if choice is not None and shown == home:
+        option = choice.current
+        marks = marks_for(game, home, option.value)
+        parts = option_parts(option)
+        stage = choice.stage() if isinstance(choice, StagedChoice) else None
+        if layout.size_class == "small" and play.view is None:
+            draw_focus(canvas, sheet, marks, parts, stage, choice.position())
+            return
+        if layout.size_class in ("wide", "tall"):
+            draw_sheet(canvas, sheet, marks, header(names[home], "", room))
+            draw_option(canvas, layout, parts, stage, choice.position())
+        else:  # the decider's whole sheet, the option in the header
+            short = ["free" if part == "free ride" else part for part in parts if part]
+            draw_sheet(canvas, sheet, marks, header(" ".join(short), "", room))
+        return
     if shown != home:  # flipping through the sheets
-        state = "ended" if sheet.ended else "done" if pending.kind == DECISION and shown not in game.undecided else ""
-        dice = game.faces if pending.kind == DECISION else None
-        draw_header(canvas, names[shown], dice, None, f"{state} {shown + 1}/{len(names)}".strip(), limit)
-        draw_sheet(canvas, sheet)
+        state = "end" if sheet.ended else "done" if pending.kind == DECISION and shown not in game.undecided else ""
+        status = f"{state} {shown + 1}/{len(names)}".strip()
     elif pending.kind == ROLL:
-        waiting = "rolls..." if session.pending_bot() or app.animation is not None else "press ROLL"
-        draw_header(canvas, names[shown], None, None, waiting, limit)
-        draw_sheet(canvas, sheet)
-    elif play.choice is None:  # a bot decides
-        draw_header(canvas, names[shown], game.faces, None, "plays...", limit)
-        draw_sheet(canvas, sheet)
+        status = "rolls" if session.pending_bot() or app.animation is not None else "ROLL"
     else:
-        option = play.choice.current
-        choice: Choice = option.value
-        draw_header(canvas, names[shown], game.faces, choice.extra, f"{option.label} {play.choice.position()}",
-                    limit, option.label)
-        draw_sheet(canvas, sheet, marks_for(game, shown, choice))
+        status = "plays"
+    if layout.size_class == "tall":  # room for whole words below the sheet
+        status = {"ROLL": "press ROLL", "rolls": "rolls...", "plays": "plays...", "end": "ended"}.get(status, status)
+    sheet_page(canvas, layout, sheet, None, names[shown], status)
 
 
 # --- LEDs --------------------------------------------------------------------------------------
@@ -380,8 +405,9 @@ def die_cells(die: int, face: int, colour: Colour, frame: dict[str, Any]) -> Non
 
 
 def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
-    """Dice: the roll being decided (the extra die of the option under the cursor in the
-    decider's colour). Seats: the decider blinks, the roller (while a roll is pending) alternates
+    """Dice: the roll being decided; while a person chooses, the option under the cursor shows
+    how it uses the dice: its extra die in the decider's colour, the pair of the lower sum white,
+    the other pair dim. Seats: the decider blinks, the roller (while a roll is pending) alternates
     with white, ended players dim."""
     game: Extra = session.game  # type: ignore[assignment]
     pending = game.pending()
@@ -400,8 +426,13 @@ def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
     play = app.play_screen()
     if play is not None and play.choice is not None:
         choice = play.choice.current.value
-        if isinstance(choice, Choice) and choice.extra is not None:
-            die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
+        if isinstance(choice, Choice):
+            faces = game.faces
+            second = max(choice.pairs, key=lambda pair: faces[pair[0]] + faces[pair[1]])  # as labelled
+            for die in second:
+                die_cells(die, faces[die], dim(PIP), frame)
+            if choice.extra is not None:
+                die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
 
 
 def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
@@ -435,15 +466,23 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
 
 
 def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
-    """ROLL while a decision is pending: the next player's sheet (all of them, ended ones too);
-    back at the decider's own sheet after a full round."""
+    """ROLL while a decision is pending: the next page. While a person chooses: their own whole
+    sheet, then everyone else's; while a bot decides, everyone else's. After a full round the
+    decider's view again."""
     game: Extra = session.game  # type: ignore[assignment]
     pending = game.pending()
-    if pending.player is None or len(game.players) < 2:
+    if pending.player is None:
         return
-    shown = play.view if play.view is not None else pending.player
+    home = pending.player
+    if play.choice is not None and play.view is None:
+        play.view = home
+        return
+    if len(game.players) < 2:
+        play.view = None
+        return
+    shown = play.view if play.view is not None else home
     following = (shown + 1) % len(game.players)
-    play.view = None if following == pending.player else following
+    play.view = None if following == home else following
 
 
 # --- the result ----------------------------------------------------------------------------------
@@ -469,6 +508,31 @@ def result_lines(session: GameSession) -> list[str]:
     # two to a line, within 21 characters: "Fritz -2200 Anna -1010" would not fit
     entries = [f"{names[p][:4]} {scores[p]}" for p in ranked]
     return lines + [f"{a:<10} {b}".rstrip() for a, b in zip(entries[::2], entries[1::2] + [""])]
+
+
+def final_order(session: GameSession) -> list[int]:
+    """The players best total first (seat order among equals): the order of the final sheets."""
+    sheets = session.game.sheets  # type: ignore[attr-defined]
+    return sorted(range(len(sheets)), key=lambda p: (-sheets[p].total, p))
+
+
+def draw_final_sheet(canvas: Canvas, session: GameSession, player: int, position: str = "") -> None:
+    """`player`'s final sheet as a result page: the whole sheet, their name and `position` (the
+    page's place, e.g. "2/5")."""
+    game: Extra = session.game  # type: ignore[assignment]
+    layout = sheet_layout(canvas.width, canvas.height)
+    sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
+
+
+def result_pages(session: GameSession) -> list[ResultPage]:
+    """The result screen's pages: the standings (`result_lines`), then every player's final
+    sheet, best total first."""
+    pages = [standings_page(f"{session.game.title}: result", result_lines(session))]
+    for player in final_order(session):
+        def draw(canvas: Canvas, position: str, player: int = player) -> None:
+            draw_final_sheet(canvas, session, player, position)
+        pages.append(ResultPage(f"sheet {player}", draw))
+    return pages
 
 
 def is_solo_record(session: GameSession) -> bool:
