@@ -43,7 +43,8 @@ class Board:
         self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
                             problems=hardware.problems, agents=self.agents, language=language,
-                            default_language=getattr(hardware.config, "language", "en"))
+                            default_language=getattr(hardware.config, "language", "en"),
+                            led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None))
         self.attract_phase: int | None = None  # the idle show's step, None when not showing
         self.pushes = {"leds": 0, "display": 0}
         self._rendered: int | None = None
@@ -152,7 +153,8 @@ class Board:
         self._typed, self._typed_at = [], now
         code = self.operator_code
         if not code or tuple(typed) != code[:len(typed)]:
-            self._stop_attract()  # any button wakes the board; that press does nothing else
+            self._stop_attract()  # any button wakes the board; that press does nothing else,
+            self._swallow = name  # nor its release (a short BACK would take back a move)
         elif len(typed) < len(code):
             self._typed = typed
         else:

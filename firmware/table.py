@@ -2,8 +2,14 @@
 dice, the journal, undo, and whose turn it is. Every step goes through `apply`, which commits it
 to the journal before anything shows it (the caller renders afterwards).
 
-Each position has a `token` (table id, generation); every apply, undo and abandon moves it on,
-so an agent's answer can be matched to the position it was computed for.
+Each position has a `token` (table id, generation); every apply, undo, redo and abandon moves
+it on, so an agent's answer can be matched to the position it was computed for.
+
+Takeback: `undo()` takes back the last decision of a person with the bots' steps after it — only
+since the last roll, or (`whole_game=True`, a house rule) past rolls too; `redo()` plays the
+taken-back steps again, identical, until a new step is applied. Rolls taken back are kept: the
+same roll comes again (electronic dice derive roll n from the seed anyway; keyed-in and scripted
+dice need it).
 
     >>> table = Table.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue", bot="easy"),
     ...                                Seat("Green", "green")], seed=1)
@@ -58,6 +64,10 @@ class Table:
     agents: list[Agent] = field(default_factory=list, init=False, repr=False)
     table_id: int = field(default_factory=lambda: next(_TABLE_IDS), init=False)
     generation: int = field(default=0, init=False)
+    # Takeback: the steps each undo took back (the last undo last), played again by `redo`.
+    redo_steps: list[list[Any]] = field(default_factory=list, init=False, repr=False)
+    # Rolls taken back, by roll number: the dice stay as rolled when that roll comes again.
+    kept_rolls: dict[int, Roll] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def start(cls, name: str, seats: Sequence[Seat], *, seed: int | str | None = None,
@@ -128,9 +138,21 @@ class Table:
 
     # --- steps -----------------------------------------------------------------------------
     def apply(self, step: Any) -> None:
-        """Apply a step (IllegalStepError leaves everything unchanged), then journal it."""
+        """Apply a step (IllegalStepError leaves everything unchanged), then journal it. A new
+        step ends what `redo` could play again."""
+        self._apply(step)
+        self.redo_steps.clear()
+        self._journal_step(step)
+
+    def _apply(self, step: Any) -> None:
+        rolls = self._rolls_made()
         self.game.apply(step)
+        if isinstance(step, Roll):
+            self.kept_rolls.pop(rolls, None)  # this roll is seen now: a kept one is used up
         self._moved()
+
+    def _journal_step(self, step: Any) -> None:
+        """Commit the step just applied (and the result, if it ended the game)."""
         if self.journal is not None and self.journal_id is not None:
             self.journal.append_step(self.journal_id, len(self.game.history) - 1, step.to_json())
             if self.game.is_over():
@@ -138,30 +160,67 @@ class Table:
 
     def draw_roll(self) -> Roll:
         """The dice for the pending roll (not applied yet: the tumble animation shows first)."""
+        kept = self.kept_roll()
+        if kept is not None:
+            return kept
         if hasattr(self.dice, "rolls_made"):  # roll n of the record (keyed-in rolls included) is index n
-            self.dice.rolls_made = sum(isinstance(s, Roll) for s in self.game.history)
+            self.dice.rolls_made = self._rolls_made()
         return Roll(tuple(self.dice.roll(self.game.dice())))
 
-    def undo_target(self) -> int | None:
-        """How many steps remain after undoing the last human decision, if that is allowed:
-        only decisions since the last roll can be taken back (dice once seen stay seen)."""
+    def kept_roll(self) -> Roll | None:
+        """The roll taken back at this point, if it still fits the dice: it comes again."""
+        kept = self.kept_rolls.get(self._rolls_made())
+        dice = self.game.dice()
+        if kept is None or len(kept.faces) != len(dice) or any(f not in d for f, d in zip(kept.faces, dice)):
+            return None
+        return kept
+
+    def _rolls_made(self) -> int:
+        return sum(isinstance(s, Roll) for s in self.game.history)
+
+    def undo_target(self, whole_game: bool = False) -> int | None:
+        """How many steps remain after taking back the last decision of a person, if that is
+        allowed: only decisions since the last roll (dice once seen stay seen), or any with the
+        `whole_game` house rule."""
         history = self.game.history
         length = len(history)
-        while length and not isinstance(history[length - 1], Roll):
+        while length and (whole_game or not isinstance(history[length - 1], Roll)):
             length -= 1
-            if self._decider(length) is not None and not self._is_bot(self._decider(length)):
+            decider = self._decider(length)
+            if decider is not None and not self._is_bot(decider):
                 return length
         return None
 
-    def undo(self) -> bool:
-        target = self.undo_target()
+    def undo(self, whole_game: bool = False) -> bool:
+        """Take back the last decision of a person and the steps after it (kept for `redo`);
+        False when `undo_target` allows none."""
+        target = self.undo_target(whole_game)
         if target is None:
             return False
+        undone: list[Any] = []
+        rolls = self._rolls_made()
         while len(self.game.history) > target:
-            self.game.undo()
+            step = self.game.undo()
+            undone.append(step)
+            if isinstance(step, Roll):
+                rolls -= 1
+                self.kept_rolls[rolls] = step
+        self.redo_steps.append(undone[::-1])
         self._moved()
         if self.journal is not None and self.journal_id is not None:
             self.journal.truncate(self.journal_id, target)
+        return True
+
+    def can_redo(self) -> bool:
+        return bool(self.redo_steps)
+
+    def redo(self) -> bool:
+        """Play again the steps the last undo took back (journaled as any step); False if none."""
+        if not self.redo_steps:
+            return False
+        for step in self.redo_steps.pop():
+            self._apply(step)
+            self._journal_step(step)
         return True
 
     def _decider(self, index: int) -> int | None:

@@ -107,12 +107,17 @@ def go_home(board: SimBoard) -> None:
 
 def set_dice_mode(board: SimBoard, mode: str) -> None:
     """Settings → Dice, OK until it shows `mode`, BACK."""
+    set_setting(board, "dice_mode", mode)
+
+
+def set_setting(board: SimBoard, name: str, value: object) -> None:
+    """Settings → the setting `name`, OK until it shows `value`, BACK."""
     choose(board, "Settings")
-    index = next(i for i, o in enumerate(board.app.screen.choice.options) if o.value == "dice_mode")
+    index = next(i for i, o in enumerate(board.app.screen.choice.options) if o.value == name)
     while board.app.screen.choice.index != index:
         board.tap("right")
-    for _ in range(3):
-        if board.app.settings.dice_mode == mode:
+    for _ in range(8):
+        if getattr(board.app.settings, name) == value:
             break
         board.tap("ok")
     board.tap("back")
@@ -265,6 +270,9 @@ class Campaign:
         self.leave_game()
         self.act("long BACK home", lambda: go_home(self.board))
         self.act(f"dice {table.dice_mode}", lambda: set_dice_mode(self.board, table.dice_mode))
+        # Mashed BACKs take decisions back; the "whole game" house rule (the menus' mashing may
+        # have set it) would let them undo a table faster than it plays: this roll only.
+        self.act("takeback this roll", lambda: set_setting(self.board, "takeback", "roll"))
         for what, press in seat_up(self.board, table, self.rng):
             self.act(what, press)
         session = self.board.app.session
@@ -327,16 +335,16 @@ class Campaign:
         self.summary.abandoned += 1
 
     def undo(self) -> None:
-        """Long BACK, "Undo last choice" when offered (else "Back to game")."""
+        """Long BACK, "Take back" when offered (else "Back to game")."""
         app = self.board.app
         if app.animation is not None or type(app.screen).__name__ == "GameMenu":
             return
         self.act("long BACK", lambda: self.board.hold("back"))
         if type(app.screen).__name__ != "GameMenu":
             return
-        if "Undo last choice" in labels(self.board):
+        if "Take back" in labels(self.board):
             before = len(app.session.game.history)
-            self.act("undo last choice", lambda: choose(self.board, "Undo last choice"))
+            self.act("take back", lambda: choose(self.board, "Take back"))
             if app.session is not None and len(app.session.game.history) < before:
                 self.summary.undos += 1
         else:

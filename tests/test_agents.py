@@ -95,7 +95,7 @@ def test_buttons_are_handled_while_a_bot_thinks_and_its_answer_after_an_undo_is_
     game_menu_responds(board)
 
     labels = [o.label for o in board.app.screen.choice.options]
-    for _ in range(labels.index("Undo last choice")):
+    for _ in range(labels.index("Take back")):
         board.tap("right")
     board.tap("ok")  # undo Ann's decision: the bot's question is now about a position gone
     assert isinstance(board.app.screen, PlayScreen)

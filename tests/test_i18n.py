@@ -218,7 +218,7 @@ def test_the_settings_menu_switches_the_language_live_and_keeps_it(tmp_path: Pat
         assert shown(board)[0] == "Settings" and "> Language English" in shown(board)
         board.tap("ok")  # → Deutsch
         assert shown(board)[0] == "Einstellungen" and "> Sprache Deutsch" in shown(board)
-        assert "Würfel elektronisch" in shown(board) and "Bot-Tempo 0,6 s" in shown(board)
+        assert "Würfel elektronisch" in shown(board) and "Bot-Tempo normal" in shown(board) and "Zurück dieser Wurf" in shown(board)
         board.tap("back")  # the main menu under it was relabelled too
         assert "> Einstellungen" in shown(board) and "EXTRA! spielen" in shown(board)
     finally:

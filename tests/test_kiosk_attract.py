@@ -42,7 +42,7 @@ def test_no_show_while_bots_play_a_demo():
     from sim.app import start_demo
 
     board = SimBoard(seed=3)
-    board.app.settings = replace(board.app.settings, bot_delay_s=2.0)  # a game longer than the idle time
+    board.app.settings = replace(board.app.settings, bot_pace="slow")  # a game longer than the idle time
     start_demo(board, "exxtra", 6)
     board.wait(board.app.settings.idle_timeout_s + 5)
     assert not board.app.session.over

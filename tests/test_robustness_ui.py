@@ -30,7 +30,7 @@ def test_undo_with_physical_dice_closes_the_dice_entry_of_the_undone_position(tm
     board.tap("roll")  # Blue starts keying in the dice...
     assert stack(board) == ["MainMenu", "PlayScreen", "DiceEntryScreen"]
     board.hold("back")
-    choose(board, "Undo last choice")  # ...and Red takes the choice back
+    choose(board, "Take back")  # ...and Red takes the choice back
     assert stack(board) == ["MainMenu", "PlayScreen"]
     assert board.state("pending.kind") == "decision"
     assert board.state("pending.player") == 0
@@ -56,7 +56,7 @@ def test_undo_from_the_game_menu_over_dice_entry_keeps_the_game_playable(tmp_pat
     board.tap("roll")
     board.tap("right")  # Blue's first die half set
     board.hold("back")
-    choose(board, "Undo last choice")
+    choose(board, "Take back")
     for _ in range(12):
         board.tap("ok")
         board.tap("roll")

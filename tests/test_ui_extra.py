@@ -48,14 +48,13 @@ class Board:
     def __init__(self, *, seed: int = 1, dice_mode: str = "electronic", journal: Any = None) -> None:
         self.clock = FakeClock()
         self.loop = EventLoop(self.clock)
-        settings = Settings(dice_mode=dice_mode, bot_delay_s=0.3)
+        settings = Settings(dice_mode=dice_mode, bot_pace="fast")
         self.app = BoardApp(schedule=self.loop.call_later, seed=seed, settings=settings, journal=journal)
 
     def press(self, *names: str) -> None:
-        for name in names:
+        for name in names:  # pressed and let go: no bot acts while a button is down
             self.app.button(ButtonEvent(name, "press"))
-            if name == "back":  # a short BACK acts on release
-                self.app.button(ButtonEvent(name, "release"))
+            self.app.button(ButtonEvent(name, "release"))
 
     def tick(self) -> bool:
         """Run the next timer (an animation frame, a bot's move); False when none is set."""

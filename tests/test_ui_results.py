@@ -58,12 +58,10 @@ def texts(app: BoardApp, size: tuple[int, int]) -> list[str]:
 
 
 def press(app: BoardApp, *buttons: str) -> None:
+    """Short presses, each let go (no bot acts while a button is down)."""
     for button in buttons:
-        if button == "back":
-            app.button(ButtonEvent("back", "press"))
-            app.button(ButtonEvent("back", "release"))
-        else:
-            app.button(ButtonEvent(button, "press"))
+        app.button(ButtonEvent(button, "press"))
+        app.button(ButtonEvent(button, "release"))
 
 
 # --- the pages ------------------------------------------------------------------------------------
@@ -103,10 +101,25 @@ def test_ok_goes_to_the_choice_and_the_choice_is_done_by_ok() -> None:
     assert app.session is None and type(app.screen).__name__ == "MainMenu"
 
 
-def test_a_short_back_on_any_page_goes_to_the_menu() -> None:
+def test_a_long_back_on_any_page_goes_to_the_menu_and_a_short_one_takes_back() -> None:
     app, _ = bots_game("levelx", 2, seed=5)
-    press(app, "right", "back")
+    press(app, "right")
+    app.button(ButtonEvent("back", "press"))
+    app.button(ButtonEvent("back", "hold"))
+    app.button(ButtonEvent("back", "release", held=True))
     assert app.session is None and type(app.screen).__name__ == "MainMenu"
+    loop = EventLoop(FakeClock())
+    app = BoardApp(schedule=loop.call_later, seed=1)
+    app.start_game("levelx", [Seat("Red", "red"), Seat("Blue", "blue")], "play")  # ends on a decision
+    for _ in range(5000):
+        settle(app, loop)
+        if isinstance(app.screen, ResultScreen):
+            break
+        press(app, "roll" if app.session.awaiting_roll else "ok")
+    steps = len(app.session.game.history)
+    press(app, "right", "back")  # on the track page: the game's last decision is taken back
+    assert app.session is not None and not isinstance(app.screen, ResultScreen)
+    assert len(app.session.game.history) < steps
 
 
 def test_rematch_keeps_the_seats_the_game_and_the_mode_in_a_new_journal_game(tmp_path: Path) -> None:

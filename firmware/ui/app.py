@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -25,6 +26,7 @@ from PIL import Image
 from firmware import i18n
 from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
 from firmware.errors import IllegalStepError, RecordError
+from firmware.games import Roll
 from firmware.hints import hint
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
@@ -34,7 +36,7 @@ from firmware.ui.games import game_ui
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
-from firmware.ui.settings import OperatorSettings, Settings, spoken
+from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
@@ -47,9 +49,11 @@ class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
                  kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
                  problems: Sequence[str] = (), agents: Agents | None = None,
-                 language: str | None = None, default_language: str = "en") -> None:
+                 language: str | None = None, default_language: str = "en",
+                 led_budget_max: float | None = None) -> None:
         self.schedule = schedule
         self.journal = journal
+        self.led_budget_max = led_budget_max  # the board's LED current limit: the menu offers no more
         reset: list[str] = []
         self.settings = settings or Settings.load(journal, reset)
         self.kiosk = kiosk  # guests' settings are locked; the operator menu sets them
@@ -71,8 +75,11 @@ class BoardApp:
         self.agents = agents if agents is not None else Agents(self.answer, Inline())
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
-        self._bot_timer: Any = None  # the bots' pace: their move waits `settings.bot_delay_s`
-        self._bot_due = False  # the pace is over; the move follows when the answer comes
+        self._bot_timer: Any = None  # the bots' pace: their move waits `settings.bot_delay_s()`
+        self._bot_due: bool | str = False  # the pace is over: the move follows the answer ("ok": asked by OK)
+        self._by_bot = False  # the last step was a bot's: the next bot waits the shorter pace
+        self._held: set[str] = set()  # buttons down now: no bot acts while a person holds one
+        self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
         self._answer: AgentAnswer | None = None  # a bot's answer, kept until its pace is over
         self._thinking: set[Token] = set()  # questions asked and not answered yet
         self._failed: Token | None = None  # a position the bot could not decide: not asked again
@@ -83,6 +90,9 @@ class BoardApp:
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
+        budget = self.choices("led_budget_amps")
+        if self.settings.led_budget_amps not in budget:  # kept on a board that allowed more: shown as used
+            self.settings = replace(self.settings, led_budget_amps=budget[-1])
         if reset:  # said once: the defaults are kept in place of what could not be used
             self.report("settings reset: " + ", ".join(reset))
             self.settings.save(journal)
@@ -109,6 +119,14 @@ class BoardApp:
 
     def changed(self) -> None:
         self.version += 1
+
+    def choices(self, name: str) -> tuple[Any, ...]:
+        """The values the menus offer for setting `name` on this board: no LED budget above
+        the board's own (hardware/board.toml `budget_amps`)."""
+        values = CHOICES[name]
+        if name == "led_budget_amps" and self.led_budget_max is not None:
+            values = tuple(v for v in values if v <= self.led_budget_max) or values[:1]
+        return values
 
     def report(self, problem: str) -> None:
         """Say on the display what went wrong and keep it in `problems` (Records lists them)."""
@@ -150,13 +168,35 @@ class BoardApp:
 
     # --- input --------------------------------------------------------------------------------
     def button(self, event: Any) -> None:
-        """A debounced button event: press / release (short or after a hold) / hold."""
+        """A debounced button event: press / release (short or after a hold) / hold. While a
+        button is down no bot acts (its pace goes on: mashing does not stop the bots, holding
+        does); a bot whose pace ended meanwhile waits its pace again from the last release."""
         name, kind = event.name, event.kind
+        if kind == "press":
+            self._held.add(name)
+        try:
+            self._button(name, kind, getattr(event, "held", False))
+        finally:
+            if kind == "release":
+                self._held.discard(name)
+                if not self._held and self._bot_timer is None and not self._bot_due:
+                    self._arm_bot(after_person=not self._by_bot)
+
+    def _button(self, name: str, kind: str, held: bool) -> None:
         if self.note is not None and kind == "press":
             self.dismiss_note()  # seen; the press still does its job below
+        if kind == "release" and name in self._swallowed:
+            self._swallowed.discard(name)
+            if not held:
+                return  # the press skipped an animation: a short BACK does nothing more
         if self.animation is not None:
             if kind == "press":
+                self._swallowed.add(name)
                 self.finish_animation()  # a press skips the show; it does nothing else
+            elif kind == "hold" and name == "back":
+                while self.animation is not None:  # a long BACK is never lost to a show
+                    self.finish_animation()
+                self.open_menu()
             return
         if kind == "hold" and name == "back":
             self.open_menu()
@@ -164,7 +204,7 @@ class BoardApp:
             self.ask_hint()
         elif kind == "press" and name != "back":
             self.screen.press(self, name)
-        elif kind == "release" and name == "back" and not getattr(event, "held", False):
+        elif kind == "release" and name == "back" and not held:
             self.screen.press(self, "back")
         else:
             return
@@ -205,11 +245,40 @@ class BoardApp:
         thinking (the one definition the board's idle show, the simulator and scenarios use)."""
         session = self.session
         return (self.animation is not None or self.thinking
-                or (session is not None and not session.over and session.pending_bot()))
+                or (session is not None and not session.over and session.pending_bot()
+                    and self.bot_waits_for() is None and self.screen.in_game and not self._held))
+
+    def bot_waits_for(self) -> str | None:
+        """What the pending bot waits for from a person, if anything: "roll" (physical dice:
+        a person rolls for it and keys them in) or "ok" (the "step" pace); None when it acts
+        by itself (or no bot is pending)."""
+        session = self.session
+        if session is None or session.over or not session.pending_bot():
+            return None
+        if session.awaiting_roll and self.physical_dice() and session.kept_roll() is None:
+            return "roll"
+        if self.settings.bot_pace == "step" and not (session.game.history and self._by_bot
+                                                     and isinstance(session.game.history[-1], Roll)):
+            return "ok"  # a bot's decision right after its own roll follows without a press
+        return None
+
+    def physical_dice(self) -> bool:
+        """The game on the board is played with physical dice: as its record says (a resumed
+        game keeps its dice), else (scripted dice, a table made without the menus) as the
+        settings say."""
+        session = self.session
+        dice = session.meta.get("dice") if session is not None else None
+        return (dice if dice in ("electronic", "physical") else self.settings.dice_mode) == "physical"
+
+    def bot_go(self) -> None:
+        """OK at the "step" pace: the pending bot plays its next step (its roll and decision)."""
+        if self.bot_waits_for() == "ok" and self.animation is None:
+            self._bot_act(asked=True)
 
     def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
         """A new table from the setup menus (or the demo), journaled from its first step."""
-        dice = "scripted" if self.dice is not None else self.settings.dice_mode
+        # A demo has nobody to key in dice: it rolls electronically whatever the setting.
+        dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
         session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
         self.start_session(session)
         if "dice" in session.header():  # the dice are sealed: say so before the first roll
@@ -228,6 +297,15 @@ class BoardApp:
             return
         self.start_session(session)
 
+    def discard_saved(self) -> None:
+        """Set the journal's unfinished game aside (asked first: the main menu's question)."""
+        stored = self.journal.unfinished() if self.journal is not None else None
+        if stored is not None:
+            self.journal.abandon(stored.id)
+        main = self.stack[0]
+        if isinstance(main, MainMenu):
+            main.refresh(self)
+
     def start_session(self, session: Table) -> None:
         if self.dice is not None:
             session.dice = self.dice
@@ -239,6 +317,7 @@ class BoardApp:
                 self._engine_failed(agent, agent.failed)
         del self.stack[1:]
         self.push(PlayScreen(self))
+        self._by_bot = False
         self.advance()
 
     def end_session(self) -> None:
@@ -251,10 +330,39 @@ class BoardApp:
         if isinstance(main, MainMenu):
             main.refresh(self)  # a game was finished or abandoned meanwhile
 
-    def undo(self) -> None:
-        """Take back the last human decision (when allowed) and go on from there."""
-        if self.session is not None and self.session.undo():
-            self.advance()
+    def undo(self) -> bool:
+        """Take back the last decision of a person (with the bots' steps after it) when the
+        house rule allows (Settings → Takeback), and go on from there; also at the game's end."""
+        session = self.session
+        if session is None or self.animation is not None:
+            return False
+        if not session.undo(whole_game=self.settings.takeback == "game"):
+            return False
+        self._after_takeback()
+        return True
+
+    def takeback(self) -> None:
+        """A short BACK in a game: `undo`, or say why nothing was taken back."""
+        if self.session is None or self.undo():
+            return
+        self.show_note("Nothing to take back" if self.settings.takeback == "game"
+                       else "Nothing to take back since the dice")
+
+    def redo(self) -> bool:
+        """Play the taken-back steps again, identical (until a new step is made)."""
+        session = self.session
+        if session is None or self.animation is not None or not session.redo():
+            return False
+        self._after_takeback()
+        return True
+
+    def _after_takeback(self) -> None:
+        self.cancel_bot()
+        self._answer = None
+        self._by_bot = False  # a person just acted: the bots leave a moment before going on
+        if isinstance(self.screen, ResultScreen):  # taken back at the end: the game goes on
+            self.stack.remove(self.screen)
+        self.advance()
 
     def abandon(self) -> None:
         if self.session is not None:
@@ -266,11 +374,13 @@ class BoardApp:
         session = self.session
         if session is None:
             return
+        by_bot = session.pending_bot()
         try:
             session.apply(step)
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
             self.report(str(exc))
             return
+        self._by_bot = by_bot
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
@@ -282,8 +392,8 @@ class BoardApp:
         session = self.session
         if session is None or not session.awaiting_roll:
             return
-        if self.settings.dice_mode == "physical" and not session.pending_bot():
-            self.push(DiceEntryScreen(self))
+        if self.physical_dice() and session.kept_roll() is None:
+            self.push(DiceEntryScreen(self))  # bots' dice too: a person rolls them and keys them in
             return
         roll = session.draw_roll()
         self.animate(tumble_frames(self, session, roll), lambda: self.step(roll))
@@ -304,10 +414,20 @@ class BoardApp:
             if not isinstance(self.screen, ResultScreen):
                 self.push(ResultScreen(self))
             return
-        if session.pending_bot():
-            self.cancel_bot()
-            self._ask_agent()  # it thinks while the pace runs
-            self._bot_timer = self.schedule(self.settings.bot_delay_s, self.bot_move)
+        self._arm_bot(after_person=not self._by_bot)
+
+    def _arm_bot(self, after_person: bool) -> None:
+        """The pending bot thinks now and acts when its pace is over — unless it waits for a
+        person (a held button, a menu, physical dice, the "step" pace); then the end of that
+        wait arms it again."""
+        session = self.session
+        if session is None or session.over or not session.pending_bot() or self.animation is not None:
+            return
+        self.cancel_bot()
+        self._ask_agent()  # it thinks while the pace runs
+        if self.bot_waits_for() is not None or not self.screen.in_game:
+            return
+        self._bot_timer = self.schedule(self.settings.bot_delay_s(after_person), self.bot_move)
 
     def _ask_agent(self) -> None:
         """Ask the pending bot for its decision, once per position."""
@@ -346,8 +466,8 @@ class BoardApp:
             self.report(f"a bot could not decide: {answer.error}")
             return
         self._answer = answer
-        if self._bot_due:
-            self.bot_move()
+        if self._bot_due:  # its pace was over: it moves now (unless a person holds a button)
+            self.bot_move(asked=self._bot_due == "ok")
 
     # --- engines: checked on the loop thread, given up on any failure --------------------------
     @staticmethod
@@ -419,22 +539,25 @@ class BoardApp:
             self.show_note(f"Hint: {answer.reason}")
         self.changed()
 
-    def bot_move(self) -> None:
-        """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in)."""
+    def bot_move(self, asked: bool = False) -> None:
+        """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in) —
+        unless a person holds a button or has a menu open (closing it arms the bot again)."""
         self._bot_timer = None
         self._bot_due = False
+        if not asked and (self._held or not self.screen.in_game or self.bot_waits_for() is not None):
+            return  # the last release (or closing the menu) arms it again
+        self._bot_act(asked)
+
+    def _bot_act(self, asked: bool = False) -> None:
         session = self.session
         if session is None or session.over or not session.pending_bot() or self.animation is not None:
-            return
-        if not self.screen.in_game:  # the in-game menu is open: the bots wait
-            self._bot_timer = self.schedule(self.settings.bot_delay_s, self.bot_move)
             return
         if session.awaiting_roll:
             self.roll()
             return
         answer = self._answer
         if answer is None or answer.token != session.token:
-            self._bot_due = True  # still thinking: `answer()` moves when the answer comes
+            self._bot_due = "ok" if asked else True  # still thinking: `answer()` moves when it comes
             self._ask_agent()
             return
         self._answer = None

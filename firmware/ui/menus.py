@@ -63,7 +63,9 @@ class MainMenu(MenuScreen):
 
     def _pick(self, app: App, option: Option) -> None:
         action, game = option.value
-        if action == "play":
+        if action in ("play", "demo") and app.journal is not None and app.journal.unfinished() is not None:
+            app.push(SavedGameScreen(app, lambda a: self._pick(a, option)))  # never lost silently
+        elif action == "play":
             app.push(SeatCountScreen(game, demo=False))
         elif action == "resume":
             resume(app)
@@ -83,6 +85,28 @@ class MainMenu(MenuScreen):
         if button == "back":
             return  # nowhere to go back to
         super().press(app, button)
+
+
+class SavedGameScreen(MenuScreen):
+    """"Play …" or "Demo" while a game waits to be resumed: a new game would set it aside, so
+    ask first — resume it (the default: a stray OK loses nothing), discard it and go on, or cancel."""
+
+    def __init__(self, app: App, then: Any) -> None:
+        stored = app.journal.unfinished()
+        game = stored.record.get("game", "?") if stored is not None else "?"
+        # Translators: the title of the question "Play …" asks while a game waits to be resumed.
+        title = _("Saved {game}").format(game=title_of(game) if game in game_names() else game)
+        options = [Option(_("Resume it"), "resume"), Option(_("Discard it"), "discard"), Option(_("Cancel"), "cancel")]
+        super().__init__(title, options, self._pick)
+        self.then = then
+
+    def _pick(self, app: App, option: Option) -> None:
+        app.pop()
+        if option.value == "resume":
+            resume(app)
+        elif option.value == "discard":
+            app.discard_saved()
+            self.then(app)
 
 
 def resume(app: App) -> None:
@@ -192,27 +216,31 @@ def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
 
 
 class GameMenu(MenuScreen):
-    """The in-game menu (a long BACK): back to the game, undo, rules, abandon."""
+    """The in-game menu (a long BACK): back to the game, take back (as a short BACK on the play
+    screen does), redo what was taken back, rules, abandon."""
 
     def __init__(self, app: App) -> None:
         session = app.session
-        options = [Option("Back to game", "back")]
-        if session is not None and session.undo_target() is not None:
-            options.append(Option("Undo last choice", "undo"))
-        options += [Option("Rules", "rules"), Option("Abandon game", "abandon")]
-        super().__init__("Game menu", options, self._pick)
+        options = [Option(_("Back to game"), "back")]
+        if session is not None and session.undo_target(app.settings.takeback == "game") is not None:
+            options.append(Option(_("Take back"), "undo"))
+        if session is not None and session.can_redo():
+            options.append(Option(_("Redo"), "redo"))
+        options += [Option(_("Rules"), "rules"), Option(_("Abandon game"), "abandon")]
+        super().__init__(_("Game menu"), options, self._pick)
 
     def _pick(self, app: App, option: Option) -> None:
         if option.value == "back":
             app.pop()
             app.advance()
-        elif option.value == "undo":
+        elif option.value in ("undo", "redo"):
             app.pop()
-            app.undo()
+            if not (app.undo() if option.value == "undo" else app.redo()):
+                app.advance()
         elif option.value == "rules":
             app.push(RulesScreen(app.session.game.name))
         elif option.value == "abandon":
-            app.push(ConfirmScreen("Abandon game?", abandon))
+            app.push(ConfirmScreen(_("Abandon game?"), abandon))
 
 
 def abandon(app: App) -> None:
@@ -239,7 +267,7 @@ class SettingsScreen(MenuScreen):
             switch_language(app, next_language(i18n.language()))
             app.settings = replace(app.settings, language=i18n.language())
         else:
-            app.settings = app.settings.cycle(option.value, 1)
+            app.settings = app.settings.cycle(option.value, 1, app.choices(option.value))
         app.settings.save(app.journal)
         self.choice.options = self._options(app)
 

@@ -94,7 +94,7 @@ def audit_text(app: App) -> str:
 class OperatorSettingsScreen(MenuScreen):
     """The café's settings: OK steps the value (kept at once)."""
 
-    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_delay_s", "idle_timeout_s")
+    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_pace", "idle_timeout_s")
 
     def __init__(self, app: App) -> None:
         super().__init__(_("Operator settings"), self._options(app), self._pick)
@@ -125,7 +125,7 @@ class OperatorSettingsScreen(MenuScreen):
 
             switch_language(app, spoken(app.settings, app.operator, app.default_language))
         else:
-            app.settings = app.settings.cycle(name, 1)
+            app.settings = app.settings.cycle(name, 1, app.choices(name))
             app.settings.save(app.journal)
         app.operator.save(app.journal)
         self.choice.options = self._options(app)

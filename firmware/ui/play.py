@@ -80,13 +80,18 @@ class PlayScreen(Screen):
 
     def press(self, app: App, button: str) -> None:
         session = self.session
-        if button == "back":  # a game's screen may use a short BACK (EXTRA!: a stage back)
-            back = getattr(self.ui, "on_back", None)
-            if back is not None and session is not None:
-                back(app, session, self)
+        if button == "back":  # a short BACK takes back the last decision of a person...
+            back = getattr(self.ui, "on_back", None)  # ...unless the game's screen uses it (EXTRA!: a stage back)
+            if back is None or session is None or not back(app, session, self):
+                app.takeback()
             return
         if session is None or session.over or session.pending_bot():
-            if button == "roll" and session is not None and not session.over:
+            waits = app.bot_waits_for()
+            if button == "roll" and waits == "roll":
+                app.roll()  # physical dice: a person rolls the bot's dice and keys them in
+            elif button == "ok" and waits == "ok":
+                app.bot_go()  # the "step" pace: one bot move per OK
+            elif button == "roll" and session is not None and not session.over:
                 self.ui.on_roll(app, session, self)  # e.g. flip sheets while bots play
             return
         if button == "roll":
@@ -130,7 +135,10 @@ class PlayScreen(Screen):
         if pending.kind == "over":
             return "Game over"
         if session.pending_bot():
-            return f"{name} (bot) plays..."
+            waits = self.app.bot_waits_for()
+            if waits == "roll":
+                return f"Roll for {name}: ROLL"
+            return f"{name} (bot): OK to play" if waits == "ok" else f"{name} (bot) plays..."
         if pending.kind == "roll":
             return f"{name}: press ROLL"
         return ""
@@ -293,8 +301,9 @@ class ResultScreen(Screen):
     """The end of a game, as pages: the standings, the game's own pages (`result_pages` of its
     UI module: final track, grid, sheets) and last the choice "Rematch" / "Menu". LEFT/RIGHT
     (and ROLL) flip through them and wrap; OK on a page jumps to the choice, OK on the choice
-    does it; a short BACK goes to the menu. Rematch starts the same game with the same seats
-    and mode, a new game in the journal."""
+    does it ("Menu", or a long BACK, closes the game); a short BACK takes back the decision that
+    ended it (when the house rule allows; the game goes on). Rematch starts the same game with
+    the same seats and mode, a new game in the journal."""
 
     in_game = False
 
@@ -326,8 +335,10 @@ class ResultScreen(Screen):
             self.index = choices
         elif button == "ok" and self.page.name == REMATCH:
             app.start_game(self.game, list(self.seats), self.mode)
-        elif button in ("ok", "back"):
+        elif button == "ok":
             app.end_session()
+        elif button == "back":
+            app.takeback()
 
     def draw(self, canvas: Canvas) -> None:
         self.page.draw(canvas, f"{self.index + 1}/{len(self.pages)}")

@@ -17,7 +17,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "led_budget_amps": (0.5, 1.0, 1.5, 2.0, 3.0),
     "dice_mode": ("electronic", "physical"),
     "idle_timeout_s": (0, 60, 120, 300, 600),
-    "bot_delay_s": (0.3, 0.6, 1.0, 2.0),
+    "bot_pace": ("slow", "normal", "fast", "step"),
+    "takeback": ("roll", "game"),
     "language": ("", *SPOKEN),  # "": the board's default (its description's `language`)
 }
 LABELS = {  # shown through _(): see label()
@@ -25,8 +26,17 @@ LABELS = {  # shown through _(): see label()
     "led_budget_amps": N_("LED budget"),
     "dice_mode": N_("Dice"),
     "idle_timeout_s": N_("Idle show"),
-    "bot_delay_s": N_("Bot pace"),
+    "bot_pace": N_("Bot pace"),
+    "takeback": N_("Takeback"),
     "language": N_("Language"),
+}
+# Seconds a bot waits before its roll or decision: after another bot's (or its own) step, and after
+# a person's step, which leaves the person a moment to take it back (docs/board.md). At "step"
+# a bot's roll or decision waits for OK (its decision right after its roll follows at "normal").
+BOT_PACE_S: dict[str, tuple[float, float]] = {"slow": (2.0, 3.5), "normal": (0.8, 2.0), "fast": (0.3, 1.0)}
+SHOWN = {  # shown through _()
+    "slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"), "step": N_("step"),
+    "roll": N_("this roll"), "game": N_("whole game"),
 }
 
 
@@ -41,12 +51,14 @@ class Settings:
     led_budget_amps: float = 2.0
     dice_mode: str = "electronic"
     idle_timeout_s: int = 300  # 0 = never; then the LEDs play the attract animation
-    bot_delay_s: float = 0.6
+    bot_pace: str = "normal"  # BOT_PACE_S, or "step": each bot step waits for OK
+    takeback: str = "roll"  # the house rule: take back decisions since the last "roll", or the whole "game"
     language: str = ""  # "" = the board's default language; else "en", "de" or "fr"
 
-    def cycle(self, name: str, step: int) -> Settings:
-        """The next (step=1) or previous (step=-1) allowed value of `name`."""
-        values = CHOICES[name]
+    def cycle(self, name: str, step: int, values: tuple[Any, ...] | None = None) -> Settings:
+        """The next (step=1) or previous (step=-1) allowed value of `name` (among `values`, when
+        this board allows fewer than CHOICES, e.g. a lower LED budget)."""
+        values = CHOICES[name] if values is None else values
         current = getattr(self, name)
         index = values.index(current) if current in values else 0
         return replace(self, **{name: values[(index + step) % len(values)]})
@@ -65,9 +77,13 @@ class Settings:
             return f"{decimal(value)} A"
         if name == "idle_timeout_s":
             return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
-        if name == "bot_delay_s":
-            return f"{decimal(value)} s"
+        if name in ("bot_pace", "takeback"):
+            return _(SHOWN[value])
         return str(value)
+
+    def bot_delay_s(self, after_person: bool) -> float:
+        """How long a bot waits before its step ("step" waits for OK first, see BoardApp)."""
+        return BOT_PACE_S.get(self.bot_pace, BOT_PACE_S["normal"])[1 if after_person else 0]
 
     @classmethod
     def load(cls, journal: Any, reset: list[str] | None = None) -> Settings:

@@ -390,11 +390,14 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         state = "end" if sheet.ended else "done" if pending.kind == DECISION and shown not in game.undecided else ""
         status = f"{state} {shown + 1}/{len(names)}".strip()
     elif pending.kind == ROLL:
-        status = "rolls" if session.pending_bot() or app.animation is not None else "ROLL"
+        waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
+        status = ("OK" if waits == "ok" else "ROLL" if waits == "roll"
+                  else "rolls" if session.pending_bot() or app.animation is not None else "ROLL")
     else:
-        status = "plays"
+        status = "OK" if app.bot_waits_for() == "ok" else "plays"
     if layout.size_class == "tall":  # room for whole words below the sheet
-        status = {"ROLL": "press ROLL", "rolls": "rolls...", "plays": "plays...", "end": "ended"}.get(status, status)
+        status = {"ROLL": "press ROLL", "rolls": "rolls...", "plays": "plays...", "end": "ended",
+                  "OK": "press OK"}.get(status, status)
     sheet_page(canvas, layout, sheet, None, names[shown], status)
 
 
