@@ -86,6 +86,13 @@ class Roll:
 
 
 @cache
+def pending_values(count: int) -> tuple[tuple[Pending, ...], tuple[Pending, ...]]:
+    """`Pending` roll and decision values for seats 0..count-1: immutable, so every game of
+    `count` players shares them (built once, not on every new game)."""
+    return tuple(Pending(ROLL, p) for p in range(count)), tuple(Pending(DECISION, p) for p in range(count))
+
+
+@cache
 def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
     """Every roll `dice` can show: one membership test checks a roll's faces."""
     return frozenset(product(*dice))
@@ -251,6 +258,25 @@ class Game(ABC):
         twin._undo_stack = list(self._undo_stack)  # records are immutable: sharing them is safe
         self._copy_into(twin)
         return twin
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """What the last applied step did (each game documents its events); [] before any.
+
+        An engine's fast `apply` may leave them unbuilt (`_events` None) since search bots
+        never read them: the first read builds them by applying that step again, through the
+        plain path, to a copy taken back one step, so the UI reads the same events either way.
+        """
+        events = self._events
+        if events is None:
+            twin = self.copy()
+            Game.apply(twin, twin.undo())
+            events = self._events = twin._events
+        return events
+
+    @events.setter
+    def events(self, value: list[dict[str, Any]]) -> None:
+        self._events = value
 
     def actor(self, index: int) -> int | None:
         """Who made history step `index` (negative counts from the end): the deciding player,

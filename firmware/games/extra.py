@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from types import MappingProxyType
 from typing import Any, cast
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, winners_of
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 SUMS: tuple[int, ...] = tuple(range(2, 13))
 POINTS: Mapping[int, int] = MappingProxyType(
@@ -39,6 +40,8 @@ DICE_COUNT = 5
 # Row data by index (sum - 2): the engine's hot path avoids mapping look-ups.
 _ROW_SIZE = tuple(ROW_SIZES[s] for s in SUMS)
 _DICE = (FACES,) * DICE_COUNT
+_OVER = Pending(OVER)
+_ROLLS = frozenset(product(FACES, repeat=DICE_COUNT))  # every roll of the five dice
 
 
 def _splits(dice: Sequence[int]) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
@@ -260,24 +263,29 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 
 
 _CHOICES = _choice_table()
+# `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
+_LEGAL: list[Any] = [None] * (6 << 8)
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
 @cache
-def _dice_showing(faces: tuple[int, ...]) -> Mapping[int, int]:
-    """Per face shown, the bit mask of the dice showing it (cached per roll)."""
-    masks: dict[int, int] = {}
+def _dice_showing(faces: tuple[int, ...]) -> Mapping[int | None, int]:
+    """Per face 1–6, the bit mask of the dice showing it (0 if none), and 0 for None (an empty
+    column's number): cached per roll."""
+    masks: dict[int | None, int] = dict.fromkeys((None, *FACES), 0)
     for index, face in enumerate(faces):
         masks[face] = masks.get(face, 0) | 1 << index
     return MappingProxyType(masks)
 
 
 @cache
-def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice]]:
+def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
-    6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents)."""
+    6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
+    Third, the `id`s of those very objects (kept alive by `_CHOICES`): the fast `apply` knows a
+    decision it offered without hashing it."""
     table = _CHOICES[player]
     columns = tuple(c for c in range(len(COLUMN_SIZES)) if free >> c & 1)
     if columns:
@@ -293,7 +301,7 @@ def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], 
         else:
             for column in columns:
                 decisions.extend(table[die][column])
-    return tuple(decisions), frozenset(decisions)
+    return tuple(decisions), frozenset(decisions), frozenset(map(id, decisions))
 
 
 def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
@@ -350,23 +358,24 @@ class Extra(Game):
         self.rolls = 0
         self._undecided: list[int] = []
         self._in_game: list[int] = list(range(len(self.players)))
-        self.events: list[dict[str, Any]] = []
-        # Pending values are immutable: build them once, pending() is called on every step
-        self._to_roll = tuple(Pending(ROLL, p) for p in range(len(self.players)))
-        self._to_decide = tuple(Pending(DECISION, p) for p in range(len(self.players)))
-        self._offered: tuple[tuple[Choice, ...], frozenset[Choice]] | None = None  # see _legal
+        self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
+        # Pending values are immutable: shared, pending() is called on every step
+        self._to_roll, self._to_decide = pending_values(len(self.players))
+        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]] | None = None  # see _legal
+        self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` is of (see _legal)
+        self._showing: Mapping[int | None, int] = MappingProxyType({})
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
-            return (self.events, tuple(self._undecided), self.faces, self.rolls)
+            return (self._events, tuple(self._undecided), self.faces, self.rolls)
         player = self._undecided[0]  # a Choice for someone else is refused before any change
         sheet = self.sheets[player]
-        return (self.events, tuple(self._undecided), tuple(self._in_game), self.roller, player,
+        return (self._events, tuple(self._undecided), tuple(self._in_game), self.roller, player,
                 tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended)
 
     def _restore(self, record: Any) -> None:
         self._offered = None
-        self.events, self._undecided = record[0], list(record[1])
+        self._events, self._undecided = record[0], list(record[1])
         if len(record) == 4:
             self.faces, self.rolls = record[2], record[3]
             return
@@ -380,7 +389,8 @@ class Extra(Game):
         twin.sheets = tuple(sheet._copy() for sheet in self.sheets)
         twin._undecided = self._undecided.copy()
         twin._in_game = self._in_game.copy()
-        twin.events = self.events.copy()
+        if self._events is not None:
+            twin._events = self._events.copy()
 
     @property
     def undecided(self) -> tuple[int, ...]:
@@ -395,7 +405,7 @@ class Extra(Game):
             return self._to_decide[self._undecided[0]]
         if self._in_game:
             return self._to_roll[self.roller]  # type: ignore[index]  # None only once over
-        return Pending(OVER)
+        return _OVER
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
         return _DICE
@@ -424,26 +434,65 @@ class Extra(Game):
     def legal_decisions(self) -> list[Choice]:
         if not self._undecided or self.faces is None:
             return []
-        return list(self._legal()[0])
+        return list((self._offered or self._legal())[0])
 
-    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice]]:
+    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
-        if self._offered is not None:
-            return self._offered
         player = self._undecided[0]
-        numbers = self.sheets[player]._numbers
-        showing = _dice_showing(self.faces)  # type: ignore[arg-type]  # a decision follows a roll
-        shown = free = 0
-        for column, number in enumerate(numbers):
-            if number is None:
-                free |= 1 << column
-            else:
-                shown |= showing.get(number, 0)
-        self._offered = _legal_for(player, shown, free)
-        return self._offered
+        first, second, third = self.sheets[player]._numbers
+        faces = self.faces
+        if faces is not self._showing_for:  # every player decides on the same roll: look it up once
+            self._showing_for, self._showing = faces, _dice_showing(faces)  # type: ignore[arg-type]
+        showing = self._showing
+        shown = showing[first] | showing[second] | showing[third]
+        free = (first is None) | (second is None) << 1 | (third is None) << 2
+        index = (player << 8) | (shown << 3) | free
+        offered = _LEGAL[index]
+        if offered is None:
+            offered = _LEGAL[index] = _legal_for(player, shown, free)
+        self._offered = offered
+        return offered
 
     # --- applying steps --------------------------------------------------------------------
+    def apply(self, step: Any) -> None:
+        """`Game.apply` with the common steps done inline: a roll of five known faces and a
+        choice that is one of the very objects `legal_decisions()` offers, leaving the same
+        state and undo record as the plain path but the events unbuilt (`Game.events` builds
+        them when read); anything else, and every refused step, takes the plain path."""
+        kind = type(step)
+        undecided = self._undecided
+        if kind is Choice:
+            if undecided and id(step) in (self._offered or self._legal())[2]:
+                player = undecided[0]
+                sheet = self.sheets[player]
+                self._undo_stack.append((
+                    self._events, tuple(undecided), tuple(self._in_game), self.roller, player,
+                    tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended))
+                self._events = None
+                self._choose(step, None)
+                self._offered = None
+                self.history.append(step)
+                self._actors.append(player)
+                return
+        elif kind is Roll and not undecided and self._in_game:
+            faces = step.faces
+            try:
+                known = faces in _ROLLS
+            except TypeError:  # unhashable faces: the plain path names the bad one
+                known = False
+            if known:
+                self._undo_stack.append((self._events, (), self.faces, self.rolls))
+                self._events = None
+                self.faces = tuple(faces)
+                self.rolls += 1
+                self._undecided = list(self._in_game)
+                self._offered = None
+                self.history.append(step)
+                self._actors.append(None)
+                return
+        Game.apply(self, step)
+
     def _apply(self, step: Any) -> None:
         if isinstance(step, Roll):
             self._apply_roll(step)
@@ -457,7 +506,7 @@ class Extra(Game):
         self.faces = tuple(step.faces)
         self.rolls += 1
         self._undecided = list(self._in_game)
-        self.events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
+        self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
 
     def _check_choice(self, step: Choice) -> str | None:
         """The rule `step` breaks, or None; changes nothing."""
@@ -499,47 +548,64 @@ class Extra(Game):
 
     def _apply_choice(self, step: Choice) -> None:
         try:
-            offered = step in self._legal()[1]
+            offered = step in (self._offered or self._legal())[1]
         except TypeError:  # unhashable parts: the full check names what is wrong
             offered = False
         if not offered:
             problem = self._check_choice(step)
             if problem is not None:
                 raise IllegalStepError(problem)
+        events: list[dict[str, Any]] = []
+        self._choose(step, events)
+        self._events = events
+
+    def _choose(self, step: Choice, events: list[dict[str, Any]] | None) -> None:
+        """Apply a legal choice; its events go to `events` unless that is None (fast `apply`)."""
         player = step.player
         sheet = self.sheets[player]
         faces = cast(tuple[int, ...], self.faces)
-        events: list[dict[str, Any]] = []
         extra = step.extra
         column: int | None = None
         if extra is None:
-            events.append({"kind": "free_ride", "player": player})
+            if events is not None:
+                events.append({"kind": "free_ride", "player": player})
         else:
             face = faces[extra]
-            column = sheet.column_of(face)
-            new = column is None
+            numbers = sheet._numbers
+            new = face not in numbers
             if new:
                 column = step.column
-            cross = not (new and self.players[player].kids)
-            sheet._take(column, face, cross)
-            events.append({"kind": "extra", "player": player, "die": extra, "face": face,
-                           "column": column, "new": new, "crossed": cross})
-        for a, b in step.pairs:
-            total = faces[a] + faces[b]
-            box = sheet._cross_row(total)
-            if box is None:
-                events.append({"kind": "row_full", "player": player, "sum": total})
+                cross = not self.players[player].kids
             else:
-                events.append({"kind": "cross", "player": player, "sum": total, "box": box})
+                column, cross = numbers.index(face), True
+            numbers[column] = face  # Sheet._take, inline
+            if cross:
+                column_crosses = sheet._column_crosses
+                column_crosses[column] += 1
+                if column_crosses[column] == COLUMN_SIZES[column]:
+                    sheet._ended = True
+            if events is not None:
+                events.append({"kind": "extra", "player": player, "die": extra, "face": face,
+                               "column": column, "new": new, "crossed": cross})
+        crosses = sheet._crosses
+        for a, b in step.pairs:  # Sheet._cross_row, inline
+            index = faces[a] + faces[b] - 2
+            box = crosses[index]
+            if box < _ROW_SIZE[index]:
+                crosses[index] = box + 1
+                if events is not None:
+                    events.append({"kind": "cross", "player": player, "sum": index + 2, "box": box})
+            elif events is not None:
+                events.append({"kind": "row_full", "player": player, "sum": index + 2})
         self._undecided.pop(0)
         if sheet._ended:
             self._in_game.remove(player)
-            events.append({"kind": "ended", "player": player, "column": column})
+            if events is not None:
+                events.append({"kind": "ended", "player": player, "column": column})
         if not self._undecided:
             self._next_roller()
-            if not self._in_game:
+            if not self._in_game and events is not None:
                 events.append({"kind": "game_over", "winners": self._winners()})
-        self.events = events
 
     def _next_roller(self) -> None:
         """Clockwise to the next player still in; None when nobody is."""

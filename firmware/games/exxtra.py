@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
 DIE_B: tuple[str, ...] = ("1", "2", "3", "5", "6", "X")
@@ -100,6 +100,13 @@ _VALUES: dict[tuple[str, str, bool], int] = {
 _TEXTS: tuple[str, ...] = tuple(f"{value // 10}{value % 10}" for value in range(100))
 
 
+# The same per roll (die A's face, die B's face), for the engine's fast `apply`: (value on a
+# later roll, value on the first roll), indexed by `first_roll` as 0 or 1.
+_ROLL_VALUES: dict[tuple[str, str], tuple[int, int]] = {
+    (a, b): (_compute_value(a, b, False), _compute_value(a, b, True)) for a in DIE_A for b in DIE_B
+}
+
+
 def _value_of(a: str, b: str, first_roll: bool) -> int:
     """Combination as high*10+low, or -1 if an X makes it invalid."""
     return _VALUES[a, b, first_roll]
@@ -107,6 +114,10 @@ def _value_of(a: str, b: str, first_roll: bool) -> int:
 
 def _combination_text(value: int) -> str:
     return _TEXTS[value]
+
+
+# `legal_decisions` per ladder (the owners of rungs 0–5 as a tuple), filled as ladders occur.
+_LEGAL: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
 
 class Exxtra(Game):
@@ -151,24 +162,26 @@ class Exxtra(Game):
         self._faces: tuple[str, str] | None = None
         self._value = -1
         self._winner: int | None = None
-        self.events: list[dict[str, Any]] = []
-        # Pending values are immutable: build them once, pending() is called on every step
-        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
-        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+        self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
+        # Pending values are immutable: shared, pending() is called on every step
+        self._to_roll, self._to_decide = pending_values(count)
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Reroll):  # a reroll changes only the roll being decided on
-            return (self._faces, self._value, self.events)
+            return (self._faces, self._value, self._events)
         if isinstance(step, Roll):  # faces already checked: a valid roll without doubles
             a, b = step.faces       # changes only the roll and the roll count
             if a != b and _value_of(a, b, self._rolls == 0) >= 0:
-                return (self._faces, self._value, self.events, self._rolls)
-        return (self._faces, self._value, self.events, tuple(self._positions), tuple(self._rung_of),
+                return (self._faces, self._value, self._events, self._rolls)
+        return self._full_record()
+
+    def _full_record(self) -> tuple[Any, ...]:
+        return (self._faces, self._value, self._events, tuple(self._positions), tuple(self._rung_of),
                 tuple(self._placed_value), tuple(self._owner), tuple(self._zero),
                 self._current, self._rolls, self._winner)
 
     def _restore(self, record: Any) -> None:
-        self._faces, self._value, self.events = record[0], record[1], record[2]
+        self._faces, self._value, self._events = record[0], record[1], record[2]
         if len(record) == 4:
             self._rolls = record[3]
         elif len(record) > 4:
@@ -182,7 +195,56 @@ class Exxtra(Game):
         twin._placed_value = self._placed_value.copy()
         twin._owner = self._owner.copy()
         twin._zero = self._zero.copy()
-        twin.events = self.events.copy()
+        if self._events is not None:
+            twin._events = self._events.copy()
+
+    def apply(self, step: Any) -> None:
+        """`Game.apply` with the common steps done inline: any roll of known faces, a reroll
+        and placing on a free rung, checked as the plain path checks them, leaving the same
+        state and undo record but the events unbuilt (`Game.events` builds them when read);
+        anything else, and every refused step, takes the plain path."""
+        kind = type(step)
+        faces = self._faces
+        if self._winner is not None:
+            pass
+        elif kind is Roll:
+            if faces is None:
+                try:
+                    values = _ROLL_VALUES.get(step.faces)
+                except TypeError:  # unhashable faces: the plain path names the bad one
+                    values = None
+                if values is not None:
+                    a, b = step.faces
+                    value = values[self._rolls == 0]
+                    if value >= 0 and a != b:  # no doubles, no X: only the roll changes
+                        self._undo_stack.append((faces, self._value, self._events, self._rolls))
+                    else:
+                        self._undo_stack.append(self._full_record())
+                    self._events = None
+                    self._apply_roll(a, b, value)
+                    self.history.append(step)
+                    self._actors.append(None)
+                    return
+        elif faces is not None:
+            if kind is Place:
+                rung = step.rung
+                if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or self._owner[rung] < 0):
+                    self._undo_stack.append(self._full_record())
+                    player = self._current
+                    self._events = None
+                    self._apply_place(rung)
+                    self.history.append(step)
+                    self._actors.append(player)
+                    return
+            elif kind is Reroll:
+                self._undo_stack.append((faces, self._value, self._events))
+                self._events = None
+                self._faces = None
+                self._value = -1
+                self.history.append(step)
+                self._actors.append(self._current)
+                return
+        Game.apply(self, step)
 
     def pending(self) -> Pending:
         if self._winner is not None:
@@ -197,9 +259,13 @@ class Exxtra(Game):
         decision is pending."""
         if self._faces is None or self._winner is not None:
             return []
-        places = self._PLACES
-        owner = self._owner
-        return [self._REROLL, places[0]] + [places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0]
+        owner = tuple(self._owner)
+        decisions = _LEGAL.get(owner)
+        if decisions is None:  # at most 7**5 ladders (who is on rungs 1–5): built as they come
+            places = self._PLACES
+            decisions = _LEGAL[owner] = (self._REROLL, places[0]) + tuple(
+                places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0)
+        return list(decisions)
 
     def result(self) -> dict[str, Any] | None:
         if self._winner is None:
@@ -227,13 +293,18 @@ class Exxtra(Game):
         raise RecordError(f"an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {dict(data)!r}")
 
     def _apply(self, step: Any) -> None:
+        # The plain path: every step builds its events (the fast `apply` leaves them to later).
         if isinstance(step, Roll):
-            self._apply_roll(step.faces)
+            a, b = step.faces
+            self._events = []
+            self._apply_roll(a, b, _value_of(a, b, self._rolls == 0))
         elif isinstance(step, Reroll):
-            self.events = [{"kind": "reroll", "player": self._current}]
+            self._events = [{"kind": "reroll", "player": self._current}]
             self._faces = None
             self._value = -1
         elif isinstance(step, Place):
+            self._check_place(step.rung)
+            self._events = []
             self._apply_place(step.rung)
         else:
             raise IllegalStepError(f"{step!r} is not an EXXTRA step (a roll, reroll or place)")
@@ -293,24 +364,26 @@ class Exxtra(Game):
         )
 
     # --- the rules -----------------------------------------------------------------------
-    def _apply_roll(self, faces: tuple[str, ...]) -> None:
+    # Each rule appends its events to `self._events` when that is a list (the plain path) and
+    # builds none when it is None (the fast `apply`): one implementation of the rules for both.
+    def _apply_roll(self, a: str, b: str, value: int) -> None:
         player = self._current
         first = self._rolls == 0
-        a, b = faces[0], faces[1]
-        value = _value_of(a, b, first)
         self._rolls += 1
-        events: list[dict[str, Any]] = [{
-            "kind": "roll", "player": player, "faces": (a, b),
-            "combination": None if value < 0 else _combination_text(value), "first": first,
-        }]
-        self.events = events
+        events = self._events
+        if events is not None:
+            events.append({
+                "kind": "roll", "player": player, "faces": (a, b),
+                "combination": None if value < 0 else _combination_text(value), "first": first,
+            })
         if value < 0:  # an X after the first roll: back one space per X, turn over
             xs = (a == "X") + (b == "X")
-            events.append({"kind": "invalid", "player": player, "xs": xs})
             before = self._positions[player]
             after = max(0, before - xs)
             self._positions[player] = after
-            events.append({"kind": "move", "player": player, "from": before, "to": after, "cause": "x"})
+            if events is not None:
+                events.append({"kind": "invalid", "player": player, "xs": xs})
+                events.append({"kind": "move", "player": player, "from": before, "to": after, "cause": "x"})
             self._next_turn()
             return
         self._faces = (a, b)
@@ -318,7 +391,7 @@ class Exxtra(Game):
         if a == b and a != "X":  # doubles 1-1, 2-2, 3-3 (the only ones the dice allow)
             self._advance(player, int(a), "double")
 
-    def _apply_place(self, rung: Any) -> None:
+    def _check_place(self, rung: Any) -> None:
         if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
             raise IllegalStepError(f"placing: rung must be 0–{TOP_RUNG}, not {rung!r}")
         owner = self._owner
@@ -326,19 +399,24 @@ class Exxtra(Game):
             raise IllegalStepError(
                 f"placing: rung {rung} is taken by player {owner[rung]}; rungs 1–5 hold one pair (rung 0 any number)"
             )
+
+    def _apply_place(self, rung: int) -> None:
+        """Place the current combination on `rung` (already checked by `_check_place`)."""
+        owner = self._owner
         player, value = self._current, self._value
-        events: list[dict[str, Any]] = [
-            {"kind": "place", "player": player, "rung": rung, "combination": _combination_text(value)}
-        ]
-        self.events = events
+        events = self._events
+        if events is not None:
+            events.append({"kind": "place", "player": player, "rung": rung, "combination": _combination_text(value)})
         values = self._placed_value
-        for higher in range(rung + 1, TOP_RUNG + 1):
+        above = owner[rung + 1:]
+        for higher in range(rung + 1, TOP_RUNG + 1) if above and max(above) >= 0 else ():
             other = owner[higher]
             if other >= 0 and values[other] <= value:  # equal or lower on a higher rung goes back
                 owner[higher] = -1
                 self._rung_of[other] = -1
-                events.append({"kind": "remove", "player": other, "rung": higher,
-                               "combination": _combination_text(values[other]), "by": player})
+                if events is not None:
+                    events.append({"kind": "remove", "player": other, "rung": higher,
+                                   "combination": _combination_text(values[other]), "by": player})
         self._rung_of[player] = rung
         values[player] = value
         if rung == 0:
@@ -351,21 +429,28 @@ class Exxtra(Game):
         before = self._positions[player]
         after = min(FINISH, before + spaces)
         self._positions[player] = after
-        self.events.append({"kind": "move", "player": player, "from": before, "to": after, "cause": cause})
+        events = self._events
+        if events is not None:
+            events.append({"kind": "move", "player": player, "from": before, "to": after, "cause": cause})
         if after == FINISH:
             self._winner = player
             self._faces = None
             self._value = -1
-            self.events.append({"kind": "win", "player": player})
+            if events is not None:
+                events.append({"kind": "win", "player": player})
 
     def _next_turn(self) -> None:
         """Pass the turn on; a player whose dice lie on rung r moves r and takes them back."""
-        player = (self._current + 1) % len(self.players)
+        player = self._current + 1
+        if player == len(self._positions):
+            player = 0
         self._current = player
         self._rolls = 0
         self._faces = None
         self._value = -1
-        self.events.append({"kind": "turn", "player": player})
+        events = self._events
+        if events is not None:
+            events.append({"kind": "turn", "player": player})
         rung = self._rung_of[player]
         if rung < 0:
             return
@@ -374,8 +459,9 @@ class Exxtra(Game):
             self._zero.remove(player)
         else:
             self._owner[rung] = -1
-        self.events.append({"kind": "return", "player": player, "rung": rung,
-                            "combination": _combination_text(self._placed_value[player])})
+        if events is not None:
+            events.append({"kind": "return", "player": player, "rung": rung,
+                           "combination": _combination_text(self._placed_value[player])})
         if rung > 0:
             self._advance(player, rung, "rung")
 

@@ -20,7 +20,7 @@ from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import IllegalStepError, RecordError
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, winners_of
+from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
 FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
@@ -34,6 +34,7 @@ STACKS_TO_END = 3
 MIN_SUM, MAX_SUM = ROWS[0], ROWS[-1]
 
 _DICE = (FACES,) * DICE_COUNT
+_OVER = Pending(OVER)
 _LAST_FIELD = tuple(n - 1 for n in FIELDS)
 _WIDTH = len(ROWS)  # per-player state is kept flat: player p's row r at p * _WIDTH + r
 
@@ -54,6 +55,22 @@ class TurnOnes:
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_ones": list(self.faces)}
+
+
+# The bit mask of every well-formed group of dice indices (0–3, none twice, in any order).
+_MASK_OF: dict[tuple[int, ...], int] = {
+    group: sum(1 << index for index in group)
+    for size in range(1, DICE_COUNT + 1)
+    for group in permutations(range(DICE_COUNT), size)
+}
+
+
+def _or_all(masks: Sequence[int]) -> int:
+    """The bits set in any of `masks` (their sum when no two share a bit: groups are disjoint)."""
+    bits = 0
+    for mask in masks:
+        bits |= mask
+    return bits
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +97,14 @@ class Groups:
                     raise IllegalStepError(f"groups: die index {index!r} must be an integer 0–{DICE_COUNT - 1}")
         object.__setattr__(self, "groups", groups)
         object.__setattr__(self, "_key", tuple(sorted(tuple(sorted(group)) for group in groups)))
+        # For the engine's fast path: each group's bit mask of dice indices (in the order
+        # given) and the bits of those masks, or None when the groups are not well formed
+        # (an index outside 0–3, a die in two groups, an empty group: the rules check says which).
+        masks: tuple[int, ...] | None = tuple(_MASK_OF.get(group, 0) for group in groups)
+        if 0 in masks or sum(masks) != _or_all(masks):  # type: ignore[operator]
+            masks = None
+        object.__setattr__(self, "_masks", masks)
+        object.__setattr__(self, "_needs", sum(1 << mask for mask in set(masks)) if masks else 0)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Groups):
@@ -167,6 +192,14 @@ def _sums_for(faces: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     return tuple(sums), _bad_subsets(sums)
 
 
+# Every roll of the four dice with its subset sums and bad masks (6**4 rolls, built at import:
+# the fast `apply` looks a roll up here).
+_SUMS: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {
+    faces: _sums_for(faces) for faces in product(FACES, repeat=DICE_COUNT)
+}
+_ROLLS = frozenset(_SUMS)
+
+
 @cache
 def _groups_for(faces: tuple[int, ...]) -> tuple[Groups, ...]:
     """The groupings whose every group sums to 5–10, in canonical order."""
@@ -182,12 +215,7 @@ def _decisions_for(faces: tuple[int, ...], ones_turned: bool) -> tuple[Any, ...]
     return (_TURN_CHOICES[ones - 1] if ones >= 2 else ()) + _groups_for(faces)
 
 
-# Index mask of every well-formed group (indices 0–3, none twice, in any order): the fast check.
-_GROUP_MASKS: dict[tuple[int, ...], int] = {
-    group: _mask(group)
-    for size in range(1, DICE_COUNT + 1)
-    for group in permutations(range(DICE_COUNT), size)
-}
+_GROUP_MASKS = _MASK_OF  # index mask of every well-formed group: the plain path's fast check
 
 
 class LevelX(Game):
@@ -240,21 +268,23 @@ class LevelX(Game):
         self._closed = 0
         self._end_triggered = False
         self._over = False
-        self.events: list[dict[str, Any]] = []
-        # Pending values are immutable: build them once, pending() is called on every step
-        self._to_roll = tuple(Pending(ROLL, p) for p in range(count))
-        self._to_decide = tuple(Pending(DECISION, p) for p in range(count))
+        self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
+        # Pending values are immutable: shared, pending() is called on every step
+        self._to_roll, self._to_decide = pending_values(count)
 
     def _snapshot(self, step: Any) -> Any:
         if not isinstance(step, Groups):  # a roll or turned ones change only these
-            return (self._faces, self._ones_turned, self.events)
-        return (self._faces, self._ones_turned, self.events, self._current, self._round,
+            return (self._faces, self._ones_turned, self._events)
+        return self._full_record()
+
+    def _full_record(self) -> tuple[Any, ...]:
+        return (self._faces, self._ones_turned, self._events, self._current, self._round,
                 tuple(self._pieces), tuple(self._x_holders), tuple(self._chips_left),
                 tuple(self._chip_counts), self._bonus, self._tiles_left, tuple(self._supply), self._lost,
                 self._closed, self._end_triggered, self._over)
 
     def _restore(self, record: Any) -> None:
-        self._faces, self._ones_turned, self.events = record[0], record[1], record[2]
+        self._faces, self._ones_turned, self._events = record[0], record[1], record[2]
         if len(record) > 3:
             (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, self._bonus,
              self._tiles_left, supply, self._lost, self._closed, self._end_triggered, self._over) = record
@@ -270,12 +300,55 @@ class LevelX(Game):
         twin._chips_left = self._chips_left.copy()
         twin._chip_counts = self._chip_counts.copy()
         twin._supply = self._supply.copy()
-        twin.events = self.events.copy()
+        if self._events is not None:
+            twin._events = self._events.copy()
 
     # --- the protocol ------------------------------------------------------------------
+    def apply(self, step: Any) -> None:
+        """`Game.apply` with the common steps done inline: a roll of four integer faces 1–6
+        and a grouping whose groups are well formed and sum to 5–10, checked as the plain path
+        checks them, leaving the same state and undo record but the events unbuilt
+        (`Game.events` builds them when read); anything else, and every refused step, takes
+        the plain path."""
+        kind = type(step)
+        faces = self._faces
+        if self._over:
+            pass
+        elif kind is Roll:
+            if faces is None:
+                rolled = step.faces
+                try:
+                    known = rolled in _ROLLS
+                except TypeError:  # unhashable faces: the plain path names the bad one
+                    known = False
+                if known:
+                    a, b, c, d = rolled  # 1.0 and True equal 1: the plain path refuses them
+                    if type(a) is int and type(b) is int and type(c) is int and type(d) is int:
+                        self._undo_stack.append((None, self._ones_turned, self._events))
+                        self._events = None
+                        self._faces = rolled
+                        self.history.append(step)
+                        self._actors.append(None)
+                        return
+        elif kind is Groups and faces is not None:
+            masks = step._masks
+            if masks is not None:
+                sums, bad = _SUMS[faces]
+                if not step._needs & bad:
+                    player = self._current
+                    self._undo_stack.append(self._full_record())
+                    self._events = None
+                    for mask in masks:
+                        self._act(player, sums[mask] - MIN_SUM)
+                    self._end_turn()
+                    self.history.append(step)
+                    self._actors.append(player)
+                    return
+        Game.apply(self, step)
+
     def pending(self) -> Pending:
         if self._over:
-            return Pending(OVER)
+            return _OVER
         return (self._to_roll if self._faces is None else self._to_decide)[self._current]
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
@@ -290,7 +363,8 @@ class LevelX(Game):
         return list(_decisions_for(self._faces, self._ones_turned))
 
     def _apply(self, step: Any) -> None:
-        previous, self.events = self.events, []
+        # The plain path: every step builds its events (the fast `apply` leaves them to later).
+        previous, self._events = self._events, []
         try:
             if isinstance(step, Roll):
                 self._roll(step.faces)
@@ -301,7 +375,7 @@ class LevelX(Game):
             else:
                 raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
         except IllegalStepError:
-            self.events = previous  # a refused step changes nothing, its events included
+            self._events = previous  # a refused step changes nothing, its events included
             raise
 
     def result(self) -> dict[str, Any] | None:
@@ -436,7 +510,8 @@ class LevelX(Game):
         if set(map(type, faces)) != {int}:  # the base class checked the values, not their type
             raise IllegalStepError(f"roll: faces must be integers 1–6, not {list(faces)}")
         self._faces = tuple(faces)
-        self.events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
+        if self._events is not None:
+            self._events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
 
     def _turn_ones(self, new_faces: tuple[int, ...]) -> None:
         faces = self._rolled()
@@ -457,9 +532,10 @@ class LevelX(Game):
             turned[index] = face
         self._faces = tuple(turned)
         self._ones_turned = True
-        self.events.append(
-            {"kind": "turn_ones", "player": self._current, "dice": ones[:-1], "faces": list(self._faces)}
-        )
+        if self._events is not None:
+            self._events.append(
+                {"kind": "turn_ones", "player": self._current, "dice": ones[:-1], "faces": list(self._faces)}
+            )
 
     def _play_groups(self, groups: tuple[tuple[int, ...], ...]) -> None:
         faces = self._rolled()
@@ -468,7 +544,8 @@ class LevelX(Game):
             totals = self._checked_totals(groups, faces)
         player = self._current
         for group, total in zip(groups, totals):
-            self.events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
+            if self._events is not None:
+                self._events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
             self._act(player, total - MIN_SUM)
         self._end_turn()
 
@@ -513,30 +590,35 @@ class LevelX(Game):
     def _act(self, player: int, row: int) -> None:
         """One group's effect on row index `row`."""
         if self._chips_left[row] == 0:
-            self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "closed"})
+            if self._events is not None:
+                self._events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "closed"})
             return
         pieces = self._pieces
         at_index = player * _WIDTH + row
         at = pieces[at_index]
         if at is None:
             if self._supply[player] == 0:
-                self.events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "no_piece"})
+                if self._events is not None:
+                    self._events.append({"kind": "no_effect", "player": player, "row": ROWS[row], "reason": "no_piece"})
                 return
             self._supply[player] -= 1
             pieces[at_index] = 0
-            self.events.append({"kind": "place", "player": player, "row": ROWS[row], "to": 0})
+            if self._events is not None:
+                self._events.append({"kind": "place", "player": player, "row": ROWS[row], "to": 0})
             return
         last = _LAST_FIELD[row]
         if at < last:
             pieces[at_index] = at + 1
-            self.events.append({"kind": "move", "player": player, "row": ROWS[row], "from": at, "to": at + 1})
+            if self._events is not None:
+                self._events.append({"kind": "move", "player": player, "row": ROWS[row], "from": at, "to": at + 1})
             if at + 1 < last:
                 return
             ousted = self._x_holders[row]
             if ousted is not None:
                 pieces[ousted * _WIDTH + row] = None
                 self._supply[ousted] += 1
-                self.events.append({"kind": "oust", "player": ousted, "row": ROWS[row], "by": player})
+                if self._events is not None:
+                    self._events.append({"kind": "oust", "player": ousted, "row": ROWS[row], "by": player})
             self._x_holders[row] = player
         self._take_chip(player, row)
 
@@ -544,7 +626,8 @@ class LevelX(Game):
         self._chips_left[row] -= 1
         start = player * _WIDTH
         self._chip_counts[start + row] += 1
-        self.events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
+        if self._events is not None:
+            self._events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
         if self._chips_left[row] == 0:
             self._close(row)
         sets = min(self._chip_counts[start:start + _WIDTH])
@@ -553,7 +636,8 @@ class LevelX(Game):
             tile, self._tiles_left = self._tiles_left[0], self._tiles_left[1:]
             tiles += (tile,)
             self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1:]
-            self.events.append({"kind": "bonus", "player": player, "tile": tile})
+            if self._events is not None:
+                self._events.append({"kind": "bonus", "player": player, "tile": tile})
             if not self._tiles_left:
                 self._trigger_end("bonus")
 
@@ -569,14 +653,16 @@ class LevelX(Game):
         self._lost = tuple(lost)
         self._x_holders[row] = None
         self._closed += 1
-        self.events.append({"kind": "close", "row": ROWS[row], "lost": gone})
+        if self._events is not None:
+            self._events.append({"kind": "close", "row": ROWS[row], "lost": gone})
         if self._closed >= STACKS_TO_END:
             self._trigger_end("stacks")
 
     def _trigger_end(self, reason: str) -> None:
         if not self._end_triggered:
             self._end_triggered = True
-            self.events.append({"kind": "end_triggered", "reason": reason})
+            if self._events is not None:
+                self._events.append({"kind": "end_triggered", "reason": reason})
 
     def _end_turn(self) -> None:
         self._faces = None
@@ -584,13 +670,15 @@ class LevelX(Game):
         if self._current == len(self.players) - 1:
             if self._end_triggered:
                 self._over = True
-                self.events.append({"kind": "game_over", "winners": winners_of(self.scores)})
+                if self._events is not None:
+                    self._events.append({"kind": "game_over", "winners": winners_of(self.scores)})
                 return
             self._current = 0
             self._round += 1
         else:
             self._current += 1
-        self.events.append({"kind": "turn", "player": self._current, "round": self._round})
+        if self._events is not None:
+            self._events.append({"kind": "turn", "player": self._current, "round": self._round})
 
 
 def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:

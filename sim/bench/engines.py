@@ -1,44 +1,93 @@
 """Engine figures: complete random games per second and legal-decision enumerations per second.
 
-Random games as `selfplay` plays them; enumerations are the `legal_decisions()` calls those
-games make, timed on their own.
+The games are the bench's own random games, so that the figure is the engines' speed rather
+than the random player's: every roll is one of the dice's possible rolls (all built once as
+`Roll` steps) picked with one `random()` call, every decision one of `legal_decisions()` picked
+the same way, and each goes through the engine's own `apply` (checks, state, undo record). The
+games are reproducible (game n uses `random.Random(n)`) but not the games `selfplay` plays,
+whose dice are `SeededDice`.
+
+Enumerations are the `legal_decisions()` calls of further such games, each call timed on its
+own (after the games figure, for a third of `--seconds`: the timing does not slow the games).
+Times are the process's CPU time, so that other work on a shared machine does not count.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from itertools import product
 from typing import Any
 
-from firmware.dice import SeededDice
-from firmware.games import Game, new_game
+from firmware.games import Game, Roll, new_game
+from firmware.games.base import DECISION, ROLL
 from firmware.games.registry import find_game, game_names
-from firmware.selfplay import DEFAULT_NAMES, play_random
+from firmware.selfplay import DEFAULT_NAMES
 
+
+class _RandomGames:
+    """Plays random games of one game to the end (see the module's docstring)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.players = DEFAULT_NAMES[: find_game(name).benchmark_players]
+        self._rolls: dict[Any, tuple[Roll, ...]] = {}  # every roll of a set of dice, per dice()
+
+    def _all_rolls(self, dice: Any) -> tuple[Roll, ...]:
+        rolls = self._rolls.get(dice)
+        if rolls is None:
+            rolls = self._rolls[dice] = tuple(Roll(faces) for faces in product(*dice))
+        return rolls
+
+    def play(self, seed: int, legal: Callable[[Game], list[Any]] | None = None) -> Game:
+        """Game number `seed` to its end; `legal` replaces `legal_decisions` (to time it)."""
+        game = new_game(self.name, self.players)
+        chance = random.Random(seed).random
+        pending, apply, decisions = game.pending, game.apply, game.legal_decisions
+        rolls: tuple[Roll, ...] = ()
+        dice: Any = None
+        while True:
+            kind = pending().kind
+            if kind == DECISION:
+                options = decisions() if legal is None else legal(game)
+                apply(options[int(chance() * len(options))])
+            elif kind == ROLL:
+                if game.dice() is not dice:  # engines return constant dice: look them up once
+                    dice = game.dice()
+                    rolls = self._all_rolls(dice)
+                apply(rolls[int(chance() * len(rolls))])
+            else:
+                return game
 
 
 def measure(name: str, seconds: float) -> dict[str, float]:
-    """Play random games of `name` for about `seconds`; return the figures."""
+    """Play random games of `name` for about `seconds`, then time their enumerations for a
+    third of that; return the figures."""
+    player = _RandomGames(name)
+    games = steps = 0
+    start = time.process_time()
+    while games == 0 or time.process_time() - start < seconds:
+        steps += len(player.play(games).history)
+        games += 1
+    elapsed = time.process_time() - start
+
     enum_time = 0.0
     enum_calls = 0
 
-    def timed_legal(game: Game) -> list:
+    def timed_legal(game: Game) -> list[Any]:
         nonlocal enum_time, enum_calls
-        start = time.perf_counter()
+        start = time.perf_counter()  # one call is too short for the CPU clock's resolution
         decisions = game.legal_decisions()
         enum_time += time.perf_counter() - start
         enum_calls += 1
         return decisions
 
-    games = steps = 0
-    start = time.perf_counter()
-    while games == 0 or time.perf_counter() - start < seconds:
-        game = new_game(name, DEFAULT_NAMES[: find_game(name).benchmark_players])
-        play_random(game, SeededDice(games), random.Random(games), timed_legal)
-        games += 1
-        steps += len(game.history)
-    elapsed = time.perf_counter() - start
+    seed = 0
+    start = time.process_time()
+    while seed == 0 or time.process_time() - start < seconds / 3:
+        player.play(seed, timed_legal)
+        seed += 1
     return {
         f"{name}_games_per_s": games / elapsed,
         f"{name}_legal_enumerations_per_s": enum_calls / enum_time if enum_time else 0.0,
@@ -48,7 +97,8 @@ def measure(name: str, seconds: float) -> dict[str, float]:
 
 
 def add_arguments(parser: Any) -> None:
-    parser.add_argument("--seconds", type=float, default=3.0, help="how long to play each game (default 3)")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="how long to play each game (default 3), then a third of it timing enumerations")
 
 
 def run(args: Any) -> Iterator[tuple[str, float]]:

@@ -1,0 +1,184 @@
+"""The engines' fast paths agree with their plain ones.
+
+Each engine's `apply` does its common steps inline and leaves the events unbuilt; `Game.apply`
+(the plain path) checks, snapshots and applies through the hooks and builds the events. Under
+random play both give the same state, events, undo and copies; and the tables the fast paths
+look things up in equal the slow computation for every roll.
+"""
+
+from __future__ import annotations
+
+import random
+from copy import deepcopy
+from itertools import combinations, permutations, product
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware.dice import SeededDice
+from firmware.games import GAME_NAMES, OVER, ROLL, Game, Roll, game_class, new_game
+from firmware.games import extra as extra_engine
+from firmware.games import exxtra as exxtra_engine
+from firmware.games import levelx as levelx_engine
+from firmware.games.extra import Choice, Extra, Sheet
+from firmware.games.levelx import Groups
+from firmware.records import replay_record
+from tests.test_engine_snapshots import full_state
+
+GAMES = settings(max_examples=8, deadline=None)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def steps_of(name: str, players: int, seed: int) -> list[Any]:
+    """The steps of one random game, played on the plain path."""
+    game = new_game(name, [f"P{i}" for i in range(players)])
+    dice, rng = SeededDice(seed), random.Random(seed)
+    while (kind := game.pending().kind) != OVER:
+        step = Roll(tuple(dice.roll(game.dice()))) if kind == ROLL else rng.choice(game.legal_decisions())
+        Game.apply(game, step)
+    return list(game.history)
+
+
+def players_for(name: str) -> st.SearchStrategy[int]:
+    cls = game_class(name)
+    return st.integers(min_value=cls.min_players, max_value=cls.max_players)
+
+
+def offered(game: Game, step: Any) -> Any:
+    """`step` as the very object `legal_decisions()` offers (the fast paths know those by id)."""
+    if game.pending().kind == ROLL:
+        return step
+    return next(d for d in game.legal_decisions() if d == step)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@GAMES
+@given(data=st.data(), seed=seeds)
+def test_fast_and_plain_apply_leave_the_same_state_step_by_step(name: str, data: st.DataObject, seed: int) -> None:
+    players = data.draw(players_for(name))
+    fast = new_game(name, [f"P{i}" for i in range(players)])
+    plain = new_game(name, [f"P{i}" for i in range(players)])
+    for step in steps_of(name, players, seed):
+        fast.apply(offered(fast, step))
+        Game.apply(plain, step)
+        assert full_state(fast) == full_state(plain)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@GAMES
+@given(data=st.data(), seed=seeds)
+def test_undo_of_fast_steps_restores_each_state_exactly(name: str, data: st.DataObject, seed: int) -> None:
+    """A whole game on the fast path, its events never read, then taken back step by step:
+    every position equals the plain path's (whose events were built as it went)."""
+    players = data.draw(players_for(name))
+    fast = new_game(name, [f"P{i}" for i in range(players)])
+    plain = new_game(name, [f"P{i}" for i in range(players)])
+    states = []
+    for step in steps_of(name, players, seed):
+        states.append(deepcopy(full_state(plain)))  # full_state holds live lists
+        fast.apply(offered(fast, step))
+        Game.apply(plain, step)
+    assert fast._events is None or not fast.history  # nothing read them: left unbuilt
+    assert full_state(fast) == full_state(plain)
+    while fast.history:
+        fast.undo()
+        assert full_state(fast) == states.pop()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@GAMES
+@given(data=st.data(), seed=seeds)
+def test_a_copy_with_unbuilt_events_is_independent(name: str, data: st.DataObject, seed: int) -> None:
+    players = data.draw(players_for(name))
+    steps = steps_of(name, players, seed)
+    cut = data.draw(st.integers(min_value=1, max_value=len(steps) - 1))
+    game = new_game(name, [f"P{i}" for i in range(players)])
+    for step in steps[:cut]:
+        game.apply(offered(game, step))
+    twin = game.copy()
+    for step in steps[cut:]:
+        game.apply(offered(game, step))
+    record = {key: value for key, value in game.to_record().items() if key != "result"}
+    assert full_state(twin) == full_state(replay_record(record | {"steps": [s.to_json() for s in steps[:cut]]}))
+    assert game.is_over() and full_state(game) == full_state(replay_record(game.to_record()))
+
+
+# --- the tables, against the slow computation for every roll ---------------------------------
+
+def test_exxtra_roll_values_equal_the_rules_for_every_roll() -> None:
+    for a, b in product(exxtra_engine.DIE_A, exxtra_engine.DIE_B):
+        later, first = exxtra_engine._ROLL_VALUES[a, b]
+        for value, is_first in ((later, False), (first, True)):
+            combination = exxtra_engine.combination((a, b), is_first)
+            assert (None if value < 0 else exxtra_engine._TEXTS[value]) == combination
+
+
+def test_exxtra_legal_decisions_per_ladder_equal_the_free_rungs() -> None:
+    game = exxtra_engine.Exxtra(["A", "B", "C", "D", "E", "F"])
+    game.apply(Roll(("7", "2")))
+    for owners in product(range(-1, 6), repeat=5):
+        game._owner = [-1, *owners]
+        expected = [exxtra_engine.Reroll(), exxtra_engine.Place(0)] + [
+            exxtra_engine.Place(r) for r in range(1, 6) if owners[r - 1] < 0]
+        assert game.legal_decisions() == expected
+
+
+def slow_groupings(faces: tuple[int, ...]) -> set[frozenset[frozenset[int]]]:
+    """Every set of disjoint non-empty groups of dice indices whose sums are 5–10, by brute force."""
+    found: set[frozenset[frozenset[int]]] = set()
+    for labels in product(range(5), repeat=4):  # die i in group labels[i]; 0 = unused
+        groups = frozenset(frozenset(i for i in range(4) if labels[i] == g) for g in range(1, 5)) - {frozenset()}
+        if all(5 <= sum(faces[i] for i in group) <= 10 for group in groups):
+            found.add(groups)
+    return found
+
+
+def test_levelx_tables_equal_the_slow_computation_for_every_roll() -> None:
+    for faces in product(range(1, 7), repeat=4):
+        sums, bad = levelx_engine._SUMS[faces]
+        for mask in range(16):
+            total = sum(faces[i] for i in range(4) if mask >> i & 1)
+            assert sums[mask] == total
+            assert bool(bad >> mask & 1) == (not 5 <= total <= 10)
+        groupings = levelx_engine._groups_for(faces)
+        assert {frozenset(frozenset(g) for g in groups.groups) for groups in groupings} == slow_groupings(faces)
+        assert list(groupings) == [g for g in levelx_engine._decisions_for(faces, True)]
+
+
+def test_levelx_groups_masks_agree_with_the_rules_check() -> None:
+    """For every roll and every grouping (in every order of groups and of indices, and some
+    malformed ones), the fast path's masks give the rules check's totals or refuse likewise."""
+    shapes: list[tuple[tuple[int, ...], ...]] = [((0, 0),), ((0,), (0, 1)), ((4,),), ((),), ((0, 1), ())]
+    for groups in levelx_engine._groups_for((1, 2, 3, 4)) + levelx_engine._groups_for((5, 5, 5, 5)):
+        shapes += [tuple(order) for order in permutations(tuple(reversed(g)) for g in groups.groups)]
+    shapes += [tuple((i,) for i in c) for n in range(5) for c in combinations(range(4), n)]
+    for faces in product(range(1, 7), repeat=4):
+        sums, bad = levelx_engine._SUMS[faces]
+        for shape in shapes:
+            step = Groups(shape)
+            try:
+                expected: list[int] | None = levelx_engine.LevelX._checked_totals(step.groups, faces)
+            except Exception:
+                expected = None
+            fast = None if step._masks is None or step._needs & bad else [sums[m] for m in step._masks]
+            assert fast == expected, (faces, shape)
+
+
+def test_extra_legal_decisions_equal_every_choice_the_rules_allow() -> None:
+    """Every roll, with sheets owning no, one, two and three EXTRA numbers: the table's
+    decisions are exactly the well-formed choices `_check_choice` lets through, in order."""
+    every = [Choice(0, e, c, split) for e in range(5) for c in (0, 1, 2, None)
+             for split in extra_engine._SPLITS_WITHOUT[e]]
+    every += [Choice(0, None, None, split) for split in extra_engine._FREE_RIDE_SPLITS]
+    sheets = [(None, None, None), (3, None, None), (None, 6, 1), (2, 4, 5)]
+    rng = random.Random(11)
+    rolls = list(product(range(1, 7), repeat=5))
+    for faces in rng.sample(rolls, 600) + [(1, 1, 1, 1, 1), (2, 4, 5, 2, 4), (6, 6, 3, 3, 1)]:
+        for numbers in sheets:
+            game = Extra(["Solo"])
+            game.sheets = (Sheet.filled(numbers=numbers, column_crosses=(0, 0, 0)),)
+            game.apply(Roll(faces))
+            allowed = {c for c in every if game._check_choice(c) is None}
+            assert set(game.legal_decisions()) == allowed, (faces, numbers)
