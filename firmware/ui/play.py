@@ -191,7 +191,7 @@ class FaceEntryScreen(Screen):
 class DiceEntryScreen(FaceEntryScreen):
     """Physical dice: the players key in the faces they rolled, die by die."""
 
-    title = "Enter the dice"
+    title = "Enter dice"
 
     def __init__(self, app: App) -> None:
         dice = app.session.game.dice()
@@ -200,8 +200,9 @@ class DiceEntryScreen(FaceEntryScreen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, f"die {self.index + 1}/{len(self.values)}")
         shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.values))
-        canvas.line(2, shown, align="center")
-        canvas.line(canvas.lines - 1, "<> face  OK next")
+        bottom = canvas.footer(["<> face  OK next"])
+        # The faces as large as the room between title and help allows (a headline number).
+        canvas.fit((0, canvas.line_height + 1, canvas.width - 1, bottom - 2), shown, align="center", critical=True)
 
     def scene(self, app: App, frame: dict[str, Any]) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
@@ -244,7 +245,8 @@ def standings_page(title: str, lines: Sequence[str]) -> ResultPage:
         half = (canvas.columns - 1) // 2
         for index, text in enumerate(rest[: 2 * rows]):
             column, row = divmod(index, rows)
-            canvas.text(column * (half + 1) * CHAR_WIDTH, (row + 2) * LINE_HEIGHT, clip(text, half))
+            canvas.text(column * (half + 1) * CHAR_WIDTH, 2 * canvas.line_height + row * LINE_HEIGHT,
+                        clip(text, half))
     return ResultPage("standings", draw)
 
 
@@ -267,15 +269,16 @@ def ranked_page(title: str, headline: str, standings: Sequence[Standing]) -> Res
     in columns (names clipped, never a score); a hint line at the bottom when there is room."""
     def draw(canvas: Canvas, position: str) -> None:
         count = len(standings)
-        if count + 2 <= canvas.lines:
+        below = canvas.height - 2 * canvas.line_height  # under the title and the headline
+        if count * LINE_HEIGHT <= below:
             canvas.title(title, position)
             canvas.line(1, headline)
-            top, pitch, rows = 2 * LINE_HEIGHT, LINE_HEIGHT, count
-            if count + 3 <= canvas.lines:
-                canvas.line(canvas.lines - 1, "<> pages  OK next", align="center")
+            top, pitch, rows = 2 * canvas.line_height, LINE_HEIGHT, count
+            if (count + 1) * LINE_HEIGHT <= below:
+                canvas.footer(["<> pages  OK next"])
         else:
             canvas.title(clip(headline, canvas.columns - len(position) - 1), position)
-            top, pitch = LINE_HEIGHT, ROW_PITCH
+            top, pitch = canvas.line_height, ROW_PITCH
             rows = max(1, (canvas.height - top) // pitch)
         columns = -(-count // rows)
         rows = -(-count // columns)

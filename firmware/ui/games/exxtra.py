@@ -70,15 +70,19 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     if game.current_combination is not None:
         nth = "1st roll" if game.first_roll else f"roll {game.rolls_this_turn}"
         faces = "-".join(game.current_roll)
-        canvas.line(1, f"{game.current_combination}  ({faces}) {nth}")
+        roll = f"{game.current_combination}  ({faces}) {nth}"
+        if canvas.size_class == "tall":  # the small font: the race below needs the room
+            canvas.text(0, canvas.line_height + 1, roll)
+        else:
+            canvas.line(1, roll)
     bottom = canvas.lines - 1
-    if canvas.lines >= 10:  # tall: the ladder in two columns, then the race as bars
-        half = canvas.width // 2
-        for index, rung in enumerate(range(5, -1, -1)):
-            column, row = divmod(index, 3)
-            _ladder_cell(canvas, column * half, (row + 2) * LINE_HEIGHT, session, rung, names=True,
-                         right=(column + 1) * half - 2)
-        _draw_race(canvas, session, 5 * LINE_HEIGHT + 2, bottom * LINE_HEIGHT - 1)
+    if canvas.size_class == "tall":  # the roll, the ladder in two rows (small font), the race as bars
+        top = canvas.line_height + LINE_HEIGHT + 1
+        for row, rungs in enumerate(((5, 4, 3), (2, 1, 0))):
+            x = 0
+            for rung in rungs:
+                x = _ladder_cell(canvas, x, top + row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
+        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, bottom * canvas.line_height - 1)
     elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
         third = canvas.width // 3
         for index, rung in enumerate(range(5, -1, -1)):
@@ -201,7 +205,7 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
         elif kind == "remove":
             caption = f"{event['combination']} off rung {event['rung']}"
             frames += [Frame(FLASH_S, {f"ladder.{event['rung']}": colour}, caption),
-                       Frame(FLASH_S, {f"ladder.{event['rung']}": X_RED}, caption)] * 2
+                       Frame(FLASH_S, {f"ladder.{event['rung']}": OFF}, caption)] * 2  # a blink: red would be a player's hue
         elif kind == "win":
             frames += [Frame(FLASH_S, {f"track.{FINISH}": colour}, f"{who} wins!"),
                        Frame(FLASH_S, {f"track.{FINISH}": OFF}, f"{who} wins!")] * 3
@@ -248,20 +252,21 @@ def result_pages(session: GameSession) -> list[ResultPage]:
 
 def _track_page(canvas: Canvas, session: GameSession, position: str) -> None:
     canvas.title("Final track", position)
-    _draw_race(canvas, session, LINE_HEIGHT, canvas.height - 1)
+    _draw_race(canvas, session, canvas.line_height, canvas.height - 1)
 
 
 def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
     """Rungs 5..0: one a line with the owner's name where the panel has the lines, else two
     columns; rung 0 lists its pairs as far as they fit."""
     canvas.title("Final ladder", position)
-    if canvas.lines >= 7:
-        for row, rung in enumerate(range(5, -1, -1), start=1):
-            _ladder_cell(canvas, 0, row * LINE_HEIGHT, session, rung, names=True)
+    top = canvas.line_height  # under the title, in whichever font the panel's class uses
+    if canvas.height - top >= 6 * LINE_HEIGHT:
+        for row, rung in enumerate(range(5, -1, -1)):
+            _ladder_cell(canvas, 0, top + row * LINE_HEIGHT, session, rung, names=True)
         return
     half = canvas.width // 2
     for index, rung in enumerate(range(5, -1, -1)):
         column, row = divmod(index, 3)
         wide = canvas.columns >= 40 or rung == 0
-        _ladder_cell(canvas, column * half, (row + 1) * LINE_HEIGHT, session, rung, names=wide,
+        _ladder_cell(canvas, column * half, top + row * LINE_HEIGHT, session, rung, names=wide,
                      right=(column + 1) * half - CHAR_WIDTH)

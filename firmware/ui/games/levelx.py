@@ -371,7 +371,7 @@ def _draw_scores(canvas: Canvas, session: GameSession, title: str = "Scores", ri
     (`right` replaces the round number: the result page gives its page number)."""
     game: LevelX = session.game  # type: ignore[assignment]
     canvas.title(title, f"round {game.round_number}" if right is None else right)
-    y = _score_table(canvas, session, LINE_HEIGHT + 1, canvas.height)
+    y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
     footer = _footer(game) if not game.is_over() else f"tiles left: {' '.join(map(str, game.tiles_left)) or 'none'}"
     if y + LINE_HEIGHT <= canvas.height + 1:
         canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
@@ -460,12 +460,12 @@ def _grid_page(canvas: Canvas, session: GameSession, position: str) -> None:
     pieces as seat tags, a closed row struck through; the chips left at the right."""
     game: LevelX = session.game  # type: ignore[assignment]
     canvas.title("Final grid", position)
-    pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - LINE_HEIGHT) // len(ROWS)))
+    pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - canvas.line_height) // len(ROWS)))
     label_w = 2 * CHAR_WIDTH + 2
     left_w = 3 * CHAR_WIDTH
     field_w = (canvas.width - label_w - left_w) // max(FIELDS)
     for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
-        y = LINE_HEIGHT + index * pitch
+        y = canvas.line_height + index * pitch
         closed = row in game.closed_rows
         canvas.text(label_w - 2 - len(str(row)) * CHAR_WIDTH, y, str(row))
         first = label_w + (max(FIELDS) - fields) * field_w  # the X fields in one column
