@@ -375,6 +375,23 @@ class Extra(Game):
 
     def _restore(self, record: Any) -> None:
         self._offered = None
+        if len(record) == 10:  # the fast `apply`'s record of a choice: undo its changes
+            self._events, player, first, second, column, number, crossed, ended, in_game, self.roller = record
+            sheet = self.sheets[player]
+            crosses = sheet._crosses
+            if second >= 0:  # taken back in reverse order: both pairs may cross the same row
+                crosses[second] -= 1
+            if first >= 0:
+                crosses[first] -= 1
+            if column >= 0:
+                sheet._numbers[column] = number
+                if crossed:
+                    sheet._column_crosses[column] -= 1
+            sheet._ended = ended
+            if in_game is not None:
+                self._in_game = list(in_game)
+            self._undecided.insert(0, player)
+            return
         self._events, self._undecided = record[0], list(record[1])
         if len(record) == 4:
             self.faces, self.rolls = record[2], record[3]
@@ -432,9 +449,12 @@ class Extra(Game):
         return tuple(c for c, n in enumerate(sheet._numbers) if n is None)
 
     def legal_decisions(self) -> list[Choice]:
-        if not self._undecided or self.faces is None:
-            return []
-        return list((self._offered or self._legal())[0])
+        offered = self._offered  # set only while a decision is pending
+        if offered is None:
+            if not self._undecided or self.faces is None:
+                return []
+            offered = self._legal()
+        return list(offered[0])
 
     def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
         """The pending player's legal decisions, from the cached table for their situation;
@@ -458,23 +478,22 @@ class Extra(Game):
     def apply(self, step: Any) -> None:
         """`Game.apply` with the common steps done inline: a roll of five known faces and a
         choice that is one of the very objects `legal_decisions()` offers, leaving the same
-        state and undo record as the plain path but the events unbuilt (`Game.events` builds
-        them when read); anything else, and every refused step, takes the plain path."""
+        state as the plain path but the events unbuilt (`Game.events` builds them when read);
+        anything else, and every refused step, takes the plain path.
+
+        A fast choice's undo record holds only what it changed (see `_restore`): the crossed
+        rows, the EXTRA column's number and count, the ended flag, the roller, and the players
+        still in only when this choice ended the player's game."""
         kind = type(step)
         undecided = self._undecided
         if kind is Choice:
-            if undecided and id(step) in (self._offered or self._legal())[2]:
-                player = undecided[0]
-                sheet = self.sheets[player]
-                self._undo_stack.append((
-                    self._events, tuple(undecided), tuple(self._in_game), self.roller, player,
-                    tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended))
-                self._events = None
-                self._choose(step, None)
-                self._offered = None
-                self.history.append(step)
-                self._actors.append(player)
-                return
+            if undecided:
+                offered = self._offered
+                if offered is None:
+                    offered = self._legal()
+                if id(step) in offered[2]:
+                    self._choose_fast(step, undecided)
+                    return
         elif kind is Roll and not undecided and self._in_game:
             faces = step.faces
             try:
@@ -492,6 +511,59 @@ class Extra(Game):
                 self._actors.append(None)
                 return
         Game.apply(self, step)
+
+    def _choose_fast(self, step: Choice, undecided: list[int]) -> None:
+        """`_choose` for a choice `legal_decisions()` offered (so legal and the pending
+        player's), without events and with a record of only what it changes."""
+        player = undecided[0]
+        sheet = self.sheets[player]
+        faces = self.faces
+        (a, b), (c, d) = step.pairs
+        crosses = sheet._crosses
+        first = faces[a] + faces[b] - 2  # type: ignore[index]  # a choice is pending: rolled
+        box = crosses[first]
+        if box < _ROW_SIZE[first]:
+            crosses[first] = box + 1
+        else:
+            first = -1  # the row was full: nothing crossed
+        second = faces[c] + faces[d] - 2  # type: ignore[index]
+        box = crosses[second]
+        if box < _ROW_SIZE[second]:
+            crosses[second] = box + 1
+        else:
+            second = -1
+        ended = sheet._ended
+        extra = step.extra
+        if extra is None:
+            column, number, cross = -1, None, False
+        else:
+            face = faces[extra]  # type: ignore[index]
+            numbers = sheet._numbers
+            if face in numbers:
+                column, cross = numbers.index(face), True
+            else:
+                column, cross = step.column, not self.players[player].kids
+            number = numbers[column]
+            numbers[column] = face
+            if cross:
+                column_crosses = sheet._column_crosses
+                count = column_crosses[column] + 1
+                column_crosses[column] = count
+                if count == COLUMN_SIZES[column]:
+                    sheet._ended = True
+        in_game = None
+        if sheet._ended:
+            in_game = tuple(self._in_game)
+            self._in_game.remove(player)
+        self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
+                                 in_game, self.roller))
+        del undecided[0]
+        if not undecided:
+            self._next_roller()
+        self._events = None
+        self._offered = None
+        self.history.append(step)
+        self._actors.append(player)
 
     def _apply(self, step: Any) -> None:
         if isinstance(step, Roll):
