@@ -184,6 +184,26 @@ class Exxtra(Game):
         self._faces, self._value, self._events = record[0], record[1], record[2]
         if len(record) == 4:
             self._rolls = record[3]
+        elif len(record) == 5:  # the fast `apply`'s record of a place: undo it step by step
+            self._rolls = record[3]
+            player, rung, owner, value, back, index, position = record[4]
+            self._current, self._winner = player, None  # a place is applied only before a win
+            following = player + 1 if player + 1 < len(self._positions) else 0
+            self._positions[following] = position
+            zero = self._zero
+            if back == 0:
+                zero.insert(index, following)
+            if rung == 0:  # the placed pair came last on rung 0 (after the return above)
+                zero.pop()
+            self._owner = list(owner)
+            rung_of = self._rung_of
+            rung_of[player] = -1  # the turn's player holds their dice
+            rung_of[following] = back
+            for higher in range(1, TOP_RUNG + 1):  # pairs placing removed, and the returned one
+                other = owner[higher]
+                if other >= 0:
+                    rung_of[other] = higher
+            self._placed_value[player] = value
         elif len(record) > 4:
             (self._positions, self._rung_of, self._placed_value, self._owner, self._zero) = (
                 list(record[3]), list(record[4]), list(record[5]), list(record[6]), list(record[7]))
@@ -215,22 +235,35 @@ class Exxtra(Game):
                     values = None
                 if values is not None:
                     a, b = step.faces
-                    value = values[self._rolls == 0]
+                    rolls = self._rolls
+                    value = values[rolls == 0]
                     if value >= 0 and a != b:  # no doubles, no X: only the roll changes
-                        self._undo_stack.append((faces, self._value, self._events, self._rolls))
+                        self._undo_stack.append((faces, self._value, self._events, rolls))
+                        self._events = None
+                        self._rolls = rolls + 1  # _apply_roll's common case, inline
+                        self._faces = (a, b)
+                        self._value = value
                     else:
                         self._undo_stack.append(self._full_record())
-                    self._events = None
-                    self._apply_roll(a, b, value)
+                        self._events = None
+                        self._apply_roll(a, b, value)
                     self.history.append(step)
                     self._actors.append(None)
                     return
         elif faces is not None:
             if kind is Place:
                 rung = step.rung
-                if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or self._owner[rung] < 0):
-                    self._undo_stack.append(self._full_record())
+                owner = self._owner
+                if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or owner[rung] < 0):
                     player = self._current
+                    # What placing can change besides the ladder (see _restore): the player's
+                    # old combination, and the next player's dice coming back (rung, place on
+                    # rung 0, position before moving up).
+                    following = player + 1 if player + 1 < len(self._positions) else 0
+                    back = self._rung_of[following]
+                    self._undo_stack.append((faces, self._value, self._events, self._rolls, (
+                        player, rung, tuple(owner), self._placed_value[player], back,
+                        self._zero.index(following) if back == 0 else -1, self._positions[following])))
                     self._events = None
                     self._apply_place(rung)
                     self.history.append(step)
