@@ -55,6 +55,22 @@ _SPLITS_WITHOUT = tuple(_splits([i for i in range(DICE_COUNT) if i != e]) for e 
 _FREE_RIDE_SPLITS = tuple(split for splits in _SPLITS_WITHOUT for split in splits)
 
 
+def _numbers_key(numbers: Sequence[int | None]) -> int:
+    """A sheet's EXTRA numbers as one int for the legal-decision look-up: bit c (0–2) when
+    column c is empty, bit 2 + f when face f is written.
+
+    >>> _numbers_key([None, 4, None]) == 0b101 | 1 << 6
+    True
+    """
+    key = 0
+    for column, number in enumerate(numbers):
+        key |= 1 << column if number is None else 1 << 2 + number
+    return key
+
+
+_ALL_FREE = _numbers_key([None] * len(COLUMN_SIZES))
+
+
 def row_score(total: int, crosses: int) -> int:
     """Score of row `total` with `crosses` crosses: 0, −200 inside the wall, else points × factor.
 
@@ -87,13 +103,14 @@ class Sheet:
         210
     """
 
-    __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended")
+    __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended", "_key")
 
     def __init__(self) -> None:
         self._crosses: list[int] = [0] * len(SUMS)
         self._numbers: list[int | None] = [None] * len(COLUMN_SIZES)
         self._column_crosses: list[int] = [0] * len(COLUMN_SIZES)
         self._ended = False
+        self._key = _ALL_FREE  # _numbers_key(self._numbers), kept up to date with _numbers
 
     @classmethod
     def filled(
@@ -125,6 +142,7 @@ class Sheet:
             sheet._column_crosses[column] = count
             if count == size:
                 sheet._ended = True
+        sheet._key = _numbers_key(sheet._numbers)
         return sheet
 
     # --- what the UI reads ------------------------------------------------------------
@@ -184,6 +202,7 @@ class Sheet:
     def _take(self, column: int, face: int, cross: bool) -> None:
         """Write `face` in `column` (if new) and cross its next box when `cross`."""
         self._numbers[column] = face
+        self._key = _numbers_key(self._numbers)
         if cross:
             self._column_crosses[column] += 1
             if self._column_crosses[column] == COLUMN_SIZES[column]:
@@ -195,6 +214,7 @@ class Sheet:
         twin._numbers = self._numbers.copy()
         twin._column_crosses = self._column_crosses.copy()
         twin._ended = self._ended
+        twin._key = self._key
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -270,13 +290,17 @@ _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
 @cache
-def _dice_showing(faces: tuple[int, ...]) -> Mapping[int | None, int]:
-    """Per face 1–6, the bit mask of the dice showing it (0 if none), and 0 for None (an empty
-    column's number): cached per roll."""
-    masks: dict[int | None, int] = dict.fromkeys((None, *FACES), 0)
+def _dice_showing(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """Per set of faces (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of
+    the dice showing one of them: cached per roll."""
+    by_face = [0] * (len(FACES) + 1)
     for index, face in enumerate(faces):
-        masks[face] = masks.get(face, 0) | 1 << index
-    return MappingProxyType(masks)
+        by_face[face] |= 1 << index
+    shown = [0]
+    for face in FACES:  # the sets with face f are those without it, plus its dice
+        mask = by_face[face]
+        shown += [dice | mask for dice in shown]
+    return tuple(shown)
 
 
 @cache
@@ -363,7 +387,7 @@ class Extra(Game):
         self._to_roll, self._to_decide = pending_values(len(self.players))
         self._offered: tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]] | None = None  # see _legal
         self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` is of (see _legal)
-        self._showing: Mapping[int | None, int] = MappingProxyType({})
+        self._showing: tuple[int, ...] = ()
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -385,6 +409,8 @@ class Extra(Game):
                 crosses[first] -= 1
             if column >= 0:
                 sheet._numbers[column] = number
+                if number is None:  # the choice wrote a new number
+                    sheet._key = _numbers_key(sheet._numbers)
                 if crossed:
                     sheet._column_crosses[column] -= 1
             sheet._ended = ended
@@ -400,6 +426,7 @@ class Extra(Game):
         self._in_game = list(in_game)
         sheet = self.sheets[player]
         sheet._crosses, sheet._numbers = list(crosses), list(numbers)
+        sheet._key = _numbers_key(numbers)
         sheet._column_crosses, sheet._ended = list(column_crosses), ended
 
     def _copy_into(self, twin: Any) -> None:
@@ -460,17 +487,14 @@ class Extra(Game):
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
-        first, second, third = self.sheets[player]._numbers
+        key = self.sheets[player]._key  # free columns in bits 0-2, owned faces above
         faces = self.faces
         if faces is not self._showing_for:  # every player decides on the same roll: look it up once
             self._showing_for, self._showing = faces, _dice_showing(faces)  # type: ignore[arg-type]
-        showing = self._showing
-        shown = showing[first] | showing[second] | showing[third]
-        free = (first is None) | (second is None) << 1 | (third is None) << 2
-        index = (player << 8) | (shown << 3) | free
+        index = (player << 8) | (self._showing[key >> 3] << 3) | (key & 7)
         offered = _LEGAL[index]
         if offered is None:
-            offered = _LEGAL[index] = _legal_for(player, shown, free)
+            offered = _LEGAL[index] = _legal_for(player, index >> 3 & 31, index & 7)
         self._offered = offered
         return offered
 
@@ -543,6 +567,7 @@ class Extra(Game):
                 column, cross = numbers.index(face), True
             else:
                 column, cross = step.column, not self.players[player].kids
+                sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
             number = numbers[column]
             numbers[column] = face
             if cross:
@@ -651,6 +676,8 @@ class Extra(Game):
             else:
                 column, cross = numbers.index(face), True
             numbers[column] = face  # Sheet._take, inline
+            if new:
+                sheet._key = _numbers_key(numbers)
             if cross:
                 column_crosses = sheet._column_crosses
                 column_crosses[column] += 1
