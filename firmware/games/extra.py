@@ -53,6 +53,9 @@ def _splits(dice: Sequence[int]) -> tuple[tuple[tuple[int, int], tuple[int, int]
 # The pair splits left when die e is the extra die (index e) — constant tables.
 _SPLITS_WITHOUT = tuple(_splits([i for i in range(DICE_COUNT) if i != e]) for e in range(DICE_COUNT))
 _FREE_RIDE_SPLITS = tuple(split for splits in _SPLITS_WITHOUT for split in splits)
+_SHOWN_SETS = 1 << len(FACES)  # sets of faces in a roll's table (see _roll_table)
+# Where a roll's table holds the two rows a split crosses (see _roll_table).
+_ROWS_AT = {split: _SHOWN_SETS + 2 * n for n, split in enumerate(_FREE_RIDE_SPLITS)}
 
 
 def _numbers_key(numbers: Sequence[int | None]) -> int:
@@ -290,26 +293,29 @@ _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
 @cache
-def _dice_showing(faces: tuple[int, ...]) -> tuple[int, ...]:
-    """Per set of faces (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of
-    the dice showing one of them: cached per roll."""
+def _roll_table(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """What the fast paths look up about one roll, cached per roll: first, per set of faces
+    (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of the dice showing one of
+    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row."""
     by_face = [0] * (len(FACES) + 1)
     for index, face in enumerate(faces):
         by_face[face] |= 1 << index
-    shown = [0]
+    table = [0]
     for face in FACES:  # the sets with face f are those without it, plus its dice
         mask = by_face[face]
-        shown += [dice | mask for dice in shown]
-    return tuple(shown)
+        table += [dice | mask for dice in table]
+    for (a, b), (c, d) in _FREE_RIDE_SPLITS:
+        table += (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
+    return tuple(table)
 
 
 @cache
-def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
+def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
     6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
-    Third, the `id`s of those very objects (kept alive by `_CHOICES`): the fast `apply` knows a
-    decision it offered without hashing it."""
+    Third, the `id`s of those very objects (kept alive by `_CHOICES`), each with where a roll's
+    table holds its rows: the fast `apply` knows a decision it offered without hashing it."""
     table = _CHOICES[player]
     columns = tuple(c for c in range(len(COLUMN_SIZES)) if free >> c & 1)
     if columns:
@@ -325,7 +331,7 @@ def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], 
         else:
             for column in columns:
                 decisions.extend(table[die][column])
-    return tuple(decisions), frozenset(decisions), frozenset(map(id, decisions))
+    return tuple(decisions), frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
 
 
 def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
@@ -385,8 +391,8 @@ class Extra(Game):
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
-        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]] | None = None  # see _legal
-        self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` is of (see _legal)
+        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]] | None = None  # see _legal
+        self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` (its _roll_table) is of
         self._showing: tuple[int, ...] = ()
 
     def _snapshot(self, step: Any) -> Any:
@@ -483,14 +489,14 @@ class Extra(Game):
             offered = self._legal()
         return list(offered[0])
 
-    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
+    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
         key = self.sheets[player]._key  # free columns in bits 0-2, owned faces above
         faces = self.faces
         if faces is not self._showing_for:  # every player decides on the same roll: look it up once
-            self._showing_for, self._showing = faces, _dice_showing(faces)  # type: ignore[arg-type]
+            self._showing_for, self._showing = faces, _roll_table(faces)  # type: ignore[arg-type]
         index = (player << 8) | (self._showing[key >> 3] << 3) | (key & 7)
         offered = _LEGAL[index]
         if offered is None:
@@ -515,8 +521,9 @@ class Extra(Game):
                 offered = self._offered
                 if offered is None:
                     offered = self._legal()
-                if id(step) in offered[2]:
-                    self._choose_fast(step, undecided)
+                rows = offered[2].get(id(step))
+                if rows is not None:  # offered, so legal and the pending player's
+                    self._choose_fast(step, undecided, rows)
                     return
         elif kind is Roll and not undecided and self._in_game:
             faces = step.faces
@@ -536,21 +543,21 @@ class Extra(Game):
                 return
         Game.apply(self, step)
 
-    def _choose_fast(self, step: Choice, undecided: list[int]) -> None:
+    def _choose_fast(self, step: Choice, undecided: list[int], rows: int) -> None:
         """`_choose` for a choice `legal_decisions()` offered (so legal and the pending
-        player's), without events and with a record of only what it changes."""
+        player's), without events and with a record of only what it changes; `rows`: where
+        the roll's table (set by `_legal`) holds the rows its pairs cross."""
         player = undecided[0]
         sheet = self.sheets[player]
-        faces = self.faces
-        (a, b), (c, d) = step.pairs
+        table = self._showing
         crosses = sheet._crosses
-        first = faces[a] + faces[b] - 2  # type: ignore[index]  # a choice is pending: rolled
+        first = table[rows]
         box = crosses[first]
         if box < _ROW_SIZE[first]:
             crosses[first] = box + 1
         else:
             first = -1  # the row was full: nothing crossed
-        second = faces[c] + faces[d] - 2  # type: ignore[index]
+        second = table[rows + 1]
         box = crosses[second]
         if box < _ROW_SIZE[second]:
             crosses[second] = box + 1
@@ -561,7 +568,7 @@ class Extra(Game):
         if extra is None:
             column, number, cross = -1, None, False
         else:
-            face = faces[extra]  # type: ignore[index]
+            face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
             numbers = sheet._numbers
             if face in numbers:
                 column, cross = numbers.index(face), True
