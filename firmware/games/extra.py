@@ -522,8 +522,58 @@ class Extra(Game):
                 if offered is None:
                     offered = self._legal()
                 rows = offered[2].get(id(step))
-                if rows is not None:  # offered, so legal and the pending player's
-                    self._choose_fast(step, undecided, rows)
+                if rows is not None:  # offered, so legal and the pending player's: `_choose`
+                    # inline, without events; `rows`: where the roll's table (set by `_legal`)
+                    # holds the rows its pairs cross
+                    player = undecided[0]
+                    sheet = self.sheets[player]
+                    table = self._showing
+                    crosses = sheet._crosses
+                    first = table[rows]
+                    box = crosses[first]
+                    if box < _ROW_SIZE[first]:
+                        crosses[first] = box + 1
+                    else:
+                        first = -1  # the row was full: nothing crossed
+                    second = table[rows + 1]
+                    box = crosses[second]
+                    if box < _ROW_SIZE[second]:
+                        crosses[second] = box + 1
+                    else:
+                        second = -1
+                    ended = sheet._ended
+                    extra = step.extra
+                    if extra is None:
+                        column, number, cross = -1, None, False
+                    else:
+                        face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
+                        numbers = sheet._numbers
+                        if face in numbers:
+                            column, cross = numbers.index(face), True
+                        else:
+                            column, cross = step.column, not self.players[player].kids
+                            sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
+                        number = numbers[column]
+                        numbers[column] = face
+                        if cross:
+                            column_crosses = sheet._column_crosses
+                            count = column_crosses[column] + 1
+                            column_crosses[column] = count
+                            if count == COLUMN_SIZES[column]:
+                                sheet._ended = True
+                    in_game = None
+                    if sheet._ended:
+                        in_game = tuple(self._in_game)
+                        self._in_game.remove(player)
+                    self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
+                                             in_game, self.roller))
+                    del undecided[0]
+                    if not undecided:
+                        self._next_roller()
+                    self._events = None
+                    self._offered = None
+                    self.history.append(step)
+                    self._actors.append(player)
                     return
         elif kind is Roll and not undecided and self._in_game:
             faces = step.faces
@@ -542,60 +592,6 @@ class Extra(Game):
                 self._actors.append(None)
                 return
         Game.apply(self, step)
-
-    def _choose_fast(self, step: Choice, undecided: list[int], rows: int) -> None:
-        """`_choose` for a choice `legal_decisions()` offered (so legal and the pending
-        player's), without events and with a record of only what it changes; `rows`: where
-        the roll's table (set by `_legal`) holds the rows its pairs cross."""
-        player = undecided[0]
-        sheet = self.sheets[player]
-        table = self._showing
-        crosses = sheet._crosses
-        first = table[rows]
-        box = crosses[first]
-        if box < _ROW_SIZE[first]:
-            crosses[first] = box + 1
-        else:
-            first = -1  # the row was full: nothing crossed
-        second = table[rows + 1]
-        box = crosses[second]
-        if box < _ROW_SIZE[second]:
-            crosses[second] = box + 1
-        else:
-            second = -1
-        ended = sheet._ended
-        extra = step.extra
-        if extra is None:
-            column, number, cross = -1, None, False
-        else:
-            face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
-            numbers = sheet._numbers
-            if face in numbers:
-                column, cross = numbers.index(face), True
-            else:
-                column, cross = step.column, not self.players[player].kids
-                sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
-            number = numbers[column]
-            numbers[column] = face
-            if cross:
-                column_crosses = sheet._column_crosses
-                count = column_crosses[column] + 1
-                column_crosses[column] = count
-                if count == COLUMN_SIZES[column]:
-                    sheet._ended = True
-        in_game = None
-        if sheet._ended:
-            in_game = tuple(self._in_game)
-            self._in_game.remove(player)
-        self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
-                                 in_game, self.roller))
-        del undecided[0]
-        if not undecided:
-            self._next_roller()
-        self._events = None
-        self._offered = None
-        self.history.append(step)
-        self._actors.append(player)
 
     def _apply(self, step: Any) -> None:
         if isinstance(step, Roll):
