@@ -484,9 +484,20 @@ class Extra(Game):
     def legal_decisions(self) -> list[Choice]:
         offered = self._offered  # set only while a decision is pending
         if offered is None:
-            if not self._undecided or self.faces is None:
+            undecided = self._undecided
+            faces = self.faces
+            if not undecided or faces is None:
                 return []
-            offered = self._legal()
+            # _legal, inline: bots and the bench ask on every decision
+            player = undecided[0]
+            key = self.sheets[player]._key
+            if faces is not self._showing_for:
+                self._showing_for, self._showing = faces, _roll_table(faces)
+            index = (player << 8) | (self._showing[key >> 3] << 3) | (key & 7)
+            offered = _LEGAL[index]
+            if offered is None:
+                offered = _LEGAL[index] = _legal_for(player, index >> 3 & 31, index & 7)
+            self._offered = offered
         return list(offered[0])
 
     def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
