@@ -105,6 +105,11 @@ _TEXTS: tuple[str, ...] = tuple(f"{value // 10}{value % 10}" for value in range(
 _ROLL_VALUES: dict[tuple[str, str], tuple[int, int]] = {
     (a, b): (_compute_value(a, b, False), _compute_value(a, b, True)) for a in DIE_A for b in DIE_B
 }
+# The same, but -1 where the roll does more than set the roll being decided on (an X after
+# the first roll, or doubles): the fast `apply`'s common case in one look-up.
+_PLAIN_VALUES: dict[tuple[str, str], tuple[int, int]] = {
+    faces: (-1, -1) if faces[0] == faces[1] else values for faces, values in _ROLL_VALUES.items()
+}
 
 
 def _value_of(a: str, b: str, first_roll: bool) -> int:
@@ -229,21 +234,23 @@ class Exxtra(Game):
             pass
         elif kind is Roll:
             if faces is None:
+                rolled = step.faces
                 try:
-                    values = _ROLL_VALUES.get(step.faces)
+                    values = _PLAIN_VALUES.get(rolled)
                 except TypeError:  # unhashable faces: the plain path names the bad one
                     values = None
                 if values is not None:
-                    a, b = step.faces
                     rolls = self._rolls
                     value = values[rolls == 0]
-                    if value >= 0 and a != b:  # no doubles, no X: only the roll changes
+                    if value >= 0:  # no doubles, no X: only the roll changes
                         self._undo_stack.append((faces, self._value, self._events, rolls))
                         self._events = None
                         self._rolls = rolls + 1  # _apply_roll's common case, inline
-                        self._faces = (a, b)
+                        self._faces = rolled  # a tuple (a hashable key of the table)
                         self._value = value
                     else:
+                        a, b = rolled
+                        value = _ROLL_VALUES[a, b][rolls == 0]
                         self._undo_stack.append(self._full_record())
                         self._events = None
                         self._apply_roll(a, b, value)
