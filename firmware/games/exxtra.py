@@ -262,17 +262,48 @@ class Exxtra(Game):
                 rung = step.rung
                 owner = self._owner
                 if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or owner[rung] < 0):
-                    player = self._current
+                    player, value = self._current, self._value
+                    positions, rung_of, values, zero = self._positions, self._rung_of, self._placed_value, self._zero
+                    following = player + 1 if player + 1 < len(positions) else 0
+                    back = rung_of[following]
+                    index = zero.index(following) if back == 0 else -1
                     # What placing can change besides the ladder (see _restore): the player's
                     # old combination, and the next player's dice coming back (rung, place on
                     # rung 0, position before moving up).
-                    following = player + 1 if player + 1 < len(self._positions) else 0
-                    back = self._rung_of[following]
-                    self._undo_stack.append((faces, self._value, self._events, self._rolls, (
-                        player, rung, tuple(owner), self._placed_value[player], back,
-                        self._zero.index(following) if back == 0 else -1, self._positions[following])))
+                    self._undo_stack.append((faces, value, self._events, self._rolls, (
+                        player, rung, tuple(owner), values[player], back, index, positions[following])))
                     self._events = None
-                    self._apply_place(rung)
+                    # _apply_place, _next_turn and _advance inline, without events (the same
+                    # rules: a change there is a change here; the fast-path tests compare them)
+                    above = owner[rung + 1:]
+                    if above and max(above) >= 0:
+                        for higher in range(rung + 1, TOP_RUNG + 1):
+                            other = owner[higher]
+                            if other >= 0 and values[other] <= value:
+                                owner[higher] = -1
+                                rung_of[other] = -1
+                    rung_of[player] = rung
+                    values[player] = value
+                    if rung == 0:
+                        zero.append(player)
+                    else:
+                        owner[rung] = player
+                    self._current = following
+                    self._rolls = 0
+                    self._faces = None
+                    self._value = -1
+                    back = rung_of[following]  # placing may have sent those dice back already
+                    if back == 0:
+                        rung_of[following] = -1
+                        del zero[index]
+                    elif back > 0:
+                        rung_of[following] = -1
+                        owner[back] = -1
+                        after = positions[following] + back
+                        if after >= FINISH:
+                            after = FINISH
+                            self._winner = following
+                        positions[following] = after
                     self.history.append(step)
                     self._actors.append(player)
                     return
