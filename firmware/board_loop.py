@@ -22,9 +22,11 @@ from firmware.agents import AgentAnswer, Agents
 from firmware.debug import DebugRequest
 from firmware.errors import HardwareError
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
+from firmware.hardware.sound import Sound
 from firmware.loop import EventLoop, Stop, Timer
 from firmware.ui.app import BoardApp
-from firmware.ui.colours import PLAYER_COLOURS
+from firmware.ui.colours import PLAYER_COLOURS, duty, led_level, use_palette
+from firmware.ui.cues import CueWatcher
 
 log = logging.getLogger("xtraboard.board")
 ATTRACT_STEP_S = 0.12
@@ -63,6 +65,9 @@ class Board:
         self._swallow: str | None = None  # the code's last button: its release is not a press
         self._fleet_seen: tuple[int, bool] | None = None
         self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
+        self.sound = Sound(getattr(hardware, "buzzer", None), loop.call_later)  # logs only, without a buzzer
+        self.app.sound = self.sound  # type: ignore[attr-defined]  # for cue(app, "refused")
+        self.cues = CueWatcher()
         self._arm_idle()
 
     # --- timers the app asks for: run, then render ---------------------------------------------
@@ -188,6 +193,7 @@ class Board:
     def render(self) -> None:
         """Push the app's state to the LEDs and the display if it changed."""
         hw, app, now = self.hardware, self.app, self.clock()
+        use_palette(app.settings.palette)  # the seat colours the frame below is drawn in
         if self.attract_phase is not None:
             frame = self.attract_frame()
         elif self._rendered != app.version:
@@ -195,7 +201,9 @@ class Board:
         else:
             frame = self._frame
         if self._rendered != app.version and hw.display is not None:
-            self._image = app.image(hw.display.canvas_size)
+            self._image = app.image(hw.display.canvas_size, hw.display.mode)
+        if self._rendered != app.version:
+            self.cues.watch(app)  # roll, choice, turn, end: tunes on the loop's timers
         self._rendered = app.version
         self._frame = frame
         if hw.leds is not None:
@@ -203,6 +211,8 @@ class Board:
             if hw.leds.show(frame, now):
                 self.pushes["leds"] += 1
             self._arm_cycle(hw.leds.next_change(frame, now))
+        if hw.display is not None:
+            self._apply_display_settings()
         if hw.display is not None and self._image is not None:
             try:
                 if hw.display.show(self._image):
@@ -225,11 +235,17 @@ class Board:
 
     def _apply_led_settings(self) -> None:
         leds, settings = self.hardware.leds, self.app.settings
-        brightness = min(settings.brightness, self.app.operator.brightness_cap)
-        if leds.brightness != brightness:
-            leds.brightness = brightness
+        level = led_level(settings.brightness, self.app.operator.brightness_cap, settings.night)
+        if leds.brightness != duty(level):
+            leds.level = level  # gamma: even steps look even, and the cap bounds every step
         budget = min(settings.led_budget_amps, self.hardware.config.leds.budget_amps) * 1000.0
         leds.budget_ma = budget
+
+    def _apply_display_settings(self) -> None:
+        try:
+            self.hardware.display.dim(self.app.settings.night)  # night mode dims the OLED too
+        except HardwareError as exc:  # a loose cable: the frame push below reports it
+            log.error("%s", exc)
 
     def _arm_cycle(self, when: float | None) -> None:
         """One timer for the next multi-colour cell change (no polling)."""
@@ -263,8 +279,9 @@ class Board:
             notifier.stopping()
 
     def close(self) -> None:
-        """Stop the agents' worker thread (the hardware and journal are closed by their owners)."""
+        """Stop the agents' worker thread and any tune (the hardware and journal are closed by their owners)."""
         self.agents.close()
+        self.sound.stop()
 
 
 def run_board(hardware: Any, args: Any) -> int:

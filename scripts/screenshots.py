@@ -3,6 +3,9 @@
     .venv/bin/python scripts/screenshots.py                 # all scenes into docs/screenshots/
     .venv/bin/python scripts/screenshots.py OUT_DIR menu    # only some scenes, elsewhere
 
+"extra-sheet-true-size" is the display alone: an EXTRA! sheet zoomed beside its physical size
+on a 96 dpi screen (the default board's panel; sim.truesize).
+
 Each picture comes from a seeded SimBoard (fake clock) driven by button taps, as a person at
 the board would press them, so the pictures are the same on every run. A scene whose game
 screens are not in the firmware yet is skipped with a note (exit status 1).
@@ -20,7 +23,7 @@ from firmware.games import game_class
 from firmware.ui.play import PlayScreen
 from sim.app import choose
 from sim.board import SimBoard
-from sim.screenshot import save_screenshot
+from sim.screenshot import save_screenshot, save_true_size_image
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SEED = 2024
@@ -113,6 +116,13 @@ def extra_sheet(board: SimBoard) -> None:
     board.settle()
 
 
+def extra_sheet_true_size(board: SimBoard) -> None:
+    set_up(board, "extra", [False, True])
+    play(board, decisions=8)  # the sheets part filled
+    board.tap("roll")  # ROLL while deciding: the whole sheet
+    board.settle()
+
+
 # name → (game, seed, how); the seeds were picked for a lively board (pieces spread, rungs taken).
 SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "menu": (None, SEED, menu),
@@ -120,7 +130,9 @@ SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "levelx": ("levelx", SEED, levelx),
     "extra": ("extra", SEED, extra),
     "extra-sheet": ("extra", SEED, extra_sheet),
+    "extra-sheet-true-size": ("extra", SEED, extra_sheet_true_size),
 }
+TRUE_SIZE_DPI = 96.0  # the README's picture: what a 96 dpi screen shows at true size
 
 
 def game_screens_exist(game: str) -> bool:
@@ -134,6 +146,8 @@ def shoot(name: str, out_dir: Path, seed: int | None = None) -> Path:
     try:
         how(board)
         bright_phase(board)
+        if name.endswith("-true-size"):
+            return save_true_size_image(board, out_dir / f"{name}.png", TRUE_SIZE_DPI)
         return save_screenshot(board, out_dir / f"{name}.png")
     finally:
         board.close()

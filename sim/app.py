@@ -74,6 +74,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("the board's language: de, en or fr (xx: the pseudo-locale; default: its settings,"
                                " else the board description's language)"))
     parser.add_argument("--frames", type=int, metavar="N", help=_("window: quit after N frames (tests, smoke runs)"))
+    parser.add_argument("--true-size", action="store_true",
+                        help=_("window: show the OLED at its physical size beside the board (docs/simulator.md)"))
+    parser.add_argument("--dpi", type=float, metavar="DPI",
+                        help=_("window: your screen's pixels per inch for --true-size (default: from SDL, else 96)"))
     parser.add_argument("--debug-port", type=int, metavar="PORT",
                         help=_("headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
                                "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given"))

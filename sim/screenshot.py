@@ -53,3 +53,17 @@ def save_display_image(board: Any, path: Path | str) -> Path:
     image = display.image if display.image is not None else Image.new(display.device.mode, display.size)
     (image if image.mode == "1" else image.convert("L")).save(target, format="PNG")
     return target
+
+
+def save_true_size_image(board: Any, path: Path | str, dpi: float, zoom: int = 4) -> Path:
+    """Write the display zoomed beside its physical size at `dpi` (sim.truesize), as PNG."""
+    from sim.truesize import side_by_side
+
+    target = Path(path)
+    if target.parent and not target.parent.is_dir():
+        raise OSError(f"true-size image: the folder {target.parent} does not exist")
+    image = board.image()
+    if image is None:
+        raise OSError("true-size image: the board has no display")
+    side_by_side(image, board.config.display.size_mm, dpi, zoom).save(target)
+    return target

@@ -7,6 +7,9 @@ holding Backspace for a second opens the menu.
     R roll · Enter OK · Backspace back (hold: menu) · Left/Right arrows · Esc or close: quit
     click a drawn button (hold the mouse button to hold it)
 
+`--true-size` adds a panel right of the board with the OLED at its physical size (the board
+description's mm, the screen's DPI from SDL or `--dpi`; see sim.truesize).
+
 Each frame the window handles pygame's events, lets the firmware run what is due
 (`run_pending`: queued edges and due timers, never a poll of its own), draws the board and
 waits for the next frame (30 fps).
@@ -24,6 +27,7 @@ from typing import Any
 from firmware.hardware.config import BoardConfig
 from firmware.loop import FakeClock
 from sim.render import DESK, FOOTER_MM, MARGIN_MM, BoardRenderer, snapshot
+from sim.truesize import CAPTION, GAP_PX, LABEL_PX, oled_rgb, screen_dpi, true_size_px
 
 FPS = 30
 FOOTER = "R roll  ·  Enter OK  ·  Backspace back (hold: menu)  ·  Left/Right arrows  ·  click the buttons  ·  Esc quit"
@@ -59,7 +63,8 @@ class SimWindow:
     each frame advances the clock by one frame's time, so runs are exactly repeatable.
     """
 
-    def __init__(self, board: Any, *, scale: float | None = None, fps: int = FPS) -> None:
+    def __init__(self, board: Any, *, scale: float | None = None, fps: int = FPS, true_size: bool = False,
+                 dpi: float | None = None) -> None:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
@@ -74,7 +79,10 @@ class SimWindow:
             desktop = (pygame.display.get_desktop_sizes() or [(1280, 800)])[0]
             scale = math.floor(fit_scale(board.config, (desktop[0] * 0.92, desktop[1] * 0.85)) * 4) / 4
         self.renderer = BoardRenderer(board.config, scale, footer=FOOTER)
-        self.surface = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
+        # --true-size: the OLED at its physical size in a panel right of the board (sim.truesize)
+        self.dpi, self.dpi_source = screen_dpi(dpi)
+        self.true_size = true_size_px(board.config.display.size_mm, self.dpi) if true_size else None
+        self.surface = pygame.display.set_mode(self.window_size(), pygame.RESIZABLE)
         pygame.display.set_caption(f"xtraboard simulator — {board.config.name}")
         self.offset = (0, 0)
         self.clock = pygame.time.Clock()
@@ -83,6 +91,17 @@ class SimWindow:
         self._holders: dict[str, set[str]] = {}  # button → what holds it down ("key:13", "mouse")
         self._mouse_button: str | None = None
         self._canvas: Any = None
+        self._true: tuple[Any, Any] | None = None  # (image drawn, its true-size surface)
+
+    def window_size(self) -> tuple[int, int]:
+        """The board, and the true-size panel beside it when on."""
+        width, height = self.renderer.size
+        if self.true_size is None:
+            return width, height
+        return width + self.panel_width(), max(height, self.true_size[1] + 3 * GAP_PX + 2 * LABEL_PX)
+
+    def panel_width(self) -> int:
+        return 0 if self.true_size is None else self.true_size[0] + 2 * GAP_PX
 
     # --- input ------------------------------------------------------------------------------
     def handle(self, event: Any) -> None:
@@ -136,12 +155,13 @@ class SimWindow:
         """Redraw at the scale that fits the new window size, centred."""
         import pygame
 
-        scale = fit_scale(self.board.config, size)
+        scale = fit_scale(self.board.config, (size[0] - self.panel_width(), size[1]))
         if abs(scale - self.renderer.scale) > 1e-3:
             self.renderer = BoardRenderer(self.board.config, scale, footer=FOOTER)
         self.surface = pygame.display.get_surface()
         width, height = self.surface.get_size()
-        self.offset = (max(0, (width - self.renderer.size[0]) // 2), max(0, (height - self.renderer.size[1]) // 2))
+        wanted = self.window_size()
+        self.offset = (max(0, (width - wanted[0]) // 2), max(0, (height - wanted[1]) // 2))
 
     # --- frames -------------------------------------------------------------------------------
     def advance(self) -> None:
@@ -159,7 +179,28 @@ class SimWindow:
         self.renderer.draw(self._canvas, snapshot(self.board))
         self.surface.fill(DESK)
         self.surface.blit(self._canvas, self.offset)
+        if self.true_size is not None:
+            self._draw_true_size()
         pygame.display.flip()
+
+    def _draw_true_size(self) -> None:
+        """The display at its physical size (never scaled with the window), captioned."""
+        import pygame
+
+        image = self.board.image()
+        left = self.offset[0] + self.renderer.size[0] + GAP_PX
+        top = self.offset[1] + GAP_PX
+        font = pygame.font.Font(None, LABEL_PX)
+        self.surface.blit(font.render("true size", True, CAPTION), (left, top))
+        top += LABEL_PX
+        if image is not None:
+            if self._true is None or self._true[0] is not image:
+                rgb = oled_rgb(image, self.true_size)
+                self._true = (image, pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB"))
+            self.surface.blit(self._true[1], (left, top))
+        pygame.draw.rect(self.surface, CAPTION, (left - 1, top - 1, self.true_size[0] + 2, self.true_size[1] + 2), 1)
+        note = f"{self.dpi:g} dpi ({self.dpi_source})"
+        self.surface.blit(font.render(note, True, CAPTION), (left, top + self.true_size[1] + GAP_PX // 2))
 
     def step(self) -> None:
         """One frame: events, firmware, picture."""
@@ -208,7 +249,7 @@ def run_window(args: argparse.Namespace) -> int:
             resume(board.app)  # as `xtraboard run --kiosk`: straight back into the unfinished game
             board.board.render()
         try:
-            window = SimWindow(board)
+            window = SimWindow(board, true_size=getattr(args, "true_size", False), dpi=getattr(args, "dpi", None))
         except pygame.error as exc:
             print(f"xtraboard sim: cannot open a window ({exc}); on a machine without a display use "
                   "--headless, or SDL_VIDEODRIVER=dummy with --frames N", file=sys.stderr)

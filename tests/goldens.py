@@ -1,5 +1,6 @@
 """Golden OLED images: tests/golden/<folder>/<name>.png, regenerated with XTRABOARD_REGEN_GOLDEN=1
-(then look at them before committing)."""
+(then look at them before committing). Per display profile: tests/golden/<profile>/<name>.png
+(`check_profile_golden`; the profiles are hardware/boards/*.toml and "default")."""
 
 from __future__ import annotations
 
@@ -23,3 +24,9 @@ def check_golden(folder: str, name: str, image: Image.Image) -> None:
     assert expected.size == image.size, f"{name}: size {image.size}, golden {expected.size}"
     diff = ImageChops.difference(expected, image.convert("L")).getbbox()
     assert diff is None, f"{name} differs from {path} within {diff}; look at both, then regenerate with XTRABOARD_REGEN_GOLDEN=1"
+
+
+def check_profile_golden(profile: str, name: str, image: Image.Image) -> None:
+    """A screen drawn for a display profile (e.g. "ssd1322", "default"), against
+    tests/golden/<profile>/<name>.png."""
+    check_golden(profile, name, image)

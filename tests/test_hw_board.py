@@ -67,12 +67,13 @@ def test_pi_backend_without_gpio_says_what_to_check(monkeypatch: pytest.MonkeyPa
 def test_pi_backend_plays_on_without_leds_and_display() -> None:
     # GPIO from a mock factory; this machine has no NeoPixel library and no /dev/i2c-1.
     with open_hardware(default_board(), "pi", pin_factory=MockFactory()) as hardware:
-        assert hardware.leds is None and hardware.display is None
-        leds, display = hardware.problems
+        assert hardware.leds is None and hardware.display is None and hardware.buzzer is None
+        leds, display, buzzer = hardware.problems
         assert leds.startswith("LEDs: the NeoPixel chain on GPIO10 (spi) could not be opened")
         assert "playing without LEDs" in leds
         assert display.startswith("display: I2C bus 1 (/dev/i2c-1) at address 0x3C is not available")
         assert "i2cdetect -y 1" in display
+        assert buzzer.startswith("buzzer: GPIO27 could not play tones") and "playing without sound" in buzzer
 
 
 def test_close_blanks_the_leds_frees_the_pins_and_is_idempotent() -> None:

@@ -15,7 +15,7 @@ from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.hardware.display import Display, RecordingI2CBus, changed_span, make_luma_device, page_bytes
+from firmware.hardware.display import NIGHT_CONTRAST, Display, RecordingI2CBus, changed_span, make_luma_device, page_bytes
 from tests.hardware_fixtures import default_board
 
 # luma's drivers call Image.getdata(), deprecated in Pillow 13 (removed in 14): theirs, not ours.
@@ -274,3 +274,16 @@ def test_close_blanks_and_is_idempotent() -> None:
     display.close()
     assert [0xAE] in bus.commands()  # display off
     assert bus.data() == bytes(1024)  # a whole blank frame, as luma's cleanup sends it
+
+
+@pytest.mark.parametrize(("driver", "day"), [("ssd1306", 0xCF), ("ssd1309", 0xCF), ("sh1106", 0x7F)])
+def test_night_mode_lowers_the_contrast_once_and_restores_the_family_s_own_level(driver: str, day: int) -> None:
+    device, bus = ssd1306(driver=driver)
+    display = Display(device)
+    bus.clear()
+    display.dim(True)
+    display.dim(True)  # no change: nothing sent
+    assert bus.commands() == [[0x81, NIGHT_CONTRAST]]
+    bus.clear()
+    display.dim(False)
+    assert bus.commands() == [[0x81, day]]

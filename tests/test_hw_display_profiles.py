@@ -184,9 +184,9 @@ def test_changed_boxes_cover_whole_pixels_of_any_mode() -> None:
     assert changed_boxes(mono, mono.copy()) == []
 
 
-def test_a_larger_panel_shows_the_screen_centred() -> None:
+def test_screens_draw_at_the_panels_size_and_a_smaller_image_shows_centred() -> None:
     display, _ = ours(profile("ssd1327"))
-    assert display.size == (128, 128) and display.canvas_size == (128, 64)
+    assert display.size == (128, 128) and display.canvas_size == (128, 128)
     screen = Image.new("1", (128, 64), 1)
     display.show(screen)
     assert display.image.size == (128, 128) and display.image.mode == "RGB"

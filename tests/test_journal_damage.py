@@ -153,7 +153,7 @@ def test_a_bad_setting_falls_back_to_its_default_and_says_which(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, value: str
 ) -> None:
     journal = Journal(tmp_path)
-    journal.set_setting("brightness", 0.2)
+    journal.set_setting("brightness", 0.4)
     journal.set_setting("dice_mode", "physical")
     journal.close()
     sql(tmp_path, "UPDATE settings SET value = ? WHERE key = 'brightness'", value)
@@ -167,7 +167,7 @@ def test_a_bad_setting_falls_back_to_its_default_and_says_which(
     board.close()
     if value == "not json":  # unreadable: moved to the quarantine table, not lost
         assert sql(tmp_path, "SELECT item, data FROM quarantine") == [("setting brightness", "not json")]
-    assert sql(tmp_path, "SELECT value FROM settings WHERE key = 'brightness'") == [("0.5",)]
+    assert sql(tmp_path, "SELECT value FROM settings WHERE key = 'brightness'") == [(str(Settings().brightness),)]
     again = SimBoard(seed=1, state_dir=tmp_path)  # said once
     assert again.app.problems == [] and again.app.settings.dice_mode == "physical"
     again.close()

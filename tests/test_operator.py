@@ -15,6 +15,7 @@ from firmware.games import new_game
 from firmware.games.base import Player
 from firmware.hardware.config import default_board_path, load_board
 from firmware.journal import Journal
+from firmware.ui.colours import duty
 from firmware.ui.menus import MainMenu, SettingsScreen
 from firmware.ui.operator import AuditScreen, OperatorMenu
 from firmware.ui.screen import ConfirmScreen, TextScreen
@@ -211,10 +212,10 @@ def test_the_brightness_cap_limits_the_leds(cafe: SimBoard) -> None:
     open_operator(cafe)
     choose(cafe, "Settings")
     assert cafe.app.screen.choice.current.label == "Brightness cap"
-    cafe.tap("ok")  # 100% -> 20%
-    assert cafe.app.operator.brightness_cap == 0.2
-    assert cafe.hardware.leds.brightness == 0.2 < cafe.app.settings.brightness
-    assert OperatorSettings.load(cafe.journal).brightness_cap == 0.2
+    cafe.tap("ok")  # 100% -> 40%
+    assert cafe.app.operator.brightness_cap == 0.4 < cafe.app.settings.brightness
+    assert cafe.hardware.leds.brightness == duty(0.4)  # the cap is a perceived level, as the setting
+    assert OperatorSettings.load(cafe.journal).brightness_cap == 0.4
 
 
 def test_clear_high_scores_asks_first(cafe: SimBoard) -> None:
@@ -288,10 +289,15 @@ def test_the_fleets_counters_are_an_audit_line_when_the_fleet_is_on(cafe: SimBoa
 
 def test_kept_operator_settings_that_are_not_allowed_fall_back_to_their_defaults(tmp_path: Path) -> None:
     journal = Journal(tmp_path)
-    journal.set_setting("operator", {"brightness_cap": 0.45, "language": "xx", "games": ["chess"]})
+    journal.set_setting("operator", {"brightness_cap": "dim", "language": "xx", "games": ["chess"]})
     assert OperatorSettings.load(journal) == OperatorSettings()
-    journal.set_setting("operator", {"brightness_cap": 0.5, "language": "de", "games": ["extra"]})
-    assert OperatorSettings.load(journal) == OperatorSettings(0.5, "de", ("extra",))
+    journal.set_setting("operator", {"brightness_cap": 0.55, "language": "de", "games": ["extra"]})
+    assert OperatorSettings.load(journal) == OperatorSettings(0.55, "de", ("extra",))
+    # A cap kept as a share of light (before levels were perceived) becomes the level at or below it.
+    journal.set_setting("operator", {"brightness_cap": 0.45})
+    assert OperatorSettings.load(journal).brightness_cap == 0.55  # 0.45 of the light looks like 0.70 → 0.55
+    journal.set_setting("operator", {"brightness_cap": 0.2})  # the lowest old cap: still no brighter
+    assert duty(OperatorSettings.load(journal).brightness_cap) <= 0.2
     journal.set_setting("operator", "not an object")
     assert OperatorSettings.load(journal) == OperatorSettings()
     journal.close()

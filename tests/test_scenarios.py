@@ -81,7 +81,7 @@ def test_a_wrong_expectation_fails_at_its_step_and_line(tmp_path: Path, capsys: 
 
 
 @pytest.mark.parametrize("expectation, message", [
-    ('{ led = "track.0", colour = "green" }', "expected led track.0 showing (0, 200, 0), got (0, 0, 0)"),
+    ('{ led = "track.0", colour = "green" }', "expected led track.0 showing (60, 95, 50), got (0, 0, 0)"),
     ('{ text = "press ROLL" }', "expected text \"press ROLL\" on the display, got \"xtraboard\" | \"1/7\""),
     ('{ image_sha = "0000000000000000" }', "expected image_sha 0000000000000000, got 0c0173863a967001"),
     ('{ state = "positions[1]", equals = 3 }', "expected state positions[1] == 3, got game is nothing (no game on the board)"),

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 from luma.core.interface.serial import i2c
 
 from firmware.hardware.board import Hardware, open_hardware
 from firmware.hardware.buttons import RawEdge
 from firmware.hardware.display import RecordingI2CBus
 from firmware.hardware.selftest import QueueEdges, SelftestReport, run_selftest
+from firmware.ui.cues import TUNES
 from tests.hardware_fixtures import FakeClock, default_board
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
@@ -106,8 +107,11 @@ def test_every_button_pressed_passes(hardware: Hardware, clock: FakeClock) -> No
     assert report.ok
     assert report.seen == ALL and report.missed == () and report.stray == ()
     assert report.lines()[-1] == "self-test passed"
-    # 5 segments + all LEDs + test pattern, 1 s each; then six presses 0.4 s after each prompt.
-    assert clock() == pytest.approx(7.0 + 6 * 0.4)
+    # 5 segments + all LEDs + test pattern, 1 s each; every cue and a pause after it; then six
+    # presses 0.4 s after each prompt.
+    sound_s = sum(seconds for tune in TUNES.values() for _, seconds in tune) + 0.2 * len(TUNES)
+    assert clock() == pytest.approx(7.0 + sound_s + 6 * 0.4)
+    assert f"buzzer: GPIO27, {len(TUNES)} cues played" in report.lines()
 
 
 def test_each_segment_lights_exactly_its_cells(hardware: Hardware, clock: FakeClock) -> None:
@@ -158,7 +162,7 @@ def test_a_button_held_down_from_the_start_is_reported_as_stuck(hardware: Hardwa
 
 
 def test_without_leds_and_display_the_buttons_are_still_tested(clock: FakeClock) -> None:
-    with open_hardware(default_board(), "pi", pin_factory=MockFactory(), clock=clock) as hardware:
+    with open_hardware(default_board(), "pi", pin_factory=MockFactory(pin_class=MockPWMPin), clock=clock) as hardware:
         report, _ = selftest(hardware, clock)
     assert report.ok
     assert report.segments == () and report.display == ""

@@ -197,8 +197,8 @@ def test_a_screenshot_shows_each_cell_in_the_colour_it_shows(board: SimBoard, tm
         expected = lit_colour(colour) if any(colour) else LED_OFF
         assert pixel(picture, renderer.cell_centre(name)) == expected, name
     blue = pixel(picture, renderer.cell_centre("seat.1"))
-    assert board.led("seat.1") == (0, 60, 255)  # the second seat: blue, drawn blue
-    assert blue[0] == 0 and blue[2] > blue[1] and blue[2] > 127
+    assert board.led("seat.1") == (30, 95, 255)  # the second seat: blue, drawn blue
+    assert blue[2] > blue[1] > blue[0] and blue[2] > 127
     assert sum(1 for name in shown if name.startswith("dice.") and any(shown[name])) >= 2  # pips of the roll
 
 
@@ -206,6 +206,7 @@ def test_every_configured_cell_is_drawn_at_its_own_place(board: SimBoard) -> Non
     cells = list(board.config.leds.cells)
     # Dim, distinct colours: dark enough for the lift to keep them apart, one per cell.
     frame = {name: (2 + 2 * (i % 30), 2 + 2 * (i // 30), 0) for i, name in enumerate(cells)}
+    board.hardware.leds.brightness = 0.5  # every value above stays lit and apart
     board.hardware.leds.show(frame, board.clock())  # the chain itself, as a scene would light it
     renderer = BoardRenderer(board.config, SCALE)
     picture = renderer.render(snapshot(board))
@@ -269,7 +270,7 @@ def test_kiosk_starts_in_the_unfinished_game(tmp_path: Path) -> None:
     picture = pygame.image.load(str(shot))
     renderer = BoardRenderer(first.config)
     seat = pixel(picture, renderer.cell_centre("seat.1"))
-    assert seat[2] > seat[1] > seat[0] == 0  # blue: the second player's seat, so the game is back
+    assert seat[2] > seat[1] > seat[0]  # blue: the second player's seat, so the game is back
 
 
 # --- the screenshots script -------------------------------------------------------------------

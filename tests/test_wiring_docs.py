@@ -62,6 +62,7 @@ def test_wiring_pin_table_names_the_pins_board_toml_uses() -> None:
     expected[board.buttons.tilt] = "tilt switch"
     expected[board.leds.pin] = "LED data"
     expected |= {2: "OLED SDA", 3: "OLED SCL"}
+    expected[board.buzzer.pin] = "piezo buzzer +"
     used_gpios = {int(signal.split()[0][4:]) for signal, _ in table.values() if signal.startswith("GPIO")}
     assert used_gpios == set(expected)
     for bcm, words in expected.items():
@@ -87,6 +88,7 @@ def test_bom_quantities_follow_board_toml() -> None:
     quantity = {key: next(q for part, q in rows.items() if key in part) for key in ("WS2812B", "push button", "OLED", "74AHCT125")}
     assert quantity == {"WS2812B": str(board.leds.count), "push button": str(len(BUTTON_NAMES)), "OLED": "1", "74AHCT125": "1"}
     assert any("tilt" in part for part in rows) == (board.buttons.tilt is not None)
+    assert any("piezo buzzer" in part for part in rows) == (board.buzzer is not None)
 
 
 def test_svg_marks_exactly_the_wired_gpios() -> None:
@@ -97,10 +99,10 @@ def test_svg_marks_exactly_the_wired_gpios() -> None:
         for circle in root.iter(f"{SVG}circle")
         if circle.get("id", "").startswith("pin") and circle.get("fill") != "white"
     }
-    gpios = {*board.buttons.pins.values(), board.buttons.tilt, board.leds.pin, 2, 3}
+    gpios = {*board.buttons.pins.values(), board.buttons.tilt, board.leds.pin, board.buzzer.pin, 2, 3}
     assert {pin for pin in filled if pin not in POWER_HEADER} == {GPIO_HEADER[bcm] for bcm in gpios}
     texts = {"".join(t.itertext()) for t in root.iter(f"{SVG}text")}
-    assert {name.upper() for name in BUTTON_NAMES} | {"TILT", "74AHCT125", "330 Ω", "1000 µF"} <= texts
+    assert {name.upper() for name in BUTTON_NAMES} | {"TILT", "74AHCT125", "330 Ω", "1000 µF", "BUZZER +"} <= texts
     assert f"WS2812B chain: {board.leds.count} LEDs, {board.leds.order}" in texts
 
 

@@ -25,6 +25,7 @@ from firmware.hardware.buttons import ButtonInputs, RawEdge
 from firmware.hardware.config import BoardConfig, LedsConfig
 from firmware.hardware.display import Display, dummy_device, make_luma_device
 from firmware.hardware.leds import LedChain, from_config, memory_pixels
+from firmware.hardware.sound import open_buzzer
 
 Backend = Literal["pi", "mock"]
 BACKENDS: tuple[str, ...] = ("pi", "mock")
@@ -44,10 +45,13 @@ class Hardware:
     pin_factory: Any = None  # the gpiozero factory (MockFactory: drive its pins in the simulator/tests)
     edges: queue.SimpleQueue[RawEdge] | None = None  # where edges go unless `emit` was given
     display_info: str = ""  # e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"
+    buzzer: Any = None  # gpiozero TonalBuzzer of [buzzer], None when not fitted (firmware.hardware.sound)
 
     def close(self) -> None:
         """Turn the LEDs off, blank the display, release the pins; safe to call twice."""
         self.buttons.close()
+        if self.buzzer is not None:
+            self.buzzer.close()
         if self.leds is not None:
             self.leds.close()
         if self.display is not None:
@@ -84,12 +88,18 @@ def open_hardware(
     if emit is None:
         edges = queue.SimpleQueue()
         emit = edges.put
+    buzzer_factory = pin_factory
     if pin_factory is None:
         pin_factory = _pi_pin_factory(problems) if backend == "pi" else _mock_pin_factory()
+        if backend == "mock":  # the buzzer on gpiozero's PWM mock pins (MockPin has no PWM)
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+            buzzer_factory = MockFactory(pin_class=MockPWMPin)
     buttons = ButtonInputs(config.buttons, emit, pin_factory=pin_factory, clock=clock)
     try:
         leds = _open_leds(config.leds, backend, pixels, problems)
         display, info = _open_display(config, backend, display_device, serial, problems)
+        buzzer = open_buzzer(config.buzzer, buzzer_factory or pin_factory, problems)
     except BaseException:
         buttons.close()
         raise
@@ -104,6 +114,7 @@ def open_hardware(
         pin_factory=pin_factory,
         edges=edges,
         display_info=info,
+        buzzer=buzzer,
     )
 
 

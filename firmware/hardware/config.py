@@ -161,6 +161,15 @@ class EngineConfig:
 
 
 @dataclass(frozen=True)
+class BuzzerConfig:
+    """The optional `[buzzer]` section: a piezo buzzer driven by gpiozero's TonalBuzzer."""
+
+    pin: int  # BCM GPIO; the tone is PWM at the note's frequency
+    mid_tone: str = "A5"  # the middle of its range (880 Hz); cues stay within `octaves` of it
+    octaves: int = 2
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     path: Path
     name: str
@@ -175,6 +184,7 @@ class BoardConfig:
     operator: OperatorConfig | None = None  # [operator]: the operator menu's code, None = no operator mode
     language: str = "en"  # [board] language: what the board speaks until its settings say otherwise
     engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
+    buzzer: BuzzerConfig | None = None  # [buzzer]: the optional piezo buzzer, None when not fitted
 
 
 def default_board_path() -> Path:
@@ -233,6 +243,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
     operator = _operator(top.table("operator")) if top.present("operator") else None
     engines = _engines(top) if top.present("engines") else ()
+    buzzer = _buzzer(top.table("buzzer"), leds, display, buttons) if top.present("buzzer") else None
     top.done()
     return BoardConfig(
         path=source,
@@ -248,7 +259,26 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         operator=operator,
         engines=engines,
         language=language,
+        buzzer=buzzer,
     )
+
+
+def _buzzer(table: _Table, leds: LedsConfig, display: DisplayConfig, buttons: ButtonsConfig) -> BuzzerConfig:
+    """`[buzzer]`: `pin`, and optionally `mid_tone` (a note such as "A5") and `octaves` (1–3)."""
+    taken = _reserved_pins(leds, display) | {pin: f"already used by buttons.pins.{name}" for name, pin in buttons.pins.items()}
+    if buttons.tilt is not None:
+        taken[buttons.tilt] = "already used by buttons.tilt"
+    pin = table.gpio("pin", taken=taken)
+    options: dict[str, object] = {}
+    if table.present("mid_tone"):
+        tone = table.string("mid_tone", expected='a note from "A4" to "A6", e.g. "A5"')
+        if not re.fullmatch(r"[A-G][#b]?[4-6]", tone):
+            raise table.fail("mid_tone", f'"{tone}" is not a note; expected a note from "A4" to "A6", e.g. "A5"')
+        options["mid_tone"] = tone
+    if table.present("octaves"):
+        options["octaves"] = table.integer("octaves", 1, 3)
+    table.done()
+    return BuzzerConfig(pin=pin, **options)  # type: ignore[arg-type]
 
 
 def is_loopback(host: str) -> bool:

@@ -10,8 +10,8 @@ device class that sends only what changed and nothing for an unchanged frame:
   from a framebuffer; ours (`ChangedRows`) gives one box per run of changed pixel rows instead of
   one per quarter of the panel, aligned to the controller's columns.
 
-Other drivers are luma's own. `Display` skips identical frames, centres the 128×64 screens on
-larger panels, and turns bus errors into `HardwareError`.
+Other drivers are luma's own. `Display` skips identical frames, centres a smaller image on a
+larger panel, and turns bus errors into `HardwareError`.
 
 >>> from luma.core.interface.serial import i2c
 >>> bus = RecordingI2CBus()
@@ -36,11 +36,21 @@ from firmware.errors import ConfigError, HardwareError
 from firmware.hardware.config import DisplayConfig
 
 
-LAYOUT_SIZE = (128, 64)  # what the screens are drawn for; larger panels show it centred
+
+DAY_CONTRAST = 0xCF  # luma's SSD1306 level, for a device that does not say what its init chose
+NIGHT_CONTRAST = 0x08  # low but never off: a contrast of 0 blanks some panels entirely
 
 
 class ChangeOnly:
     """A luma device that sends only what changed; `forget()` makes the next frame go out whole."""
+
+    contrast_level: int | None = None  # what luma's init (or night mode) last set
+
+    def contrast(self, level: int) -> None:
+        """luma's contrast, remembered: each family's init picks its own day level (0xCF on the
+        SSD1306 family, 0x7F on SH1106 and the greyscale panels), which night mode restores."""
+        self.contrast_level = level
+        super().contrast(level)  # type: ignore[misc]
 
     def forget(self) -> None:
         """Send the next frame whole: what the controller holds is unknown (a reset, a bus error)."""
@@ -263,6 +273,8 @@ class Display:
         self.device = device
         self.paged = isinstance(device, ChangeOnly)
         self.image: Image.Image | None = None  # the last frame shown
+        self.night = False
+        self.day_contrast = getattr(device, "contrast_level", None) or DAY_CONTRAST
         self._image_bytes: bytes | None = None
         self.invalidate()  # the first frame goes out whole, as luma's own display() sends it
 
@@ -273,10 +285,14 @@ class Display:
 
     @property
     def canvas_size(self) -> tuple[int, int]:
-        """The size to draw screens at: the panel's, but at most LAYOUT_SIZE (a larger panel shows
-        the screen centred until layouts exist for it)."""
-        width, height = self.size
-        return min(width, LAYOUT_SIZE[0]), min(height, LAYOUT_SIZE[1])
+        """The size to draw screens at: the panel's own (screens lay out per size class)."""
+        return self.size
+
+    @property
+    def mode(self) -> str:
+        """The image mode luma's device takes: "1" for monochrome panels; the greyscale drivers
+        take "RGB" (or "L"), and screens drawn for them may use greys."""
+        return str(self.device.mode)
 
     def show(self, image: Image.Image) -> bool:
         """Show `image` (the panel's size, or smaller: centred); returns False (and sends nothing)
@@ -301,6 +317,17 @@ class Display:
         self.image = image.copy()
         self._image_bytes = data
         return True
+
+    def dim(self, night: bool) -> None:
+        """Night mode: the panel's contrast down to NIGHT_CONTRAST, or back to its day level; sends
+        the one command only when the mode changes."""
+        if night == self.night or self.device is None:
+            return
+        self.night = night
+        try:
+            self.device.contrast(NIGHT_CONTRAST if night else self.day_contrast)
+        except Exception as error:
+            raise HardwareError(f"display: setting the contrast failed ({error}); check the wiring") from error
 
     def invalidate(self) -> None:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""

@@ -22,6 +22,7 @@ from firmware.hardware.config import Cell, LedsConfig
 Colour = tuple[int, int, int]  # RGB, 0–255 each
 CellColours = Union[Colour, Sequence[Colour]]
 OFF: Colour = (0, 0, 0)
+GAMMA = 2.2  # light ∝ level ** GAMMA looks even to the eye (firmware.ui.colours.duty is the same curve)
 
 
 class MemoryPixels(PixelBuf):
@@ -81,6 +82,8 @@ class LedChain:
         self._shown: list[Colour] | None = None  # per LED, as last written (before brightness)
         self._shown_bytes: bytes | None = None  # RGB per LED after brightness
         self._table: tuple[float, bytes] = (1.0, bytes(range(256)))
+        self._cut = 1.0
+        self.scale = 1.0  # the last frame's light per unit of its colours: brightness × budget cut
 
     @property
     def brightness(self) -> float:
@@ -90,6 +93,18 @@ class LedChain:
     @brightness.setter
     def brightness(self, value: float) -> None:
         self.pixels.brightness = value
+
+    @property
+    def level(self) -> float:
+        """The brightness as the eye sees it (0.0–1.0): `brightness` is `level ** GAMMA`, so
+        even steps in level look like even steps in light."""
+        return float(self.brightness) ** (1 / GAMMA)
+
+    @level.setter
+    def level(self, value: float) -> None:
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"leds: level must be 0–1, got {value}")
+        self.brightness = value**GAMMA
 
     def show(self, frame: Mapping[str, CellColours], t: float) -> bool:
         """Show `frame` as it looks at time `t`; returns whether the chain was pushed."""
@@ -104,6 +119,7 @@ class LedChain:
                 wanted[index] = colour
         brightness = self.brightness
         scaled = self._within_budget(wanted, brightness)
+        self.scale = brightness * self._cut
         # The bytes PixelBuf sends: value × brightness, truncated (a lookup table, for speed).
         shown = bytes(chain.from_iterable(scaled)).translate(self._dimming(brightness))
         if shown == self._shown_bytes:
@@ -159,9 +175,10 @@ class LedChain:
 
     def _within_budget(self, colours: list[Colour], brightness: float) -> list[Colour]:
         estimate = self.estimate_ma(colours, brightness)
+        self._cut = 1.0
         if estimate <= self.budget_ma:
             return colours
-        scale = self.budget_ma / estimate
+        scale = self._cut = self.budget_ma / estimate
         return [(int(r * scale), int(g * scale), int(b * scale)) for r, g, b in colours]
 
 

@@ -61,6 +61,7 @@ class SelftestReport:
     stray: tuple[tuple[str, str], ...] = ()  # (asked for, pressed instead): swapped wires?
     stuck: tuple[str, ...] = ()  # pressed before the test began: wiring or pull_up?
     problems: tuple[str, ...] = ()
+    sound: str = ""  # the buzzer played on, "" if none
 
     @property
     def ok(self) -> bool:
@@ -75,6 +76,7 @@ class SelftestReport:
         else:
             lines.append("LEDs: none (no LED chain)")
         lines.append(f"display: {self.display}" if self.display else "display: none")
+        lines.append(f"buzzer: {self.sound}" if self.sound else "buzzer: none")
         lines.append(f"buttons seen: {', '.join(map(label, self.seen)) or 'none'}")
         if self.missed:
             lines.append(f"buttons NOT seen: {', '.join(map(label, self.missed))}")
@@ -125,6 +127,7 @@ class _Selftest:
         stuck = tuple(name for name, pressed in self.hardware.buttons.pressed().items() if pressed)
         segments = self._leds()
         shown_on = self._display_pattern()
+        sound = self._buzzer()
         seen, missed = self._buttons(button_timeout_s)
         report = SelftestReport(
             seen=tuple(seen),
@@ -134,6 +137,7 @@ class _Selftest:
             stray=tuple(self.stray),
             stuck=stuck,
             problems=tuple(self.problems),
+            sound=sound,
         )
         self._show(["Self-test passed" if report.ok else "Self-test FAILED"]
                    + ([f"Missing: {', '.join('TILT' if n == TILT else n.upper() for n in missed)}"] if missed else []))
@@ -162,6 +166,27 @@ class _Selftest:
         self._wait(None, self.step_s)
         leds.off()
         return tuple(lit)
+
+    def _buzzer(self) -> str:
+        """Every cue once, note by note (listen: five short tunes, low buzzes in the middle)."""
+        buzzer, cfg = getattr(self.hardware, "buzzer", None), self.hardware.config.buzzer
+        if buzzer is None or cfg is None:
+            self.say("buzzer: none to test")
+            return ""
+        from firmware.ui.cues import TUNES
+
+        self._show(["Sound test", f"buzzer on GPIO{cfg.pin}"])
+        for name, tune in TUNES.items():
+            self.say(f"buzzer: cue {name}")
+            for note, seconds in tune:
+                if note is None:
+                    buzzer.stop()
+                else:
+                    buzzer.play(note)  # full volume (50 % duty): the loudest it gets
+                self._wait(None, seconds)
+            buzzer.stop()
+            self._wait(None, 0.2)
+        return f"GPIO{cfg.pin}, {len(TUNES)} cues played"
 
     def _display_pattern(self) -> str:
         if self.display is None:

@@ -31,7 +31,7 @@ from firmware.hints import hint
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
-from firmware.ui.draw import Canvas, wrap
+from firmware.ui.draw import Canvas, banner, caption
 from firmware.ui.games import game_ui
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
@@ -602,20 +602,20 @@ class BoardApp:
         animation.then()
 
     # --- rendering (pure functions of the state above) ---------------------------------------
-    def image(self, size: tuple[int, int]) -> Image.Image:
+    def image(self, size: tuple[int, int], mode: str = "1") -> Image.Image:
+        """The display image: the screen, an animation's caption, a note (greys in mode "L")."""
+        return self.canvas(size).result(mode)
+
+    def canvas(self, size: tuple[int, int]) -> Canvas:
+        """The display drawn on a Canvas of `size`, with the boxes of its texts (the fit test)."""
         canvas = Canvas(size)
         self.screen.draw(canvas)
         if self.animation is not None and self.animation.current.caption:
-            caption = self.animation.current.caption
-            y = canvas.height - 11
-            canvas.draw.rectangle((0, y, canvas.width - 1, canvas.height - 1), fill=0)
-            canvas.line((canvas.height - 10) // 10, caption, inverse=True)
+            caption(canvas, self.animation.current.caption)
         if self.note is not None:
-            lines = wrap(self.note, canvas.columns)[: max(1, canvas.lines - 2)]
-            for row, text in enumerate(lines, start=canvas.lines - len(lines)):
-                canvas.line(row, text, inverse=True)
+            banner(canvas, self.note)
         self.texts = canvas.texts
-        return canvas.image
+        return canvas
 
     def frame(self) -> dict[str, Any]:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""

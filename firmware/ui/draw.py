@@ -1,73 +1,264 @@
-"""OLED drawing helpers: a 1-bit PIL image, the bitmap font, and a tiny 3×5 font for sheets.
+"""OLED drawing: a Canvas of the panel's real size, its size class, the bitmap fonts
+(firmware/ui/fonts/), and a record of every text drawn (its box, for the fit test).
 
-The layout adapts to the configured display size: `Canvas.lines` is how many text lines fit.
+Size classes: "small" = 128×64, "wide" = 256×64, "tall" = 128×128; other panels get the nearest
+(`size_class`). Each class has a body font: `Canvas.line`, `title`, `lines`, `columns` and
+`line_height` use it, so a screen written with them adapts; `Canvas.text(x, y, ...)` places text
+by pixels, in the small font unless told (LINE_HEIGHT, CHAR_WIDTH are its metrics). Greyscale panels may show secondary text
+in grey (`secondary=True`; lit on 1-bit panels).
+
+>>> canvas = Canvas((128, 128))
+>>> canvas.size_class, canvas.line_height, canvas.lines, canvas.columns
+('tall', 15, 8, 16)
+>>> canvas.title("Settings"); canvas.line(1, "Sound: on")
+>>> [box.text for box in canvas.boxes], problems(canvas)
+(['Settings', 'Sound: on'], [])
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-LINE_HEIGHT = 10  # the bitmap font's cap height plus one pixel of leading
-CHAR_WIDTH = 6
+from firmware.ui.fonts import BitmapFont, font as load_font
+
+# The small font's metrics: screens that place text by pixels on 128×64 use them.
+LINE_HEIGHT = 10  # the small font's line pitch
+CHAR_WIDTH = 6  # the small font's advance
+
+SIZE_CLASSES = {"small": (128, 64), "wide": (256, 64), "tall": (128, 128)}
+BODY_FONT = {"small": "small", "wide": "small", "tall": "large"}
+GREY = 96  # secondary text on a greyscale panel (of 255)
+CLIP_MARK = "~"
+
+Box = tuple[int, int, int, int]  # (x0, y0, x1, y1), inclusive
 
 
-@lru_cache(maxsize=1)
-def font() -> ImageFont.ImageFont:
-    """Pillow's built-in 6×11 bitmap font: crisp on a 1-bit OLED, no font file to ship."""
-    return ImageFont.load_default_imagefont()
+def size_class(size: tuple[int, int]) -> str:
+    """The layout class for a panel of `size`: "tall" from 96 rows, else "wide" from 192 columns,
+    else "small" (also for panels smaller than 128×64).
+
+    >>> size_class((128, 64)), size_class((256, 64)), size_class((128, 128)), size_class((96, 16))
+    ('small', 'wide', 'tall', 'small')
+    """
+    width, height = size
+    if height >= 96:
+        return "tall"
+    return "wide" if width >= 192 else "small"
+
+
+def font(name: str = "small") -> BitmapFont:
+    """A bitmap font by name ("small", "large")."""
+    return load_font(name)
+
+
+@dataclass
+class TextBox:
+    """One text drawn: `box` = what its lit pixels cover (None if blank), `region` = where it was
+    meant to stay, `clipped` = shortened with "~", `critical` = a title or number (clipping it is
+    a failure), `hidden` = drawn over later (a banner covered it)."""
+
+    text: str
+    box: Box | None
+    region: Box
+    font: str
+    clipped: bool = False
+    critical: bool = False
+    hidden: bool = False
+    ink: tuple[int, int, Image.Image] | None = None  # (x, y, mask): its lit pixels, for `touching`
 
 
 class Canvas:
-    """A fresh black image of the display's size, with text-line helpers."""
+    """A fresh black image of the display's size, with text-line helpers and text boxes."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.image = Image.new("1", size, 0)
         self.draw = ImageDraw.Draw(self.image)
         self.width, self.height = size
+        self.size_class = size_class(size)
+        self.body = load_font(BODY_FONT[self.size_class])
         self.texts: list[str] = []  # what was written, for scenario expectations on the display
+        self.boxes: list[TextBox] = []
+        self._grey: Image.Image | None = None  # secondary text's pixels, grey on greyscale panels
+
+    # --- metrics -------------------------------------------------------------------------------
+    @property
+    def line_height(self) -> int:
+        return self.body.line_height
 
     @property
     def lines(self) -> int:
-        return self.height // LINE_HEIGHT
+        return self.height // self.line_height
 
     @property
     def columns(self) -> int:
-        return self.width // CHAR_WIDTH
+        return self.width // self.body.advance
 
-    def text(self, x: int, y: int, text: str, fill: int = 1) -> None:
+    def font(self, name: str | None = None) -> BitmapFont:
+        """The named font ("small", "large"), or the body font of this canvas's size class."""
+        return self.body if name is None else load_font(name)
+
+    def measure(self, text: str, font: str | None = None) -> int:
+        """The width of `text` in pixels in the named (or the body) font."""
+        return self.font(font).width(text)
+
+    def columns_in(self, width: int, font: str | None = None) -> int:
+        """How many characters of the named (or the body) font fit in `width` pixels."""
+        return max(0, width // self.font(font).advance)
+
+    # --- drawing -------------------------------------------------------------------------------
+    def text(self, x: int, y: int, text: str, fill: int = 1, *, font: str = "small",
+             region: Box | None = None, critical: bool = False, secondary: bool = False) -> TextBox:
+        """Draw `text` with its line's top at y in the named font (the small one unless told:
+        screens placing text by pixels use LINE_HEIGHT and CHAR_WIDTH); records its box.
+        `region` = where it must stay (default: the canvas), `critical` = a title or number that
+        must never be clipped, `secondary` = grey on greyscale panels."""
+        face = self.font(font)
         self.texts.append(text)
-        self.draw.text((x, y - 1), text, font=font(), fill=fill)
+        face.draw(self.image, x, y, text, fill)
+        if secondary and fill:
+            if self._grey is None:
+                self._grey = Image.new("1", self.image.size, 0)
+            face.draw(self._grey, x, y, text, 1)
+        record = TextBox(text, face.ink_box(x, y, text), region or (0, 0, self.width - 1, self.height - 1),
+                         face.name, clipped=text.endswith(CLIP_MARK) and len(text) > 1,
+                         critical=critical or is_number(text.removesuffix(CLIP_MARK)),
+                         ink=(x, y + face.top, face.mask(text)))
+        self.boxes.append(record)
+        return record
 
-    def line(self, row: int, text: str, *, inverse: bool = False, align: str = "left") -> None:
+    def line(self, row: int, text: str, *, inverse: bool = False, align: str = "left",
+             critical: bool = False, secondary: bool = False) -> None:
         """Text on line `row` (0 = top), clipped to the width; `inverse` = white bar, black text."""
-        text = clip(text, self.columns)
-        y = row * LINE_HEIGHT
-        x = {"left": 0, "center": (self.width - len(text) * CHAR_WIDTH) // 2,
-             "right": self.width - len(text) * CHAR_WIDTH}[align]
+        clipped = clip(text, self.columns)
+        self._line(row, clipped, inverse, align, critical, secondary, clipped != text)
+
+    def _line(self, row: int, text: str, inverse: bool, align: str, critical: bool, secondary: bool,
+              clipped: bool) -> None:
+        y = row * self.line_height
+        width = self.measure(text)
+        x = {"left": 0, "center": (self.width - width) // 2, "right": self.width - width}[align]
         if inverse:
-            self.draw.rectangle((0, y, self.width - 1, y + LINE_HEIGHT - 1), fill=1)
-        self.text(x, y, text, fill=0 if inverse else 1)
+            self.cover((0, y, self.width - 1, y + self.line_height - 1), fill=1)
+        region = (0, y + self.body.top, self.width - 1, y + self.body.top + self.body.cell[1] - 1)
+        record = self.text(x, y, text, fill=0 if inverse else 1, font=self.body.name, region=region, critical=critical,
+                           secondary=secondary)
+        record.clipped = record.clipped or clipped
 
     def title(self, text: str, right: str = "") -> None:
-        """The top line, underlined, with an optional right-aligned note."""
-        self.line(0, text)
+        """The top line, underlined, with an optional right-aligned note (in grey on greyscale
+        panels). Where the body font is large and they do not fit, they are drawn in the small
+        font; then the title gives way (clipped) to the note."""
+        face = self.body
+        if face.width(f"{text} {right}".strip()) > self.width:
+            face = load_font("small")
+        columns = self.width // face.advance
+        shown = clip(text, columns - (len(right) + 1 if right else 0))
+        y = (self.line_height - face.line_height) // 2
+        region = (0, y + face.top, self.width - 1, y + face.top + face.cell[1] - 1)
+        record = self.text(0, y, shown, font=face.name, region=region, critical=True)
+        record.clipped = record.clipped or shown != text
         if right:
-            self.line(0, right, align="right")
-        self.draw.line((0, LINE_HEIGHT - 1, self.width - 1, LINE_HEIGHT - 1), fill=1)
+            self.text(self.width - face.width(right), y, right, font=face.name, region=region, secondary=True)
+        self.draw.line((0, self.line_height - 1, self.width - 1, self.line_height - 1), fill=1)
+
+    def footer(self, lines: Sequence[str]) -> int:
+        """Help lines at the bottom in the small font (grey on greyscale panels); returns the y
+        they start at (what is above is the screen's)."""
+        face = load_font("small")
+        y = self.height - len(lines) * face.line_height
+        for index, text in enumerate(lines):
+            top = y + index * face.line_height
+            shown = clip(text, self.width // face.advance)
+            record = self.text(0, top, shown, font=face.name, secondary=True,
+                               region=(0, top + face.top, self.width - 1, top + face.top + face.cell[1] - 1))
+            record.clipped = record.clipped or shown != text
+        return y
 
     def tiny(self, x: int, y: int, text: str, fill: int = 1) -> int:
         """Draw with the 3×5 font; returns the x after the text."""
         self.texts.append(text)
-        for char in text:
+        start = x
+        mask = Image.new("1", (max(1, tiny_width(text)), 5), 0)
+        for index, char in enumerate(text):
             for dx, column in enumerate(tiny_glyph(char)):
                 for dy in range(5):
                     if column >> (dy + 1) & 1:  # TINY_FONT rows are bits 1-5
                         self.draw.point((x + dx, y + dy), fill=fill)
+                        mask.putpixel((index * 4 + dx, dy), 1)
             x += 4
+        if text:
+            self.boxes.append(TextBox(text, (start, y, start + tiny_width(text) - 1, y + 4),
+                                      (0, 0, self.width - 1, self.height - 1), "tiny",
+                                      critical=is_number(text), ink=(start, y, mask)))
         return x
+
+    def fit(self, box: Box, text: str, *, fonts: Sequence[str] = ("large", "small"), align: str = "left",
+            fill: int = 1, critical: bool = False, secondary: bool = False) -> TextBox:
+        """Draw `text` inside `box` (x0, y0, x1, y1): in the first of `fonts` it fits in whole,
+        else abbreviated in the last, else clipped with "~" (recorded as clipped). Vertically
+        centred in the box.
+
+        >>> canvas = Canvas((128, 64))
+        >>> canvas.fit((0, 0, 127, 20), "Abandon game?").font
+        'large'
+        >>> canvas.fit((0, 30, 47, 45), "Operator settings").text
+        'Op. set.'
+        """
+        x0, y0, x1, y1 = box
+        width = x1 - x0 + 1
+        candidates = [load_font(name) for name in fonts]
+        fitting = [f for f in candidates if f.line_height <= y1 - y0 + 1] or candidates[-1:]
+        face = next((f for f in fitting if f.width(text) <= width), fitting[-1])
+        shown = text if face.width(text) <= width else abbreviate(text, width // face.advance)
+        clipped = shown.endswith(CLIP_MARK) and not text.endswith(CLIP_MARK)
+        offset = {"left": 0, "center": (width - face.width(shown)) // 2, "right": width - face.width(shown)}[align]
+        y = y0 + max(0, (y1 - y0 + 1 - face.line_height) // 2) - min(0, face.top)
+        record = self.text(x0 + offset, y, shown, fill, font=face.name, region=box, critical=critical,
+                           secondary=secondary)
+        record.clipped = clipped
+        return record
+
+    def cover(self, box: Box, fill: int = 0) -> None:
+        """Fill `box` (a banner, a bar), hiding the texts drawn there before."""
+        self.draw.rectangle(box, fill=fill)
+        if self._grey is not None:
+            self._grey.paste(0, box)
+        for record in self.boxes:
+            if record.box is not None and _touch(record.box, box, gap=0):
+                record.hidden = True
+
+    def result(self, mode: str = "1") -> Image.Image:
+        """The finished image in `mode`: "1", or "L" with secondary text in grey."""
+        if mode == "1":
+            return self.image
+        image = self.image.convert("L")
+        if self._grey is not None:
+            lit = Image.new("1", self.image.size, 0)
+            lit.paste(self.image, mask=self._grey)  # grey only where the text still shows
+            image.paste(GREY, mask=lit)
+        return image if mode == "L" else image.convert(mode)
+
+
+def caption(canvas: Canvas, text: str) -> None:
+    """An animation's caption: the bottom line, inverse, over whatever the screen drew there."""
+    canvas.cover((0, max(0, canvas.height - canvas.line_height - 1), canvas.width - 1, canvas.height - 1))
+    canvas.line((canvas.height - canvas.line_height) // canvas.line_height, text, inverse=True)
+
+
+def banner(canvas: Canvas, note: str) -> None:
+    """A note over the bottom of the screen: inverse lines, word-wrapped, at most all lines but
+    the title's and one more (the rest is clipped: notes are short)."""
+    lines = wrap(note, canvas.columns)
+    room = max(1, canvas.lines - 2)
+    if len(lines) > room:
+        lines = lines[: room - 1] + [clip(" ".join(lines[room - 1:]), canvas.columns)]
+    for row, text in enumerate(lines, start=canvas.lines - len(lines)):
+        canvas.line(row, text, inverse=True)
 
 
 @lru_cache(maxsize=128)
@@ -83,7 +274,28 @@ def tiny_width(text: str) -> int:
 
 
 def clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(0, width - 1)] + "~"
+    return text if len(text) <= width else text[: max(0, width - 1)] + CLIP_MARK
+
+
+def abbreviate(text: str, width: int) -> str:
+    """`text` in at most `width` characters: long words cut to stems with "." (longest first),
+    else clipped with "~".
+
+    >>> abbreviate("Reset all settings?", 12)
+    'Re. all se.?'
+    """
+    if len(text) <= width:
+        return text
+    original = re.split(r"(\W+)", text)
+    words = list(original)
+    for stem in (4, 3, 2, 1):
+        for index in sorted(range(len(words)), key=lambda i: -len(original[i])):
+            word = original[index]
+            if len(word) > stem + 1 and word.isalpha():
+                words[index] = word[:stem] + "."
+                if len("".join(words)) <= width:
+                    return "".join(words)
+    return clip("".join(words), width)
 
 
 def wrap(text: str, width: int) -> list[str]:
@@ -98,4 +310,62 @@ def wrap(text: str, width: int) -> list[str]:
             else:
                 line = f"{line} {word}" if line else word
         out.append(line)
+    return out
+
+
+_NUMBER = re.compile(r"[+\-−]?\d[\d.,:/%]*")
+
+
+def is_number(text: str) -> bool:
+    """A score, count or position ("12", "3/7", "-5"): clipping one is a failure."""
+    return bool(_NUMBER.fullmatch(text.strip()))
+
+
+# --- the fit checks ----------------------------------------------------------------------------
+def _touch(a: Box, b: Box, gap: int = 1) -> bool:
+    """True if the boxes overlap or are less than `gap` pixels apart (1 = they may not touch)."""
+    return a[0] <= b[2] + gap and b[0] <= a[2] + gap and a[1] <= b[3] + gap and b[1] <= a[3] + gap
+
+
+def outside(canvas: Canvas) -> list[TextBox]:
+    """Texts whose pixels leave the canvas or the region they were drawn for."""
+    return [r for r in canvas.boxes if r.box is not None and not r.hidden
+            and not (max(0, r.region[0]) <= r.box[0] and r.box[2] <= min(canvas.width - 1, r.region[2])
+                     and max(0, r.region[1]) <= r.box[1] and r.box[3] <= min(canvas.height - 1, r.region[3]))]
+
+
+def overlapping(canvas: Canvas) -> list[tuple[TextBox, TextBox]]:
+    """Pairs of shown texts that overlap or touch: their boxes are less than a pixel apart and so
+    are some of their lit pixels (a descender above an accent of another line, far to its side,
+    leaves a gap; one right above it does not)."""
+    shown = [r for r in canvas.boxes if r.box is not None and not r.hidden]
+    return [(a, b) for i, a in enumerate(shown) for b in shown[i + 1:]
+            if _touch(a.box, b.box) and _pixels_touch(a, b)]  # type: ignore[arg-type]
+
+
+def _pixels_touch(a: TextBox, b: TextBox) -> bool:
+    """True if a lit pixel of `a` is within one pixel (diagonals too) of a lit pixel of `b`."""
+    if a.ink is None or b.ink is None or a.box is None or b.box is None:
+        return True  # nothing to look closer at: the boxes decide
+    x0, y0 = min(a.box[0], b.box[0]) - 1, min(a.box[1], b.box[1]) - 1
+    size = (max(a.box[2], b.box[2]) + 2 - x0, max(a.box[3], b.box[3]) + 2 - y0)
+    layers = []
+    for x, y, mask in (a.ink, b.ink):
+        layer = Image.new("L", size, 0)
+        layer.paste(255, (x - x0, y - y0), mask)
+        layers.append(layer)
+    near = layers[0].filter(ImageFilter.MaxFilter(3))  # a's pixels grown by one
+    return ImageChops.multiply(near, layers[1]).getbbox() is not None
+
+
+def clipped(canvas: Canvas) -> list[TextBox]:
+    """Shown texts shortened with "~" to fit (allowed, but counted; see `problems`)."""
+    return [r for r in canvas.boxes if r.clipped and not r.hidden]
+
+
+def problems(canvas: Canvas) -> list[str]:
+    """One line per failure: text outside its box, touching texts, a clipped title or number."""
+    out = [f"outside: {r.text!r} at {r.box} (region {r.region})" for r in outside(canvas)]
+    out += [f"touching: {a.text!r} {a.box} and {b.text!r} {b.box}" for a, b in overlapping(canvas)]
+    out += [f"clipped: {r.text!r} (a title or number)" for r in clipped(canvas) if r.critical]
     return out

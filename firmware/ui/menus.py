@@ -12,7 +12,7 @@ from firmware.games.registry import games
 from firmware.i18n import _, ngettext
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
-from firmware.ui.draw import Canvas
+from firmware.ui.draw import LINE_HEIGHT, Canvas
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
 from firmware.ui.settings import CHOICES, label
 
@@ -194,10 +194,12 @@ class SeatScreen(Screen):
         kind = self.kind()
         label = (f"Engine: {kind[11:]}" if kind.startswith("bot:engine:") else f"Bot: {kind[4:]}"
                  if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind])
-        canvas.line(1, f"< {label} >", align="center")
+        canvas.line(1, f"< {label} >", align="center", critical=True)
         canvas.line(2, f"Colour: {self.seat.colour}")
-        canvas.line(3, "ROLL: next colour")
-        canvas.line(min(canvas.lines - 1, 5), "OK next  BACK prev")
+        help_lines = ["ROLL: next colour", "OK next  BACK prev"]
+        if canvas.height - 3 * canvas.line_height < 2 * LINE_HEIGHT:  # a 128×32 panel: one line
+            help_lines = help_lines[1:]
+        canvas.footer(help_lines)
 
     def scene(self, app: App, frame: dict[str, Any]) -> None:
         for i, seat in enumerate(self.seats):

@@ -190,7 +190,7 @@ class FaceEntryScreen(Screen):
 class DiceEntryScreen(FaceEntryScreen):
     """Physical dice: the players key in the faces they rolled, die by die."""
 
-    title = "Enter the dice"
+    title = "Enter dice"
 
     def __init__(self, app: App) -> None:
         dice = app.session.game.dice()
@@ -199,8 +199,9 @@ class DiceEntryScreen(FaceEntryScreen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, f"die {self.index + 1}/{len(self.values)}")
         shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.values))
-        canvas.line(2, shown, align="center")
-        canvas.line(canvas.lines - 1, "<> face  OK next")
+        bottom = canvas.footer(["<> face  OK next"])
+        # The faces as large as the room between title and help allows (a headline number).
+        canvas.fit((0, canvas.line_height + 1, canvas.width - 1, bottom - 2), shown, align="center", critical=True)
 
     def scene(self, app: App, frame: dict[str, Any]) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:

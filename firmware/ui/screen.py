@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from firmware.i18n import _
-from firmware.ui.draw import Canvas
+from firmware.ui.draw import Canvas, abbreviate, clip, wrap
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
@@ -103,14 +103,55 @@ class MenuScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.choice.position())
-        visible = canvas.lines - 1
-        top = min(max(0, self.choice.index - visible // 2), max(0, len(self.choice.options) - visible))
-        for row, option in enumerate(self.choice.options[top: top + visible], start=1):
-            selected = top + row - 1 == self.choice.index
-            text = ("> " if selected else "  ") + option.label
-            if option.detail:
-                text = f"{text:<{canvas.columns - len(option.detail)}}{option.detail}"
-            canvas.line(row, text)
+        options, index = self.choice.options, self.choice.index
+        visible = max(1, canvas.lines - 1)
+        # A wide panel lists a long menu in two columns (a page at a time), not scrolled.
+        columns = 2 if canvas.size_class == "wide" and len(options) > visible else 1
+        per_page = visible * columns
+        if columns == 1:
+            top = min(max(0, index - visible // 2), max(0, len(options) - visible))
+        else:
+            top = index // per_page * per_page
+        width = canvas.width // columns
+        # With the large font, details (a setting's value) take the small one if any would not
+        # fit beside its label otherwise: the same for every line.
+        chars = canvas.columns_in(width)
+        cramped = any(o.detail and len(o.label) + len(o.detail) + 3 > chars for o in options)
+        detail_font = "small" if cramped and canvas.body.name != "small" else None
+        for slot, option in enumerate(options[top: top + per_page]):
+            row, column = slot % visible + 1, slot // visible
+            draw_option(canvas, row, column * width, width, option, top + slot == index, detail_font)
+
+
+def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, selected: bool,
+                detail_font: str | None = None) -> None:
+    """One menu line: a cursor, the label, the detail (e.g. a setting's value) at the right, in
+    `detail_font` (default: the body font)."""
+    y = row * canvas.line_height
+    chars = canvas.columns_in(width)
+    detail = option.detail[: max(0, chars - 4)]
+    room = chars - (len(detail) + 1 if detail else 0)
+    label = ("> " if selected else "  ") + option.label
+    face, dy = detail_font, 0
+    if detail and face is not None:
+        small = canvas.font(face)
+        room = canvas.columns_in(width - small.width(detail) - small.advance)
+        dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top  # baselines level
+    elif detail and len(label) <= room:  # one text, the detail right-aligned by spaces
+        label, detail = f"{label:<{chars - len(detail)}}{detail}", ""
+    region = (x, y + canvas.body.top, x + width - 1, y + canvas.body.top + canvas.body.cell[1] - 1)
+    label_font, label_dy = None, 0
+    if not detail and len(label) > chars and canvas.body.name != "small":
+        # Too long for the large font: the small one, on the same baseline, before clipping.
+        small = canvas.font("small")
+        label_font, chars = "small", canvas.columns_in(width, "small")
+        label_dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top
+    shown = abbreviate(label, room) if detail else clip(label, chars)  # the value stays whole
+    record = canvas.text(x, y + label_dy, shown, font=label_font or canvas.body.name, region=region)
+    record.clipped = record.clipped or not detail and shown != label
+    if detail:
+        canvas.text(x + width - canvas.measure(detail, face), y + dy, detail, font=face or canvas.body.name,
+                    region=region)
 
 
 class TextScreen(Screen):
@@ -122,8 +163,6 @@ class TextScreen(Screen):
         self.top = 0
 
     def _lines(self, canvas_columns: int) -> list[str]:
-        from firmware.ui.draw import wrap
-
         return wrap(self.text, canvas_columns)
 
     def press(self, app: App, button: str) -> None:
@@ -154,3 +193,17 @@ class ConfirmScreen(MenuScreen):
                 on_yes(app)
 
         super().__init__(question, [Option(_("No"), False), Option(_("Yes"), True)], pick)
+
+    def draw(self, canvas: Canvas) -> None:
+        """The question (wrapped, as many lines as it needs and the answers leave), underlined,
+        then the answers."""
+        lines = wrap(self.title, canvas.columns)
+        room = max(1, canvas.lines - 3)
+        if len(lines) > room:
+            lines = lines[: room - 1] + [clip(" ".join(lines[room - 1:]), canvas.columns)]
+        for row, text in enumerate(lines):
+            canvas.line(row, text, critical=True)
+        bottom = len(lines) * canvas.line_height - 1
+        canvas.draw.line((0, bottom, canvas.width - 1, bottom), fill=1)
+        for index, option in enumerate(self.choice.options):
+            draw_option(canvas, len(lines) + index, 0, canvas.width, option, index == self.choice.index)

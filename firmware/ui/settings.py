@@ -13,13 +13,16 @@ from firmware.i18n import NAMES, N_, _, decimal
 _UNSET = object()
 
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "brightness": (0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
+    "brightness": (0.25, 0.4, 0.55, 0.7, 0.85, 1.0),  # as the eye sees it (gamma: firmware.ui.colours.duty)
     "led_budget_amps": (0.5, 1.0, 1.5, 2.0, 3.0),
     "dice_mode": ("electronic", "physical"),
     "idle_timeout_s": (0, 60, 120, 300, 600),
     "bot_pace": ("slow", "normal", "fast", "step"),
     "takeback": ("roll", "game"),
     "language": ("", *SPOKEN),  # "": the board's default (its description's `language`)
+    "night": (False, True),  # night mode: the LEDs at the lowest step
+    "palette": ("default", "contrast"),  # seat colours (firmware.ui.colours.PALETTES)
+    "sound": ("off", "soft", "loud"),  # the buzzer's cues (firmware.ui.cues)
 }
 LABELS = {  # shown through _(): see label()
     "brightness": N_("Brightness"),
@@ -29,6 +32,9 @@ LABELS = {  # shown through _(): see label()
     "bot_pace": N_("Bot pace"),
     "takeback": N_("Takeback"),
     "language": N_("Language"),
+    "night": N_("Night mode"),
+    "palette": N_("Colours"),
+    "sound": N_("Sound"),
 }
 # Seconds a bot waits before its roll or decision: after another bot's (or its own) step, and after
 # a person's step, which leaves the person a moment to take it back (docs/board.md). At "step"
@@ -47,13 +53,16 @@ def label(name: str) -> str:
 
 @dataclass(frozen=True)
 class Settings:
-    brightness: float = 0.5
+    brightness: float = 0.7  # perceived level; the LEDs get 0.7 ** 2.2 = 46 % of full light
     led_budget_amps: float = 2.0
     dice_mode: str = "electronic"
     idle_timeout_s: int = 300  # 0 = never; then the LEDs play the attract animation
     bot_pace: str = "normal"  # BOT_PACE_S, or "step": each bot step waits for OK
     takeback: str = "roll"  # the house rule: take back decisions since the last "roll", or the whole "game"
     language: str = ""  # "" = the board's default language; else "en", "de" or "fr"
+    night: bool = False  # night mode: the LEDs at the lowest step at most
+    palette: str = "default"  # seat colours: "default" (colour-blind safe) or "contrast"
+    sound: str = "soft"  # the buzzer's cues: "off", "soft" or "loud"
 
     def cycle(self, name: str, step: int, values: tuple[Any, ...] | None = None) -> Settings:
         """The next (step=1) or previous (step=-1) allowed value of `name` (among `values`, when
@@ -73,6 +82,12 @@ class Settings:
             return {"electronic": _("electronic"), "physical": _("physical")}[value]
         if name == "brightness":
             return f"{round(value * 100)}%"
+        if name == "night":
+            return _("on") if value else _("off")
+        if name == "palette":  # CB-safe: colour-blind safe (Okabe–Ito)
+            return {"default": _("CB-safe"), "contrast": _("contrast")}[value]
+        if name == "sound":
+            return {"off": _("off"), "soft": _("soft"), "loud": _("loud")}[value]
         if name == "led_budget_amps":
             return f"{decimal(value)} A"
         if name == "idle_timeout_s":
@@ -95,11 +110,12 @@ class Settings:
         kept = {}
         for f in fields(cls):
             set_aside = len(getattr(journal, "set_aside", ()))
-            value = journal.get_setting(f.name, _UNSET)
+            value = _perceived(f.name, journal.get_setting(f.name, _UNSET))
             if value is _UNSET:  # never set, or unreadable (the journal set it aside and logged it)
                 if len(getattr(journal, "set_aside", ())) > set_aside and reset is not None:
                     reset.append(LABELS[f.name])
-            elif type(value) in (int, float, str) and value in CHOICES[f.name]:  # not True == 1.0
+            elif type(value) in (int, float, str, bool) and value in CHOICES[f.name] and (
+                    (type(value) is bool) == (type(getattr(cls, f.name)) is bool)):  # not True == 1.0
                 kept[f.name] = value
             else:
                 logging.getLogger("xtraboard.ui").warning(
@@ -116,6 +132,14 @@ class Settings:
                 journal.set_setting(name, value)
 
 
+def _perceived(name: str, value: Any) -> Any:
+    """A brightness kept as a share of light (before levels were perceived): the level that looks
+    the same, rounded down to a step, so an update never makes the LEDs brighter."""
+    if name != "brightness" or type(value) not in (int, float) or value in CHOICES[name] or not 0 < value <= 1:
+        return value
+    return max([c for c in CHOICES[name] if c <= value ** (1 / 2.2)] or CHOICES[name][:1])
+
+
 def spoken(settings: Settings, operator: OperatorSettings, default: str = "en") -> str:
     """The language the board speaks: the guests' choice, else the operator's, else `default`
     (the board description's `language`).
@@ -128,7 +152,7 @@ def spoken(settings: Settings, operator: OperatorSettings, default: str = "en") 
 
 # --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
 OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
-BRIGHTNESS_CAPS = (0.2, 0.3, 0.5, 0.7, 1.0)
+BRIGHTNESS_CAPS = (0.4, 0.55, 0.7, 0.85, 1.0)  # perceived levels, as Settings.brightness
 LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i18n.py)
 
 
@@ -171,6 +195,8 @@ class OperatorSettings:
         cap, language, games = kept.get("brightness_cap"), kept.get("language"), kept.get("games")
         if type(cap) in (int, float) and cap in BRIGHTNESS_CAPS:
             values["brightness_cap"] = cap
+        elif type(cap) in (int, float) and 0 < cap <= 1:  # a cap kept before levels were perceived
+            values["brightness_cap"] = max([c for c in BRIGHTNESS_CAPS if c <= cap ** (1 / 2.2)] or BRIGHTNESS_CAPS[:1])
         if language in LANGUAGES:
             values["language"] = language
         if isinstance(games, list) and games and all(g in game_names() for g in games):

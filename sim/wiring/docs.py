@@ -149,6 +149,10 @@ def connections(board: BoardConfig) -> list[Wire]:
         returns.append(pin)
         listed = ", ".join(button_title(name) for name in names)
         wires.append(Wire(pin, f"buttons:{on}", back_to, f"{back_to} return of: {listed}"))
+    if board.buzzer is not None:  # last: the optional part takes no pin the others would have had
+        signal = header_pin(board.buzzer.pin)
+        wires.append(Wire(signal, "buzzer", "+", "piezo buzzer + (passive piezo; the tone is PWM)"))
+        wires.append(Wire(free("GND", [row(signal)], side(signal)), "buzzer", "GND", "piezo buzzer −"))
     return wires
 
 
@@ -240,6 +244,8 @@ def parts_section(board: BoardConfig) -> str:
     ]
     if board.buttons.tilt is not None:
         rows.append(("1", "tilt / shake switch (ball type)", f"optional, on GPIO{board.buttons.tilt}; rolls like ROLL"))
+    if board.buzzer is not None:
+        rows.append(("1", "passive piezo buzzer, 3–5 V (e.g. 12 mm)", f"optional, on GPIO{board.buzzer.pin}: the sound cues"))
     rows += [
         ("1", f"OLED module {display_part(board)}, {display.interface.upper()}", display_bus(board)),
         ("1", "74AHCT125 quad buffer (3.3 V → 5 V level shifter)", "74HCT125 also works"),

@@ -135,6 +135,8 @@ def wiring_svg(board: BoardConfig) -> str:
     _display(drawing, [w for w in wires if w.part == "display"], board)
     _leds(drawing, [w for w in wires if w.part == "leds"], board)
     _buttons(drawing, wires)
+    for wire in (w for w in wires if w.part == "buzzer"):  # the optional piezo: a flag at its pins
+        _far_flag(drawing, wire, "BUZZER +" if wire.terminal == "+" else "BUZZER −")
     _notes(drawing, board)
     return drawing.svg()
 

@@ -133,7 +133,7 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
         elif kind == "remove":
             caption = f"{event['combination']} off rung {event['rung']}"
             frames += [Frame(FLASH_S, {f"ladder.{event['rung']}": colour}, caption),
-                       Frame(FLASH_S, {f"ladder.{event['rung']}": X_RED}, caption)] * 2
+                       Frame(FLASH_S, {f"ladder.{event['rung']}": OFF}, caption)] * 2  # a blink: red would be a player's hue
         elif kind == "win":
             frames += [Frame(FLASH_S, {f"track.{FINISH}": colour}, f"{who} wins!"),
                        Frame(FLASH_S, {f"track.{FINISH}": OFF}, f"{who} wins!")] * 3

@@ -1,0 +1,122 @@
+"""Regenerate the glyph sheets in firmware/ui/fonts/ (small.txt, large.txt).
+
+The sheets are the fonts' source of truth and are edited by hand afterwards if need be; this
+script records where their glyphs came from (firmware/ui/fonts/LICENSES.md states the licences):
+
+- small: Pillow's built-in bitmap font (X11 Adobe "courB08", Latin-1), cell 6×11, plus the
+  extra glyphs below drawn by hand for this project (arrows, dashes, quotes, ...).
+- large: DejaVu Sans Mono Bold rasterised once at 12 px, one bit per pixel with the font's
+  hinting, cell 8×15, Latin-1 plus the same extras. Needs the TTF (Debian: fonts-dejavu-core).
+
+    python scripts/make_fonts.py [/path/to/DejaVuSansMono-Bold.ttf]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+OUT = Path(__file__).resolve().parent.parent / "firmware" / "ui" / "fonts"
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
+EXTRAS = "←→↑↓–—‘’‚“”„…•−€✓▶◀▲▼"
+LATIN1 = [chr(c) for c in list(range(0x20, 0x7F)) + list(range(0xA0, 0x100))]
+
+# The small font's extras, 6×11 like courB08 (caps on rows 3–8, baseline row 8).
+SMALL_EXTRAS = {
+    "←": ["", "", "", "", "..#", ".#", "#####", ".#", "..#"],
+    "→": ["", "", "", "", "..#", "...#", "#####", "...#", "..#"],
+    "↑": ["", "", "", "..#", ".###", "#.#.#", "..#", "..#", "..#"],
+    "↓": ["", "", "", "..#", "..#", "..#", "#.#.#", ".###", "..#"],
+    "–": ["", "", "", "", "", "######"],
+    "—": ["", "", "", "", "", "######", "", "", "", "", ""],
+    "‘": ["", "", "...#", "..#", "..##"],
+    "’": ["", "", "..##", "..#", ".#"],
+    "‚": ["", "", "", "", "", "", "", "", "..##", "..#", ".#"],
+    "“": ["", "", ".#..#", "#..#", "##.##"],
+    "”": ["", "", "##.##", ".#..#", "#..#"],
+    "„": ["", "", "", "", "", "", "", "", "##.##", ".#..#", "#..#"],
+    "…": ["", "", "", "", "", "", "", "", "#.#.#"],
+    "•": ["", "", "", "", ".###", ".###", ".###"],
+    "−": ["", "", "", "", "", "", "#####"],
+    "€": ["", "", "", "..###", ".#", "####", ".#", "####", "..###"],
+    "✓": ["", "", "", ".....#", "....##", "#..##", "####", ".##", ".#"],
+    "▶": ["", "", "", "", "#", "##", "###", "##", "#"],
+    "◀": ["", "", "", "", "..#", ".##", "###", ".##", "..#"],
+    "▲": ["", "", "", "", "", "..#", ".###", "#####"],
+    "▼": ["", "", "", "", "", "#####", ".###", "..#"],
+}
+
+# DejaVu's arrows and check mark are faint at 12 px: the large font's are drawn by hand (caps on
+# rows 3–11).
+LARGE_EXTRAS = {
+    "←": ["", "", "", "", "", "..#", ".##", "#######", ".##", "..#"],
+    "→": ["", "", "", "", "", "....#", "....##", "#######", "....##", "....#"],
+    "↑": ["", "", "", "...#", "..###", ".#####", "##.#.##", "...#", "...#", "...#", "...#", "...#"],
+    "↓": ["", "", "", "...#", "...#", "...#", "...#", "...#", "##.#.##", ".#####", "..###", "...#"],
+    "✓": ["", "", "", "", "......##", ".....##", "#...##", "##.##", ".###", "..#"],
+}
+
+
+def rows_of(image: Image.Image, width: int, height: int) -> list[str]:
+    return ["".join("#" if image.getpixel((x, y)) else "." for x in range(width)) for y in range(height)]
+
+
+def small_glyphs() -> dict[str, list[str]]:
+    font = ImageFont.load_default_imagefont()
+    glyphs = {}
+    for char in LATIN1:
+        # Between spaces: some glyphs reach one column into the cell before (Pillow clips that
+        # column for a text's first character; BitmapFont.draw does the same), ® one after.
+        image = Image.new("1", (18, 11), 0)
+        ImageDraw.Draw(image).text((0, 0), f" {char} ", font=font, fill=1)
+        glyphs[char] = rows_of(image.crop((5, 0, 13, 11)), 8, 11)
+    glyphs["\xad"] = glyphs["-"]  # a soft hyphen shows as a hyphen where a line breaks
+    for char, art in SMALL_EXTRAS.items():
+        glyphs[char] = ["." + row.ljust(7, ".")[:7] for row in (art + [""] * 11)[:11]]
+    return glyphs
+
+
+def large_glyphs(path: str) -> dict[str, list[str]]:
+    font = ImageFont.truetype(path, 12)
+    glyphs = {}
+    for char in LATIN1 + list(EXTRAS):
+        image = Image.new("1", (12, 15), 0)
+        draw = ImageDraw.Draw(image)
+        draw.fontmode = "1"  # hinted, one bit per pixel: no grey fringes to threshold away
+        draw.text((1, 0), char, font=font, fill=1)  # at 12 px the tallest accent lands on row 0
+        box = image.getbbox()
+        shift = 1 if box is None or box[0] >= 1 else 0  # Ø and æ reach one column further left
+        glyphs[char] = rows_of(image.crop((shift, 0, shift + 8, 15)), 8, 15)
+    glyphs["\xad"] = glyphs["-"]
+    for char, art in LARGE_EXTRAS.items():
+        glyphs[char] = [row.ljust(8, ".")[:8] for row in (art + [""] * 15)[:15]]
+    return glyphs
+
+
+def write(name: str, cell: tuple[int, int], bleed: tuple[int, int], line: int, top: int, baseline: int, source: str,
+          glyphs: dict[str, list[str]]) -> None:
+    lines = [f"# xtraboard bitmap font {name!r}: {source}",
+             "# Licence: firmware/ui/fonts/LICENSES.md. Regenerate with scripts/make_fonts.py, or edit by hand:",
+             "# one block per glyph, '#' = lit pixel, cell rows from the top. `cell` = advance × rows,",
+             "# `bleed` = extra columns left and right of the cell (over the characters beside it),",
+             "# `top` = the first row's offset from the y a text is drawn at.",
+             f"name {name}", f"cell {cell[0]} {cell[1]}", f"bleed {bleed[0]} {bleed[1]}", f"line {line}", f"top {top}", f"baseline {baseline}", ""]
+    for char in sorted(glyphs):
+        shown = char if char.isprintable() and char != " " else ""
+        lines.append(f"glyph U+{ord(char):04X} {shown}".rstrip())
+        lines += glyphs[char]
+        lines.append("")
+    (OUT / f"{name}.txt").write_text("\n".join(lines), encoding="utf-8")
+
+
+def main() -> None:
+    write("small", (6, 11), (1, 1), 10, -1, 8, "Pillow's built-in courB08 (X11 Adobe Courier Bold 8) + hand-drawn extras",
+          small_glyphs())
+    write("large", (8, 15), (0, 0), 15, 0, 11, "DejaVu Sans Mono Bold at 12 px, 1 bit per pixel",
+          large_glyphs(sys.argv[1] if len(sys.argv) > 1 else DEJAVU))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The OLED fonts: every printable Latin-1 character (and the extras the screens use) has its
+own glyph in every font, and the small font draws exactly as Pillow's bitmap font did."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from firmware.errors import ConfigError
+from firmware.ui.draw import Canvas, size_class
+from firmware.ui.fonts import FONT_NAMES, covers, font, parse
+
+LATIN1 = [chr(c) for c in list(range(0x21, 0x7F)) + list(range(0xA0, 0x100)) if chr(c).isprintable()]
+EXTRAS = "←→↑↓–‘’‚“”„…•€✓▶◀▲▼"
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_every_latin1_character_has_its_own_glyph(name: str) -> None:
+    face = font(name)
+    seen: dict[bytes, str] = {}
+    for char in LATIN1 + list(EXTRAS):
+        assert char in face.glyphs, f"{name}: no glyph for {char!r}"
+        glyph = face.glyphs[char]
+        assert glyph.ink is not None and glyph.image is not None, f"{name}: {char!r} is blank"
+        key = repr(glyph.ink).encode() + glyph.image.tobytes()
+        if char in LATIN1:  # extras may share a shape (‚ is a comma, – a long hyphen)
+            assert key not in seen, f"{name}: {char!r} looks like {seen[key]!r}"
+            seen[key] = char
+    assert covers(name, "Würfel ÄÖÜ ß éèàçêô ← →")
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_glyphs_stay_in_their_cell_and_line(name: str) -> None:
+    face = font(name)
+    width, height = face.cell
+    for char in LATIN1:
+        x0, y0, x1, y1 = face.glyphs[char].ink  # type: ignore[misc]
+        assert -1 <= x0 and x1 <= width and 0 <= y0 and y1 < height, (name, char)
+    assert face.line_height <= height
+
+
+def test_the_small_font_draws_as_pillows_bitmap_font_did() -> None:
+    """The screens (and their golden images) look as before the fonts moved here."""
+    pillow = ImageFont.load_default_imagefont()
+    rng = random.Random(7)
+    for _ in range(300):
+        text = "".join(rng.choice([c for c in LATIN1 if c != "\xa0"] + [" "]) for _ in range(rng.randint(1, 21)))
+        old, new = Image.new("1", (140, 16)), Image.new("1", (140, 16))
+        ImageDraw.Draw(old).text((3, 2), text, font=pillow, fill=1)
+        font("small").draw(new, 3, 3, text, 1)
+        assert ImageChops.difference(old, new).getbbox() is None, text
+
+
+def test_unknown_characters_draw_as_a_question_mark() -> None:
+    canvas, expected = Canvas((128, 64)), Canvas((128, 64))
+    canvas.text(0, 0, "a\u4e2db")
+    expected.text(0, 0, "a?b")
+    assert canvas.image.tobytes() == expected.image.tobytes()
+
+
+def test_a_damaged_sheet_is_refused_with_the_glyph_named() -> None:
+    with pytest.raises(ConfigError, match="U\\+0041 is not 2×2"):
+        parse("bad", "cell 2 2\nline 2\ntop 0\nbaseline 1\n\nglyph U+003F ?\n##\n##\n\nglyph U+0041 A\n#\n")
+    with pytest.raises(ConfigError, match="no font 'huge'"):
+        font("huge")
+
+
+@pytest.mark.parametrize("size,expected", [((128, 64), "small"), ((128, 32), "small"), ((96, 16), "small"),
+                                           ((256, 64), "wide"), ((128, 128), "tall"), ((256, 128), "tall"),
+                                           ((1, 1), "small")])
+def test_every_size_gets_a_class(size: tuple[int, int], expected: str) -> None:
+    assert size_class(size) == expected
+    Canvas(size).title("Any size")  # draws without an error, whatever the panel
