@@ -1,5 +1,5 @@
 """Hints: what the built-in strong bot would do for the pending decision, and why in a few
-words (docs/board.md: hold LEFT or RIGHT while deciding). Each game's strong policy module may
+words (docs/board.md: LEFT and RIGHT together while deciding). Each game's strong policy module may
 offer `explain(game, decision) -> str`; without one the hint says only "strong bot's choice".
 
     >>> import random

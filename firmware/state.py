@@ -69,6 +69,7 @@ def state_roots(app: Any) -> dict[str, Callable[[], Any]]:
         "busy": lambda: app.busy,
         "problems": lambda: list(app.problems),
         "settings": lambda: app.settings,
+        "explanation": lambda: app.help.explanation,  # what the last move did (firmware/ui/help.py)
     }
 
 

@@ -134,7 +134,11 @@ def test_a_hint_points_at_a_whole_option_that_one_ok_plays() -> None:
         session = board.app.session
         game: Extra = session.game  # type: ignore[assignment]
         expected, _ = hint(game.copy(), session.bot_rng())
-        board.hold("right")
+        board.press("left")  # LEFT and RIGHT together: the hint
+        board.press("right")
+        board.release("right")
+        board.release("left")
+        board.wait(0.1)
         assert ui.same_choice(session, play.choice.current.value, expected)
         sheet, faces = game.sheets[0], game.faces
         history = len(game.history)

@@ -134,11 +134,11 @@ def test_tilt_switch_rolls(rig: Rig) -> None:
 
 
 def test_two_buttons_are_independent(rig: Rig) -> None:
-    events = rig.drive("left", True, 0) + rig.drive("right", True, 1) + rig.drive("left", False, 2)
+    events = rig.drive("left", True, 0) + rig.drive("ok", True, 1) + rig.drive("left", False, 2)
     events += rig.advance_to(25)
     assert events == [
         ButtonEvent("left", "press"),
-        ButtonEvent("right", "press"),
+        ButtonEvent("ok", "press"),
         ButtonEvent("left", "release"),
     ]
 
@@ -196,3 +196,35 @@ def test_events_alternate_and_settle_on_the_final_level(gaps: list[int]) -> None
     assert tracker.is_pressed("ok") == pressed
     # Settled: only a pending hold (hold_s is longer than the whole pattern) can remain.
     assert (tracker.next_deadline() is not None) == pressed
+
+
+# --- held LEFT/RIGHT repeat, LEFT+RIGHT chord ---------------------------------------------------
+def test_a_held_left_repeats_after_a_delay_then_steadily_until_released(rig: Rig) -> None:
+    from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
+
+    events = rig.drive("left", True, 0)
+    events += rig.advance_to(REPEAT_DELAY_S * 1000 - 1)
+    assert events == [ButtonEvent("left", "press")]  # a tap never repeats
+    events = rig.advance_to((REPEAT_DELAY_S + 3 * REPEAT_EVERY_S) * 1000 + 1)
+    assert events == [ButtonEvent("left", "repeat")] * 4
+    events = rig.drive("left", False, (REPEAT_DELAY_S + 3 * REPEAT_EVERY_S) * 1000 + 2)
+    events += rig.advance_to(5000)
+    assert ButtonEvent("left", "repeat") not in events
+    assert events[0].kind == "release"
+
+
+def test_ok_and_roll_never_repeat(rig: Rig) -> None:
+    events = rig.drive("ok", True, 0) + rig.advance_to(3000)
+    assert [e.kind for e in events] == ["press", "hold"]
+
+
+def test_right_while_left_is_down_is_the_chord_and_stops_the_repeats(rig: Rig) -> None:
+    events = rig.drive("left", True, 0) + rig.drive("right", True, 100)
+    events += rig.advance_to(3000)
+    assert events[:2] == [ButtonEvent("left", "press"), ButtonEvent("right", "chord")]
+    assert all(e.kind != "repeat" for e in events)
+
+
+def test_a_bad_repeat_timing_is_refused() -> None:
+    with pytest.raises(ValueError, match="repeat delay and interval must be > 0"):
+        ButtonTracker(["left"], debounce_ms=20, hold_s=1.0, repeating=["left"], repeat_s=(0.0, 0.1))

@@ -1,4 +1,4 @@
-"""`xtraboard bench engines|loop|bots`: print performance figures as `name: value` lines.
+"""`xtraboard bench engines|loop|bots|ui`: print performance figures as `name: value` lines.
 
 The suites are development tools in sim/bench and sim/arena (the Pi does not need them at run
 time), named here as strings and imported only when chosen: firmware never imports sim.
@@ -13,6 +13,7 @@ SUITES = {
     "engines": ("sim.bench.engines", "random games and legal-decision enumerations per second"),
     "loop": ("sim.bench.loop", "the board loop: edge-to-push latency, idle CPU, memory, bus bytes"),
     "bots": ("sim.arena", "bot levels against each other, EXTRA! solo scores, decision times"),
+    "ui": ("sim.bench.ui", "presses per decision (median and max) for each game, through the screens"),
 }
 
 

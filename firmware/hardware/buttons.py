@@ -19,8 +19,13 @@ from typing import Any, Literal
 from firmware.errors import HardwareError
 from firmware.hardware.config import BUTTON_NAMES, ButtonsConfig
 
-EventKind = Literal["press", "release", "hold"]
+EventKind = Literal["press", "release", "hold", "repeat", "chord"]
 TILT = "tilt"  # the tilt switch's own input name; its events are reported as "roll"
+# A held LEFT/RIGHT repeats: first after REPEAT_DELAY_S (a tap never reaches it), then every
+# REPEAT_EVERY_S (about 7 steps a second: fast through a long list, still easy to stop on time).
+REPEAT_DELAY_S = 0.4
+REPEAT_EVERY_S = 0.15
+REPEATING = ("left", "right")  # and pressed together they make a "chord" (the hint)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class _Channel:
     raw: bool = False  # the last level the pin reported
     window_end: float | None = None  # bounces are ignored until then
     hold_at: float | None = None  # when the current press becomes a hold
+    repeats: bool = False  # a held press repeats (LEFT/RIGHT)
+    repeat_at: float | None = None  # when the current press next repeats
 
 
 class ButtonTracker:
@@ -55,7 +62,10 @@ class ButtonTracker:
 
     The leading edge is accepted at once (latency), further edges are ignored for `debounce_ms`;
     if the raw level differs from the accepted one when that window ends, the change is emitted
-    then (and opens a new window). A press held for `hold_s` emits one "hold".
+    then (and opens a new window). A press held for `hold_s` emits one "hold"; a held input of
+    `repeating` also emits "repeat" after `repeat_s[0]`, then every `repeat_s[1]`, until released;
+    pressing a second one of `repeating` while another is down emits "chord" instead of "press"
+    (and stops their repeats).
     `aliases` maps an input to the name its events carry (the tilt switch rolls).
     """
 
@@ -66,13 +76,19 @@ class ButtonTracker:
         debounce_ms: float,
         hold_s: float,
         aliases: Mapping[str, str] | None = None,
+        repeating: Iterable[str] = (),
+        repeat_s: tuple[float, float] = (REPEAT_DELAY_S, REPEAT_EVERY_S),
     ) -> None:
         if debounce_ms < 0 or hold_s <= 0:
             raise ValueError(f"buttons: debounce_ms must be >= 0 and hold_s > 0, got {debounce_ms}, {hold_s}")
+        if min(repeat_s) <= 0:
+            raise ValueError(f"buttons: repeat delay and interval must be > 0, got {repeat_s}")
         aliases = dict(aliases or {})
         self._debounce = debounce_ms / 1000.0
         self._hold = hold_s
-        self._channels = {name: _Channel(aliases.get(name, name)) for name in names}
+        self._repeat = repeat_s
+        repeating = set(repeating)
+        self._channels = {name: _Channel(aliases.get(name, name), repeats=name in repeating) for name in names}
         unknown = set(aliases) - set(self._channels)
         if unknown:
             raise ValueError(f"buttons: aliases for unknown inputs {sorted(unknown)}")
@@ -85,7 +101,8 @@ class ButtonTracker:
         if config.tilt is not None:
             names.append(TILT)
             aliases[TILT] = "roll"
-        return cls(names, debounce_ms=config.debounce_ms, hold_s=config.hold_s, aliases=aliases)
+        return cls(names, debounce_ms=config.debounce_ms, hold_s=config.hold_s, aliases=aliases,
+                   repeating=[name for name in REPEATING if name in names])
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,6 +141,9 @@ class ButtonTracker:
             if kind == "hold":
                 channel.hold_at = None
                 events.append(ButtonEvent(channel.reported_as, "hold"))
+            elif kind == "repeat":
+                channel.repeat_at = when + self._repeat[1]
+                events.append(ButtonEvent(channel.reported_as, "repeat"))
             else:
                 channel.window_end = None
                 if channel.raw != channel.accepted:
@@ -137,6 +157,8 @@ class ButtonTracker:
                 items.append((channel.window_end, "window", channel))
             if channel.hold_at is not None:
                 items.append((channel.hold_at, "hold", channel))
+            if channel.repeat_at is not None:
+                items.append((channel.repeat_at, "repeat", channel))
         return items
 
     def _accept(self, channel: _Channel, pressed: bool, t: float) -> ButtonEvent:
@@ -144,9 +166,16 @@ class ButtonTracker:
         channel.window_end = t + self._debounce
         if pressed:
             channel.hold_at = t + self._hold
+            channel.repeat_at = t + self._repeat[0] if channel.repeats else None
+            others = [c for c in self._channels.values() if c.repeats and c.accepted and c is not channel]
+            if channel.repeats and others:
+                for held in (channel, *others):
+                    held.repeat_at = None
+                return ButtonEvent(channel.reported_as, "chord")
             return ButtonEvent(channel.reported_as, "press")
         held = channel.hold_at is None  # the hold fired (or was consumed) during this press
         channel.hold_at = None
+        channel.repeat_at = None
         return ButtonEvent(channel.reported_as, "release", held=held)
 
     def _channel(self, name: str) -> _Channel:

@@ -31,8 +31,10 @@ from firmware.hints import hint
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
+from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
 from firmware.ui.games import game_ui
+from firmware.ui.help import Help
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.screen import Screen
@@ -87,6 +89,9 @@ class BoardApp:
         self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[Screen] = [MainMenu(self)]
+        self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
+        self._size, self._mode = (128, 64), "1"  # the display as last drawn ("not now" compares pictures)
+        self._drawn: tuple[int, bytes] | None = None  # (version, pixels) of the last picture drawn
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
@@ -185,6 +190,8 @@ class BoardApp:
     def _button(self, name: str, kind: str, held: bool) -> None:
         if self.note is not None and kind == "press":
             self.dismiss_note()  # seen; the press still does its job below
+        if kind == "press" and self.help.pressed():
+            self.changed()  # the last move's line was read: the screen is the player's again
         if kind == "release" and name in self._swallowed:
             self._swallowed.discard(name)
             if not held:
@@ -198,17 +205,35 @@ class BoardApp:
                     self.finish_animation()
                 self.open_menu()
             return
-        if kind == "hold" and name == "back":
-            self.open_menu()
-        elif kind == "hold" and name in ("left", "right"):
+        if kind == "chord":  # LEFT and RIGHT pressed together: the hint (its answer comes later)
             self.ask_hint()
-        elif kind == "press" and name != "back":
-            self.screen.press(self, name)
+            if self._hinting is None:
+                self.help.not_now(self.schedule, self.changed)
+        elif kind == "hold" and name == "back":
+            self._answered(self.open_menu)
+            self.help.menu_used()
+        elif kind == "hold" and name == "roll":
+            self.help.toggle_legend()
+        elif kind in ("press", "repeat") and name != "back":
+            self._answered(lambda: self.screen.press(self, name))
         elif kind == "release" and name == "back" and not held:
-            self.screen.press(self, "back")
+            self._answered(lambda: self.screen.press(self, "back"))
         else:
             return
         self.changed()
+
+    def _answered(self, press: Callable[[], None]) -> None:
+        """Do a press; if nothing visible changed (display and LEDs), say "not now"."""
+        drawn = self._drawn  # the board's last picture, if nothing changed since
+        if drawn is not None and drawn[0] == self.version:
+            shown = drawn[1]
+        else:
+            shown = self.image(self._size, self._mode).tobytes()
+        before = (shown, self.frame())
+        press()
+        if (self.image(self._size, self._mode).tobytes(), self.frame()) == before:
+            self.help.not_now(self.schedule, self.changed)
+            cue(self, "refused")  # the buzzer's short low note, where a board has one
 
     def open_operator(self) -> None:
         """The operator menu (the board loop calls this when the operator's code was typed)."""
@@ -312,6 +337,7 @@ class BoardApp:
         self._close_agents()
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
+        self.help.forget()
         for agent in session.agents:  # an engine this board does not know: said at once
             if isinstance(agent, EngineAgent) and agent.failed is not None:
                 self._engine_failed(agent, agent.failed)
@@ -380,6 +406,7 @@ class BoardApp:
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
             self.report(str(exc))
             return
+        self.help.stepped(session)
         self._by_bot = by_bot
         play = self.play_screen()
         if play is not None:
@@ -507,8 +534,8 @@ class BoardApp:
 
     # --- hints ---------------------------------------------------------------------------------
     def ask_hint(self) -> None:
-        """A long LEFT or RIGHT while a person decides: ask the strong bot (off the loop thread)
-        what it would do; `_hinted` moves the cursor there and says why."""
+        """LEFT and RIGHT pressed together while a person decides: ask the strong bot (off the
+        loop thread) what it would do; `_hinted` moves the cursor there and says why."""
         session, play = self.session, self.play_screen()
         if (session is None or play is None or self.screen is not play or play.choice is None
                 or session.pending_bot() or self._hinting == session.token):
@@ -604,12 +631,16 @@ class BoardApp:
     # --- rendering (pure functions of the state above) ---------------------------------------
     def image(self, size: tuple[int, int], mode: str = "1") -> Image.Image:
         """The display image: the screen, an animation's caption, a note (greys in mode "L")."""
-        return self.canvas(size).result(mode)
+        self._size, self._mode = size, mode
+        image = self.canvas(size).result(mode)
+        self._drawn = (self.version, image.tobytes())
+        return image
 
     def canvas(self, size: tuple[int, int]) -> Canvas:
         """The display drawn on a Canvas of `size`, with the boxes of its texts (the fit test)."""
         canvas = Canvas(size)
         self.screen.draw(canvas)
+        self.help.draw(canvas, self)
         if self.animation is not None and self.animation.current.caption:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:

@@ -10,6 +10,7 @@ from firmware import i18n
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
 from firmware.i18n import _, ngettext
+from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
@@ -137,20 +138,22 @@ class SeatCountScreen(MenuScreen):
         if self.demo:
             start_game(app, self.game, seats, mode="demo")
         else:
-            app.push(SeatScreen(self.game, seats, 0, tuple(app.agents.engines)))
+            app.push(SeatScreen(self.game, seats, 0, tuple(app.agents.engines), tuple(kept_names(app.journal))))
 
 
 SEAT_KINDS = ("human", "bot", "kids")
 
 
 class SeatScreen(Screen):
-    """One seat: LEFT/RIGHT choose person, bot of a level (easy, medium, strong), an external
-    engine of the board description ("Engine: NAME") or child (in EXTRA!), ROLL the colour,
-    OK the next seat, BACK the previous one."""
+    """One seat: LEFT/RIGHT choose person, a person of the board's names (`xtraboard players`),
+    bot of a level (easy, medium, strong), an external engine of the board description
+    ("Engine: NAME") or child (in EXTRA!), ROLL the colour, OK the next seat, BACK the previous one."""
 
-    def __init__(self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = ()) -> None:
+    def __init__(self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = (),
+                 people: tuple[str, ...] = ()) -> None:
         self.game, self.seats, self.index = game, seats, index
         self.engines = engines  # the board description's external engines, by name
+        self.people = people  # the players' names kept on the board (firmware/players.py)
         self.title = f"{title_of(game)}: seat {index + 1}/{len(seats)}"
 
     @property
@@ -158,15 +161,21 @@ class SeatScreen(Screen):
         return self.seats[self.index]
 
     def kinds(self) -> tuple[str, ...]:
-        """"human", a "bot:<level>" per bot level (easiest first), a "bot:engine:<name>" per
-        external engine, then the game's own options."""
+        """"human", a "name:<name>" per kept name no other seat took, a "bot:<level>" per bot
+        level (easiest first), a "bot:engine:<name>" per external engine, then the game's own
+        options."""
         spec = find_game(self.game)
-        return (("human",) + tuple(f"bot:{level}" for level in spec.levels)
+        taken = {s.name for s in self.seats if s is not self.seat}
+        return (("human",) + tuple(f"name:{n}" for n in self.people if n not in taken)
+                + tuple(f"bot:{level}" for level in spec.levels)
                 + tuple(f"bot:engine:{name}" for name in self.engines)
                 + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options))
 
     def kind(self) -> str:
-        return f"bot:{self.seat.bot}" if self.seat.bot else "kids" if self.seat.kids else "human"
+        seat = self.seat
+        if not seat.bot and not seat.kids and seat.name in self.people:
+            return f"name:{seat.name}"
+        return f"bot:{seat.bot}" if seat.bot else "kids" if seat.kids else "human"
 
     def press(self, app: App, button: str) -> None:
         seat = self.seat
@@ -175,15 +184,16 @@ class SeatScreen(Screen):
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
             seat.bot = kind.partition(":")[2] if kind.startswith("bot:") else None
             seat.kids = kind == "kids"
-            seat.name = seat.colour.capitalize()
+            seat.name = kind[5:] if kind.startswith("name:") else seat.colour.capitalize()
         elif button == "roll":
             taken = {s.colour for s in self.seats if s is not seat}
             free = [c for c in PLAYER_COLOURS if c not in taken]
+            named = seat.name in self.people and not seat.bot and not seat.kids
             seat.colour = free[(free.index(seat.colour) + 1) % len(free)]
-            seat.name = seat.colour.capitalize()
+            seat.name = seat.name if named else seat.colour.capitalize()
         elif button == "ok":
             if self.index + 1 < len(self.seats):
-                app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines))
+                app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines, self.people))
             else:
                 start_game(app, self.game, self.seats, mode="play")
         elif button == "back":
@@ -193,7 +203,8 @@ class SeatScreen(Screen):
         canvas.title(self.title)
         kind = self.kind()
         label = (f"Engine: {kind[11:]}" if kind.startswith("bot:engine:") else f"Bot: {kind[4:]}"
-                 if kind.startswith("bot:") else {"human": "Person", "kids": "Child"}[kind])
+                 if kind.startswith("bot:") else kind[5:] if kind.startswith("name:")
+                 else {"human": "Person", "kids": "Child"}[kind])
         canvas.line(1, f"< {label} >", align="center", critical=True)
         canvas.line(2, f"Colour: {self.seat.colour}")
         help_lines = ["ROLL: next colour", "OK next  BACK prev"]

@@ -1,0 +1,104 @@
+"""The players' names kept on the board, so records and high scores carry people, not colours.
+
+The list is one entry of the journal's settings (`players`, a JSON list of texts, in the order
+they were added); `xtraboard players add|remove|list` manages it and the seat screen offers
+it. A name is 1–`MAX_LENGTH` characters the display's font can draw (printable Latin-1), not
+one already kept (letter case aside) and not a seat colour's name (that is what an unnamed seat
+is called).
+
+    >>> check_name("  Anna ")
+    'Anna'
+    >>> check_name("Zoë")
+    'Zoë'
+    >>> check_name("Ŝ")
+    Traceback (most recent call last):
+    ...
+    firmware.players.PlayerNameError: name 'Ŝ': the display cannot draw 'Ŝ' (letters, digits, spaces and Latin-1 signs only)
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from firmware.errors import XtraboardError
+
+KEY = "players"
+MAX_LENGTH = 10  # fits the play screen's title line beside the counter or round
+MAX_PLAYERS = 50  # a list a seat screen can still cycle through
+
+log = logging.getLogger("xtraboard.players")
+
+
+class PlayerNameError(XtraboardError, ValueError):
+    """A player name that cannot be kept, or one that is not kept."""
+
+
+def drawable(char: str) -> bool:
+    """Whether the display's fonts draw `char`: printable Latin-1 (no control characters)."""
+    code = ord(char)
+    return 0x20 <= code <= 0x7E or 0xA1 <= code <= 0xFF
+
+
+def check_name(name: str) -> str:
+    """`name` without surrounding spaces if it can be a player's name; PlayerNameError otherwise."""
+    from firmware.ui.colours import PLAYER_COLOURS
+
+    text = " ".join(name.split())
+    if not text:
+        raise PlayerNameError("a player name cannot be empty")
+    if len(text) > MAX_LENGTH:
+        raise PlayerNameError(f"name {text!r} is {len(text)} characters; at most {MAX_LENGTH} fit the display")
+    bad = next((c for c in text if not drawable(c)), None)
+    if bad is not None:
+        raise PlayerNameError(f"name {text!r}: the display cannot draw {bad!r} "
+                        "(letters, digits, spaces and Latin-1 signs only)")
+    if text.lower() in PLAYER_COLOURS:
+        raise PlayerNameError(f"name {text!r} is a seat colour; unnamed seats are called by their colour")
+    return text
+
+
+def names(journal: Any) -> list[str]:
+    """The kept names, in the order they were added; entries that are not valid are skipped
+    (logged), so a damaged list never stops the seat screen."""
+    if journal is None:
+        return []
+    kept = journal.get_setting(KEY, [])
+    if not isinstance(kept, list):
+        log.warning("players: kept list is %r, not a list; ignored", type(kept).__name__)
+        return []
+    out: list[str] = []
+    for entry in kept:
+        try:
+            name = check_name(entry) if isinstance(entry, str) else None
+        except PlayerNameError as exc:
+            log.warning("players: kept name skipped: %s", exc)
+            continue
+        if name is not None and name.lower() not in (n.lower() for n in out):
+            out.append(name)
+    return out
+
+
+def add(journal: Any, name: str) -> str:
+    """Keep `name` (checked); returns it as kept."""
+    name = check_name(name)
+    kept = names(journal)
+    same = next((n for n in kept if n.lower() == name.lower()), None)
+    if same is not None:
+        raise PlayerNameError(f"{name!r} is already on the board's list (as {same!r})")
+    if len(kept) >= MAX_PLAYERS:
+        raise PlayerNameError(f"the board keeps at most {MAX_PLAYERS} names; remove one first")
+    journal.set_setting(KEY, [*kept, name])
+    return name
+
+
+def remove(journal: Any, name: str) -> str:
+    """Forget `name` (letter case aside); its past records keep it. Returns it as it was kept."""
+    wanted = " ".join(name.split()).lower()
+    kept = names(journal)
+    found = next((n for n in kept if n.lower() == wanted), None)
+    if found is None:
+        listed = ", ".join(kept) if kept else "none kept"
+        raise PlayerNameError(f"{name.strip()!r} is not on the board's list ({listed})")
+    journal.set_setting(KEY, [n for n in kept if n != found])
+    return found

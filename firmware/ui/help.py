@@ -1,0 +1,187 @@
+"""Feedback and help on the display: what the last move did, "not now" for a press that cannot
+act, a one-line legend of the buttons (a long ROLL toggles it), the "hold BACK: menu" tip until
+the in-game menu was first opened.
+
+Where: the explanation covers the top line of the play screen from the move until the next
+move, or until a press (the person deciding gets the whole screen back); the legend covers the
+bottom line; at a person's roll prompt the tip takes that line until it was once followed; the
+cue ("not now") sits at the bottom right for CUE_S.
+
+The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step()` and
+`image()`; everything here is state of the loop thread, like the app's.
+
+    >>> from firmware.ui.draw import Canvas
+    >>> help = Help(journal=None)
+    >>> help.legend_for(None)
+    ''
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from firmware.i18n import N_, _
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
+from firmware.ui.explain import explain
+
+CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
+# Translators: a press that cannot act now; shown for a second at the bottom right
+NOT_NOW = N_("not now")
+# Translators: at the roll prompt until the in-game menu was used once; 21 columns
+TIP = N_("ROLL  hold BACK: menu")  # at the roll prompt: what to press now, and where the menu is
+TIP_KEY = "tip_menu_seen"  # in the journal's settings: the tip was followed once, never shown again
+
+
+class Help:
+    """The help layer's state: the explanation, the cue, the legend, the tip."""
+
+    def __init__(self, journal: Any) -> None:
+        self.journal = journal
+        self._explained: tuple[str, list[str], list[dict[str, Any]]] | None = None  # the move to explain
+        self._explained_at = 0  # the history length the explanation belongs to
+        self.hidden = False  # a press hid the explanation (until the next move)
+        self._mover: Any = None  # who made the explained move
+        self.cue: str | None = None
+        self._cue_timer: Any = None
+        self.legend = False  # the legend line is shown (a long ROLL toggles it)
+        seen = journal.get_setting(TIP_KEY, False) if journal is not None else False
+        self.tip_seen = seen is True
+
+    # --- gestures -------------------------------------------------------------------------
+    def menu_used(self) -> None:
+        """The in-game menu was opened with a long BACK: the tip has done its job, for good."""
+        if not self.tip_seen:
+            self.tip_seen = True
+            if self.journal is not None:
+                self.journal.set_setting(TIP_KEY, True)
+
+    def toggle_legend(self) -> None:
+        self.legend = not self.legend
+
+    # --- the "not now" cue -------------------------------------------------------------------
+    def not_now(self, schedule: Callable[[float, Callable[[], None]], Any], changed: Callable[[], None]) -> None:
+        """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
+        if self._cue_timer is not None:
+            self._cue_timer.cancel()
+        self.cue = _(NOT_NOW)
+
+        def gone() -> None:
+            self._cue_timer = None
+            self.cue = None
+            changed()
+
+        self._cue_timer = schedule(CUE_S, gone)
+
+    # --- explanations ------------------------------------------------------------------------
+    def stepped(self, session: Any) -> None:
+        """After a step: word its events; a plain roll keeps the last move's line (it stays
+        until the next decision)."""
+        game = session.game
+        names, events = [p.name for p in game.players], list(game.events)
+        if explain(game.name, names, events) is not None:
+            self._explained = (game.name, names, events)
+            self._explained_at = len(game.history)
+            self._mover = game.events[0].get("player")
+            self.hidden = False
+
+    @property
+    def explanation(self) -> str | None:
+        """What the last move did, in the active language (None before the first move)."""
+        return explain(*self._explained) if self._explained is not None else None
+
+    def shown_explanation(self, session: Any) -> str | None:
+        """The explanation if it still belongs to this game's position (an undo took it back
+        otherwise) and is news to whoever acts now (a person who made the move and goes on —
+        turned ones, rolled a double — knows it), else None."""
+        if session is None or self._explained is None:
+            return None
+        if len(session.game.history) < self._explained_at:
+            self._explained = None
+        if self.hidden or (session.game.pending().player == self._mover and not session.pending_bot()):
+            return None
+        return self.explanation
+
+    def pressed(self) -> bool:
+        """A press: the explanation was read; the screen is the player's again. True if that
+        hid it."""
+        hid = not self.hidden and self._explained is not None
+        self.hidden = True
+        return hid
+
+    def forget(self) -> None:
+        """A game ended or started: nothing to explain yet."""
+        self._explained = None
+        self._explained_at = 0
+
+    # --- drawing -----------------------------------------------------------------------------
+    @staticmethod
+    def legend_for(screen: Any, app: Any = None) -> str:
+        from firmware.ui.legend import legend
+
+        return legend(screen, app) if screen is not None else ""
+
+    def draw(self, canvas: Canvas, app: Any) -> None:
+        """Over the screen: the explanation (play screen, top line), the tip (in a game, until
+        used), the legend (bottom line) and the cue (bottom right)."""
+        screen = app.screen
+        in_play = app.session is not None and screen is app.play_screen()
+        explanation = self.shown_explanation(app.session) if in_play else None
+        if explanation is not None and app.animation is None:
+            banner(canvas, explanation)
+        session = app.session
+        prompt = (in_play and app.animation is None and session.awaiting_roll and not session.over
+                  and not session.pending_bot())
+        bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
+        if bar is not None:
+            bottom_bar(canvas, clip(bar, canvas.columns), 0)
+        if self.cue is not None:
+            text = f" {self.cue} "
+            bottom_bar(canvas, text, canvas.width - _width(canvas, text))
+
+
+def banner(canvas: Canvas, text: str) -> None:
+    """`text` in a white bar over the title line: in the display's font if it fits, else in the
+    3×5 font (half as many characters again), clipped only if even that is too narrow. A screen
+    without a title line (EXTRA!'s whole sheet from its top edge) gets only the 3×5 bar, 7 px
+    high, over its header."""
+    pitch = _line_height(canvas)
+    underline = canvas.image.crop((0, pitch - 1, canvas.width, pitch)).getextrema()[0] != 0
+    if underline and len(text) <= canvas.columns:
+        canvas.line(0, text, inverse=True)
+        return
+    _cover(canvas, (0, 0, canvas.width - 1, pitch - 2 if underline else 6))
+    fits = (canvas.width - 2) // 4 + 1
+    canvas.tiny(1, 1, clip(text, fits), fill=0)
+
+
+def bottom_bar(canvas: Canvas, text: str, x: int) -> None:
+    """`text` in a white bar from `x` to the right edge, over the screen's bottom text line:
+    the last whole line, or flush with the bottom when the screen draws below that (LEVEL X
+    keeps its own line spacing), so no half line peeks out."""
+    pitch = _line_height(canvas)
+    y = (canvas.lines - 1) * pitch
+    if canvas.image.crop((0, y + pitch, canvas.width, canvas.height)).getbbox() is not None:
+        y = canvas.height - pitch
+    _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
+    canvas.text(x, y + 1, text, fill=0)
+
+
+# The canvas's metrics and covering, where it has them (fonts per display size), else the
+# built-in font's.
+def _line_height(canvas: Canvas) -> int:
+    return int(getattr(canvas, "line_height", LINE_HEIGHT))
+
+
+def _width(canvas: Canvas, text: str) -> int:
+    measure = getattr(canvas, "measure", None)
+    return int(measure(text)) if measure is not None else len(text) * CHAR_WIDTH
+
+
+def _cover(canvas: Canvas, box: tuple[int, int, int, int]) -> None:
+    """A white bar over `box` (the canvas also marks the texts under it hidden, if it can)."""
+    cover = getattr(canvas, "cover", None)
+    if cover is not None:
+        cover(box, fill=1)
+    else:
+        canvas.draw.rectangle(box, fill=1)

@@ -1,0 +1,54 @@
+"""The one-line legend of what the buttons do on the current screen (a long ROLL shows it).
+
+Short words, so a line fits 21 columns (128 px): `<>` is LEFT/RIGHT. docs/board.md has the
+long form, screen by screen, and tests/test_board_doc.py checks it against the screens.
+
+    >>> from firmware.ui.screen import TextScreen
+    >>> legend(TextScreen("Rules", "..."))
+    '<> scroll  OK close'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware.i18n import N_, _
+
+# By screen class (the first of the class's bases found here applies); translated when shown.
+# Translators: the legends are one display line (21 columns); "<>" stands for LEFT/RIGHT.
+LEGENDS: dict[str, str] = {
+    "MainMenu": N_("<> move  OK pick"),
+    "SeatScreen": N_("<> who ROLL:colour OK"),
+    "ConfirmScreen": N_("<> no/yes  OK pick"),
+    "SettingsScreen": N_("<> move  OK change"),
+    "GameMenu": N_("<> move  OK  BACK back"),
+    "MenuScreen": N_("<> move  OK  BACK back"),
+    "RulesScreen": N_("<> page  OK close"),
+    "TextScreen": N_("<> scroll  OK close"),
+    "FaceEntryScreen": N_("<> face  OK next"),
+    "ResultScreen": N_("OK: main menu"),
+}
+ROLL_WHILE_DECIDING = {
+    "exxtra": N_("<> OK ROLL:again"), "levelx": N_("<> OK ROLL:scores"), "extra": N_("<> OK ROLL:sheets"),
+}
+
+
+def legend(screen: Any, app: Any = None) -> str:
+    """The legend for `screen`; the play screen's depends on what the game waits for."""
+    if type(screen).__name__ == "PlayScreen" and app is not None and app.session is not None:
+        return _play(screen, app.session)
+    for cls in type(screen).__mro__:
+        if cls.__name__ in LEGENDS:
+            return _(LEGENDS[cls.__name__])
+    return _("hold BACK: menu")
+
+
+def _play(play: Any, session: Any) -> str:
+    if session.over:
+        return _("OK: result")
+    if session.pending_bot():
+        return _("bots play  hold BACK")
+    if session.awaiting_roll:
+        return _("ROLL: roll the dice")
+    roll = ROLL_WHILE_DECIDING.get(session.game.name)
+    return _(roll) if roll else _("<> choose  OK pick")
