@@ -286,7 +286,7 @@ class Campaign:
                 return
             if session.over:
                 self.summary.finished += 1
-                self.act("OK on the result", lambda: self.board.tap("ok"))
+                self.act("OK on the result, then Menu", lambda: [self.board.tap(b) for b in ("ok", "right", "ok")])
                 return
             r = self.rng.random()
             if r < 0.03:

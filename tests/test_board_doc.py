@@ -203,7 +203,8 @@ def look(board: SimBoard) -> Look:
     play = app.play_screen()
     seat = (screen.kind(), screen.seat.colour) if isinstance(screen, SeatScreen) else None
     values = (screen.index, *screen.values) if isinstance(screen, FaceEntryScreen) else None
-    return Look(screen, len(app.stack), choice.index if choice is not None else None,
+    index = choice.index if choice is not None else screen.index if isinstance(screen, ResultScreen) else None
+    return Look(screen, len(app.stack), index,
                 len(choice.options) if choice is not None else 0,
                 len(app.session.game.history) if app.session is not None else -1, app.session,
                 seat, values,

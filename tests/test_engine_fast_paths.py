@@ -22,6 +22,7 @@ from firmware.games import GAME_NAMES, OVER, ROLL, Game, Roll, game_class, new_g
 from firmware.games import extra as extra_engine
 from firmware.games import exxtra as exxtra_engine
 from firmware.games import levelx as levelx_engine
+from firmware.games.base import Player
 from firmware.games.extra import Choice, Extra, Sheet
 from firmware.games.levelx import Groups
 from firmware.records import replay_record
@@ -115,6 +116,27 @@ def test_exxtra_roll_values_equal_the_rules_for_every_roll() -> None:
             assert (None if value < 0 else exxtra_engine._TEXTS[value]) == combination
 
 
+def test_exxtra_plain_roll_values_are_the_rolls_without_doubles_or_a_late_x() -> None:
+    for a, b in product(exxtra_engine.DIE_A, exxtra_engine.DIE_B):
+        for is_first in (False, True):
+            plain = exxtra_engine._PLAIN_VALUES[a, b][is_first]
+            combination = exxtra_engine.combination((a, b), is_first)
+            expected = -1 if a == b or combination is None else int(combination)
+            assert plain == expected, (a, b, is_first)
+
+
+def test_extra_roll_tables_equal_the_slow_computation_for_every_roll() -> None:
+    """Per roll: the dice showing any set of faces, and the rows each pair split crosses."""
+    for faces in product(range(1, 7), repeat=5):
+        table = extra_engine._roll_table(faces)
+        for owned in range(64):
+            expected = sum(1 << i for i, face in enumerate(faces) if owned >> face - 1 & 1)
+            assert table[owned] == expected
+        for (a, b), (c, d) in extra_engine._FREE_RIDE_SPLITS:
+            at = extra_engine._ROWS_AT[(a, b), (c, d)]
+            assert table[at:at + 2] == (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
+
+
 def test_exxtra_legal_decisions_per_ladder_equal_the_free_rungs() -> None:
     game = exxtra_engine.Exxtra(["A", "B", "C", "D", "E", "F"])
     game.apply(Roll(("7", "2")))
@@ -182,3 +204,62 @@ def test_extra_legal_decisions_equal_every_choice_the_rules_allow() -> None:
             game.apply(Roll(faces))
             allowed = {c for c in every if game._check_choice(c) is None}
             assert set(game.legal_decisions()) == allowed, (faces, numbers)
+
+
+# --- the rarer branches of the fast paths, each seen at least once ----------------------------
+
+def both_paths_step_by_step(fast: Game, plain: Game, steps: list[Any]) -> None:
+    """Apply `steps` to `fast` (fast path) and `plain` (plain path): after each, the same state,
+    and taking the fast step back on a copy gives the state before it."""
+    for step in steps:
+        before = deepcopy(full_state(plain))
+        fast.apply(offered(fast, step))
+        Game.apply(plain, step)
+        assert full_state(fast) == full_state(plain)
+        twin = fast.copy()
+        twin.undo()
+        assert full_state(twin) == before
+
+
+def test_exxtra_fast_place_that_sends_the_next_pair_back_or_whose_return_wins() -> None:
+    """A place removes the next player's pair (so it does not come back and move), or passes
+    the turn to a player whose returning pair reaches the finish."""
+    seen: set[str] = set()
+    for seed in range(300):
+        steps = steps_of("exxtra", 3, seed)
+        fast, plain = (new_game("exxtra", ["A", "B", "C"]) for _ in range(2))
+        for step in steps:
+            if isinstance(step, exxtra_engine.Place):
+                following = (plain.current_player + 1) % 3
+                back = plain.rung_of[following]
+                if back and step.rung < back and plain.would_remove(step.rung) and any(
+                        pair.player == following for pair in plain.would_remove(step.rung)):
+                    seen.add("sent back")
+                elif back and plain.positions[following] + back >= exxtra_engine.FINISH:
+                    seen.add("return wins")
+            both_paths_step_by_step(fast, plain, [step])
+        if len(seen) == 2:
+            break
+    assert seen == {"sent back", "return wins"}
+
+
+def test_extra_fast_choice_for_children_and_at_a_players_end() -> None:
+    """Children's new numbers (no cross), full rows, and a choice that ends a player's game,
+    on the fast path with its lean undo record, equal the plain path."""
+    seen: set[str] = set()
+    for seed in range(40):
+        players = [Player("Kid", kids=True), Player("Adult")]
+        plain = Extra(players)
+        dice, rng = SeededDice(seed), random.Random(seed)
+        while (kind := plain.pending().kind) != OVER:
+            step = Roll(tuple(dice.roll(plain.dice()))) if kind == ROLL else rng.choice(plain.legal_decisions())
+            Game.apply(plain, step)
+            for event in plain.events:
+                if event["kind"] == "extra" and event["new"] and not event["crossed"]:
+                    seen.add("kids")
+                seen.update({"row_full", "ended"} & {event["kind"]})
+        fast = Extra(players)
+        both_paths_step_by_step(fast, Extra(players), plain.history)
+        if len(seen) == 3:
+            break
+    assert seen == {"kids", "row_full", "ended"}

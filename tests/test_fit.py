@@ -33,7 +33,7 @@ from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.menus import MainMenu
-from firmware.ui.play import PlayScreen, ResultScreen
+from firmware.ui.play import MENU, PlayScreen, ResultScreen
 from firmware.ui.screen import MenuScreen, TextScreen
 from sim.board import SimBoard
 
@@ -227,8 +227,13 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
                 walk.shot(f"play: {tag} decision {decisions} moved", board)
             board.tap("ok")
             board.settle()
-        assert isinstance(app.screen, ResultScreen), app.screen
-        walk.shot(f"result: {tag}", board)
+        result = app.screen
+        assert isinstance(result, ResultScreen), result
+        for page in result.pages:  # the standings, the game's own pages, then Rematch / Menu
+            walk.shot(f"result: {tag} {page.name}", board)
+            board.tap("right")
+        while result.page.name != MENU:
+            board.tap("right")
         board.tap("ok")
         board.settle()
         pick(board, lambda v: v == ("records", None))

@@ -277,7 +277,7 @@ def test_complete_games_through_the_buttons_replay_to_the_same_result(kinds: lis
     assert made > 0 and game.is_over()
     assert replay_record(json.loads(json.dumps(record))).result() == record["result"] == game.result()
     assert board.app.screen.lines == ui.result_lines(board.app.session)
-    board.press("ok")
+    board.press("ok", "right", "ok")  # to the choice "Rematch", then "Menu"
     assert board.app.session is None
 
 

@@ -70,6 +70,9 @@ def test_complete_game_through_the_button_pins(seed, bots):
     record = app.session.game.to_record()
     assert replay_record(record).result() == record["result"]
     assert record["players"][1].get("bot") == ("easy" if bots[1] else None)
+    board.tap("ok")  # from any page to the choice: "Rematch" first, then "Menu"
+    assert app.screen.page.name == "Rematch"
+    board.tap("right")
     board.tap("ok")
     assert app.session is None and type(app.screen).__name__ == "MainMenu"
 

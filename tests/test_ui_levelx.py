@@ -225,6 +225,8 @@ def test_complete_game_through_the_buttons(seed: int, bots: list[bool]) -> None:
     assert len(lines) == 1 + len(game.players)
     for size in SIZES:
         table.png(size)
+    table.press("ok")  # to the choice "Rematch", then "Menu"
+    table.press("right")
     table.press("ok")
     assert table.app.session is None
 

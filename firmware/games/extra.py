@@ -53,6 +53,25 @@ def _splits(dice: Sequence[int]) -> tuple[tuple[tuple[int, int], tuple[int, int]
 # The pair splits left when die e is the extra die (index e) — constant tables.
 _SPLITS_WITHOUT = tuple(_splits([i for i in range(DICE_COUNT) if i != e]) for e in range(DICE_COUNT))
 _FREE_RIDE_SPLITS = tuple(split for splits in _SPLITS_WITHOUT for split in splits)
+_SHOWN_SETS = 1 << len(FACES)  # sets of faces in a roll's table (see _roll_table)
+# Where a roll's table holds the two rows a split crosses (see _roll_table).
+_ROWS_AT = {split: _SHOWN_SETS + 2 * n for n, split in enumerate(_FREE_RIDE_SPLITS)}
+
+
+def _numbers_key(numbers: Sequence[int | None]) -> int:
+    """A sheet's EXTRA numbers as one int for the legal-decision look-up: bit c (0–2) when
+    column c is empty, bit 2 + f when face f is written.
+
+    >>> _numbers_key([None, 4, None]) == 0b101 | 1 << 6
+    True
+    """
+    key = 0
+    for column, number in enumerate(numbers):
+        key |= 1 << column if number is None else 1 << 2 + number
+    return key
+
+
+_ALL_FREE = _numbers_key([None] * len(COLUMN_SIZES))
 
 
 def row_score(total: int, crosses: int) -> int:
@@ -87,13 +106,14 @@ class Sheet:
         210
     """
 
-    __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended")
+    __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended", "_key")
 
     def __init__(self) -> None:
         self._crosses: list[int] = [0] * len(SUMS)
         self._numbers: list[int | None] = [None] * len(COLUMN_SIZES)
         self._column_crosses: list[int] = [0] * len(COLUMN_SIZES)
         self._ended = False
+        self._key = _ALL_FREE  # _numbers_key(self._numbers), kept up to date with _numbers
 
     @classmethod
     def filled(
@@ -125,6 +145,7 @@ class Sheet:
             sheet._column_crosses[column] = count
             if count == size:
                 sheet._ended = True
+        sheet._key = _numbers_key(sheet._numbers)
         return sheet
 
     # --- what the UI reads ------------------------------------------------------------
@@ -184,6 +205,7 @@ class Sheet:
     def _take(self, column: int, face: int, cross: bool) -> None:
         """Write `face` in `column` (if new) and cross its next box when `cross`."""
         self._numbers[column] = face
+        self._key = _numbers_key(self._numbers)
         if cross:
             self._column_crosses[column] += 1
             if self._column_crosses[column] == COLUMN_SIZES[column]:
@@ -195,6 +217,7 @@ class Sheet:
         twin._numbers = self._numbers.copy()
         twin._column_crosses = self._column_crosses.copy()
         twin._ended = self._ended
+        twin._key = self._key
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -270,22 +293,29 @@ _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
 @cache
-def _dice_showing(faces: tuple[int, ...]) -> Mapping[int | None, int]:
-    """Per face 1–6, the bit mask of the dice showing it (0 if none), and 0 for None (an empty
-    column's number): cached per roll."""
-    masks: dict[int | None, int] = dict.fromkeys((None, *FACES), 0)
+def _roll_table(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """What the fast paths look up about one roll, cached per roll: first, per set of faces
+    (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of the dice showing one of
+    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row."""
+    by_face = [0] * (len(FACES) + 1)
     for index, face in enumerate(faces):
-        masks[face] = masks.get(face, 0) | 1 << index
-    return MappingProxyType(masks)
+        by_face[face] |= 1 << index
+    table = [0]
+    for face in FACES:  # the sets with face f are those without it, plus its dice
+        mask = by_face[face]
+        table += [dice | mask for dice in table]
+    for (a, b), (c, d) in _FREE_RIDE_SPLITS:
+        table += (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
+    return tuple(table)
 
 
 @cache
-def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
+def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
     6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
-    Third, the `id`s of those very objects (kept alive by `_CHOICES`): the fast `apply` knows a
-    decision it offered without hashing it."""
+    Third, the `id`s of those very objects (kept alive by `_CHOICES`), each with where a roll's
+    table holds its rows: the fast `apply` knows a decision it offered without hashing it."""
     table = _CHOICES[player]
     columns = tuple(c for c in range(len(COLUMN_SIZES)) if free >> c & 1)
     if columns:
@@ -301,7 +331,7 @@ def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], 
         else:
             for column in columns:
                 decisions.extend(table[die][column])
-    return tuple(decisions), frozenset(decisions), frozenset(map(id, decisions))
+    return tuple(decisions), frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
 
 
 def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
@@ -361,9 +391,9 @@ class Extra(Game):
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
-        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]] | None = None  # see _legal
-        self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` is of (see _legal)
-        self._showing: Mapping[int | None, int] = MappingProxyType({})
+        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]] | None = None  # see _legal
+        self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` (its _roll_table) is of
+        self._showing: tuple[int, ...] = ()
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -375,6 +405,25 @@ class Extra(Game):
 
     def _restore(self, record: Any) -> None:
         self._offered = None
+        if len(record) == 10:  # the fast `apply`'s record of a choice: undo its changes
+            self._events, player, first, second, column, number, crossed, ended, in_game, self.roller = record
+            sheet = self.sheets[player]
+            crosses = sheet._crosses
+            if second >= 0:  # taken back in reverse order: both pairs may cross the same row
+                crosses[second] -= 1
+            if first >= 0:
+                crosses[first] -= 1
+            if column >= 0:
+                sheet._numbers[column] = number
+                if number is None:  # the choice wrote a new number
+                    sheet._key = _numbers_key(sheet._numbers)
+                if crossed:
+                    sheet._column_crosses[column] -= 1
+            sheet._ended = ended
+            if in_game is not None:
+                self._in_game = list(in_game)
+            self._undecided.insert(0, player)
+            return
         self._events, self._undecided = record[0], list(record[1])
         if len(record) == 4:
             self.faces, self.rolls = record[2], record[3]
@@ -383,6 +432,7 @@ class Extra(Game):
         self._in_game = list(in_game)
         sheet = self.sheets[player]
         sheet._crosses, sheet._numbers = list(crosses), list(numbers)
+        sheet._key = _numbers_key(numbers)
         sheet._column_crosses, sheet._ended = list(column_crosses), ended
 
     def _copy_into(self, twin: Any) -> None:
@@ -432,25 +482,36 @@ class Extra(Game):
         return tuple(c for c, n in enumerate(sheet._numbers) if n is None)
 
     def legal_decisions(self) -> list[Choice]:
-        if not self._undecided or self.faces is None:
-            return []
-        return list((self._offered or self._legal())[0])
+        offered = self._offered  # set only while a decision is pending
+        if offered is None:
+            undecided = self._undecided
+            faces = self.faces
+            if not undecided or faces is None:
+                return []
+            # _legal, inline: bots and the bench ask on every decision
+            player = undecided[0]
+            key = self.sheets[player]._key
+            if faces is not self._showing_for:
+                self._showing_for, self._showing = faces, _roll_table(faces)
+            index = (player << 8) | (self._showing[key >> 3] << 3) | (key & 7)
+            offered = _LEGAL[index]
+            if offered is None:
+                offered = _LEGAL[index] = _legal_for(player, index >> 3 & 31, index & 7)
+            self._offered = offered
+        return list(offered[0])
 
-    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], frozenset[int]]:
+    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
-        first, second, third = self.sheets[player]._numbers
+        key = self.sheets[player]._key  # free columns in bits 0-2, owned faces above
         faces = self.faces
         if faces is not self._showing_for:  # every player decides on the same roll: look it up once
-            self._showing_for, self._showing = faces, _dice_showing(faces)  # type: ignore[arg-type]
-        showing = self._showing
-        shown = showing[first] | showing[second] | showing[third]
-        free = (first is None) | (second is None) << 1 | (third is None) << 2
-        index = (player << 8) | (shown << 3) | free
+            self._showing_for, self._showing = faces, _roll_table(faces)  # type: ignore[arg-type]
+        index = (player << 8) | (self._showing[key >> 3] << 3) | (key & 7)
         offered = _LEGAL[index]
         if offered is None:
-            offered = _LEGAL[index] = _legal_for(player, shown, free)
+            offered = _LEGAL[index] = _legal_for(player, index >> 3 & 31, index & 7)
         self._offered = offered
         return offered
 
@@ -458,23 +519,73 @@ class Extra(Game):
     def apply(self, step: Any) -> None:
         """`Game.apply` with the common steps done inline: a roll of five known faces and a
         choice that is one of the very objects `legal_decisions()` offers, leaving the same
-        state and undo record as the plain path but the events unbuilt (`Game.events` builds
-        them when read); anything else, and every refused step, takes the plain path."""
+        state as the plain path but the events unbuilt (`Game.events` builds them when read);
+        anything else, and every refused step, takes the plain path.
+
+        A fast choice's undo record holds only what it changed (see `_restore`): the crossed
+        rows, the EXTRA column's number and count, the ended flag, the roller, and the players
+        still in only when this choice ended the player's game."""
         kind = type(step)
         undecided = self._undecided
         if kind is Choice:
-            if undecided and id(step) in (self._offered or self._legal())[2]:
-                player = undecided[0]
-                sheet = self.sheets[player]
-                self._undo_stack.append((
-                    self._events, tuple(undecided), tuple(self._in_game), self.roller, player,
-                    tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended))
-                self._events = None
-                self._choose(step, None)
-                self._offered = None
-                self.history.append(step)
-                self._actors.append(player)
-                return
+            if undecided:
+                offered = self._offered
+                if offered is None:
+                    offered = self._legal()
+                rows = offered[2].get(id(step))
+                if rows is not None:  # offered, so legal and the pending player's: `_choose`
+                    # inline, without events; `rows`: where the roll's table (set by `_legal`)
+                    # holds the rows its pairs cross
+                    player = undecided[0]
+                    sheet = self.sheets[player]
+                    table = self._showing
+                    crosses = sheet._crosses
+                    first = table[rows]
+                    box = crosses[first]
+                    if box < _ROW_SIZE[first]:
+                        crosses[first] = box + 1
+                    else:
+                        first = -1  # the row was full: nothing crossed
+                    second = table[rows + 1]
+                    box = crosses[second]
+                    if box < _ROW_SIZE[second]:
+                        crosses[second] = box + 1
+                    else:
+                        second = -1
+                    ended = sheet._ended
+                    extra = step.extra
+                    if extra is None:
+                        column, number, cross = -1, None, False
+                    else:
+                        face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
+                        numbers = sheet._numbers
+                        if face in numbers:
+                            column, cross = numbers.index(face), True
+                        else:
+                            column, cross = step.column, not self.players[player].kids
+                            sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
+                        number = numbers[column]
+                        numbers[column] = face
+                        if cross:
+                            column_crosses = sheet._column_crosses
+                            count = column_crosses[column] + 1
+                            column_crosses[column] = count
+                            if count == COLUMN_SIZES[column]:
+                                sheet._ended = True
+                    in_game = None
+                    if sheet._ended:
+                        in_game = tuple(self._in_game)
+                        self._in_game.remove(player)
+                    self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
+                                             in_game, self.roller))
+                    del undecided[0]
+                    if not undecided:
+                        self._next_roller()
+                    self._events = None
+                    self._offered = None
+                    self.history.append(step)
+                    self._actors.append(player)
+                    return
         elif kind is Roll and not undecided and self._in_game:
             faces = step.faces
             try:
@@ -579,6 +690,8 @@ class Extra(Game):
             else:
                 column, cross = numbers.index(face), True
             numbers[column] = face  # Sheet._take, inline
+            if new:
+                sheet._key = _numbers_key(numbers)
             if cross:
                 column_crosses = sheet._column_crosses
                 column_crosses[column] += 1

@@ -105,6 +105,11 @@ _TEXTS: tuple[str, ...] = tuple(f"{value // 10}{value % 10}" for value in range(
 _ROLL_VALUES: dict[tuple[str, str], tuple[int, int]] = {
     (a, b): (_compute_value(a, b, False), _compute_value(a, b, True)) for a in DIE_A for b in DIE_B
 }
+# The same, but -1 where the roll does more than set the roll being decided on (an X after
+# the first roll, or doubles): the fast `apply`'s common case in one look-up.
+_PLAIN_VALUES: dict[tuple[str, str], tuple[int, int]] = {
+    faces: (-1, -1) if faces[0] == faces[1] else values for faces, values in _ROLL_VALUES.items()
+}
 
 
 def _value_of(a: str, b: str, first_roll: bool) -> int:
@@ -184,6 +189,26 @@ class Exxtra(Game):
         self._faces, self._value, self._events = record[0], record[1], record[2]
         if len(record) == 4:
             self._rolls = record[3]
+        elif len(record) == 5:  # the fast `apply`'s record of a place: undo it step by step
+            self._rolls = record[3]
+            player, rung, owner, value, back, index, position = record[4]
+            self._current, self._winner = player, None  # a place is applied only before a win
+            following = player + 1 if player + 1 < len(self._positions) else 0
+            self._positions[following] = position
+            zero = self._zero
+            if back == 0:
+                zero.insert(index, following)
+            if rung == 0:  # the placed pair came last on rung 0 (after the return above)
+                zero.pop()
+            self._owner = list(owner)
+            rung_of = self._rung_of
+            rung_of[player] = -1  # the turn's player holds their dice
+            rung_of[following] = back
+            for higher in range(1, TOP_RUNG + 1):  # pairs placing removed, and the returned one
+                other = owner[higher]
+                if other >= 0:
+                    rung_of[other] = higher
+            self._placed_value[player] = value
         elif len(record) > 4:
             (self._positions, self._rung_of, self._placed_value, self._owner, self._zero) = (
                 list(record[3]), list(record[4]), list(record[5]), list(record[6]), list(record[7]))
@@ -209,30 +234,76 @@ class Exxtra(Game):
             pass
         elif kind is Roll:
             if faces is None:
+                rolled = step.faces
                 try:
-                    values = _ROLL_VALUES.get(step.faces)
+                    values = _PLAIN_VALUES.get(rolled)
                 except TypeError:  # unhashable faces: the plain path names the bad one
                     values = None
                 if values is not None:
-                    a, b = step.faces
-                    value = values[self._rolls == 0]
-                    if value >= 0 and a != b:  # no doubles, no X: only the roll changes
-                        self._undo_stack.append((faces, self._value, self._events, self._rolls))
+                    rolls = self._rolls
+                    value = values[rolls == 0]
+                    if value >= 0:  # no doubles, no X: only the roll changes
+                        self._undo_stack.append((faces, self._value, self._events, rolls))
+                        self._events = None
+                        self._rolls = rolls + 1  # _apply_roll's common case, inline
+                        self._faces = rolled  # a tuple (a hashable key of the table)
+                        self._value = value
                     else:
+                        a, b = rolled
+                        value = _ROLL_VALUES[a, b][rolls == 0]
                         self._undo_stack.append(self._full_record())
-                    self._events = None
-                    self._apply_roll(a, b, value)
+                        self._events = None
+                        self._apply_roll(a, b, value)
                     self.history.append(step)
                     self._actors.append(None)
                     return
         elif faces is not None:
             if kind is Place:
                 rung = step.rung
-                if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or self._owner[rung] < 0):
-                    self._undo_stack.append(self._full_record())
-                    player = self._current
+                owner = self._owner
+                if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or owner[rung] < 0):
+                    player, value = self._current, self._value
+                    positions, rung_of, values, zero = self._positions, self._rung_of, self._placed_value, self._zero
+                    following = player + 1 if player + 1 < len(positions) else 0
+                    back = rung_of[following]
+                    index = zero.index(following) if back == 0 else -1
+                    # What placing can change besides the ladder (see _restore): the player's
+                    # old combination, and the next player's dice coming back (rung, place on
+                    # rung 0, position before moving up).
+                    self._undo_stack.append((faces, value, self._events, self._rolls, (
+                        player, rung, tuple(owner), values[player], back, index, positions[following])))
                     self._events = None
-                    self._apply_place(rung)
+                    # _apply_place, _next_turn and _advance inline, without events (the same
+                    # rules: a change there is a change here; the fast-path tests compare them)
+                    above = owner[rung + 1:]
+                    if above and max(above) >= 0:
+                        for higher in range(rung + 1, TOP_RUNG + 1):
+                            other = owner[higher]
+                            if other >= 0 and values[other] <= value:
+                                owner[higher] = -1
+                                rung_of[other] = -1
+                    rung_of[player] = rung
+                    values[player] = value
+                    if rung == 0:
+                        zero.append(player)
+                    else:
+                        owner[rung] = player
+                    self._current = following
+                    self._rolls = 0
+                    self._faces = None
+                    self._value = -1
+                    back = rung_of[following]  # placing may have sent those dice back already
+                    if back == 0:
+                        rung_of[following] = -1
+                        del zero[index]
+                    elif back > 0:
+                        rung_of[following] = -1
+                        owner[back] = -1
+                        after = positions[following] + back
+                        if after >= FINISH:
+                            after = FINISH
+                            self._winner = following
+                        positions[following] = after
                     self.history.append(step)
                     self._actors.append(player)
                     return

@@ -14,9 +14,10 @@ from firmware.games import Roll
 from firmware.i18n import N_, _
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
-from firmware.ui.draw import Canvas
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.games import game_ui
 from firmware.ui.screen import Choice, Screen
+from firmware.table import Seat
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
@@ -218,27 +219,152 @@ class DiceEntryScreen(FaceEntryScreen):
         pip_cells(self.values[: self.index + 1], frame)
 
 
+PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "2/5" for its title
+
+
+@dataclass(frozen=True)
+class ResultPage:
+    """One page of the result screen: a name (for tests and scenarios) and its drawer."""
+
+    name: str
+    draw: PageDrawer
+
+
+def seat_tag(canvas: Canvas, x: int, y: int, letter: str) -> int:
+    """A seat's colour initial as a white box with a black letter at text row `y` (pixels), so
+    B, O and G never read as the digits 8, 0 and 6 next to them; returns the x after the box.
+    """
+    canvas.draw.rectangle((x, y + 1, x + CHAR_WIDTH, y + LINE_HEIGHT - 2), fill=1)
+    canvas.text(x + 1, y, letter[:1].upper(), fill=0)
+    return x + CHAR_WIDTH + 1
+
+
+def standings_page(title: str, lines: Sequence[str]) -> ResultPage:
+    """The default first page: `lines` (a game's `result_lines`) under `title`; lines that do
+    not fit one column go into two."""
+    def draw(canvas: Canvas, position: str) -> None:
+        canvas.title(title, position)
+        rows = canvas.lines - 1
+        if len(lines) <= rows:
+            for row, text in enumerate(lines, start=1):
+                canvas.line(row, text)
+            return
+        canvas.line(1, lines[0])
+        rest, rows = lines[1:], rows - 1
+        half = (canvas.columns - 1) // 2
+        for index, text in enumerate(rest[: 2 * rows]):
+            column, row = divmod(index, rows)
+            canvas.text(column * (half + 1) * CHAR_WIDTH, 2 * canvas.line_height + row * LINE_HEIGHT,
+                        clip(text, half))
+    return ResultPage("standings", draw)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player on the standings page: rank (1 = best), colour name, player name, score."""
+
+    rank: int
+    colour: str
+    name: str
+    score: str
+
+
+ROW_PITCH = LINE_HEIGHT - 1  # rows of text with no descender touching the next row's box
+
+
+def ranked_page(title: str, headline: str, standings: Sequence[Standing]) -> ResultPage:
+    """Standings as rows "1 [R] Red      21", every player on one page: under `title` and the
+    `headline` while the lines fit, else the headline as the title and rows a pixel closer, else
+    in columns (names clipped, never a score); a hint line at the bottom when there is room."""
+    def draw(canvas: Canvas, position: str) -> None:
+        count = len(standings)
+        below = canvas.height - 2 * canvas.line_height  # under the title and the headline
+        if count * LINE_HEIGHT <= below:
+            canvas.title(title, position)
+            canvas.line(1, headline)
+            top, pitch, rows = 2 * canvas.line_height, LINE_HEIGHT, count
+            if (count + 1) * LINE_HEIGHT <= below:
+                canvas.footer(["<> pages  OK next"])
+        else:
+            canvas.title(clip(headline, canvas.columns - len(position) - 1), position)
+            top, pitch = canvas.line_height, ROW_PITCH
+            rows = max(1, (canvas.height - top) // pitch)
+        columns = -(-count // rows)
+        rows = -(-count // columns)
+        width = canvas.width // columns
+        for index, standing in enumerate(standings):
+            column, row = divmod(index, rows)
+            x, y = column * width, top + row * pitch
+            canvas.text(x, y, str(standing.rank))
+            x = seat_tag(canvas, x + CHAR_WIDTH + 1, y, standing.colour) + 2
+            gap = CHAR_WIDTH if column < columns - 1 else 0  # between the columns
+            score_x = (column + 1) * width - gap - len(standing.score) * CHAR_WIDTH
+            room = (score_x - x) // CHAR_WIDTH - 1
+            if room > 0:
+                canvas.text(x, y, clip(standing.name, room))
+            canvas.text(score_x, y, standing.score)
+    return ResultPage("standings", draw)
+
+
+REMATCH, MENU = "Rematch", "Menu"
+
+
 class ResultScreen(Screen):
-    """The final result; OK returns to the main menu, a short BACK takes back the last decision
-    (when the house rule allows; the game goes on)."""
+    """The end of a game, as pages: the standings, the game's own pages (`result_pages` of its
+    UI module: final track, grid, sheets) and last the choice "Rematch" / "Menu". LEFT/RIGHT
+    (and ROLL) flip through them and wrap; OK on a page jumps to the choice, OK on the choice
+    does it ("Menu", or a long BACK, closes the game); a short BACK takes back the decision that
+    ended it (when the house rule allows; the game goes on). Rematch starts the same game with
+    the same seats and mode, a new game in the journal."""
 
     in_game = False
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self.title = f"{app.session.game.title}: result"
-        self.lines = game_ui(app.session.game.name).result_lines(app.session)
+        session = app.session
+        ui = game_ui(session.game.name)
+        self.title = f"{session.game.title}: result"
+        self.lines = ui.result_lines(session)
+        hook = getattr(ui, "result_pages", None)
+        pages = hook(session) if hook is not None else [standings_page(self.title, self.lines)]
+        self.pages: list[ResultPage] = [*pages, ResultPage(REMATCH, self._draw_choice),
+                                        ResultPage(MENU, self._draw_choice)]
+        self.index = 0
+        self.game = session.game.name
+        self.seats = [Seat(p.name, colour, p.bot, p.kids) for p, colour in zip(session.game.players, session.colours)]
+        self.mode = str(session.meta.get("mode", "play"))
+
+    @property
+    def page(self) -> ResultPage:
+        return self.pages[self.index]
 
     def press(self, app: App, button: str) -> None:
-        if button == "ok":
+        choices = len(self.pages) - 2  # index of "Rematch"
+        if button in ("left", "right", "roll"):
+            step = -1 if button == "left" else 1
+            self.index = (self.index + step) % len(self.pages)
+        elif button == "ok" and self.index < choices:
+            self.index = choices
+        elif button == "ok" and self.page.name == REMATCH:
+            app.start_game(self.game, list(self.seats), self.mode)
+        elif button == "ok":
             app.end_session()
         elif button == "back":
             app.takeback()
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
-        for row, text in enumerate(self.lines[: canvas.lines - 1], start=1):
-            canvas.line(row, text)
+        self.page.draw(canvas, f"{self.index + 1}/{len(self.pages)}")
+
+    def _draw_choice(self, canvas: Canvas, position: str) -> None:
+        canvas.title("What next?", position)
+        details = {REMATCH: "same seats, new game", MENU: "back to the main menu"}
+        rows = [1, 2] if canvas.lines < 5 else [2, 3]
+        for row, name in zip(rows, (REMATCH, MENU)):
+            selected = name == self.page.name
+            text = f"{name}: {details[name]}" if canvas.columns >= 30 else name
+            canvas.line(row, ("> " if selected else "  ") + text, inverse=selected)
+        if canvas.lines >= 5:
+            canvas.line(canvas.lines - 1, "<> choose  OK do it")
 
 
 def tumble_frames(app: App, session: GameSession, roll: Roll) -> list[Frame]:

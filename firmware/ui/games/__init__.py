@@ -8,7 +8,11 @@
 - `scene(app, session, frame)` — the LED cells for the game's state (colour or list of colours);
 - `animation(app, session, events) -> list[Frame]` — what the last step's events look like;
 - `on_roll(app, session, play)` — the ROLL button while a decision is pending;
-- `result_lines(session) -> list[str]` — the result screen;
+- `result_lines(session) -> list[str]` — the result in a few lines (the default result page);
+- `result_pages(session) -> list[ResultPage]` (optional) — the result screen's pages, the
+  standings first (`firmware.ui.play.ranked_page`), then the game's own (final track, grid,
+  sheets); each `ResultPage(name, draw)` draws a whole page, `draw(canvas, "2/5")`. Without it
+  the result screen shows `result_lines`. The screen adds the choice "Rematch" / "Menu";
 - optional: `choice(options) -> Choice` — a choice made otherwise than one flat list (EXTRA!'s
   stages); `on_back(app, session, play) -> bool` — a short BACK on the play screen, True when
   the game's screen used it.

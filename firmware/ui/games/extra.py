@@ -33,7 +33,7 @@ from firmware.ui.games.extra_sheet import (
     part_text,
     sheet_layout,
 )
-from firmware.ui.play import PIPS
+from firmware.ui.play import PIPS, ResultPage, standings_page
 from firmware.ui.screen import Choice as ScreenChoice
 from firmware.ui.screen import Option
 
@@ -552,6 +552,17 @@ def draw_final_sheet(canvas: Canvas, session: GameSession, player: int, position
     game: Extra = session.game  # type: ignore[assignment]
     layout = sheet_layout(canvas.width, canvas.height)
     sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
+
+
+def result_pages(session: GameSession) -> list[ResultPage]:
+    """The result screen's pages: the standings (`result_lines`), then every player's final
+    sheet, best total first."""
+    pages = [standings_page(f"{session.game.title}: result", result_lines(session))]
+    for player in final_order(session):
+        def draw(canvas: Canvas, position: str, player: int = player) -> None:
+            draw_final_sheet(canvas, session, player, position)
+        pages.append(ResultPage(f"sheet {player}", draw))
+    return pages
 
 
 def is_solo_record(session: GameSession) -> bool:

@@ -1,4 +1,11 @@
-"""EXXTRA on the board: roll, re-roll or accept, pick a free rung; track, ladder and dice LEDs."""
+"""EXXTRA on the board: roll, re-roll or accept, pick a free rung; track, ladder and dice LEDs;
+the result pages (standings, final track, final ladder).
+
+Layouts per display size class: a short panel (128×32) shows the roll and the option; 128×64
+adds the ladder in two lines and every counter's space; a wide one (256×64) adds the owners'
+names on the ladder; a tall one (128×128) shows the race as bars under the ladder. A seat is
+shown by its colour initial in a white box, never next to a digit it could be read as.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from firmware.games.exxtra import FINISH, Place, Reroll
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
-from firmware.ui.draw import Canvas
-from firmware.ui.play import pip_cells
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
+from firmware.ui.play import ResultPage, Standing, pip_cells, ranked_page, seat_tag
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -45,17 +52,15 @@ def options(app: App, session: GameSession) -> list[Option]:
 
 
 def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
-    """ROLL while deciding = roll again (when allowed)."""
+    """ROLL while deciding = roll again, at once (when allowed): one press, as docs/board.md says."""
     if Reroll() in session.game.legal_decisions() and not session.pending_bot():
         app.step(Reroll())
+        if app.session is session and session.awaiting_roll and app.animation is None:
+            app.roll()
 
 
 def _name(session: GameSession, player: int) -> str:
     return session.game.players[player].name
-
-
-def _initial(session: GameSession, player: int) -> str:
-    return session.colours[player][0].upper()
 
 
 def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
@@ -65,10 +70,32 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     if game.current_combination is not None:
         nth = "1st roll" if game.first_roll else f"roll {game.rolls_this_turn}"
         faces = "-".join(game.current_roll)
-        canvas.line(1, f"{game.current_combination}  ({faces}) {nth}")
-    if canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
-        _draw_ladder(canvas, session)
+        roll = f"{game.current_combination}  ({faces}) {nth}"
+        if canvas.size_class == "tall":  # the small font: the race below needs the room
+            canvas.text(0, canvas.line_height + 1, roll)
+        else:
+            canvas.line(1, roll)
     bottom = canvas.lines - 1
+    if canvas.size_class == "tall":  # the roll, the ladder in two rows (small font), the race as bars
+        top = canvas.line_height + LINE_HEIGHT + 1
+        for row, rungs in enumerate(((5, 4, 3), (2, 1, 0))):
+            x = 0
+            for rung in rungs:
+                x = _ladder_cell(canvas, x, top + row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
+        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, bottom * canvas.line_height - 1)
+    elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
+        third = canvas.width // 3
+        for index, rung in enumerate(range(5, -1, -1)):
+            row, column = divmod(index, 3)
+            _ladder_cell(canvas, column * third, (row + 2) * LINE_HEIGHT, session, rung, names=True,
+                         right=(column + 1) * third - CHAR_WIDTH)
+        _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=True)
+    elif canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
+        for row, rungs in ((2, (5, 4, 3)), (3, (2, 1, 0))):
+            x = 0
+            for rung in rungs:
+                x = _ladder_cell(canvas, x, row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
+        _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=False)
     if play.choice is not None:
         option = play.choice.current
         text = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>"
@@ -77,22 +104,67 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         canvas.line(bottom, play.prompt())
 
 
-def _draw_ladder(canvas: Canvas, session: GameSession) -> None:
-    """Rungs 5..1 and 0 (combination and the owner's colour initial), then every counter."""
+def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,
+                 right: int | None = None) -> int:
+    """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
+    for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
+    pairs = session.game.ladder[rung]
+    if not pairs or (len(pairs) > 1 and not names):
+        text = f"{rung}:---" if not pairs else f"{rung}:x{len(pairs)}"
+        canvas.text(x, y, text)
+        return x + len(text) * CHAR_WIDTH
+    right = canvas.width if right is None else right
+    prefix = f"{rung}:"
+    for pair in pairs:
+        text = prefix + pair.combination
+        if x + (len(text) + 1) * CHAR_WIDTH + 2 > right:
+            break
+        canvas.text(x, y, text)
+        x = seat_tag(canvas, x + len(text) * CHAR_WIDTH + 1, y, session.colours[pair.player])
+        if names and len(pairs) == 1:
+            name = clip(_name(session, pair.player), (right - x - 2) // CHAR_WIDTH)
+            canvas.text(x + 2, y, name)
+            x += 2 + len(name) * CHAR_WIDTH
+        x += CHAR_WIDTH // 2
+        prefix = ""
+    return x
+
+
+def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool) -> None:
+    """Every counter's space, seat by seat, spread over the width: tag and number ("[B]21"),
+    with the names when they all fit."""
     game = session.game
-    cells = []
-    for rung in range(5, -1, -1):
-        pairs = game.ladder[rung]
-        if not pairs:
-            cells.append(f"{rung}:---")
-        elif rung == 0 and len(pairs) > 1:
-            cells.append(f"0:x{len(pairs)}")
-        else:
-            cells.append(f"{rung}:{pairs[0].combination}{_initial(session, pairs[0].player)}")
-    canvas.line(2, " ".join(cells[:3]))
-    canvas.line(3, " ".join(cells[3:]))
-    standings = " ".join(f"{_initial(session, p)}{pos}" for p, pos in enumerate(game.positions))
-    canvas.line(4, standings)
+    count = len(game.players)
+    slot = canvas.width // count
+    for player, position in enumerate(game.positions):
+        x = seat_tag(canvas, player * slot, y, session.colours[player]) + 1
+        text = str(position)
+        name = _name(session, player)
+        if names and (len(name) + 1 + len(text)) * CHAR_WIDTH <= slot - (x - player * slot) - CHAR_WIDTH:
+            text = f"{name} {text}"
+        canvas.text(x, y, text)
+
+
+def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> None:
+    """Each counter as a bar from the start to its space (the finish is the bar's right end),
+    seat by seat between y = `top` and `bottom` (inclusive): tag, bar, space number."""
+    game = session.game
+    count = len(game.players)
+    pitch = min(2 * LINE_HEIGHT, max(LINE_HEIGHT - 1, (bottom + 1 - top) // max(1, count)))
+    left = CHAR_WIDTH + 3
+    right = canvas.width - 2 * CHAR_WIDTH - 3
+    thick = 4 if pitch < 12 else 6
+    for player, position in enumerate(game.positions):
+        y = top + player * pitch
+        if y + LINE_HEIGHT - 1 > bottom + 1:
+            break
+        seat_tag(canvas, 0, y, session.colours[player])
+        bar = y + (LINE_HEIGHT - thick) // 2
+        end = left + (right - left) * min(position, FINISH) // FINISH
+        canvas.draw.rectangle((left, bar, right, bar + thick - 1), outline=1)  # the track
+        canvas.draw.rectangle((left, bar, end, bar + thick - 1), fill=1)  # how far along it
+        text = str(position)
+        canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
 
 
 def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
@@ -122,8 +194,8 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
         if kind == "invalid":
             crosses: dict[str, Any] = {}
             pip_cells(("X", "X"), crosses)
-            frames += [Frame(FLASH_S, crosses, f"X! {who} back {event['xs']}"),
-                       Frame(FLASH_S, {k: OFF for k in crosses}, f"X! {who} back {event['xs']}")] * 2
+            caption = _x_caption(who, event, events)
+            frames += [Frame(FLASH_S, crosses, caption), Frame(FLASH_S, {k: OFF for k in crosses}, caption)] * 2
         elif kind == "move" and event["from"] != event["to"]:
             caption = {"double": f"Double! +{event['to'] - event['from']}", "rung": f"{who} moves",
                        "x": f"{who} back"}.get(event["cause"], who)
@@ -140,11 +212,61 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
     return frames
 
 
+def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
+    the counter could not go back (it moves back at most to the start)."""
+    move = next((e for e in events if e["kind"] == "move" and e.get("cause") == "x"
+                 and e["player"] == invalid["player"]), None)
+    back = move["from"] - move["to"] if move is not None else invalid["xs"]
+    return f"X! {who} back {back}" if back else f"X! {who} stays at start"
+
+
+def _order(session: GameSession) -> list[int]:
+    """Players by position, best first (seat order among equals)."""
+    positions = session.game.positions
+    return sorted(range(len(positions)), key=lambda p: -positions[p])
+
+
 def result_lines(session: GameSession) -> list[str]:
     game = session.game
     result = game.result() or {}
     winners = result.get("winners", [])
     lines = [f"{_name(session, w)} wins!" for w in winners]
-    order = sorted(range(len(game.players)), key=lambda p: -game.positions[p])
-    lines += [f"{_name(session, p):<12}{game.positions[p]:>3}" for p in order]
+    lines += [f"{_name(session, p):<12}{game.positions[p]:>3}" for p in _order(session)]
     return lines
+
+
+def result_pages(session: GameSession) -> list[ResultPage]:
+    """The standings (every player, ranked), the final track (the race as bars) and the final
+    ladder (every rung with its pair and owner)."""
+    game = session.game
+    positions = game.positions
+    standings = [Standing(1 + sum(q > positions[p] for q in positions), session.colours[p],
+                          _name(session, p), str(positions[p])) for p in _order(session)]
+    winners = (game.result() or {}).get("winners", [])
+    headline = " & ".join(_name(session, w) for w in winners) + " wins!" if winners else "Game over"
+    return [ranked_page(f"{game.title}: result", headline, standings),
+            ResultPage("track", lambda canvas, position: _track_page(canvas, session, position)),
+            ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position))]
+
+
+def _track_page(canvas: Canvas, session: GameSession, position: str) -> None:
+    canvas.title("Final track", position)
+    _draw_race(canvas, session, canvas.line_height, canvas.height - 1)
+
+
+def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
+    """Rungs 5..0: one a line with the owner's name where the panel has the lines, else two
+    columns; rung 0 lists its pairs as far as they fit."""
+    canvas.title("Final ladder", position)
+    top = canvas.line_height  # under the title, in whichever font the panel's class uses
+    if canvas.height - top >= 6 * LINE_HEIGHT:
+        for row, rung in enumerate(range(5, -1, -1)):
+            _ladder_cell(canvas, 0, top + row * LINE_HEIGHT, session, rung, names=True)
+        return
+    half = canvas.width // 2
+    for index, rung in enumerate(range(5, -1, -1)):
+        column, row = divmod(index, 3)
+        wide = canvas.columns >= 40 or rung == 0
+        _ladder_cell(canvas, column * half, top + row * LINE_HEIGHT, session, rung, names=wide,
+                     right=(column + 1) * half - CHAR_WIDTH)

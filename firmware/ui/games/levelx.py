@@ -12,6 +12,12 @@ Choices of a turn (only legal ones, one per distinct effect):
   wraps to it).
 
 ROLL while a decision is pending (or while bots play) flips to the score table and back.
+
+Layouts per display size class: 128×32 puts the dice in the title line; 128×64 and 256×64 show
+the dice, chips left per row, the option and what it does, the scores and the tiles; 128×128
+adds the score table below. The result pages: standings, the final grid (pieces, X fields,
+closed rows, chips left) and the chips and tiles of every player. Where a seat is shown by its
+colour initial it is a white box, never next to a digit it could be read as.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOne
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
-from firmware.ui.play import PIPS, FaceEntryScreen, Open, pip_cells
+from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, pip_cells, ranked_page,
+                              seat_tag)
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -244,10 +251,14 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         detail = _last_turn(session)
     if band + 2 * LINE_HEIGHT <= canvas.height:
         canvas.text(0, band + LINE_HEIGHT, clip(detail, canvas.columns))
-    if band + 4 * LINE_HEIGHT <= canvas.height:
-        canvas.text(0, band + 2 * LINE_HEIGHT, clip(_scores_line(session, canvas.columns), canvas.columns))
-        keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
-        canvas.text(0, band + 3 * LINE_HEIGHT, clip("(keeps the ones)" if keeps else _footer(game), canvas.columns))
+    keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
+    footer = "(keeps the ones)" if keeps else _footer(game)
+    if canvas.lines >= 10:  # tall: the score table under the option, the footer at the bottom
+        _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
+        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
+    elif band + 4 * LINE_HEIGHT <= canvas.height:
+        _draw_scores_line(canvas, band + 2 * LINE_HEIGHT, session)
+        canvas.text(0, band + 3 * LINE_HEIGHT, clip(footer, canvas.columns))
 
 
 def _who(session: GameSession, player: int) -> str:
@@ -282,7 +293,7 @@ def _draw_die(canvas: Canvas, x: int, y: int, face: int | None, inverse: bool) -
 
 def _draw_rows(canvas: Canvas, x: int, y: int, game: LevelX) -> None:
     """Chips left under each row number (tiny font); a closed row's number is inverse."""
-    col = min(16, max(10, (canvas.width - x) // len(ROWS)))
+    col = min(16 if canvas.width < 256 else 24, max(10, (canvas.width - x) // len(ROWS)))  # wide: spread out
     for index, (row, left) in enumerate(zip(ROWS, game.chips_left)):
         cx = x + index * col
         if cx + col - 1 > canvas.width:
@@ -304,20 +315,34 @@ def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
     canvas.text(canvas.width - (len(position) + 2) * CHAR_WIDTH, y, position, fill=0)
 
 
-def _scores_line(session: GameSession, columns: int) -> str:
-    """Each player's score, chips + tiles, as long as it fits: "Red 23+15  Blue 12",
-    "Red 23+15 Blue 12", or by colour initial "R23+15 B12"."""
+def _score_texts(session: GameSession) -> list[str]:
+    """Each player's score as chips + tiles: "23+15", or "12" without tiles."""
     game: LevelX = session.game  # type: ignore[assignment]
-    scores = []
-    for player, (score, tiles) in enumerate(zip(game.scores, game.bonus)):
-        chips = score - sum(tiles)
-        scores.append(f"{chips}+{sum(tiles)}" if tiles else str(chips))
-    names = [p.name for p in game.players]
-    initials = [colour[0].upper() for colour in session.colours]
+    return [f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score)
+            for score, tiles in zip(game.scores, game.bonus)]
+
+
+def _scores_line(session: GameSession, columns: int) -> str | None:
+    """Each player's score, chips + tiles, by name as long as it fits: "Red 23+15  Blue 12",
+    "Red 23+15 Blue 12"; None when it does not (then `_draw_scores_line` uses seat tags)."""
+    names = [p.name for p in session.game.players]
+    scores = _score_texts(session)
     candidates = ["  ".join(f"{n} {s}" for n, s in zip(names, scores)),
-                  " ".join(f"{n} {s}" for n, s in zip(names, scores)),
-                  " ".join(f"{i}{s}" for i, s in zip(initials, scores))]
-    return next((text for text in candidates if len(text) <= columns), candidates[-1])
+                  " ".join(f"{n} {s}" for n, s in zip(names, scores))]
+    return next((text for text in candidates if len(text) <= columns), None)
+
+
+def _draw_scores_line(canvas: Canvas, y: int, session: GameSession) -> None:
+    """The scores line at y: by name when it fits, else seat tag and score spread over the width."""
+    text = _scores_line(session, canvas.columns)
+    if text is not None:
+        canvas.text(0, y, text)
+        return
+    scores = _score_texts(session)
+    slot = canvas.width // len(scores)
+    for player, score in enumerate(scores):
+        x = seat_tag(canvas, player * slot, y, session.colours[player]) + 1
+        canvas.text(x, y, clip(score, (slot - (x - player * slot)) // CHAR_WIDTH))
 
 
 def _footer(game: LevelX) -> str:
@@ -341,23 +366,33 @@ def _last_turn(session: GameSession) -> str:
     return f"{name} played {'+'.join(map(str, rows))}" if rows else f"{name} passed"
 
 
-def _draw_scores(canvas: Canvas, session: GameSession) -> None:
-    """The score table: each player's chips per row, tiles and total; then the tiles left."""
+def _draw_scores(canvas: Canvas, session: GameSession, title: str = "Scores", right: str | None = None) -> None:
+    """The score table: each player's chips per row, tiles and total; then the tiles left
+    (`right` replaces the round number: the result page gives its page number)."""
     game: LevelX = session.game  # type: ignore[assignment]
-    canvas.title("Scores", f"round {game.round_number}")
+    canvas.title(title, f"round {game.round_number}" if right is None else right)
+    y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
+    footer = _footer(game) if not game.is_over() else f"tiles left: {' '.join(map(str, game.tiles_left)) or 'none'}"
+    if y + LINE_HEIGHT <= canvas.height + 1:
+        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
+
+
+def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> int:
+    """Row numbers (tiny), then a line per player from `y` down to `bottom`: name, chips per
+    row, tiles (T) and points (PTS); returns the y after the last line drawn."""
+    game: LevelX = session.game  # type: ignore[assignment]
     name_w = 4 * CHAR_WIDTH + 2
     total_w = 3 * CHAR_WIDTH
     col = min(18, max(11, (canvas.width - name_w - 2 * CHAR_WIDTH - total_w - 4) // len(ROWS)))
     x_tiles = name_w + len(ROWS) * col + 1
-    y = LINE_HEIGHT + 1
     for index, row in enumerate(ROWS):
         canvas.tiny(name_w + index * col + (col - tiny_width(str(row))) // 2, y, str(row))
     canvas.tiny(x_tiles + (2 * CHAR_WIDTH - tiny_width("T")) // 2, y, "T")
     canvas.tiny(canvas.width - tiny_width("PTS"), y, "PTS")
     y += 7
     for player in range(len(game.players)):
-        if y + LINE_HEIGHT > canvas.height + 1:
-            return
+        if y + LINE_HEIGHT > bottom + 1:
+            break
         canvas.text(0, y, game.players[player].name[:4])
         for index, count in enumerate(game.chip_counts[player]):
             _number(canvas, name_w + index * col, y, col, count)
@@ -365,8 +400,7 @@ def _draw_scores(canvas: Canvas, session: GameSession) -> None:
         total = str(game.scores[player])
         canvas.text(canvas.width - len(total) * CHAR_WIDTH, y, total)
         y += LINE_HEIGHT - 1
-    if y + LINE_HEIGHT <= canvas.height + 1:
-        canvas.text(0, canvas.height - LINE_HEIGHT, clip(_footer(game), canvas.columns))
+    return y
 
 
 def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
@@ -386,17 +420,73 @@ def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
 def result_lines(session: GameSession) -> list[str]:
     """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
     game: LevelX = session.game  # type: ignore[assignment]
-    scores = game.scores
-    best = max(scores)
-    winners = [game.players[p].name for p, s in enumerate(scores) if s == best]
-    lines = [f"Winner: {winners[0]}" if len(winners) == 1 else "Shared: " + ", ".join(winners)]
-    order = sorted(range(len(scores)), key=lambda p: -scores[p])
-    for player in order:
-        rank = 1 + sum(s > scores[player] for s in scores)
+    lines = [_headline(session)]
+    for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
-        parts = f"{scores[player] - tiles}+{tiles}=" if tiles else ""
-        lines.append(f"{rank} {clip(game.players[player].name, 8):<8} {parts}{scores[player]}")
+        parts = f"{game.scores[player] - tiles}+{tiles}=" if tiles else ""
+        lines.append(f"{rank} {clip(game.players[player].name, 8):<8} {parts}{game.scores[player]}")
     return lines
+
+
+def _headline(session: GameSession) -> str:
+    game: LevelX = session.game  # type: ignore[assignment]
+    best = max(game.scores)
+    winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
+    return f"Winner: {winners[0]}" if len(winners) == 1 else "Shared: " + ", ".join(winners)
+
+
+def _ranking(session: GameSession) -> list[tuple[int, int]]:
+    """(player, rank) by score, best first; equal scores share a rank."""
+    scores = session.game.scores  # type: ignore[attr-defined]
+    order = sorted(range(len(scores)), key=lambda p: -scores[p])
+    return [(p, 1 + sum(s > scores[p] for s in scores)) for p in order]
+
+
+def result_pages(session: GameSession) -> list[ResultPage]:
+    """The standings (points as chips + tiles = total), the final grid and the chips table."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    standings = []
+    for player, rank in _ranking(session):
+        tiles = sum(game.bonus[player])
+        score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
+        standings.append(Standing(rank, session.colours[player], game.players[player].name, score))
+    return [ranked_page(f"{game.title}: result", _headline(session), standings),
+            ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
+            ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, "Chips & tiles", position))]
+
+
+def _grid_page(canvas: Canvas, session: GameSession, position: str) -> None:
+    """The final grid, a row of fields per sum (5 at the top, the X fields in one column): the
+    pieces as seat tags, a closed row struck through; the chips left at the right."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    canvas.title("Final grid", position)
+    pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - canvas.line_height) // len(ROWS)))
+    label_w = 2 * CHAR_WIDTH + 2
+    left_w = 3 * CHAR_WIDTH
+    field_w = (canvas.width - label_w - left_w) // max(FIELDS)
+    for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
+        y = canvas.line_height + index * pitch
+        closed = row in game.closed_rows
+        canvas.text(label_w - 2 - len(str(row)) * CHAR_WIDTH, y, str(row))
+        first = label_w + (max(FIELDS) - fields) * field_w  # the X fields in one column
+        for field in range(fields):
+            x = first + field * field_w
+            if field == fields - 1:  # the X field
+                canvas.draw.rectangle((x, y, x + field_w - 2, y + ROW_PITCH), outline=1)
+            else:
+                canvas.draw.point((x + field_w // 2, y + ROW_PITCH // 2 + 1), fill=1)
+            here = [p for p, rows in enumerate(game.pieces) if rows[index] == field]
+            tx = x + 2
+            for player in here:
+                if tx + CHAR_WIDTH + 1 > x + field_w - 2:
+                    break
+                tx = seat_tag(canvas, tx, y, session.colours[player]) + 1
+        left = game.chips_left[index]
+        text = "-" if closed else str(left)
+        canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
+        if closed:
+            end = first + fields * field_w - 2
+            canvas.draw.line((first, y + ROW_PITCH // 2, end, y + ROW_PITCH // 2), fill=1)
 
 
 # --- LEDs ----------------------------------------------------------------------------------
