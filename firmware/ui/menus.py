@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 from firmware import i18n
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
-from firmware.i18n import _, ngettext, pgettext
-from firmware.players import MAX_LENGTH
+from firmware.i18n import _, ngettext
 from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
+from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
 from firmware.ui.settings import CHOICES, label
 
@@ -143,26 +143,6 @@ class SeatCountScreen(MenuScreen):
 
 
 SEAT_KINDS = ("human", "bot", "kids")
-
-
-def colour_name(colour: str) -> str:
-    """A seat colour's name in the active language (a seat without a name is called by it)."""
-    names = {"red": pgettext("colour", "red"), "blue": pgettext("colour", "blue"),
-             "green": pgettext("colour", "green"), "yellow": pgettext("colour", "yellow"),
-             "purple": pgettext("colour", "purple"), "orange": pgettext("colour", "orange")}
-    return names.get(colour, colour)
-
-
-def default_name(colour: str) -> str:
-    """The name of a seat nobody named: its colour's, capitalised, as long as a name may be."""
-    return colour_name(colour).capitalize()[:MAX_LENGTH]
-
-
-def level_name(level: str) -> str:
-    """A bot level's name in the active language."""
-    names = {"easy": pgettext("bot level", "easy"), "medium": pgettext("bot level", "medium"),
-             "strong": pgettext("bot level", "strong")}
-    return names.get(level, level)
 
 
 class SeatScreen(Screen):

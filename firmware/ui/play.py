@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games import Roll
-from firmware.i18n import N_, _
+from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
@@ -272,7 +272,15 @@ class Standing:
 ROW_PITCH = LINE_HEIGHT - 1  # rows of text with no descender touching the next row's box
 
 
-def ranked_page(title: str, headline: str, standings: Sequence[Standing]) -> ResultPage:
+def page_title(canvas: Canvas, titles: str | Sequence[str], position: str) -> None:
+    """The first of `titles` that fits beside `position` (a page's "2/5"); if none does, the
+    first alone: a longer language gives way to the page count, never cuts the title short."""
+    titles = [titles] if isinstance(titles, str) else list(titles)
+    fitting = next((t for t in titles if len(t) + len(position) + 1 <= canvas.columns), None)
+    canvas.title(fitting, position) if fitting is not None else canvas.title(titles[0])
+
+
+def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[Standing]) -> ResultPage:
     """Standings as rows "1 [R] Red      21", every player on one page: under `title` and the
     `headline` while the lines fit, else the headline as the title and rows a pixel closer, else
     in columns (names clipped, never a score); a hint line at the bottom when there is room."""
@@ -280,11 +288,12 @@ def ranked_page(title: str, headline: str, standings: Sequence[Standing]) -> Res
         count = len(standings)
         below = canvas.height - 2 * canvas.line_height  # under the title and the headline
         if count * LINE_HEIGHT <= below:
-            canvas.title(title, position)
+            page_title(canvas, title, position)
             canvas.line(1, headline)
             top, pitch, rows = 2 * canvas.line_height, LINE_HEIGHT, count
             if (count + 1) * LINE_HEIGHT <= below:
-                canvas.footer(["<> pages  OK next"])
+                # Translators: the result's help line; "<>" are the LEFT/RIGHT buttons.
+                canvas.footer([_("<> pages  OK next")])
         else:
             canvas.title(clip(headline, canvas.columns - len(position) - 1), position)
             top, pitch = canvas.line_height, ROW_PITCH
@@ -323,7 +332,7 @@ class ResultScreen(Screen):
         self.app = app
         session = app.session
         ui = game_ui(session.game.name)
-        self.title = f"{session.game.title}: result"
+        self.title = _("{game}: result").format(game=session.game.title)
         self.lines = ui.result_lines(session)
         hook = getattr(ui, "result_pages", None)
         pages = hook(session) if hook is not None else [standings_page(self.title, self.lines)]
@@ -356,15 +365,19 @@ class ResultScreen(Screen):
         self.page.draw(canvas, f"{self.index + 1}/{len(self.pages)}")
 
     def _draw_choice(self, canvas: Canvas, position: str) -> None:
-        canvas.title("What next?", position)
-        details = {REMATCH: "same seats, new game", MENU: "back to the main menu"}
+        canvas.title(_("What next?"), position)
+        # The pages' names stay English (tests and scenarios find them); their labels are translated.
+        labels = {REMATCH: _("Rematch"), MENU: pgettext("result", "Menu")}
+        # Translators: on a wide display beside "Rematch: " and "Menu: ".
+        details = {REMATCH: _("same seats, new game"), MENU: _("back to the main menu")}
         rows = [1, 2] if canvas.lines < 5 else [2, 3]
         for row, name in zip(rows, (REMATCH, MENU)):
             selected = name == self.page.name
-            text = f"{name}: {details[name]}" if canvas.columns >= 30 else name
+            text = (_("{choice}: {detail}").format(choice=labels[name], detail=details[name])
+                    if canvas.columns >= 30 else labels[name])
             canvas.line(row, ("> " if selected else "  ") + text, inverse=selected)
         if canvas.lines >= 5:
-            canvas.line(canvas.lines - 1, "<> choose  OK do it")
+            canvas.line(canvas.lines - 1, _("<> choose  OK do it"))
 
 
 def tumble_frames(app: App, session: GameSession, roll: Roll) -> list[Frame]:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.exxtra import FINISH, Place, Reroll
+from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
-from firmware.ui.play import ResultPage, Standing, pip_cells, ranked_page, seat_tag
+from firmware.ui.play import ResultPage, Standing, page_title, pip_cells, ranked_page, seat_tag
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -44,10 +45,11 @@ def options(app: App, session: GameSession) -> list[Option]:
     result = []
     for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
         removed = game.would_remove(decision.rung)
-        detail = f"kicks {len(removed)}" if removed else ""
-        result.append(Option(f"Rung {decision.rung}", decision, detail))
+        # Translators: EXXTRA: beside a rung option: placing there removes {n} pairs from lower rungs.
+        detail = ngettext("kicks {n}", "kicks {n}", len(removed)).format(n=len(removed)) if removed else ""
+        result.append(Option(_("Rung {rung}").format(rung=decision.rung), decision, detail))
     if Reroll() in legal:
-        result.append(Option("Roll again", Reroll()))
+        result.append(Option(_("Roll again"), Reroll()))
     return result
 
 
@@ -66,13 +68,16 @@ def _name(session: GameSession, player: int) -> str:
 def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
     game = session.game
     player = game.current_player
-    canvas.title(f"{_name(session, player)}", f"at {game.positions[player]}")
+    # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
+    at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
+    canvas.title(f"{_name(session, player)}", at)
     if game.current_combination is not None:
-        nth = "1st roll" if game.first_roll else f"roll {game.rolls_this_turn}"
+        # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
+        nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
         faces = "-".join(game.current_roll)
         roll = f"{game.current_combination}  ({faces}) {nth}"
         if canvas.size_class == "tall":  # the small font: the race below needs the room
-            canvas.text(0, canvas.line_height + 1, roll)
+            canvas.text(0, canvas.line_height + 1, clip(roll, canvas.width // CHAR_WIDTH))
         else:
             canvas.line(1, roll)
     bottom = canvas.lines - 1
@@ -197,18 +202,20 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
             caption = _x_caption(who, event, events)
             frames += [Frame(FLASH_S, crosses, caption), Frame(FLASH_S, {k: OFF for k in crosses}, caption)] * 2
         elif kind == "move" and event["from"] != event["to"]:
-            caption = {"double": f"Double! +{event['to'] - event['from']}", "rung": f"{who} moves",
-                       "x": f"{who} back"}.get(event["cause"], who)
+            caption = {"double": _("Double! +{spaces}").format(spaces=event['to'] - event['from']),
+                       "rung": _("{name} moves").format(name=who),
+                       "x": _("{name} back").format(name=who)}.get(event["cause"], who)
             step = 1 if event["to"] > event["from"] else -1
             for space in range(event["from"] + step, event["to"] + step, step):
                 frames.append(Frame(STEP_S, {f"track.{space}": colour}, caption))
         elif kind == "remove":
-            caption = f"{event['combination']} off rung {event['rung']}"
+            caption = _("{pair} off rung {rung}").format(pair=event['combination'], rung=event['rung'])
             frames += [Frame(FLASH_S, {f"ladder.{event['rung']}": colour}, caption),
                        Frame(FLASH_S, {f"ladder.{event['rung']}": OFF}, caption)] * 2  # a blink: red would be a player's hue
         elif kind == "win":
-            frames += [Frame(FLASH_S, {f"track.{FINISH}": colour}, f"{who} wins!"),
-                       Frame(FLASH_S, {f"track.{FINISH}": OFF}, f"{who} wins!")] * 3
+            won = _("{name} wins!").format(name=who)
+            frames += [Frame(FLASH_S, {f"track.{FINISH}": colour}, won),
+                       Frame(FLASH_S, {f"track.{FINISH}": OFF}, won)] * 3
     return frames
 
 
@@ -218,7 +225,8 @@ def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) 
     move = next((e for e in events if e["kind"] == "move" and e.get("cause") == "x"
                  and e["player"] == invalid["player"]), None)
     back = move["from"] - move["to"] if move is not None else invalid["xs"]
-    return f"X! {who} back {back}" if back else f"X! {who} stays at start"
+    return (_("X! {name} back {spaces}").format(name=who, spaces=back) if back
+            else _("X! {name} stays at start").format(name=who))
 
 
 def _order(session: GameSession) -> list[int]:
@@ -231,7 +239,7 @@ def result_lines(session: GameSession) -> list[str]:
     game = session.game
     result = game.result() or {}
     winners = result.get("winners", [])
-    lines = [f"{_name(session, w)} wins!" for w in winners]
+    lines = [_("{name} wins!").format(name=_name(session, w)) for w in winners]
     lines += [f"{_name(session, p):<12}{game.positions[p]:>3}" for p in _order(session)]
     return lines
 
@@ -244,21 +252,24 @@ def result_pages(session: GameSession) -> list[ResultPage]:
     standings = [Standing(1 + sum(q > positions[p] for q in positions), session.colours[p],
                           _name(session, p), str(positions[p])) for p in _order(session)]
     winners = (game.result() or {}).get("winners", [])
-    headline = " & ".join(_name(session, w) for w in winners) + " wins!" if winners else "Game over"
-    return [ranked_page(f"{game.title}: result", headline, standings),
+    names = " & ".join(_name(session, w) for w in winners)
+    # Translators: the result's headline; {names} is one name or several joined with " & ".
+    headline = (ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners
+                else _("Game over"))
+    return [ranked_page((_("{game}: result").format(game=game.title), game.title), headline, standings),
             ResultPage("track", lambda canvas, position: _track_page(canvas, session, position)),
             ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position))]
 
 
 def _track_page(canvas: Canvas, session: GameSession, position: str) -> None:
-    canvas.title("Final track", position)
+    page_title(canvas, _("Final track"), position)
     _draw_race(canvas, session, canvas.line_height, canvas.height - 1)
 
 
 def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
     """Rungs 5..0: one a line with the owner's name where the panel has the lines, else two
     columns; rung 0 lists its pairs as far as they fit."""
-    canvas.title("Final ladder", position)
+    page_title(canvas, _("Final ladder"), position)
     top = canvas.line_height  # under the title, in whichever font the panel's class uses
     if canvas.height - top >= 6 * LINE_HEIGHT:
         for row, rung in enumerate(range(5, -1, -1)):

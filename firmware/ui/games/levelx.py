@@ -26,11 +26,13 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
+from firmware.i18n import N_, _, ngettext, npgettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
-from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, pip_cells, ranked_page,
-                              seat_tag)
+from firmware.ui.names import colour_name, is_default_name
+from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, page_title, pip_cells,
+                              ranked_page, seat_tag)
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ DIE = 12  # OLED die size in pixels (pips 2×2)
 DIE_GAP = 3
 WHITE: Colour = (255, 255, 255)
 RED: Colour = (255, 0, 0)
-TURN_ONES = "Turn ones..."
+TURN_ONES = N_("Turn ones...")
 
 
 # --- choices -------------------------------------------------------------------------------
@@ -60,8 +62,9 @@ def options(app: App, session: GameSession) -> list[Option]:
     game = session.game
     choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
     if game.ones_to_turn:
-        ones = {1: "one 1", 2: "two 1s", 3: "three 1s"}[game.ones_to_turn]
-        choices.insert(0, Option(TURN_ONES, Open(TurnOnesScreen), f"{ones} to any face"))
+        # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
+        ones = ngettext("{n} die to any face", "{n} dice to any face", game.ones_to_turn).format(n=game.ones_to_turn)
+        choices.insert(0, Option(_(TURN_ONES), Open(TurnOnesScreen), ones))
     return choices
 
 
@@ -98,7 +101,8 @@ def _after(game: LevelX, step: Any) -> LevelX:
 
 
 def _label(outcome: Outcome) -> str:
-    return "pass" if not outcome.sums else outcome.label
+    # Translators: LEVEL X: the option that groups no dice.
+    return pgettext("LEVEL X option", "pass") if not outcome.sums else outcome.label
 
 
 def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -120,25 +124,33 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
     last = FIELDS[ROWS.index(events[0]["row"])] - 1 if events else -1
     at_x = any(e["kind"] == "move" and e["to"] == last for e in events)
     words = []
+    # Translators: LEVEL X: the words of an option's effect, listed per row ("5: new piece, to X,
+    # chip"); the short ones are for narrow lines ("5: new,X,chip"), keep them one short word.
     if count["place"]:
-        words.append("new" if short else "new piece")
+        words.append(pgettext("LEVEL X short", "new") if short else pgettext("LEVEL X", "new piece"))
     steps = count["move"]
     if steps and not at_x:  # reaching X says enough about the steps before it
-        words.append("step" if steps == 1 and short else "step on" if steps == 1 else f"{steps} steps")
+        words.append(pgettext("LEVEL X short", "step") if steps == 1 and short
+                     else pgettext("LEVEL X", "step on") if steps == 1
+                     else npgettext("LEVEL X", "{n} step", "{n} steps", steps).format(n=steps))
     if at_x:
-        words.append("X" if short else "to X")
+        words.append("X" if short else pgettext("LEVEL X", "to X"))
     for event in events:
         if event["kind"] == "oust":
-            words.append("oust" if short else f"oust {game.players[event['player']].name}")
+            words.append(pgettext("LEVEL X short", "oust") if short
+                         else pgettext("LEVEL X", "oust {name}").format(name=game.players[event['player']].name))
     if count["chip"]:
-        words.append("chip" if count["chip"] == 1 else f"{count['chip']} chips")
+        words.append(pgettext("LEVEL X", "chip") if count["chip"] == 1
+                     else npgettext("LEVEL X", "{n} chip", "{n} chips", count["chip"]).format(n=count["chip"]))
     for event in events:
         if event["kind"] == "close":
-            words.append("shut" if short else "closes")
+            words.append(pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closes"))
         elif event["kind"] == "bonus":
-            words.append(f"+{event['tile']}" if short else f"tile {event['tile']}")
+            words.append(f"+{event['tile']}" if short
+                         else pgettext("LEVEL X", "tile {tile}").format(tile=event['tile']))
         elif event["kind"] == "no_effect":
-            words.append(("shut" if short else "closed") if event["reason"] == "closed" else "no piece")
+            words.append((pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closed"))
+                         if event["reason"] == "closed" else pgettext("LEVEL X", "no piece"))
     return words
 
 
@@ -148,7 +160,7 @@ def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
     "5:2chips 10:new"."""
     rows = _row_effects(_after(game, groups).events)
     if not rows:
-        return "nothing happens"
+        return _("nothing happens")
     long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
     short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
     candidates = [
@@ -157,7 +169,8 @@ def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
         " ".join(f"{row}:{'+'.join(words)}".replace(" ", "") for row, words in short),
     ]
     if len(long) == 1:
-        candidates.insert(0, f"row {candidates[0]}")
+        # Translators: LEVEL X: one row's effect, "row 5: new piece, to X, chip".
+        candidates.insert(0, _("row {effect}").format(effect=candidates[0]))
     return next((text for text in candidates if len(text) <= columns), clip(candidates[-1], columns))
 
 
@@ -166,7 +179,7 @@ class TurnOnesScreen(FaceEntryScreen):
     """Lucky loser: LEFT/RIGHT set the new face of each turned one, OK goes on; after the last
     one the TurnOnes step is applied. BACK returns to the previous die (or cancels)."""
 
-    title = "Turn ones"
+    title = N_("Turn ones")
 
     def __init__(self, app: App) -> None:
         game = app.session.game
@@ -188,7 +201,9 @@ class TurnOnesScreen(FaceEntryScreen):
         return faces
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, f"die {self.index + 1}/{len(self.dice)}")
+        title, number, count = _(self.title), self.index + 1, len(self.dice)
+        note = _("die {number}/{count}").format(number=number, count=count)
+        canvas.title(title, note if len(title) + len(note) + 1 <= canvas.columns else f"{number}/{count}")
         faces = self.shown()
         current = self.dice[self.index]
         if canvas.lines >= 5:
@@ -197,14 +212,15 @@ class TurnOnesScreen(FaceEntryScreen):
             cx = current * (DIE + DIE_GAP) + DIE // 2
             canvas.draw.polygon([(cx - 3, y + DIE + 4), (cx + 3, y + DIE + 4), (cx, y + DIE + 1)], fill=1)
             labels = [_label(o) for o in distinct_outcomes(_turned(self.game, self.new))]
-            canvas.text(0, y + DIE + 6, clip("then: " + "  ".join(labels), canvas.columns))
+            # Translators: LEVEL X: the options the turned dice would give, "then: 5+6  10  pass".
+            canvas.text(0, y + DIE + 6, clip(_("then: {options}").format(options="  ".join(labels)), canvas.columns))
             if canvas.lines >= 6:
                 kept = self.faces.index(1, max(self.dice) + 1)
-                canvas.text(0, y + DIE + 6 + LINE_HEIGHT, f"die {kept + 1} stays 1")
+                canvas.text(0, y + DIE + 6 + LINE_HEIGHT, _("die {number} stays 1").format(number=kept + 1))
         else:
             canvas.line(1, " ".join(f"[{f}]" if i == current else f" {f} " for i, f in enumerate(faces)))
-        last = "OK next" if self.index + 1 < len(self.dice) else "OK done"
-        canvas.line(canvas.lines - 1, f"<> face  {last}")
+        last = self.index + 1 == len(self.dice)
+        canvas.line(canvas.lines - 1, _("<> face  OK done") if last else _("<> face  OK next"))
 
     def scene(self, app: App, frame: dict[str, Any]) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
@@ -229,9 +245,10 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     used = {d for g in current.value.groups for d in g} if current and isinstance(current.value, Groups) else set()
     who = _who(session, game.current_player)
     if canvas.lines >= 5 or game.faces is None:
-        right = f"round {game.round_number}"
+        right = _("round {n}").format(n=game.round_number)
         if len(who) + 1 + len(right) > canvas.columns:
-            right = f"R{game.round_number}"
+            # Translators: LEVEL X: "round 3" where the title has no room for it; one letter and the number.
+            right = _("R{n}").format(n=game.round_number)
     else:  # a short display: the dice as digits in the title line
         right = " ".join(map(str, game.faces))
     canvas.title(clip(who, canvas.columns - len(right) - 1), right)
@@ -252,7 +269,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     if band + 2 * LINE_HEIGHT <= canvas.height:
         canvas.text(0, band + LINE_HEIGHT, clip(detail, canvas.columns))
     keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
-    footer = "(keeps the ones)" if keeps else _footer(game)
+    footer = _("(keeps the ones)") if keeps else _footer(game)
     if canvas.lines >= 10:  # tall: the score table under the option, the footer at the bottom
         _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
         canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
@@ -264,7 +281,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
 def _who(session: GameSession, player: int) -> str:
     name = session.game.players[player].name
     colour = session.colours[player]
-    return name if name.lower() == colour else f"{name} ({colour})"
+    return name if is_default_name(name, colour) else f"{name} ({colour_name(colour)})"
 
 
 def _dice_row(canvas: Canvas, y: int, faces: Sequence[int] | None, inverse: Collection[int] = ()) -> int:
@@ -347,9 +364,10 @@ def _draw_scores_line(canvas: Canvas, y: int, session: GameSession) -> None:
 
 def _footer(game: LevelX) -> str:
     if game.end_triggered:
-        return "Last round!"
+        return _("Last round!")
     tiles = " ".join(map(str, game.tiles_left))
-    return f"tiles {tiles}" if tiles else "no tiles left"
+    # Translators: LEVEL X: the bonus tiles still to take, "tiles 15 12 9 6".
+    return _("tiles {tiles}").format(tiles=tiles) if tiles else _("no tiles left")
 
 
 def _last_turn(session: GameSession) -> str:
@@ -363,16 +381,18 @@ def _last_turn(session: GameSession) -> str:
     mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
     rows = sorted(e["row"] for e in events if e["kind"] == "group")
     name = game.players[mover].name
-    return f"{name} played {'+'.join(map(str, rows))}" if rows else f"{name} passed"
+    return (_("{name} played {rows}").format(name=name, rows="+".join(map(str, rows))) if rows
+            else _("{name} passed").format(name=name))
 
 
-def _draw_scores(canvas: Canvas, session: GameSession, title: str = "Scores", right: str | None = None) -> None:
+def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores"), right: str | None = None) -> None:
     """The score table: each player's chips per row, tiles and total; then the tiles left
     (`right` replaces the round number: the result page gives its page number)."""
     game: LevelX = session.game  # type: ignore[assignment]
-    canvas.title(title, f"round {game.round_number}" if right is None else right)
+    page_title(canvas, _(title), _("round {n}").format(n=game.round_number) if right is None else right)
     y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
-    footer = _footer(game) if not game.is_over() else f"tiles left: {' '.join(map(str, game.tiles_left)) or 'none'}"
+    left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
+    footer = _footer(game) if not game.is_over() else _("tiles left: {tiles}").format(tiles=left)
     if y + LINE_HEIGHT <= canvas.height + 1:
         canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
 
@@ -432,7 +452,8 @@ def _headline(session: GameSession) -> str:
     game: LevelX = session.game  # type: ignore[assignment]
     best = max(game.scores)
     winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
-    return f"Winner: {winners[0]}" if len(winners) == 1 else "Shared: " + ", ".join(winners)
+    return (_("Winner: {name}").format(name=winners[0]) if len(winners) == 1
+            else _("Shared: {names}").format(names=", ".join(winners)))
 
 
 def _ranking(session: GameSession) -> list[tuple[int, int]]:
@@ -450,16 +471,16 @@ def result_pages(session: GameSession) -> list[ResultPage]:
         tiles = sum(game.bonus[player])
         score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
         standings.append(Standing(rank, session.colours[player], game.players[player].name, score))
-    return [ranked_page(f"{game.title}: result", _headline(session), standings),
+    return [ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
             ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
-            ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, "Chips & tiles", position))]
+            ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position))]
 
 
 def _grid_page(canvas: Canvas, session: GameSession, position: str) -> None:
     """The final grid, a row of fields per sum (5 at the top, the X fields in one column): the
     pieces as seat tags, a closed row struck through; the chips left at the right."""
     game: LevelX = session.game  # type: ignore[assignment]
-    canvas.title("Final grid", position)
+    page_title(canvas, _("Final grid"), position)
     pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - canvas.line_height) // len(ROWS)))
     label_w = 2 * CHAR_WIDTH + 2
     left_w = 3 * CHAR_WIDTH
@@ -569,9 +590,9 @@ def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame
     before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
     turned = set(event["dice"])
     name = session.game.players[event["player"]].name
-    caption = f"{name} turns the ones"
+    caption = _("{name} turns the ones").format(name=name)
     return [Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
-            for _ in range(2) for shown in (before, faces)]
+            for _blink in range(2) for shown in (before, faces)]
 
 
 def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
@@ -601,40 +622,42 @@ def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> li
         who = names[event["player"]] if "player" in event else ""
         if kind == "group":
             dice = _dice_leds(faces, set(event["dice"]))
-            show(0.3, f"{'+'.join(str(faces[d]) for d in event['dice'])} = row {row}")
+            show(0.3, _("{sum} = row {row}").format(sum="+".join(str(faces[d]) for d in event['dice']), row=row))
         elif kind == "place":
             pieces[event["player"]][index] = 0
-            show(0.15, f"{who}: new piece", {f"grid.{row}.0": WHITE})
-            show(0.25, f"{who}: new piece")
+            show(0.15, _("{name}: new piece").format(name=who), {f"grid.{row}.0": WHITE})
+            show(0.25, _("{name}: new piece").format(name=who))
         elif kind == "move":
             pieces[event["player"]][index] = event["to"]
-            show(0.3, f"{who} reaches X" if event["to"] == FIELDS[index] - 1 else f"{who} steps on")
+            show(0.3, _("{name} reaches X").format(name=who) if event["to"] == FIELDS[index] - 1
+                 else _("{name} steps on").format(name=who))
         elif kind == "oust":
-            for _ in range(2):
-                show(0.15, f"{who} is ousted", {x_cell: colours[event["player"]]})
-                show(0.15, f"{who} is ousted", {x_cell: OFF})
+            for _blink in range(2):
+                show(0.15, _("{name} is ousted").format(name=who), {x_cell: colours[event["player"]]})
+                show(0.15, _("{name} is ousted").format(name=who), {x_cell: OFF})
             pieces[event["player"]][index] = None
         elif kind == "chip":
-            show(0.2, f"{who} takes a {row}", {x_cell: WHITE})
-            show(0.2, f"{who} takes a {row}")
+            # Translators: LEVEL X: a player takes a chip of row {row}.
+            show(0.2, _("{name} takes a {row}").format(name=who, row=row), {x_cell: WHITE})
+            show(0.2, _("{name} takes a {row}").format(name=who, row=row))
         elif kind == "close":
             lit = {f"grid.{row}.{f}": RED for f in range(FIELDS[index])}
             for cells in (lit, dict.fromkeys(lit, OFF), lit):
-                show(0.2, f"Row {row} closes", cells)
+                show(0.2, _("Row {row} closes").format(row=row), cells)
             for rows in pieces:
                 rows[index] = None
             closed.append(row)
-            show(0.2, f"Row {row} closes")
+            show(0.2, _("Row {row} closes").format(row=row))
         elif kind == "bonus":
             seat = f"seat.{event['player']}"
-            show(0.2, f"Bonus tile {event['tile']}!", {seat: WHITE})
-            show(0.2, f"Bonus tile {event['tile']}!", {seat: colours[event["player"]]})
+            show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: WHITE})
+            show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: colours[event["player"]]})
         elif kind == "no_effect":
-            show(0.3, f"Row {row} is closed" if event["reason"] == "closed" else "No piece left")
+            show(0.3, _("Row {row} is closed").format(row=row) if event["reason"] == "closed" else _("No piece left"))
         elif kind == "end_triggered":
-            show(0.4, "Last round!")
+            show(0.4, _("Last round!"))
         elif kind == "game_over":
-            show(0.4, "Game over")
+            show(0.4, _("Game over"))
     if not frames:  # a pass
-        show(0.3, f"{names[mover]} passes")
+        show(0.3, _("{name} passes").format(name=names[mover]))
     return frames

@@ -1,0 +1,38 @@
+"""Names the board shows for things it keeps in English: seat colours, bot levels, and the name
+of a seat nobody named (its colour's, in the active language).
+
+    >>> from firmware import i18n
+    >>> i18n.use("de"); colour_name("purple"), default_name("green"), level_name("strong")
+    ('lila', 'Grün', 'stark')
+    >>> i18n.use("en")
+"""
+
+from __future__ import annotations
+
+from firmware.i18n import pgettext
+from firmware.players import MAX_LENGTH
+
+
+def colour_name(colour: str) -> str:
+    """A seat colour's name in the active language (unknown colours as they are)."""
+    names = {"red": pgettext("colour", "red"), "blue": pgettext("colour", "blue"),
+             "green": pgettext("colour", "green"), "yellow": pgettext("colour", "yellow"),
+             "purple": pgettext("colour", "purple"), "orange": pgettext("colour", "orange")}
+    return names.get(colour, colour)
+
+
+def default_name(colour: str) -> str:
+    """The name of a seat nobody named: its colour's, capitalised, as long as a name may be."""
+    return colour_name(colour).capitalize()[:MAX_LENGTH]
+
+
+def is_default_name(name: str, colour: str) -> bool:
+    """Whether `name` is the colour's own name (then saying the colour beside it is redundant)."""
+    return name.lower() in (default_name(colour).lower(), colour)
+
+
+def level_name(level: str) -> str:
+    """A bot level's name in the active language."""
+    names = {"easy": pgettext("bot level", "easy"), "medium": pgettext("bot level", "medium"),
+             "strong": pgettext("bot level", "strong")}
+    return names.get(level, level)
