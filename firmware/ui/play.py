@@ -276,7 +276,8 @@ def page_title(canvas: Canvas, titles: str | Sequence[str], position: str) -> No
     """The first of `titles` that fits beside `position` (a page's "2/5"); if none does, the
     first alone: a longer language gives way to the page count, never cuts the title short."""
     titles = [titles] if isinstance(titles, str) else list(titles)
-    fitting = next((t for t in titles if len(t) + len(position) + 1 <= canvas.columns), None)
+    room = canvas.width // canvas.font("small").advance  # Canvas.title falls back to the small font
+    fitting = next((t for t in titles if len(t) + len(position) + 1 <= room), None)
     canvas.title(fitting, position) if fitting is not None else canvas.title(titles[0])
 
 

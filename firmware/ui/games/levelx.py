@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
-from firmware.i18n import N_, _, ngettext, npgettext, pgettext
+from firmware.i18n import N_, _, npgettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
@@ -63,7 +63,7 @@ def options(app: App, session: GameSession) -> list[Option]:
     choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
     if game.ones_to_turn:
         # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
-        ones = ngettext("{n} die to any face", "{n} dice to any face", game.ones_to_turn).format(n=game.ones_to_turn)
+        ones = {1: _("one 1 to any face"), 2: _("two 1s to any face"), 3: _("three 1s to any face")}[game.ones_to_turn]
         choices.insert(0, Option(_(TURN_ONES), Open(TurnOnesScreen), ones))
     return choices
 
