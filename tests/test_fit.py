@@ -56,8 +56,6 @@ TRANSFORMS: dict[str, dict[str, Any]] = {code: {"language": code} for code in FI
 # (moment pattern, size class, transform or "*") -> why it fails today. The game screens belong
 # to their own tasks (EXXTRA, LEVEL X, results: i12-results), which remove
 # their entries here; the font-pitch entries wait for a small font with more line pitch.
-LEVELX_TALL = ("the LEVEL X play screen places its rows by the small font's LINE_HEIGHT under a title "
-               "in the 128×128 class's large font: the title touches the counts below it")
 XX_PITCH = ("pseudo-locale (every word accented, bracketed, longer): a descender right above an accent "
             "of the next line touches it at the small font's 10-pixel line pitch")
 PITCH = ("a comma's tail right above an accent of the next line touches it at the small font's "
@@ -65,7 +63,6 @@ PITCH = ("a comma's tail right above an accent of the next line touches it at th
 XX_TOP = "pseudo-locale: an accented capital on the top line reaches one row above the panel"
 XX_LONG = "pseudo-locale: a title a third longer does not fit beside its page count"
 EXPECTED: dict[tuple[str, str, str], str] = {
-    (r"(play|caption|note): levelx\b", "tall", "*"): LEVELX_TALL,
     (r"settings: moved", "small", "fr"): PITCH,
     (r"settings: moved", "wide", "fr"): PITCH,
     (r"(main menu|seat count|rules page|operator: confirm|seat screen|records|result|play: levelx roll prompt"

@@ -18,6 +18,7 @@ from firmware.games import Roll
 from firmware.ui.menus import GameMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
 from sim.board import SimBoard
+from sim import robustness
 from sim.robustness import choose, labels
 
 BOARD_TOML = Path(__file__).resolve().parents[1] / "hardware" / "board.toml"
@@ -32,17 +33,10 @@ def history(board: SimBoard) -> list[Any]:
 
 
 def set_setting(board: SimBoard, name: str, value: Any) -> None:
-    """Main menu → Settings → the setting `name`, OK until it shows `value`, BACK."""
-    choose(board, "Settings")
-    index = next(i for i, o in enumerate(board.app.screen.choice.options) if o.value == name)
-    while board.app.screen.choice.index != index:
-        board.tap("right")
-    for _ in range(6):
-        if getattr(board.app.settings, name) == value:
-            break
-        board.tap("ok")
+    """Main menu → Settings → the setting `name`, OK until it shows `value`, BACK (as the
+    robustness campaign does), and check it took."""
+    robustness.set_setting(board, name, value)
     assert getattr(board.app.settings, name) == value
-    board.tap("back")
 
 
 def seat_up(board: SimBoard, title: str, kinds: list[str]) -> None:

@@ -12,21 +12,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from firmware import players
+from firmware.commands import state_dir_options
 from firmware.errors import RecordError
 from firmware.i18n import _
 from firmware.paths import default_state_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--state-dir", type=Path, default=None, metavar="DIR",
-        help=_("the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
-               " else ~/.local/state/xtraboard)"),
-    )
+    common = state_dir_options()
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = actions.add_parser("add", parents=[common], help=_("keep a player's name"))
     add.add_argument("name", help=_("1-{n} characters the display can draw").format(n=players.MAX_LENGTH))

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from firmware.commands import state_dir_options
 from firmware.errors import RecordError
 from firmware.games import game_class, game_names
 from firmware.games.registry import find_game
@@ -42,12 +43,7 @@ def limit(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--state-dir", type=Path, default=None, metavar="DIR",
-        help=_("the board's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/xtraboard,"
-               " else ~/.local/state/xtraboard)"),
-    )
+    common = state_dir_options()
     common.add_argument("--game", choices=game_names(), default=None, help=_("only this game"))
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     export = actions.add_parser("export", parents=[common], help=_("write every finished game's record as JSON Lines"))

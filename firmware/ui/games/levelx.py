@@ -252,11 +252,11 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     else:  # a short display: the dice as digits in the title line
         right = " ".join(map(str, game.faces))
     canvas.title(clip(who, canvas.columns - len(right) - 1), right)
-    band = LINE_HEIGHT
+    band = top = canvas.line_height  # under the title, in the panel's body font
     if canvas.lines >= 5:
-        right_of_dice = _dice_row(canvas, LINE_HEIGHT + 1, game.faces, inverse=used) + 3
-        _draw_rows(canvas, right_of_dice, LINE_HEIGHT + 2, game)
-        band = LINE_HEIGHT + DIE + 2
+        right_of_dice = _dice_row(canvas, top + 1, game.faces, inverse=used) + 3
+        _draw_rows(canvas, right_of_dice, top + 2, game)
+        band = top + DIE + 2
     # The option bar (or what the board waits for), then what the option does.
     if current is not None:
         _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
@@ -270,7 +270,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         canvas.text(0, band + LINE_HEIGHT, clip(detail, canvas.columns))
     keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
     footer = _("(keeps the ones)") if keeps else _footer(game)
-    if canvas.lines >= 10:  # tall: the score table under the option, the footer at the bottom
+    if canvas.size_class == "tall":  # the score table under the option, the footer at the bottom
         _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
         canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
     elif band + 4 * LINE_HEIGHT <= canvas.height:
