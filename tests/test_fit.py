@@ -69,7 +69,7 @@ EXPECTED: dict[tuple[str, str, str], str] = {
      r"|caption: levelx|play: exxtra decision)", "small", "xx"): XX_PITCH,
     (r"(main menu|seat count|rules page|note over a menu|operator: settings|records|result"
      r"|play: levelx roll prompt|caption: levelx|play: exxtra decision)", "wide", "xx"): XX_PITCH,
-    (r"(result|play: exxtra decision)", "tall", "xx"): XX_PITCH,
+    (r"(result|play: exxtra decision|play: levelx|caption: levelx|note: levelx)", "tall", "xx"): XX_PITCH,
     (r"(operator: audits|game menu: confirm|dice entry)", "small", "xx"): XX_TOP,
     (r"(operator: audits|game menu: confirm|dice entry)", "wide", "xx"): XX_TOP,
     (r"(demo: game choice|operator: games|operator: settings)", "small", "xx"): XX_LONG,

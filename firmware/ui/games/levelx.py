@@ -251,7 +251,8 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             right = _("R{n}").format(n=game.round_number)
     else:  # a short display: the dice as digits in the title line
         right = " ".join(map(str, game.faces))
-    canvas.title(clip(who, canvas.columns - len(right) - 1), right)
+    room = canvas.width // canvas.font("small").advance  # Canvas.title falls back to the small font
+    canvas.title(clip(who, room - len(right) - 1), right)
     band = top = canvas.line_height  # under the title, in the panel's body font
     if canvas.lines >= 5:
         right_of_dice = _dice_row(canvas, top + 1, game.faces, inverse=used) + 3
