@@ -15,6 +15,7 @@ import pytest
 
 from firmware.dice import ScriptedDice
 from firmware.games import Roll
+from firmware.ui.app import STUCK_S
 from firmware.ui.menus import GameMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
 from sim.board import SimBoard
@@ -103,11 +104,24 @@ def test_bots_never_act_while_a_person_holds_a_button(tmp_path):
     board = SimBoard(seed=1, state_dir=tmp_path)
     after = red_decides_bots_next(board)
     board.press("left")  # held, whatever for (a hint, or just resting a finger)
-    board.wait(60)
+    board.wait(STUCK_S - 1)
     assert history(board) == after and not board.app.busy
     board.release("left")
     board.settle()
     assert len(history(board)) > len(after)
+    board.close()
+
+
+def test_a_button_stuck_down_is_reported_and_the_bots_stop_waiting_for_it(tmp_path):
+    board = SimBoard(seed=1, state_dir=tmp_path)
+    after = red_decides_bots_next(board)
+    board.press("left")  # a jammed key: no release ever comes
+    board.wait(STUCK_S - 1)
+    assert history(board) == after
+    board.wait(2)
+    assert any("LEFT seems stuck" in problem for problem in board.app.problems)
+    board.settle()
+    assert len(history(board)) > len(after)  # the game goes on (a kiosk never freezes on a key)
     board.close()
 
 

@@ -48,6 +48,8 @@ Schedule = Callable[[float, Callable[[], None]], Any]  # (delay, callback) -> ti
 NOTE_S = 4.0  # how long a note stays on the display: long enough to read two short lines
 
 
+STUCK_S = 60.0  # a button down a minute is jammed, not held: the bots stop waiting for it
+
 class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
                  kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
@@ -82,6 +84,8 @@ class BoardApp:
         self._bot_due: bool | str = False  # the pace is over: the move follows the answer ("ok": asked by OK)
         self._by_bot = False  # the last step was a bot's: the next bot waits the shorter pace
         self._held: set[str] = set()  # buttons down now: no bot acts while a person holds one
+        self._presses = 0  # presses so far, and each button's last: a stuck check is for one press
+        self._press_of: dict[str, int] = {}
         self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
         self._answer: AgentAnswer | None = None  # a bot's answer, kept until its pace is over
         self._thinking: set[Token] = set()  # questions asked and not answered yet
@@ -181,6 +185,9 @@ class BoardApp:
         name, kind = event.name, event.kind
         if kind == "press":
             self._held.add(name)
+            self._presses += 1
+            self._press_of[name] = press = self._presses
+            self.schedule(STUCK_S, lambda: self._stuck(name, press))
         try:
             self._button(name, kind, getattr(event, "held", False))
         finally:
@@ -188,6 +195,15 @@ class BoardApp:
                 self._held.discard(name)
                 if not self._held and self._bot_timer is None and not self._bot_due:
                     self._arm_bot(after_person=not self._by_bot)
+
+    def _stuck(self, name: str, press: int) -> None:
+        """A button still down STUCK_S after this press (and no press since): a jammed key or a
+        shorted wire, not a person — the bots stop waiting for it, and the board says so."""
+        if name in self._held and self._press_of.get(name) == press:
+            self._held.discard(name)
+            self.report(_("Button {name} seems stuck").format(name=name.upper()))
+            if not self._held and self._bot_timer is None and not self._bot_due:
+                self._arm_bot(after_person=not self._by_bot)
 
     def _button(self, name: str, kind: str, held: bool) -> None:
         if self.note is not None and kind == "press":
