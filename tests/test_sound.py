@@ -3,7 +3,10 @@ tunes played on the loop's timers (never blocking), the cues a game calls for, v
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -74,45 +77,55 @@ def test_a_pin_without_pwm_is_noted_and_the_board_plays_on() -> None:
     assert problems and problems[0].startswith("buzzer: GPIO27 could not play tones")
 
 
-def test_a_tune_plays_note_by_note_on_the_loops_timers() -> None:
+@dataclass
+class Buzzer:
+    """A board's buzzer on gpiozero's PWM mock pins, played on a loop with a fake clock."""
+
+    clock: FakeClock
+    loop: EventLoop
+    hardware: Any
+    pin: Any
+    sound: Sound
+
+
+@pytest.fixture
+def buzzer() -> Iterator[Buzzer]:
     factory = MockFactory(pin_class=MockPWMPin)
     clock = FakeClock()
     loop = EventLoop(clock)
     with open_hardware(CONFIG, "mock", pin_factory=factory, clock=clock) as hardware:
-        pin = factory.pin(27)
-        sound = Sound(hardware.buzzer, loop.call_later)
-        sound.play("refused", TUNES["refused"], volume=VOLUMES["soft"])  # A4, rest, A4
-        # It returned at once: the first note sounds, the rest waits on a timer.
-        assert pin.frequency == pytest.approx(Tone("A4").frequency) and pin.state == VOLUMES["soft"]
-        assert sound.playing and loop.next_deadline() == pytest.approx(0.08)
-        clock.advance(0.08)
-        loop.run_pending(lambda event: None)
-        assert pin.frequency is None or pin.state == 0  # the rest: silent
-        clock.advance(0.04)
-        loop.run_pending(lambda event: None)
-        assert pin.frequency == pytest.approx(Tone("A4").frequency) and pin.state == VOLUMES["soft"]
-        clock.advance(0.08)
-        loop.run_pending(lambda event: None)
-        assert not sound.playing and hardware.buzzer.value is None and pin.state == 0
-        assert sound.notes == 2 and sound.played == ["refused"]
+        yield Buzzer(clock, loop, hardware, factory.pin(27), Sound(hardware.buzzer, loop.call_later))
 
 
-def test_loud_is_half_duty_and_a_new_cue_cuts_the_last_short() -> None:
-    factory = MockFactory(pin_class=MockPWMPin)
-    clock = FakeClock()
-    loop = EventLoop(clock)
-    with open_hardware(CONFIG, "mock", pin_factory=factory, clock=clock) as hardware:
-        pin = factory.pin(27)
-        sound = Sound(hardware.buzzer, loop.call_later)
-        sound.play("end", TUNES["end"], volume=VOLUMES["loud"])
-        assert pin.state == 0.5 and pin.frequency == pytest.approx(Tone("C6").frequency)
-        sound.play("choice", TUNES["choice"], volume=VOLUMES["loud"])
-        assert pin.frequency == pytest.approx(Tone("A6").frequency)
-        clock.advance(1.0)
-        loop.run_pending(lambda event: None)
-        assert sound.notes == 2 and not sound.playing  # the fanfare's other notes never came
-        with pytest.raises(ValueError, match="volume is the PWM duty"):
-            sound.play("choice", TUNES["choice"], volume=0.9)
+def test_a_tune_plays_note_by_note_on_the_loops_timers(buzzer: Buzzer) -> None:
+    clock, loop, hardware, pin, sound = buzzer.clock, buzzer.loop, buzzer.hardware, buzzer.pin, buzzer.sound
+    sound.play("refused", TUNES["refused"], volume=VOLUMES["soft"])  # A4, rest, A4
+    # It returned at once: the first note sounds, the rest waits on a timer.
+    assert pin.frequency == pytest.approx(Tone("A4").frequency) and pin.state == VOLUMES["soft"]
+    assert sound.playing and loop.next_deadline() == pytest.approx(0.08)
+    clock.advance(0.08)
+    loop.run_pending(lambda event: None)
+    assert pin.frequency is None or pin.state == 0  # the rest: silent
+    clock.advance(0.04)
+    loop.run_pending(lambda event: None)
+    assert pin.frequency == pytest.approx(Tone("A4").frequency) and pin.state == VOLUMES["soft"]
+    clock.advance(0.08)
+    loop.run_pending(lambda event: None)
+    assert not sound.playing and hardware.buzzer.value is None and pin.state == 0
+    assert sound.notes == 2 and sound.played == ["refused"]
+
+
+def test_loud_is_half_duty_and_a_new_cue_cuts_the_last_short(buzzer: Buzzer) -> None:
+    clock, loop, pin, sound = buzzer.clock, buzzer.loop, buzzer.pin, buzzer.sound
+    sound.play("end", TUNES["end"], volume=VOLUMES["loud"])
+    assert pin.state == 0.5 and pin.frequency == pytest.approx(Tone("C6").frequency)
+    sound.play("choice", TUNES["choice"], volume=VOLUMES["loud"])
+    assert pin.frequency == pytest.approx(Tone("A6").frequency)
+    clock.advance(1.0)
+    loop.run_pending(lambda event: None)
+    assert sound.notes == 2 and not sound.playing  # the fanfare's other notes never came
+    with pytest.raises(ValueError, match="volume is the PWM duty"):
+        sound.play("choice", TUNES["choice"], volume=0.9)
 
 
 # --- cues in the game ---------------------------------------------------------------------------
