@@ -34,10 +34,11 @@ SHRINK = 8  # pseudo-observations of the prior for each row-table entry
 NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
 
 
-def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
-    """Play games [start, stop) with the tables; per-key sums and weights of final row scores,
-    and (EXTRA numbers, final total) per game."""
-    start, stop, seed, table = job
+def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list]:
+    """Play games [start, stop) with the tables (one step ahead, or strong's search when given an
+    EXTRA-numbers table); per-key sums and weights of final row scores, and (EXTRA numbers,
+    final total) per game."""
+    start, stop, seed, table, numbers = job
     sums: dict = defaultdict(float)
     counts: dict = defaultdict(float)
     finals = []
@@ -49,7 +50,11 @@ def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
             if game.pending().kind == "roll":
                 game.roll(dice)
                 continue
-            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None))
+            decisions = game.legal_decisions()
+            if numbers is None:
+                game.apply(ai._decide(game, decisions, ai.STRONG, table or None))
+            else:
+                game.apply(ai.search(game, decisions, table, numbers))
             sheet = game.sheets[0]
             if sheet.ended:
                 continue
@@ -59,8 +64,9 @@ def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
             low = int(rolls)
             active = sum(1 for i, c in enumerate(crosses) if 0 < c < ai._SIZE[i])
             for i, c in enumerate(crosses):
-                if 0 < c < ai._SIZE[i]:
-                    others = min(active - 1, ai.MAX_OTHERS)
+                if c < ai._SIZE[i]:
+                    # an empty row too: what the rolls to come will make of it
+                    others = min(active - (c > 0), ai.MAX_OTHERS)
                     for n, weight in ((low, 1 - (rolls - low)), (low + 1, rolls - low)):
                         if weight > 0 and n > 0:
                             seen.append(((i, c, n, others), weight))
@@ -90,12 +96,16 @@ def numbers_table(finals: list) -> dict:
     return table
 
 
-def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1) -> tuple[dict, dict]:
+def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1,
+          search_rounds: int = 0, search_games: int = 0) -> tuple[dict, dict]:
     table: dict = {}
     finals: list = []
     last: list[dict] = []  # the last `average` rounds' tables
-    for round_ in range(rounds):
-        chunks = [(k * games // jobs, (k + 1) * games // jobs, f"{seed}:{round_}", table)
+    for round_ in range(rounds + search_rounds):
+        searching = round_ >= rounds
+        count = search_games if searching else games
+        numbers = numbers_table(finals) if searching else None
+        chunks = [(k * count // jobs, (k + 1) * count // jobs, f"{seed}:{round_}", table, numbers)
                   for k in range(jobs)]
         with Pool(jobs) as pool:
             results = pool.map(play, chunks)
@@ -114,7 +124,8 @@ def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1) -> tu
             prior = table.get(key, ai.row_value(i, c, n, 0))
             new[key] = round((sums[key] + SHRINK * prior) / (count + SHRINK), 1)
         mean = statistics.fmean(total for _, total in finals)
-        print(f"round {round_}: mean solo score {mean:.1f} over {games} games; {len(new)} entries", flush=True)
+        how = "search" if searching else "one step"
+        print(f"round {round_} ({how}): mean solo score {mean:.1f} over {count} games; {len(new)} entries", flush=True)
         table = new
         last = (last + [new])[-average:]
     # Policy iteration wobbles from round to round: the mean of the last tables is steadier.
@@ -130,16 +141,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--average", type=int, default=1, help="ship the mean of the last N rounds' tables")
+    parser.add_argument("--search-rounds", type=int, default=0,
+                        help="further rounds played with strong's search (slower, on the bot's own policy)")
+    parser.add_argument("--search-games", type=int, default=2000, help="solo games per search round")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average)
+    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average,
+                           args.search_rounds, args.search_games)
     rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
     owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
     args.out.write_text(
         '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
         f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
-        f" --average {args.average}\n\n"
-        "TABLE: (row index, crosses, rolls to come, other rows in play) -> expected final row score.\n"
+        f" --average {args.average}"
+        + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else "")
+        + "\n\n"
+        "TABLE: (row index, crosses, rolls to come, other rows in play) -> expected final row score\n"
+        "(crosses 0: an empty row, what the rolls to come will make of it).\n"
         "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
         '"""\n\n'
         f"TABLE: dict[tuple[int, int, int, int], float] = {rows}\n\n"

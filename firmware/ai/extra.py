@@ -61,14 +61,15 @@ def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, flo
     active = sum(1 for i, c in enumerate(crosses) if 0 < c < _SIZE[i])
     value = 0.0
     for i, c in enumerate(crosses):
-        if c == 0:
+        if c == 0 and table is None:
             continue
-        others = min(active - (1 if c < _SIZE[i] else 0), MAX_OTHERS)
+        others = min(active - (1 if 0 < c < _SIZE[i] else 0), MAX_OTHERS)
         key = int(round(chances[i] * 100))
         ends = []
         for n in (low, low + 1) if frac else (low,):
             learnt = table.get((i, c, n, others)) if table is not None and c < _SIZE[i] and n > 0 else None
-            ends.append(learnt if learnt is not None else row_value(i, c, n, key))
+            # an empty row the table does not know: 0 (no forced opening expected)
+            ends.append(learnt if learnt is not None else 0.0 if c == 0 else row_value(i, c, n, key))
         value += ends[0] if frac == 0 else ends[0] + frac * (ends[1] - ends[0])
     return value
 
@@ -133,14 +134,20 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     """Best expected final total with one roll looked ahead: the `LOOKAHEAD` effects judged best
     by the learnt table are judged again by the expectation over the next roll of the best
     effect it offers (`firmware/ai/extra_search.py`)."""
-    from firmware.ai.extra_search import Position  # with the generated data, loaded on first use
-    from firmware.ai.extra_table import NUMBERS, TABLE
+    from firmware.ai.extra_table import NUMBERS, TABLE  # the generated data, loaded on first use
+
+    return search(game, decisions, TABLE, NUMBERS)
+
+
+def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahead: int = LOOKAHEAD) -> Any:
+    """`strong` with the given row and EXTRA-numbers tables (the table script plays with it)."""
+    from firmware.ai.extra_search import Position
 
     player = game.undecided[0]
     sheet = game.sheets[player]
     faces = game.faces
     kids = game.players[player].kids
-    position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, TABLE, NUMBERS)
+    position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table)
     first: dict[tuple, Any] = {}  # each distinct effect, with the first decision that has it
     for choice in decisions:
         (a, b), (c, d) = choice.pairs
@@ -156,11 +163,11 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     if len(effects) == 1:
         return first[effects[0]]
     values = [position.value(effect) for effect in effects]
-    shortlist = sorted(range(len(effects)), key=lambda n: -values[n])[:LOOKAHEAD]
+    shortlist = sorted(range(len(effects)), key=lambda n: -values[n])[:lookahead]
     best, best_value = shortlist[0], float("-inf")
     for n in sorted(shortlist):  # in decision order: ties go to the first
         rows, numbers, columns = position.after(effects[n])
-        value = Position(rows, numbers, columns, kids, TABLE, NUMBERS).lookahead()
+        value = Position(rows, numbers, columns, kids, table, numbers_table).lookahead()
         if value > best_value:
             best, best_value = n, value
     return first[effects[best]]

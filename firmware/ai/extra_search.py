@@ -102,7 +102,11 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> flo
         return value
     rolls = remaining_rolls(room)
     if c == 0:
-        value = 0.0
+        # an empty row: what the rolls to come will make of it (opened late, often at −200)
+        low = int(rolls)
+        frac = rolls - low
+        ends = [table.get((i, 0, n, others), 0.0) if n > 0 else 0.0 for n in (low, low + 1)]
+        value = ends[0] + frac * (ends[1] - ends[0])
     elif c >= SIZE[i] or rolls <= 0:
         value = float(row_score(SUMS[i], c))
     else:
@@ -149,8 +153,7 @@ class Position:
             value = 0.0
             table = self.table
             for i, c in enumerate(self.rows):
-                if c:
-                    value += term(i, c, room, self._others(c, i, active), table)
+                value += term(i, c, room, self._others(c, i, active), table)
             self._base[key] = value
         return value
 
@@ -196,13 +199,11 @@ class Position:
         key = tuple(sorted(room))
         table = self.table
         value = self.base(key, active)
-        if ci:
-            value -= term(i, ci, key, self._others(ci, i, active), table)
+        value -= term(i, ci, key, self._others(ci, i, active), table)
         if i == j:
             value += term(i, nj, key, self._others(nj, i, active), table)
         else:
-            if cj:
-                value -= term(j, cj, key, self._others(cj, j, active), table)
+            value -= term(j, cj, key, self._others(cj, j, active), table)
             value += term(i, ni, key, self._others(ni, i, active), table)
             value += term(j, nj, key, self._others(nj, j, active), table)
         numbers = self.numbers
