@@ -201,9 +201,10 @@ def test_extra_lookahead_offers_what_the_engine_allows(kids):
 
 def test_extra_search_counts_the_empty_rows_too():
     """Strong's sheet value sums a term for every row, the empty ones included (what the rolls to
-    come will make of a row not yet opened, learnt like the others): the value `Position` works
-    out incrementally for an effect equals that sum over the sheet the effect leads to."""
-    from firmware.ai.extra_model import MAX_OTHERS
+    come will make of a row not yet opened, learnt like the others), each in its group under the
+    EXTRA numbers owned: the value `Position` works out incrementally for an effect equals that
+    sum over the sheet the effect leads to."""
+    from firmware.ai.extra_model import MAX_OTHERS, groups
     from firmware.ai.extra_search import SIZE, Position, effects, term
     from firmware.ai.extra_table import NUMBERS, TABLE
 
@@ -223,8 +224,9 @@ def test_extra_search_counts_the_empty_rows_too():
                 if min(room) == 0:
                     continue
                 active = sum(1 for i, c in enumerate(after_rows) if 0 < c < SIZE[i])
-                expected = sum(term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE)
-                               for i, c in enumerate(after_rows))
-                expected += NUMBERS.get(tuple(sorted(n for n in after_numbers if n is not None)), 0.0)
+                owned = tuple(sorted(n for n in after_numbers if n is not None))
+                expected = sum(term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE, group)
+                               for (i, c), group in zip(enumerate(after_rows), groups(owned)))
+                expected += NUMBERS.get(owned, 0.0)
                 assert position.value(effect) == pytest.approx(expected)
             game.apply(rng.choice(game.legal_decisions()))

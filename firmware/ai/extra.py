@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from firmware.ai.extra_model import _SIZE, LOOKAHEAD, MAX_OTHERS, MEDIUM, OFFER, STRONG, remaining_rolls, row_value
+from firmware.ai.extra_model import _SIZE, LOOKAHEAD, MAX_OTHERS, MEDIUM, OFFER, STRONG, groups, remaining_rolls, row_value
 from firmware.games.extra import COLUMN_SIZES
 from firmware.i18n import _
 
@@ -50,15 +50,17 @@ def _row_chances(crosses: list[int], params: dict[str, float]) -> list[float]:
 
 
 def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, float],
-                table: dict[tuple[int, int, int, int], float] | None = None) -> float:
-    """Expected final total of a sheet: rows `crosses`, EXTRA columns with `room` boxes left.
-    With a `table` (row, crosses, rolls to come, other rows in play) → expected final row score
-    (learnt from play), its entries replace the model's where present."""
+                table: dict[tuple[int, ...], float] | None = None, owned: tuple[int, ...] = ()) -> float:
+    """Expected final total of a sheet: rows `crosses`, EXTRA columns with `room` boxes left,
+    EXTRA numbers `owned` (ascending). With a `table` (row, crosses, rolls to come, other rows
+    in play, the row's group under the numbers owned) → expected final row score (learnt from
+    play), its entries replace the model's where present."""
     rolls = remaining_rolls(tuple(sorted(room)))
     low = int(rolls)
     frac = rolls - low
     chances = _row_chances(crosses, params)
     active = sum(1 for i, c in enumerate(crosses) if 0 < c < _SIZE[i])
+    group = groups(owned)
     value = 0.0
     for i, c in enumerate(crosses):
         if c == 0 and table is None:
@@ -67,7 +69,7 @@ def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, flo
         key = int(round(chances[i] * 100))
         ends = []
         for n in (low, low + 1) if frac else (low,):
-            learnt = table.get((i, c, n, others)) if table is not None and c < _SIZE[i] and n > 0 else None
+            learnt = table.get((i, c, n, others, group[i])) if table is not None and c < _SIZE[i] and n > 0 else None
             # an empty row the table does not know: 0 (no forced opening expected)
             ends.append(learnt if learnt is not None else 0.0 if c == 0 else row_value(i, c, n, key))
         value += ends[0] if frac == 0 else ends[0] + frac * (ends[1] - ends[0])
@@ -84,7 +86,7 @@ def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
 
 
 def _decide(game: Any, decisions: list, params: dict[str, float],
-            table: dict[tuple[int, int, int, int], float] | None = None,
+            table: dict[tuple[int, ...], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> Any:
     """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
     best sheet value; each distinct effect is judged once."""
@@ -92,7 +94,7 @@ def _decide(game: Any, decisions: list, params: dict[str, float],
 
 
 def _scored(game: Any, decisions: list, params: dict[str, float],
-            table: dict[tuple[int, int, int, int], float] | None = None,
+            table: dict[tuple[int, ...], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> tuple[Any, float]:
     """`_decide`'s choice and the sheet value it leads to."""
     player = game.undecided[0]
@@ -118,11 +120,11 @@ def _scored(game: Any, decisions: list, params: dict[str, float],
                 i = s - 2
                 if rows[i] < _SIZE[i]:
                     rows[i] += 1
-            value = sheet_value(rows, _room(sheet, crossed_column), params, table)
+            owned = [n for n in sheet.numbers if n is not None]
+            if new:
+                owned.append(faces[choice.extra])
+            value = sheet_value(rows, _room(sheet, crossed_column), params, table, tuple(sorted(owned)))
             if numbers is not None:
-                owned = [n for n in sheet.numbers if n is not None]
-                if new:
-                    owned.append(faces[choice.extra])
                 value += numbers.get(tuple(sorted(owned)), 0.0)
             seen[key] = value
         if value > best_value:
