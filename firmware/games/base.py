@@ -31,7 +31,7 @@ from itertools import product
 from typing import Any, ClassVar, Literal
 
 from firmware.dice import DiceSource
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError
 
 ROLL: Literal["roll"] = "roll"
 DECISION: Literal["decision"] = "decision"
@@ -129,8 +129,8 @@ class Game(ABC):
         seats = tuple(p if isinstance(p, Player) else Player(p) for p in players)
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalStepError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {len(seats)}"
-            )
+                N_("{game} is for {low} to {high} players, not {n}"),
+                game=self.title, low=self.min_players, high=self.max_players, n=len(seats))
         self.players: tuple[Player, ...] = seats
         self.history: list[Any] = []
         self._actors: list[int | None] = []  # who made each history step; None for rolls
@@ -193,11 +193,11 @@ class Game(ABC):
         pending = self.pending()
         kind = pending.kind
         if kind == OVER:
-            raise IllegalStepError("the game is over: no more steps")
+            raise IllegalStepError(N_("the game is over: no more steps"))
         actor: int | None = None
         if isinstance(step, Roll):
             if kind != ROLL:
-                raise IllegalStepError(f"player {pending.player} has a decision to make; no roll now")
+                raise IllegalStepError(N_("player {player} has a decision to make; no roll now"), player=pending.player)
             dice = self.dice()
             if dice is not self._dice_seen:  # engines return constant dice: hash them once
                 self._dice_seen, self._rolls_seen = dice, _roll_set(dice)
@@ -208,7 +208,7 @@ class Game(ABC):
             if not known:
                 self._check_roll(step, dice)
         elif kind == ROLL:
-            raise IllegalStepError("the dice must be rolled first")
+            raise IllegalStepError(N_("the dice must be rolled first"))
         else:
             actor = pending.player
         record = self._snapshot(step)
@@ -221,10 +221,10 @@ class Game(ABC):
     def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
         """Raise IllegalStepError naming the first die whose face `step` cannot show."""
         if len(step.faces) != len(dice):
-            raise IllegalStepError(f"a roll here is {len(dice)} dice, not {len(step.faces)}")
+            raise IllegalStepError(N_("a roll here is {want} dice, not {got}"), want=len(dice), got=len(step.faces))
         for i, (face, faces) in enumerate(zip(step.faces, dice)):
             if face not in faces:
-                raise IllegalStepError(f"die {i} has no face {face!r} (faces: {list(faces)})")
+                raise IllegalStepError(N_("die {die} has no face {face!r} (faces: {faces})"), die=i, face=face, faces=list(faces))
 
     def apply_json(self, data: Any) -> Any:
         """Parse one record step and apply it; returns the step."""
@@ -244,7 +244,7 @@ class Game(ABC):
     def undo(self) -> Any:
         """Take back the last step (of any kind) and return it; restored from the undo stack."""
         if not self.history:
-            raise IllegalStepError("nothing to undo: no step has been played")
+            raise IllegalStepError(N_("nothing to undo: no step has been played"))
         self._restore(self._undo_stack.pop())
         self._actors.pop()
         return self.history.pop()

@@ -19,7 +19,7 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any, cast
 
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 SUMS: tuple[int, ...] = tuple(range(2, 13))
@@ -83,7 +83,7 @@ def row_score(total: int, crosses: int) -> int:
     if crosses == 0:
         return 0
     if not 0 < crosses <= ROW_SIZES[total]:
-        raise IllegalStepError(f"sheet: row {total} has {ROW_SIZES[total]} boxes, not {crosses} crosses")
+        raise IllegalStepError(N_("sheet: row {row} has {size} boxes, not {n} crosses"), row=total, size=ROW_SIZES[total], n=crosses)
     wall = WALLS[total]
     if crosses <= wall:
         return WALL_SCORE
@@ -126,21 +126,21 @@ class Sheet:
         sheet = cls()
         for total, count in (crosses or {}).items():
             if total not in ROW_SIZES:
-                raise IllegalStepError(f"sheet: there is no row {total!r} (rows are 2 to 12)")
+                raise IllegalStepError(N_("sheet: there is no row {row!r} (rows are 2 to 12)"), row=total)
             if type(count) is not int or not 0 <= count <= ROW_SIZES[total]:
-                raise IllegalStepError(f"sheet: row {total} has {ROW_SIZES[total]} boxes, {count!r} crosses do not fit")
+                raise IllegalStepError(N_("sheet: row {row} has {size} boxes, {n!r} crosses do not fit"), row=total, size=ROW_SIZES[total], n=count)
             sheet._crosses[total - 2] = count
         if len(numbers) != len(COLUMN_SIZES) or len(column_crosses) != len(COLUMN_SIZES):
-            raise IllegalStepError("sheet: the EXTRA table has exactly 3 columns")
+            raise IllegalStepError(N_("sheet: the EXTRA table has exactly 3 columns"))
         owned = [n for n in numbers if n is not None]
         if any(n not in FACES for n in owned) or len(set(owned)) != len(owned):
-            raise IllegalStepError(f"sheet: EXTRA numbers must be different die faces 1-6, not {list(numbers)}")
+            raise IllegalStepError(N_("sheet: EXTRA numbers must be different die faces 1-6, not {numbers}"), numbers=list(numbers))
         for column, (number, count) in enumerate(zip(numbers, column_crosses)):
             size = COLUMN_SIZES[column]
             if type(count) is not int or not 0 <= count <= size or (number is None and count):
                 raise IllegalStepError(
-                    f"sheet: column {column} ({size} boxes, number {number}) cannot hold {count!r} crosses"
-                )
+                    N_("sheet: column {column} ({size} boxes, number {number}) cannot hold {n!r} crosses"),
+                    column=column, size=size, number=number, n=count)
             sheet._numbers[column] = number
             sheet._column_crosses[column] = count
             if count == size:
@@ -334,18 +334,18 @@ def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], 
     return tuple(decisions), frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
 
 
-def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
+def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
     if not (isinstance(pairs, tuple) and len(pairs) == 2
             and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)):
-        return f"pairs must be two pairs of dice indices, not {pairs!r}"
+        return Text(N_("pairs must be two pairs of dice indices, not {pairs!r}"), pairs=pairs)
     used = {*pairs[0], *pairs[1]}
     if any(not 0 <= i < DICE_COUNT for i in used):
-        return f"pairs {[list(p) for p in pairs]}: dice indices are 0 to 4"
+        return Text(N_("pairs {pairs}: dice indices are 0 to 4"), pairs=[list(p) for p in pairs])
     if len(used) != 4:
-        return f"pairs {[list(p) for p in pairs]} must use four different dice"
+        return Text(N_("pairs {pairs} must use four different dice"), pairs=[list(p) for p in pairs])
     if extra in used:
-        return f"pairs {[list(p) for p in pairs]}: the extra die {extra} cannot also be in a pair"
+        return Text(N_("pairs {pairs}: the extra die {extra} cannot also be in a pair"), pairs=[list(p) for p in pairs], extra=extra)
     return None
 
 
@@ -610,7 +610,7 @@ class Extra(Game):
         elif isinstance(step, Choice):
             self._apply_choice(step)
         else:
-            raise IllegalStepError(f"an EXTRA! step is a Roll or a Choice, not {step!r}")
+            raise IllegalStepError(N_("an EXTRA! step is a Roll or a Choice, not {step!r}"), step=step)
         self._offered = None
 
     def _apply_roll(self, step: Roll) -> None:
@@ -619,42 +619,44 @@ class Extra(Game):
         self._undecided = list(self._in_game)
         self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
 
-    def _check_choice(self, step: Choice) -> str | None:
+    def _check_choice(self, step: Choice) -> Text | None:
         """The rule `step` breaks, or None; changes nothing."""
         player = self._undecided[0]
         if step.player != player:
-            return f"turn order: player {player} decides now, not player {step.player!r}"
+            return Text(N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player)
         faces = cast(tuple[int, ...], self.faces)  # a decision is pending only after a roll
         sheet = self.sheets[player]
         extra, column = step.extra, step.column
         if extra is not None and (type(extra) is not int or not 0 <= extra < DICE_COUNT):
-            return f"extra die: {extra!r} is not a die index 0 to 4 (or null for a free ride)"
+            return Text(N_("extra die: {extra!r} is not a die index 0 to 4 (or null for a free ride)"), extra=extra)
         if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
-            return f"EXTRA column: {column!r} is not a column 0, 1 or 2"
+            return Text(N_("EXTRA column: {column!r} is not a column 0, 1 or 2"), column=column)
         numbers = sheet._numbers
         if sheet.owned == MAX_NUMBERS:
             shown = [i for i, face in enumerate(faces) if face in numbers]
             if shown and extra not in shown:
                 owned = sorted(n for n in numbers if n is not None)
-                return (f"extra die: the roll shows an EXTRA number of {owned}, so the extra die "
-                        f"must be one of dice {shown}, not {extra}")
+                return Text(N_("extra die: the roll shows an EXTRA number of {owned}, so the extra die "
+                               "must be one of dice {shown}, not {extra}"), owned=owned, shown=shown, extra=extra)
             if not shown and extra is not None:
-                return f"free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"
+                return Text(N_("free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"), extra=extra)
         elif extra is None:
-            return f"free ride: only with three EXTRA numbers; player {player} owns {sheet.owned}, so an extra die is needed"
+            return Text(N_("free ride: only with three EXTRA numbers; player {player} owns {owned}, so an extra die is needed"),
+                        player=player, owned=sheet.owned)
         if extra is not None:
             face = faces[extra]
             owned_column = sheet.column_of(face)
             if owned_column is not None and column is not None:
-                return (f"EXTRA column: {face} is already the EXTRA number of column {owned_column}; "
-                        f"give no column")
+                return Text(N_("EXTRA column: {face} is already the EXTRA number of column {column}; give no column"),
+                            face=face, column=owned_column)
             if owned_column is None:
                 if column is None:
-                    return f"EXTRA column: {face} becomes a new EXTRA number; choose an empty column"
+                    return Text(N_("EXTRA column: {face} becomes a new EXTRA number; choose an empty column"), face=face)
                 if numbers[column] is not None:
-                    return f"EXTRA column: column {column} already holds the EXTRA number {numbers[column]}"
+                    return Text(N_("EXTRA column: column {column} already holds the EXTRA number {number}"),
+                                column=column, number=numbers[column])
         elif column is not None:
-            return "EXTRA column: a free ride writes no EXTRA number; give no column"
+            return Text(N_("EXTRA column: a free ride writes no EXTRA number; give no column"))
         return _pairs_problem(step.pairs, extra)
 
     def _apply_choice(self, step: Choice) -> None:

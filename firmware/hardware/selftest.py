@@ -17,11 +17,11 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from firmware.errors import HardwareError
+from firmware.errors import HardwareError, text_of
 from firmware.hardware.board import Hardware
 from firmware.hardware.buttons import TILT, ButtonEvent, ButtonTracker, RawEdge
 from firmware.hardware.leds import Colour
-from firmware.i18n import _, decimal, ngettext
+from firmware.i18n import _, decimal, ngettext, tr
 
 SEGMENTS: tuple[tuple[str, str, Colour], ...] = (  # name, cell prefix, colour
     ("seats", "seat.", (255, 255, 255)),
@@ -277,6 +277,6 @@ class _Selftest:
         try:
             self.display.show(image)  # type: ignore[union-attr]
         except HardwareError as error:  # the display went away: note it, test the rest
-            self.problems.append(str(error))
-            self.say(_("warning: {problem}").format(problem=error))
+            self.problems.append(text_of(error))
+            self.say(_("warning: {problem}").format(problem=tr(error)))
             self.display = None

@@ -22,17 +22,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Self, TypeVar
 
-from firmware.errors import RecordError
-from firmware.journal.rescue import SCRATCH, STAGING, Found, read_salvage, salvage_note, store_salvage
+from firmware.errors import N_, RecordError, Text
+from firmware.journal.rescue import SCRATCH, STAGING, Found, note_of, read_salvage, salvage_note, store_salvage
 from firmware.journal.schema import DB_NAME, LOGGER_NAME, SCHEMA, SCHEMA_VERSION, Unusable, check_schema
 from firmware.paths import private_dir, private_file
 
 # What the display says when storage fails (short: it is a 128×64 OLED).
-FULL = "storage full: games not kept"
-READ_ONLY = "storage read-only: games not kept"
-UNAVAILABLE = "storage unavailable: games not kept"
-DAMAGED = "storage damaged: games not kept"
-FAILING = "storage error: games not kept"
+# Texts: English here and in the log, the board's language on the display (firmware.i18n.tr).
+FULL = Text(N_("storage full: games not kept"))
+READ_ONLY = Text(N_("storage read-only: games not kept"))
+UNAVAILABLE = Text(N_("storage unavailable: games not kept"))
+DAMAGED = Text(N_("storage damaged: games not kept"))
+FAILING = Text(N_("storage error: games not kept"))
 
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
@@ -75,7 +76,7 @@ class Storage:
         if self._found is not None and self.problem is None:
             self._salvage()
         elif finished_late and self.problem is None:
-            self.notes += [row[0] for row in self._read(
+            self.notes += [note_of(row[0]) for row in self._read(
                 lambda conn: conn.execute("SELECT reason FROM quarantine WHERE item = 'salvage' ORDER BY id DESC LIMIT 1")
             )]
 
