@@ -53,7 +53,7 @@ class Verification:
             return _("physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
                      " checked; the other {matched} match the seed").format(keyed=keyed, rolls=self.rolls,
                                                                              matched=self.matched)
-        return ngettext("ok: the {n} roll matches the seed", "ok: all {n} rolls match the seed",
+        return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed",
                         self.rolls).format(n=self.rolls)
 
 
