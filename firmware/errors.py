@@ -85,8 +85,9 @@ class RecordError(XtraboardError, ValueError):
 
     def __init__(self, message: str, index: int | None = None) -> None:
         self.index = index
-        prefix = f"step {index}: " if index is not None else ""
-        super().__init__(prefix + message)
+        text = message if isinstance(message, Text) else Text(message)
+        self.text = Text(N_("step {index}: {message}"), index=index, message=text) if index is not None else text
+        super().__init__(str(self.text))
 
 
 class ConfigError(XtraboardError, ValueError):

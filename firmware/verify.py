@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware.dice import SCHEME, commitment, derive_roll
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Roll
 from firmware.i18n import _, decimal, fixed, grouped, ngettext
 from firmware.records import header_of
@@ -84,7 +84,7 @@ def check_record(record: Mapping[str, Any]) -> Verification:
     try:
         game = cls(players)
     except IllegalStepError as exc:
-        raise RecordError(str(exc)) from exc
+        raise RecordError(exc.text) from exc
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)
@@ -101,7 +101,7 @@ def check_record(record: Mapping[str, Any]) -> Verification:
                 report.rolls += 1
             game.apply(step)
         except IllegalStepError as exc:
-            raise RecordError(f"illegal step: {exc}", index) from exc
+            raise RecordError(Text(N_("illegal step: {reason}"), reason=exc.text), index) from exc
     return report
 
 

@@ -31,7 +31,7 @@ from itertools import product
 from typing import Any, ClassVar, Literal
 
 from firmware.dice import DiceSource
-from firmware.errors import N_, IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 
 ROLL: Literal["roll"] = "roll"
 DECISION: Literal["decision"] = "decision"
@@ -57,12 +57,12 @@ class Player:
     @classmethod
     def from_json(cls, data: Any) -> Player:
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
-            raise RecordError(f"a player must be an object with a string 'name', not {data!r}")
+            raise RecordError(Text(N_("a player must be an object with a string 'name', not {data!r}"), data=data))
         bot, kids = data.get("bot"), data.get("kids", False)
         if bot is not None and not isinstance(bot, str):
-            raise RecordError(f"player {data['name']!r}: 'bot' must be a level name, not {bot!r}")
+            raise RecordError(Text(N_("player {name!r}: 'bot' must be a level name, not {bot!r}"), name=data["name"], bot=bot))
         if not isinstance(kids, bool):
-            raise RecordError(f"player {data['name']!r}: 'kids' must be true or false, not {kids!r}")
+            raise RecordError(Text(N_("player {name!r}: 'kids' must be true or false, not {kids!r}"), name=data["name"], kids=kids))
         return cls(data["name"], bot, kids)
 
 
@@ -312,10 +312,11 @@ def parse_roll(data: Any, size: int, kind: type) -> Roll:
     """A `{"roll": [...]}` step of `size` faces of type `kind` (str or int); RecordError otherwise."""
     faces = data.get("roll") if isinstance(data, Mapping) else None
     if not isinstance(faces, list) or len(faces) != size:
-        raise RecordError(f"'roll' must be a list of {size} faces, not {faces!r}")
+        raise RecordError(Text(N_("'roll' must be a list of {size} faces, not {faces!r}"), size=size, faces=faces))
     for face in faces:
         if type(face) is not kind:
-            raise RecordError(f"roll face {face!r} must be {'a string' if kind is str else 'an integer'}")
+            raise RecordError(Text(N_("roll face {face!r} must be a string") if kind is str
+                                   else N_("roll face {face!r} must be an integer"), face=face))
     return Roll(tuple(faces))
 
 

@@ -752,27 +752,29 @@ class Extra(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Roll | Choice:
         if not isinstance(data, Mapping):
-            raise RecordError(f"an EXTRA! step must be a JSON object, not {data!r}")
+            raise RecordError(Text(N_("an EXTRA! step must be a JSON object, not {data!r}"), data=data))
         if "roll" in data:
             return parse_roll(data, DICE_COUNT, int)
         if "player" not in data:
-            raise RecordError(f"an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {sorted(data)}")
+            raise RecordError(Text(N_("an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {keys}"),
+                                   keys=sorted(data)))
         player = data["player"]
         if type(player) is not int or player < 0:
-            raise RecordError(f"'player' must be a seat index (integer from 0), not {player!r}")
+            raise RecordError(Text(N_("'player' must be a seat index (integer from 0), not {player!r}"), player=player))
         if "extra" not in data:
-            raise RecordError("'extra' is missing: a die index 0-4, or null on a free ride")
+            raise RecordError(Text(N_("'extra' is missing: a die index 0-4, or null on a free ride")))
         extra = data["extra"]
         if extra is not None and (type(extra) is not int or not 0 <= extra < DICE_COUNT):
-            raise RecordError(f"'extra' must be a die index 0-4 or null, not {extra!r}")
+            raise RecordError(Text(N_("'extra' must be a die index 0-4 or null, not {extra!r}"), extra=extra))
         column = data.get("column")
         if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
-            raise RecordError(f"'column' must be 0, 1, 2 or null, not {column!r}")
+            raise RecordError(Text(N_("'column' must be 0, 1, 2 or null, not {column!r}"), column=column))
         pairs = data.get("pairs")
         if not (isinstance(pairs, list) and len(pairs) == 2 and all(
                 isinstance(p, list) and len(p) == 2 and all(type(i) is int and 0 <= i < DICE_COUNT for i in p)
                 for p in pairs)):
-            raise RecordError(f"'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}")
+            raise RecordError(Text(N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
+                                   pairs=pairs))
         return Choice(player, extra, column, pairs)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from firmware.errors import N_, IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
@@ -346,22 +346,22 @@ class Exxtra(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
-            raise RecordError(f"an EXXTRA step must be an object, not {data!r}")
+            raise RecordError(Text(N_("an EXXTRA step must be an object, not {data!r}"), data=data))
         if "roll" in data:
             if "do" in data:
-                raise RecordError("an EXXTRA step has either 'roll' or 'do', not both")
+                raise RecordError(Text(N_("an EXXTRA step has either 'roll' or 'do', not both")))
             return parse_roll(data, 2, str)
         action = data.get("do")
         if action == "reroll":
             if "rung" in data:
-                raise RecordError("'rung' belongs to a place step, not to a reroll")
+                raise RecordError(Text(N_("'rung' belongs to a place step, not to a reroll")))
             return cls._REROLL
         if action == "place":
             rung = data.get("rung")
             if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
-                raise RecordError(f"'rung' must be an integer 0–{TOP_RUNG}, not {rung!r}")
+                raise RecordError(Text(N_("'rung' must be an integer 0–{top}, not {rung!r}"), top=TOP_RUNG, rung=rung))
             return cls._PLACES[rung]
-        raise RecordError(f"an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {dict(data)!r}")
+        raise RecordError(Text(N_("an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {data!r}"), data=dict(data)))
 
     def _apply(self, step: Any) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).

@@ -19,7 +19,7 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from firmware.errors import N_, IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
@@ -392,22 +392,24 @@ class LevelX(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
-            raise RecordError(f"a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}")
+            raise RecordError(Text(N_("a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}"),
+                                   data=data))
         keys = [key for key in ("roll", "turn_ones", "groups") if key in data]
         if len(keys) != 1:
-            raise RecordError(f"a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {sorted(data)}")
+            raise RecordError(Text(N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {keys}"),
+                                   keys=sorted(data)))
         if keys[0] == "roll":
             return parse_roll(data, DICE_COUNT, int)
         if keys[0] == "turn_ones":
             faces = data["turn_ones"]
             if not isinstance(faces, list) or not all(type(face) is int for face in faces):
-                raise RecordError(f"'turn_ones' must be a list of integer faces, not {faces!r}")
+                raise RecordError(Text(N_("'turn_ones' must be a list of integer faces, not {faces!r}"), faces=faces))
             return TurnOnes(tuple(faces))
         groups = data["groups"]
         if not isinstance(groups, list) or not all(
             isinstance(group, list) and all(type(index) is int for index in group) for group in groups
         ):
-            raise RecordError(f"'groups' must be a list of lists of integer dice indices, not {groups!r}")
+            raise RecordError(Text(N_("'groups' must be a list of lists of integer dice indices, not {groups!r}"), groups=groups))
         return Groups(tuple(tuple(group) for group in groups))
 
     # --- read-only state for the UI ----------------------------------------------------

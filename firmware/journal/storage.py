@@ -211,7 +211,7 @@ class Storage:
     def _open_read_only(self) -> sqlite3.Connection:
         """For commands that only read: never creates, moves or repairs; errors say what is wrong."""
         if not self.path.is_file():
-            raise RecordError(f"no journal at {self.path} (is the state directory right?)")
+            raise RecordError(Text(N_("no journal at {file} (is the state directory right?)"), file=self.path))
         try:
             conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
             conn.isolation_level = None
