@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.hardware.config import BoardConfig
+from firmware.i18n import _
 from firmware.loop import FakeClock
 from sim.render import DESK, FOOTER_MM, MARGIN_MM, BoardRenderer, snapshot
 from sim.truesize import CAPTION, GAP_PX, LABEL_PX, oled_rgb, screen_dpi, true_size_px
@@ -237,7 +238,7 @@ def run_window(args: argparse.Namespace) -> int:
 
     frames = getattr(args, "frames", None)
     if frames is not None and frames < 1:
-        print(f"xtraboard sim: --frames must be at least 1, got {frames}", file=sys.stderr)
+        print("xtraboard sim: " + _("--frames must be at least 1, got {frames}").format(frames=frames), file=sys.stderr)
         return 2
     board = SimBoard(board_file=args.board, seed=args.seed, state_dir=args.state_dir, kiosk=args.kiosk, realtime=True,
                      language=getattr(args, "lang", None))
@@ -251,8 +252,9 @@ def run_window(args: argparse.Namespace) -> int:
         try:
             window = SimWindow(board, true_size=getattr(args, "true_size", False), dpi=getattr(args, "dpi", None))
         except pygame.error as exc:
-            print(f"xtraboard sim: cannot open a window ({exc}); on a machine without a display use "
-                  "--headless, or SDL_VIDEODRIVER=dummy with --frames N", file=sys.stderr)
+            print("xtraboard sim: " + _("cannot open a window ({error}); on a machine without a display use "
+                                        "--headless, or SDL_VIDEODRIVER=dummy with --frames N").format(error=exc),
+                  file=sys.stderr)
             return 2
         window.run(frames)
         screenshot: Path | None = getattr(args, "screenshot", None)
