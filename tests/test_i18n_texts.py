@@ -179,3 +179,29 @@ def test_xtraboard_verify_speaks_german(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["verify", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("der aufgedeckte Seed passt nicht zur Festlegung: Sein SHA-256 ist ") and out.endswith("\n1 Problem\n")
+
+
+# --- records and names on the command line --------------------------------------------------------
+def test_a_record_that_does_not_replay_is_refused_in_the_cli_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    record = new_game("exxtra", ["Anna", "Ben", "Cleo"]).to_record() | {"steps": [{"roll": ["9", "9"]}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    english = "step 0: illegal {\"roll\": [\"9\", \"9\"]}: die 0 has no face '9' (faces: ['1', '2', '3', '4', '7', 'X'])"
+    assert capsys.readouterr().err == f"xtraboard replay: {english}\n"
+    monkeypatch.setenv(i18n.ENV, "fr")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == ("xtraboard replay: étape 0 : étape interdite {\"roll\": [\"9\", \"9\"]} : le dé 0 "
+                                       "n'a pas de face '9' (faces : ['1', '2', '3', '4', '7', 'X'])\n")
+    server = EngineServer()  # the same record over the engine protocol: English, whatever the CLI speaks
+    assert server.handle("position " + json.dumps(record)) == []
+    assert server.handle("go")[0] == f"info string error {english}"
+
+
+def test_a_player_name_the_board_refuses_is_said_in_german(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(i18n.ENV, "de")
+    assert main(["players", "add", "Maximilian-Alexander", "--state-dir", str(tmp_path)]) != 0
+    assert capsys.readouterr().err == ("xtraboard players add: Name 'Maximilian-Alexander' hat 20 Zeichen; "
+                                       "höchstens 10 passen aufs Display\n")
