@@ -70,7 +70,7 @@ class SelftestReport:
 
     def lines(self) -> list[str]:
         """A short human-readable summary."""
-        lines = [_("warning: {problem}").format(problem=problem) for problem in self.problems]
+        lines = [_("warning: {problem}").format(problem=tr(problem)) for problem in self.problems]
         if self.segments:
             lit = ", ".join(f"{name} {count}" for name, count in self.segments)
             # Translators: the self-test's summary; {lit} is "seats 5, track 40, ..." (LED segments, not translated).
@@ -126,7 +126,7 @@ class _Selftest:
     def run(self, button_timeout_s: float) -> SelftestReport:
         self.problems = list(self.hardware.problems)
         for problem in self.problems:
-            self.say(_("warning: {problem}").format(problem=problem))
+            self.say(_("warning: {problem}").format(problem=tr(problem)))
         stuck = tuple(name for name, pressed in self.hardware.buttons.pressed().items() if pressed)
         segments = self._leds()
         shown_on = self._display_pattern()
