@@ -84,7 +84,7 @@ class SimWindow:
         self.dpi, self.dpi_source = screen_dpi(dpi)
         self.true_size = true_size_px(board.config.display.size_mm, self.dpi) if true_size else None
         self.surface = pygame.display.set_mode(self.window_size(), pygame.RESIZABLE)
-        pygame.display.set_caption(f"xtraboard simulator — {board.config.name}")
+        pygame.display.set_caption(_("xtraboard simulator — {board}").format(board=board.config.name))
         self.offset = (0, 0)
         self.clock = pygame.time.Clock()
         self.frames = 0
@@ -192,7 +192,7 @@ class SimWindow:
         left = self.offset[0] + self.renderer.size[0] + GAP_PX
         top = self.offset[1] + GAP_PX
         font = pygame.font.Font(None, LABEL_PX)
-        self.surface.blit(font.render("true size", True, CAPTION), (left, top))
+        self.surface.blit(font.render(_("true size"), True, CAPTION), (left, top))
         top += LABEL_PX
         if image is not None:
             if self._true is None or self._true[0] is not image:
