@@ -33,10 +33,10 @@ SMALL_EXTRAS = {
     "—": ["", "", "", "", "", "######", "", "", "", "", ""],
     "‘": ["", "", "...#", "..#", "..##"],
     "’": ["", "", "..##", "..#", ".#"],
-    "‚": ["", "", "", "", "", "", "", "", "..##", "..#", ".#"],
+    "‚": ["", "", "", "", "", "", "", "", "..##", ".#"],
     "“": ["", "", ".#..#", "#..#", "##.##"],
     "”": ["", "", "##.##", ".#..#", "#..#"],
-    "„": ["", "", "", "", "", "", "", "", "##.##", ".#..#", "#..#"],
+    "„": ["", "", "", "", "", "", "", "", "##.##", "#..#"],
     "…": ["", "", "", "", "", "", "", "", "#.#.#"],
     "•": ["", "", "", "", ".###", ".###", ".###"],
     "−": ["", "", "", "", "", "", "#####"],
@@ -72,10 +72,35 @@ def small_glyphs() -> dict[str, list[str]]:
         image = Image.new("1", (18, 11), 0)
         ImageDraw.Draw(image).text((0, 0), f" {char} ", font=font, fill=1)
         glyphs[char] = rows_of(image.crop((5, 0, 13, 11)), 8, 11)
+    glyphs = {char: fit_pitch(rows) for char, rows in glyphs.items()}
     glyphs["\xad"] = glyphs["-"]  # a soft hyphen shows as a hyphen where a line breaks
     for char, art in SMALL_EXTRAS.items():
         glyphs[char] = ["." + row.ljust(7, ".")[:7] for row in (art + [""] * 11)[:11]]
     return glyphs
+
+
+def fit_pitch(rows: list[str]) -> list[str]:
+    """A courB08 glyph reshaped to keep its ink on rows 1–9 of the 11-row cell, so lines 10 px
+    apart never touch (rows 9 and 10 of a line lie over rows 0 and 1 of the next; the fit test
+    wants a clear row between a descender and the next line's accent) and an accent on the top
+    line stays on the panel:
+
+    - a descender (ink on row 10) loses one row: the first of two equal rows from row 3 down (a
+      stem or bowl row: g p q y j ;), else the row before the tail's last (, ç ¸);
+    - an accented capital (ink on row 0) keeps its two-row accent and loses one body row (the
+      one most like the row above it, the lowest of equals): it stands a row shorter (rows 4–8),
+      its accent on rows 1–2 as on the lowercase letters.
+    """
+    blank = "." * len(rows[0])
+    if "#" in rows[10]:
+        cut = next((r for r in range(3, 10) if rows[r] == rows[r + 1]), 9)
+        rows = rows[:cut] + rows[cut + 1:] + [blank]
+    if "#" in rows[0]:
+        def unlike(r: int) -> tuple[int, float]:
+            return sum(a != b for a, b in zip(rows[r], rows[r - 1])), -r
+        cut = min(range(4, 8), key=unlike)
+        rows = [blank] + rows[:cut] + rows[cut + 1:]
+    return rows
 
 
 def large_glyphs(path: str) -> dict[str, list[str]]:
