@@ -3,8 +3,9 @@
 The sheets are the fonts' source of truth and are edited by hand afterwards if need be; this
 script records where their glyphs came from (firmware/ui/fonts/LICENSES.md states the licences):
 
-- small: Pillow's built-in bitmap font (X11 Adobe "courB08", Latin-1), cell 6×11, plus the
-  extra glyphs below drawn by hand for this project (arrows, dashes, quotes, ...).
+- small: Pillow's built-in bitmap font (X11 Adobe "courB08", Latin-1), cell 6×11, reshaped so
+  its ink stays on rows 1–9 (`fit_pitch`: lines 10 px apart never touch), plus the extra glyphs
+  below drawn by hand for this project (arrows, dashes, quotes, ...).
 - large: DejaVu Sans Mono Bold rasterised once at 12 px, one bit per pixel with the font's
   hinting, cell 8×15, Latin-1 plus the same extras. Needs the TTF (Debian: fonts-dejavu-core).
 
@@ -23,7 +24,7 @@ DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
 EXTRAS = "←→↑↓–—‘’‚“”„…•−€✓▶◀▲▼"
 LATIN1 = [chr(c) for c in list(range(0x20, 0x7F)) + list(range(0xA0, 0x100))]
 
-# The small font's extras, 6×11 like courB08 (caps on rows 3–8, baseline row 8).
+# The small font's extras, 6×11 like courB08 (caps on rows 3–8, baseline row 8, ink on rows 1–9).
 SMALL_EXTRAS = {
     "←": ["", "", "", "", "..#", ".#", "#####", ".#", "..#"],
     "→": ["", "", "", "", "..#", "...#", "#####", "...#", "..#"],
@@ -47,6 +48,9 @@ SMALL_EXTRAS = {
     "▲": ["", "", "", "", "", "..#", ".###", "#####"],
     "▼": ["", "", "", "", "", "#####", ".###", "..#"],
 }
+
+# The accented capital O, a row shorter (see fit_pitch), a column wider than the o (rows 4–8).
+SHORT_WIDE_O = ["..####..", ".##..##.", ".##..##.", ".##..##.", "..####.."]
 
 # DejaVu's arrows and check mark are faint at 12 px: the large font's are drawn by hand (caps on
 # rows 3–11).
@@ -73,6 +77,8 @@ def small_glyphs() -> dict[str, list[str]]:
         ImageDraw.Draw(image).text((0, 0), f" {char} ", font=font, fill=1)
         glyphs[char] = rows_of(image.crop((5, 0, 13, 11)), 8, 11)
     glyphs = {char: fit_pitch(rows) for char, rows in glyphs.items()}
+    for char in "ÒÓÔÕ":  # a row shorter, courB08's O is its o: these get a wider O
+        glyphs[char] = glyphs[char][:4] + SHORT_WIDE_O + glyphs[char][9:]
     glyphs["\xad"] = glyphs["-"]  # a soft hyphen shows as a hyphen where a line breaks
     for char, art in SMALL_EXTRAS.items():
         glyphs[char] = ["." + row.ljust(7, ".")[:7] for row in (art + [""] * 11)[:11]]
@@ -137,7 +143,7 @@ def write(name: str, cell: tuple[int, int], bleed: tuple[int, int], line: int, t
 
 
 def main() -> None:
-    write("small", (6, 11), (1, 1), 10, -1, 8, "Pillow's built-in courB08 (X11 Adobe Courier Bold 8) + hand-drawn extras",
+    write("small", (6, 11), (1, 1), 10, -1, 8, "Pillow's built-in courB08 (X11 Adobe Courier Bold 8), reshaped for 10-px lines, + hand-drawn extras",
           small_glyphs())
     write("large", (8, 15), (0, 0), 15, 0, 11, "DejaVu Sans Mono Bold at 12 px, 1 bit per pixel",
           large_glyphs(sys.argv[1] if len(sys.argv) > 1 else DEJAVU))
