@@ -292,21 +292,47 @@ _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
-@cache
-def _roll_table(faces: tuple[int, ...]) -> tuple[int, ...]:
+def _roll_terms() -> tuple[tuple[int, ...], ...]:
+    """Per die index and face, that die's share of a roll's table (see `_roll_table`) as one
+    int, the table's bytes little-endian: its bit in every set of faces holding the face, and
+    the face added to the byte of each pair it is in. Terms of different dice never carry
+    into each other (shown masks stay below 32, pair sums below 13), so a roll's table is the
+    sum of its five dice's terms, less 2 in each row byte."""
+    terms = []
+    for die in range(DICE_COUNT):
+        pairs = sum(1 << 8 * (2 * n + k) for n, split in enumerate(_FREE_RIDE_SPLITS)
+                    for k, pair in enumerate(split) if die in pair)
+        by_face = [0]
+        for face in FACES:
+            shown = sum(1 << die << 8 * faces for faces in range(_SHOWN_SETS) if faces >> face - 1 & 1)
+            by_face.append(shown + (face * pairs << 8 * _SHOWN_SETS))
+        terms.append(tuple(by_face))
+    return tuple(terms)
+
+
+_TERMS = _roll_terms()
+_TABLE_SIZE = _SHOWN_SETS + 2 * len(_FREE_RIDE_SPLITS)
+_TWOS = sum(2 << 8 * i for i in range(_SHOWN_SETS, _TABLE_SIZE))  # a pair's row index is its sum - 2
+# The tables of the rolls met so far (at most 7776 of 127 bytes each: about 1.5 MB with the dict).
+_TABLES: dict[tuple[int, ...], bytes] = {}
+
+
+def _roll_table(faces: tuple[int, ...]) -> bytes:
     """What the fast paths look up about one roll, cached per roll: first, per set of faces
     (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of the dice showing one of
-    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row."""
-    by_face = [0] * (len(FACES) + 1)
-    for index, face in enumerate(faces):
-        by_face[face] |= 1 << index
-    table = [0]
-    for face in FACES:  # the sets with face f are those without it, plus its dice
-        mask = by_face[face]
-        table += [dice | mask for dice in table]
-    for (a, b), (c, d) in _FREE_RIDE_SPLITS:
-        table += (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
-    return tuple(table)
+    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row.
+
+        >>> table = _roll_table((1, 2, 2, 3, 5))
+        >>> at = _ROWS_AT[(1, 2), (3, 4)]
+        >>> table[0b000010], table[at] + 2, table[at + 1] + 2   # dice 1 and 2 show a 2; 2+2, 3+5
+        (6, 4, 8)
+    """
+    table = _TABLES.get(faces)
+    if table is None:
+        a, b, c, d, e = faces
+        table = _TABLES[faces] = (_TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e]
+                                  - _TWOS).to_bytes(_TABLE_SIZE, "little")
+    return table
 
 
 @cache
@@ -393,7 +419,7 @@ class Extra(Game):
         self._to_roll, self._to_decide = pending_values(len(self.players))
         self._offered: tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]] | None = None  # see _legal
         self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` (its _roll_table) is of
-        self._showing: tuple[int, ...] = ()
+        self._showing: bytes = b""
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -588,14 +614,17 @@ class Extra(Game):
                     return
         elif kind is Roll and not undecided and self._in_game:
             faces = step.faces
-            try:
-                known = faces in _ROLLS
+            try:  # one look-up checks the roll and finds its table
+                table = _TABLES.get(faces)
+                if table is None and faces in _ROLLS:
+                    table = _roll_table(faces)
             except TypeError:  # unhashable faces: the plain path names the bad one
-                known = False
-            if known:
+                table = None
+            if table is not None:
                 self._undo_stack.append((self._events, (), self.faces, self.rolls))
                 self._events = None
-                self.faces = tuple(faces)
+                self.faces = faces = tuple(faces)
+                self._showing_for, self._showing = faces, table
                 self.rolls += 1
                 self._undecided = list(self._in_game)
                 self._offered = None
