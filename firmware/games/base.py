@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from copy import deepcopy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any, ClassVar, Literal
 
@@ -92,6 +92,13 @@ def pending_values(count: int) -> tuple[tuple[Pending, ...], tuple[Pending, ...]
     return tuple(Pending(ROLL, p) for p in range(count)), tuple(Pending(DECISION, p) for p in range(count))
 
 
+@lru_cache(maxsize=256)
+def _seat(name: str) -> Player:
+    """The seat of a person called `name`: immutable, so games share it (benches and arenas
+    make many games)."""
+    return Player(name)
+
+
 @cache
 def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
     """Every roll `dice` can show: one membership test checks a roll's faces."""
@@ -126,7 +133,7 @@ class Game(ABC):
     max_players: ClassVar[int]
 
     def __init__(self, players: Sequence[Player | str]) -> None:
-        seats = tuple(p if isinstance(p, Player) else Player(p) for p in players)
+        seats = tuple([_seat(p) if type(p) is str else p if isinstance(p, Player) else Player(p) for p in players])
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalStepError(
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {len(seats)}"

@@ -39,6 +39,7 @@ DICE_COUNT = 5
 
 # Row data by index (sum - 2): the engine's hot path avoids mapping look-ups.
 _ROW_SIZE = tuple(ROW_SIZES[s] for s in SUMS)
+_ROWS = len(SUMS)
 _DICE = (FACES,) * DICE_COUNT
 _OVER = Pending(OVER)
 _ROLLS = frozenset(product(FACES, repeat=DICE_COUNT))  # every roll of the five dice
@@ -109,9 +110,9 @@ class Sheet:
     __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended", "_key")
 
     def __init__(self) -> None:
-        self._crosses: list[int] = [0] * len(SUMS)
-        self._numbers: list[int | None] = [None] * len(COLUMN_SIZES)
-        self._column_crosses: list[int] = [0] * len(COLUMN_SIZES)
+        self._crosses: list[int] = [0] * _ROWS
+        self._numbers: list[int | None] = [None, None, None]
+        self._column_crosses: list[int] = [0, 0, 0]
         self._ended = False
         self._key = _ALL_FREE  # _numbers_key(self._numbers), kept up to date with _numbers
 
@@ -408,7 +409,7 @@ class Extra(Game):
     max_players = 6
 
     def _setup(self) -> None:
-        self.sheets: tuple[Sheet, ...] = tuple(Sheet() for _ in self.players)
+        self.sheets: tuple[Sheet, ...] = tuple([Sheet() for _ in self.players])
         self.faces: tuple[int, ...] | None = None
         self.roller: int | None = 0
         self.rolls = 0
@@ -751,12 +752,17 @@ class Extra(Game):
 
     def _next_roller(self) -> None:
         """Clockwise to the next player still in; None when nobody is."""
-        if not self._in_game:
+        in_game = self._in_game
+        if not in_game:
             self.roller = None
             return
-        current = self.roller if self.roller is not None else -1
-        later = [p for p in self._in_game if p > current]
-        self.roller = later[0] if later else self._in_game[0]
+        current = self.roller
+        if current is not None:
+            for player in in_game:  # a loop, not a list: this runs after every roll's last choice
+                if player > current:
+                    self.roller = player
+                    return
+        self.roller = in_game[0]
 
     # --- the end ----------------------------------------------------------------------------
     def _winners(self) -> list[int]:
