@@ -140,7 +140,9 @@ class Game(ABC):
             )
         self.players: tuple[Player, ...] = seats
         self.history: list[Any] = []
-        self._actors: list[int | None] = []  # who made each history step; None for rolls
+        # who made each history step (None for rolls); None itself in an engine whose steps
+        # name their player (it overrides `actor`): one list fewer to keep per step
+        self._actors: list[int | None] | None = []
         self._undo_stack: list[Any] = []  # one _snapshot record per history step
         self._dice_seen: Any = None  # the last dice() a roll was checked against...
         self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
@@ -222,7 +224,8 @@ class Game(ABC):
         self._apply(step)
         self._undo_stack.append(record)
         self.history.append(step)
-        self._actors.append(actor)
+        if self._actors is not None:
+            self._actors.append(actor)
 
     @staticmethod
     def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
@@ -253,7 +256,8 @@ class Game(ABC):
         if not self.history:
             raise IllegalStepError("nothing to undo: no step has been played")
         self._restore(self._undo_stack.pop())
-        self._actors.pop()
+        if self._actors is not None:
+            self._actors.pop()
         return self.history.pop()
 
     def copy(self) -> Game:
@@ -261,7 +265,7 @@ class Game(ABC):
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.history = list(self.history)
-        twin._actors = list(self._actors)
+        twin._actors = None if self._actors is None else list(self._actors)
         twin._undo_stack = list(self._undo_stack)  # records are immutable: sharing them is safe
         self._copy_into(twin)
         return twin
@@ -295,7 +299,7 @@ class Game(ABC):
             >>> game.actor(0), game.actor(1)
             (None, 0)
         """
-        return self._actors[index]
+        return self._actors[index]  # type: ignore[index]  # engines that keep none override this
 
     def to_record(self) -> dict[str, Any]:
         """This game as a record (docs/records.md), with its result once it is over."""

@@ -337,7 +337,7 @@ def _roll_table(faces: tuple[int, ...]) -> bytes:
 
 
 @cache
-def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
+def _legal_for(player: int, shown: int, free: int) -> tuple[list[Choice], frozenset[Choice], dict[int, int]]:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
     6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
@@ -358,7 +358,8 @@ def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], 
         else:
             for column in columns:
                 decisions.extend(table[die][column])
-    return tuple(decisions), frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
+    # a list, never handed out: `legal_decisions` returns copies (a list's copy is the cheapest)
+    return decisions, frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
 
 
 def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
@@ -418,9 +419,10 @@ class Extra(Game):
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
-        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]] | None = None  # see _legal
+        self._offered: tuple[list[Choice], frozenset[Choice], dict[int, int]] | None = None  # see _legal
         self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` (its _roll_table) is of
         self._showing: bytes = b""
+        self._actors = None  # a Choice names its player: see `actor`
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -477,6 +479,12 @@ class Extra(Game):
     def in_game(self) -> tuple[int, ...]:
         return tuple(self._in_game)
 
+    def actor(self, index: int) -> int | None:
+        """Who made history step `index`: the player a Choice names (only the pending player's
+        choices are applied), None for a roll."""
+        step = self.history[index]
+        return step.player if isinstance(step, Choice) else None
+
     def pending(self) -> Pending:
         if self._undecided:
             return self._to_decide[self._undecided[0]]
@@ -525,9 +533,9 @@ class Extra(Game):
             if offered is None:
                 offered = _LEGAL[index] = _legal_for(player, index >> 3 & 31, index & 7)
             self._offered = offered
-        return list(offered[0])
+        return offered[0].copy()
 
-    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
+    def _legal(self) -> tuple[list[Choice], frozenset[Choice], dict[int, int]]:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
@@ -553,67 +561,65 @@ class Extra(Game):
         rows, the EXTRA column's number and count, the ended flag, the roller, and the players
         still in only when this choice ended the player's game."""
         kind = type(step)
-        undecided = self._undecided
         if kind is Choice:
-            if undecided:
-                offered = self._offered
-                if offered is None:
-                    offered = self._legal()
-                rows = offered[2].get(id(step))
-                if rows is not None:  # offered, so legal and the pending player's: `_choose`
-                    # inline, without events; `rows`: where the roll's table (set by `_legal`)
-                    # holds the rows its pairs cross
-                    player = undecided[0]
-                    sheet = self.sheets[player]
-                    table = self._showing
-                    crosses = sheet._crosses
-                    first = table[rows]
-                    box = crosses[first]
-                    if box < _ROW_SIZE[first]:
-                        crosses[first] = box + 1
+            offered = self._offered  # set while a decision is pending, once it was asked for
+            if offered is None and self._undecided:
+                offered = self._legal()
+            rows = None if offered is None else offered[2].get(id(step))
+            if rows is not None:  # offered, so legal and the pending player's: `_choose` inline,
+                # without events; `rows`: where the roll's table (set by `_legal`) holds the
+                # rows its pairs cross
+                player = step.player
+                sheet = self.sheets[player]
+                table = self._showing
+                crosses = sheet._crosses
+                first = table[rows]
+                box = crosses[first]
+                if box < _ROW_SIZE[first]:
+                    crosses[first] = box + 1
+                else:
+                    first = -1  # the row was full: nothing crossed
+                second = table[rows + 1]
+                box = crosses[second]
+                if box < _ROW_SIZE[second]:
+                    crosses[second] = box + 1
+                else:
+                    second = -1
+                ended = sheet._ended
+                extra = step.extra
+                if extra is None:
+                    column, number, cross = -1, None, False
+                else:
+                    face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
+                    numbers = sheet._numbers
+                    column = step.column
+                    if column is None:  # offered without a column: the face is an EXTRA number
+                        column, number, cross = numbers.index(face), face, True
                     else:
-                        first = -1  # the row was full: nothing crossed
-                    second = table[rows + 1]
-                    box = crosses[second]
-                    if box < _ROW_SIZE[second]:
-                        crosses[second] = box + 1
-                    else:
-                        second = -1
-                    ended = sheet._ended
-                    extra = step.extra
-                    if extra is None:
-                        column, number, cross = -1, None, False
-                    else:
-                        face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
-                        numbers = sheet._numbers
-                        if face in numbers:
-                            column, cross = numbers.index(face), True
-                        else:
-                            column, cross = step.column, not self.players[player].kids
-                            sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
-                        number = numbers[column]
+                        number, cross = None, not self.players[player].kids
                         numbers[column] = face
-                        if cross:
-                            column_crosses = sheet._column_crosses
-                            count = column_crosses[column] + 1
-                            column_crosses[column] = count
-                            if count == COLUMN_SIZES[column]:
-                                sheet._ended = True
-                    in_game = None
-                    if sheet._ended:
-                        in_game = tuple(self._in_game)
-                        self._in_game.remove(player)
-                    self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
-                                             in_game, self.roller))
-                    del undecided[0]
-                    if not undecided:
-                        self._next_roller()
-                    self._events = None
-                    self._offered = None
-                    self.history.append(step)
-                    self._actors.append(player)
-                    return
-        elif kind is Roll and not undecided and self._in_game:
+                        sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
+                    if cross:
+                        column_crosses = sheet._column_crosses
+                        count = column_crosses[column] + 1
+                        column_crosses[column] = count
+                        if count == COLUMN_SIZES[column]:
+                            sheet._ended = True
+                in_game = None
+                if sheet._ended:
+                    in_game = tuple(self._in_game)
+                    self._in_game.remove(player)
+                self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
+                                         in_game, self.roller))
+                undecided = self._undecided
+                del undecided[0]
+                if not undecided:
+                    self._next_roller()
+                self._events = None
+                self._offered = None
+                self.history.append(step)
+                return
+        elif kind is Roll and not self._undecided and self._in_game:
             faces = step.faces
             try:  # one look-up checks the roll and finds its table
                 table = _TABLES.get(faces)
@@ -630,7 +636,6 @@ class Extra(Game):
                 self._undecided = list(self._in_game)
                 self._offered = None
                 self.history.append(step)
-                self._actors.append(None)
                 return
         Game.apply(self, step)
 
