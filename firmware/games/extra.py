@@ -289,6 +289,7 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 _CHOICES = _choice_table()
 # `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
 _LEGAL: list[Any] = [None] * (6 << 8)
+_NOTHING_OFFERED: tuple[list[Choice], frozenset[Choice], dict[int, int]] = ([], frozenset(), {})
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
@@ -434,8 +435,8 @@ class Extra(Game):
 
     def _restore(self, record: Any) -> None:
         self._offered = None
-        if len(record) == 10:  # the fast `apply`'s record of a choice: undo its changes
-            self._events, player, first, second, column, number, crossed, ended, in_game, self.roller = record
+        if type(record[1]) is int:  # the fast `apply`'s record of a choice (player second): undo its changes
+            self._events, player, first, second, column, number, crossed, in_game, self.roller = record
             sheet = self.sheets[player]
             crosses = sheet._crosses
             if second >= 0:  # taken back in reverse order: both pairs may cross the same row
@@ -448,9 +449,9 @@ class Extra(Game):
                     sheet._key = _numbers_key(sheet._numbers)
                 if crossed:
                     sheet._column_crosses[column] -= 1
-            sheet._ended = ended
-            if in_game is not None:
+            if in_game is not None:  # the choice ended this player's game
                 self._in_game = list(in_game)
+                sheet._ended = False
             self._undecided.insert(0, player)
             return
         self._events, self._undecided = record[0], list(record[1])
@@ -486,8 +487,9 @@ class Extra(Game):
         return step.player if isinstance(step, Choice) else None
 
     def pending(self) -> Pending:
-        if self._undecided:
-            return self._to_decide[self._undecided[0]]
+        undecided = self._undecided
+        if undecided:
+            return self._to_decide[undecided[0]]
         if self._in_game:
             return self._to_roll[self.roller]  # type: ignore[index]  # None only once over
         return _OVER
@@ -520,9 +522,9 @@ class Extra(Game):
         offered = self._offered  # set only while a decision is pending
         if offered is None:
             undecided = self._undecided
-            faces = self.faces
-            if not undecided or faces is None:
+            if not undecided:  # (a decision is pending only after a roll: faces are known)
                 return []
+            faces = self.faces
             # _legal, inline: bots and the bench ask on every decision
             player = undecided[0]
             key = self.sheets[player]._key
@@ -558,14 +560,14 @@ class Extra(Game):
         anything else, and every refused step, takes the plain path.
 
         A fast choice's undo record holds only what it changed (see `_restore`): the crossed
-        rows, the EXTRA column's number and count, the ended flag, the roller, and the players
-        still in only when this choice ended the player's game."""
+        rows, the EXTRA column's number and count, the roller, and the players still in only
+        when this choice ended the player's game (a deciding player's sheet had not ended)."""
         kind = type(step)
         if kind is Choice:
             offered = self._offered  # set while a decision is pending, once it was asked for
-            if offered is None and self._undecided:
-                offered = self._legal()
-            rows = None if offered is None else offered[2].get(id(step))
+            if offered is None:
+                offered = self._legal() if self._undecided else _NOTHING_OFFERED
+            rows = offered[2].get(id(step))
             if rows is not None:  # offered, so legal and the pending player's: `_choose` inline,
                 # without events; `rows`: where the roll's table (set by `_legal`) holds the
                 # rows its pairs cross
@@ -585,7 +587,7 @@ class Extra(Game):
                     crosses[second] = box + 1
                 else:
                     second = -1
-                ended = sheet._ended
+                in_game = None
                 extra = step.extra
                 if extra is None:
                     column, number, cross = -1, None, False
@@ -603,14 +605,13 @@ class Extra(Game):
                         column_crosses = sheet._column_crosses
                         count = column_crosses[column] + 1
                         column_crosses[column] = count
-                        if count == COLUMN_SIZES[column]:
+                        if count == COLUMN_SIZES[column]:  # this player's game ends
                             sheet._ended = True
-                in_game = None
-                if sheet._ended:
-                    in_game = tuple(self._in_game)
-                    self._in_game.remove(player)
-                self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
-                                         in_game, self.roller))
+                            in_game = tuple(self._in_game)
+                            self._in_game.remove(player)
+                # (a deciding player's sheet has not ended: they would not be in the game)
+                self._undo_stack.append((self._events, player, first, second, column, number, cross, in_game,
+                                         self.roller))
                 undecided = self._undecided
                 del undecided[0]
                 if not undecided:
