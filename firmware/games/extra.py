@@ -289,7 +289,9 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 _CHOICES = _choice_table()
 # `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
 _LEGAL: list[Any] = [None] * (6 << 8)
-_NOTHING_OFFERED: tuple[list[Choice], frozenset[Choice], dict[int, int]] = ([], frozenset(), {})
+# What `_legal_for` gives: the decisions, the same as a set, and where their rows are by `id`
+_Offered = tuple[list[Choice], frozenset[Choice], dict[int, int]]
+_NOTHING_OFFERED: _Offered = ([], frozenset(), {})
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
@@ -338,7 +340,7 @@ def _roll_table(faces: tuple[int, ...]) -> bytes:
 
 
 @cache
-def _legal_for(player: int, shown: int, free: int) -> tuple[list[Choice], frozenset[Choice], dict[int, int]]:
+def _legal_for(player: int, shown: int, free: int) -> _Offered:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
     6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
@@ -420,7 +422,7 @@ class Extra(Game):
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
-        self._offered: tuple[list[Choice], frozenset[Choice], dict[int, int]] | None = None  # see _legal
+        self._offered: _Offered | None = None  # see _legal
         self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` (its _roll_table) is of
         self._showing: bytes = b""
         self._actors = None  # a Choice names its player: see `actor`
@@ -537,7 +539,7 @@ class Extra(Game):
             self._offered = offered
         return offered[0].copy()
 
-    def _legal(self) -> tuple[list[Choice], frozenset[Choice], dict[int, int]]:
+    def _legal(self) -> _Offered:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
@@ -631,7 +633,9 @@ class Extra(Game):
             if table is not None:
                 self._undo_stack.append((self._events, (), self.faces, self.rolls))
                 self._events = None
-                self.faces = faces = tuple(faces)
+                if type(faces) is not tuple:
+                    faces = tuple(faces)
+                self.faces = faces
                 self._showing_for, self._showing = faces, table
                 self.rolls += 1
                 self._undecided = list(self._in_game)
