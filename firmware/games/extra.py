@@ -616,8 +616,18 @@ class Extra(Game):
                                          self.roller))
                 undecided = self._undecided
                 del undecided[0]
-                if not undecided:
-                    self._next_roller()
+                if not undecided:  # `_next_roller`, inline
+                    players = self._in_game
+                    if players:
+                        current = self.roller
+                        for later in players:
+                            if later > current:  # type: ignore[operator]  # None only once over
+                                self.roller = later
+                                break
+                        else:
+                            self.roller = players[0]
+                    else:
+                        self.roller = None
                 self._events = None
                 self._offered = None
                 self.history.append(step)
