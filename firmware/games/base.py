@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from copy import deepcopy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any, ClassVar, Literal
 
@@ -92,6 +92,13 @@ def pending_values(count: int) -> tuple[tuple[Pending, ...], tuple[Pending, ...]
     return tuple(Pending(ROLL, p) for p in range(count)), tuple(Pending(DECISION, p) for p in range(count))
 
 
+@lru_cache(maxsize=256)
+def _seat(name: str) -> Player:
+    """The seat of a person called `name`: immutable, so games share it (benches and arenas
+    make many games)."""
+    return Player(name)
+
+
 @cache
 def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
     """Every roll `dice` can show: one membership test checks a roll's faces."""
@@ -126,14 +133,16 @@ class Game(ABC):
     max_players: ClassVar[int]
 
     def __init__(self, players: Sequence[Player | str]) -> None:
-        seats = tuple(p if isinstance(p, Player) else Player(p) for p in players)
+        seats = tuple([_seat(p) if type(p) is str else p if isinstance(p, Player) else Player(p) for p in players])
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalStepError(
                 N_("{game} is for {low} to {high} players, not {n}"),
                 game=self.title, low=self.min_players, high=self.max_players, n=len(seats))
         self.players: tuple[Player, ...] = seats
         self.history: list[Any] = []
-        self._actors: list[int | None] = []  # who made each history step; None for rolls
+        # who made each history step (None for rolls); None itself in an engine whose steps
+        # name their player (it overrides `actor`): one list fewer to keep per step
+        self._actors: list[int | None] | None = []
         self._undo_stack: list[Any] = []  # one _snapshot record per history step
         self._dice_seen: Any = None  # the last dice() a roll was checked against...
         self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
@@ -215,7 +224,8 @@ class Game(ABC):
         self._apply(step)
         self._undo_stack.append(record)
         self.history.append(step)
-        self._actors.append(actor)
+        if self._actors is not None:
+            self._actors.append(actor)
 
     @staticmethod
     def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
@@ -246,7 +256,8 @@ class Game(ABC):
         if not self.history:
             raise IllegalStepError(N_("nothing to undo: no step has been played"))
         self._restore(self._undo_stack.pop())
-        self._actors.pop()
+        if self._actors is not None:
+            self._actors.pop()
         return self.history.pop()
 
     def copy(self) -> Game:
@@ -254,7 +265,7 @@ class Game(ABC):
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.history = list(self.history)
-        twin._actors = list(self._actors)
+        twin._actors = None if self._actors is None else list(self._actors)
         twin._undo_stack = list(self._undo_stack)  # records are immutable: sharing them is safe
         self._copy_into(twin)
         return twin
@@ -288,7 +299,7 @@ class Game(ABC):
             >>> game.actor(0), game.actor(1)
             (None, 0)
         """
-        return self._actors[index]
+        return self._actors[index]  # type: ignore[index]  # engines that keep none override this
 
     def to_record(self) -> dict[str, Any]:
         """This game as a record (docs/records.md), with its result once it is over."""
