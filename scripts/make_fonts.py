@@ -3,8 +3,9 @@
 The sheets are the fonts' source of truth and are edited by hand afterwards if need be; this
 script records where their glyphs came from (firmware/ui/fonts/LICENSES.md states the licences):
 
-- small: Pillow's built-in bitmap font (X11 Adobe "courB08", Latin-1), cell 6×11, plus the
-  extra glyphs below drawn by hand for this project (arrows, dashes, quotes, ...).
+- small: Pillow's built-in bitmap font (X11 Adobe "courB08", Latin-1), cell 6×11, reshaped so
+  its ink stays on rows 1–9 (`fit_pitch`: lines 10 px apart never touch), plus the extra glyphs
+  below drawn by hand for this project (arrows, dashes, quotes, ...).
 - large: DejaVu Sans Mono Bold rasterised once at 12 px, one bit per pixel with the font's
   hinting, cell 8×15, Latin-1 plus the same extras. Needs the TTF (Debian: fonts-dejavu-core).
 
@@ -23,7 +24,7 @@ DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
 EXTRAS = "←→↑↓–—‘’‚“”„…•−€✓▶◀▲▼"
 LATIN1 = [chr(c) for c in list(range(0x20, 0x7F)) + list(range(0xA0, 0x100))]
 
-# The small font's extras, 6×11 like courB08 (caps on rows 3–8, baseline row 8).
+# The small font's extras, 6×11 like courB08 (caps on rows 3–8, baseline row 8, ink on rows 1–9).
 SMALL_EXTRAS = {
     "←": ["", "", "", "", "..#", ".#", "#####", ".#", "..#"],
     "→": ["", "", "", "", "..#", "...#", "#####", "...#", "..#"],
@@ -33,10 +34,10 @@ SMALL_EXTRAS = {
     "—": ["", "", "", "", "", "######", "", "", "", "", ""],
     "‘": ["", "", "...#", "..#", "..##"],
     "’": ["", "", "..##", "..#", ".#"],
-    "‚": ["", "", "", "", "", "", "", "", "..##", "..#", ".#"],
+    "‚": ["", "", "", "", "", "", "", "", "..##", ".#"],
     "“": ["", "", ".#..#", "#..#", "##.##"],
     "”": ["", "", "##.##", ".#..#", "#..#"],
-    "„": ["", "", "", "", "", "", "", "", "##.##", ".#..#", "#..#"],
+    "„": ["", "", "", "", "", "", "", "", "##.##", "#..#"],
     "…": ["", "", "", "", "", "", "", "", "#.#.#"],
     "•": ["", "", "", "", ".###", ".###", ".###"],
     "−": ["", "", "", "", "", "", "#####"],
@@ -47,6 +48,9 @@ SMALL_EXTRAS = {
     "▲": ["", "", "", "", "", "..#", ".###", "#####"],
     "▼": ["", "", "", "", "", "#####", ".###", "..#"],
 }
+
+# The accented capital O, a row shorter (see fit_pitch), a column wider than the o (rows 4–8).
+SHORT_WIDE_O = ["..####..", ".##..##.", ".##..##.", ".##..##.", "..####.."]
 
 # DejaVu's arrows and check mark are faint at 12 px: the large font's are drawn by hand (caps on
 # rows 3–11).
@@ -72,10 +76,37 @@ def small_glyphs() -> dict[str, list[str]]:
         image = Image.new("1", (18, 11), 0)
         ImageDraw.Draw(image).text((0, 0), f" {char} ", font=font, fill=1)
         glyphs[char] = rows_of(image.crop((5, 0, 13, 11)), 8, 11)
+    glyphs = {char: fit_pitch(rows) for char, rows in glyphs.items()}
+    for char in "ÒÓÔÕ":  # a row shorter, courB08's O is its o: these get a wider O
+        glyphs[char] = glyphs[char][:4] + SHORT_WIDE_O + glyphs[char][9:]
     glyphs["\xad"] = glyphs["-"]  # a soft hyphen shows as a hyphen where a line breaks
     for char, art in SMALL_EXTRAS.items():
         glyphs[char] = ["." + row.ljust(7, ".")[:7] for row in (art + [""] * 11)[:11]]
     return glyphs
+
+
+def fit_pitch(rows: list[str]) -> list[str]:
+    """A courB08 glyph reshaped to keep its ink on rows 1–9 of the 11-row cell, so lines 10 px
+    apart never touch (rows 9 and 10 of a line lie over rows 0 and 1 of the next; the fit test
+    wants a clear row between a descender and the next line's accent) and an accent on the top
+    line stays on the panel:
+
+    - a descender (ink on row 10) loses one row: the first of two equal rows from row 3 down (a
+      stem or bowl row: g p q y j ;), else the row before the tail's last (, ç ¸);
+    - an accented capital (ink on row 0) keeps its two-row accent and loses one body row (the
+      one most like the row above it, the lowest of equals): it stands a row shorter (rows 4–8),
+      its accent on rows 1–2 as on the lowercase letters.
+    """
+    blank = "." * len(rows[0])
+    if "#" in rows[10]:
+        cut = next((r for r in range(3, 10) if rows[r] == rows[r + 1]), 9)
+        rows = rows[:cut] + rows[cut + 1:] + [blank]
+    if "#" in rows[0]:
+        def unlike(r: int) -> tuple[int, float]:
+            return sum(a != b for a, b in zip(rows[r], rows[r - 1])), -r
+        cut = min(range(4, 8), key=unlike)
+        rows = [blank] + rows[:cut] + rows[cut + 1:]
+    return rows
 
 
 def large_glyphs(path: str) -> dict[str, list[str]]:
@@ -112,7 +143,7 @@ def write(name: str, cell: tuple[int, int], bleed: tuple[int, int], line: int, t
 
 
 def main() -> None:
-    write("small", (6, 11), (1, 1), 10, -1, 8, "Pillow's built-in courB08 (X11 Adobe Courier Bold 8) + hand-drawn extras",
+    write("small", (6, 11), (1, 1), 10, -1, 8, "Pillow's built-in courB08 (X11 Adobe Courier Bold 8), reshaped for 10-px lines, + hand-drawn extras",
           small_glyphs())
     write("large", (8, 15), (0, 0), 15, 0, 11, "DejaVu Sans Mono Bold at 12 px, 1 bit per pixel",
           large_glyphs(sys.argv[1] if len(sys.argv) > 1 else DEJAVU))

@@ -9,14 +9,13 @@ profile's size at once (`BoardApp.canvas`), so a walk is played once per transfo
 TRANSFORMS are the texts' variants every screen is drawn in: each language and the pseudo-locale
 (firmware/i18n.py's FIT_LANGUAGES: accented, a third longer), as the SimBoard's arguments.
 
-Failures on screens another change is still laying out are listed in EXPECTED, each with its
-reason; an entry that no longer fails fails the test (remove it then).
+Nothing is expected to fail: a screen that does not fit is fixed in its drawing (the fonts, the
+layout), never excused here.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -53,28 +52,6 @@ SIZES = sorted(set(PROFILES.values()))
 # name -> the SimBoard arguments that make the board show its texts that way.
 TRANSFORMS: dict[str, dict[str, Any]] = {code: {"language": code} for code in FIT_LANGUAGES}
 
-# (moment pattern, size class, transform or "*") -> why it fails today. The game screens belong
-# to their own tasks (EXXTRA, LEVEL X, results: i12-results), which remove
-# their entries here; the font-pitch entries wait for a small font with more line pitch.
-XX_PITCH = ("pseudo-locale (every word accented, bracketed, longer): a descender right above an accent "
-            "of the next line touches it at the small font's 10-pixel line pitch")
-PITCH = ("a comma's tail right above an accent of the next line touches it at the small font's "
-         "10-pixel line pitch ('0,5 A' over 'réels')")
-XX_TOP = "pseudo-locale: an accented capital on the top line reaches one row above the panel"
-XX_LONG = "pseudo-locale: a title a third longer does not fit beside its page count"
-EXPECTED: dict[tuple[str, str, str], str] = {
-    (r"settings: moved", "small", "fr"): PITCH,
-    (r"settings: moved", "wide", "fr"): PITCH,
-    (r"(main menu|seat count|rules page|operator: confirm|seat screen|records|result|play: levelx roll prompt"
-     r"|caption: levelx|play: exxtra decision)", "small", "xx"): XX_PITCH,
-    (r"(main menu|seat count|rules page|note over a menu|operator: settings|records|result"
-     r"|play: levelx roll prompt|caption: levelx|play: exxtra decision)", "wide", "xx"): XX_PITCH,
-    (r"(result|play: exxtra decision|play: levelx|caption: levelx|note: levelx)", "tall", "xx"): XX_PITCH,
-    (r"(operator: audits|game menu: confirm|dice entry)", "small", "xx"): XX_TOP,
-    (r"(operator: audits|game menu: confirm|dice entry)", "wide", "xx"): XX_TOP,
-    (r"(demo: game choice|operator: games|operator: settings)", "small", "xx"): XX_LONG,
-    (r"(demo: game choice|operator: games|operator: settings)", "tall", "xx"): XX_LONG,
-}
 
 
 @dataclass
@@ -261,32 +238,13 @@ def walks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], 
     yield lambda transform: walk_for(transform, root / transform)
 
 
-def size_class_of(size: tuple[int, int]) -> str:
-    return Canvas(size).size_class
-
-
-def expected_key(moment: str, size: tuple[int, int], transform: str) -> tuple[str, str, str] | None:
-    return next((key for key in EXPECTED if re.match(key[0], moment) and key[1] == size_class_of(size)
-                 and key[2] in ("*", transform)), None)
-
-
 @pytest.mark.parametrize("profile", list(PROFILES))
 @pytest.mark.parametrize("transform", list(TRANSFORMS))
 def test_every_screen_fits(walks: Callable[[str], Walk], transform: str, profile: str) -> None:
     walk = walks(transform)
     size = PROFILES[profile]
-    failures, expected_hit = [], set()
-    for moment, by_size in walk.problems.items():
-        found = by_size[size]
-        key = expected_key(moment, size, transform)
-        if found and key is not None:
-            expected_hit.add(key)
-        elif found:
-            failures += [f"{moment}: {problem}" for problem in found]
+    failures = [f"{moment}: {problem}" for moment, by_size in walk.problems.items() for problem in by_size[size]]
     assert not failures, f"{transform} on {profile} {size}:\n" + "\n".join(failures[:40])
-    stale = [key for key in EXPECTED if key[1] == size_class_of(size) and key[2] in ("*", transform)
-             and key not in expected_hit]
-    assert not stale, f"EXPECTED entries that fit now (remove them): {stale}"
     clipped_count = sum(len(by_size[size]) for by_size in walk.clipped.values())
     print(f"{transform} {profile}: {len(walk.problems)} moments, {clipped_count} texts clipped with '~'")
 

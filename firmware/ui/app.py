@@ -25,10 +25,10 @@ from PIL import Image
 
 from firmware import i18n
 from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import IllegalStepError, RecordError, Text
 from firmware.games import Roll
 from firmware.hints import hint
-from firmware.i18n import _
+from firmware.i18n import N_, _, tr
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
@@ -424,8 +424,8 @@ class BoardApp:
         try:
             session.apply(step)
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
-            # The engines' own words stay English (they are pure and name the rule for a bug report).
-            self.report(_("Not allowed: {reason}").format(reason=exc))
+            # Kept as a Text: shown in the board's language (even after a switch), English in logs.
+            self.report(Text(N_("Not allowed: {reason}"), reason=exc.text))
             return
         self.help.stepped(session)
         self._by_bot = by_bot
@@ -665,7 +665,7 @@ class BoardApp:
         if self.animation is not None and self.animation.current.caption:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:
-            banner(canvas, self.note)
+            banner(canvas, tr(self.note))
         self.texts = canvas.texts
         return canvas
 

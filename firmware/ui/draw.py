@@ -152,16 +152,22 @@ class Canvas:
     def title(self, text: str, right: str = "") -> None:
         """The top line, underlined, with an optional right-aligned note (in grey on greyscale
         panels). Where the body font is large and they do not fit, they are drawn in the small
-        font; then the title gives way (clipped) to the note."""
+        font; then the title is abbreviated beside the note (`abbreviate`: words cut to stems,
+        a deliberate fit), clipped with "~" only if even that does not fit.
+
+        >>> canvas = Canvas((128, 64))
+        >>> canvas.title("Operator settings and games", "2/5"); canvas.boxes[0].text
+        'Op. set. and gam.'
+        """
         face = self.body
         if face.width(f"{text} {right}".strip()) > self.width:
             face = load_font("small")
         columns = self.width // face.advance
-        shown = clip(text, columns - (len(right) + 1 if right else 0))
+        shown = abbreviate(text, columns - (len(right) + 1 if right else 0))
         y = (self.line_height - face.line_height) // 2
         region = (0, y + face.top, self.width - 1, y + face.top + face.cell[1] - 1)
         record = self.text(0, y, shown, font=face.name, region=region, critical=True)
-        record.clipped = record.clipped or shown != text
+        record.clipped = shown.endswith(CLIP_MARK) and not text.endswith(CLIP_MARK)
         if right:
             self.text(self.width - face.width(right), y, right, font=face.name, region=region, secondary=True)
         self.draw.line((0, self.line_height - 1, self.width - 1, self.line_height - 1), fill=1)
@@ -279,19 +285,22 @@ def clip(text: str, width: int) -> str:
 
 def abbreviate(text: str, width: int) -> str:
     """`text` in at most `width` characters: long words cut to stems with "." (longest first),
-    else clipped with "~".
+    else clipped with "~". The pseudo-locale's stretch ("·") counts as letters of its word: it
+    stands for a longer language's letters.
 
     >>> abbreviate("Reset all settings?", 12)
     'Re. all se.?'
+    >>> abbreviate("[Gámés··· öfféréd····]", 17)
+    '[Gámés··· öffé.]'
     """
     if len(text) <= width:
         return text
-    original = re.split(r"(\W+)", text)
+    original = re.split(r"((?:[^\w·]|_)+)", text)
     words = list(original)
     for stem in (4, 3, 2, 1):
         for index in sorted(range(len(words)), key=lambda i: -len(original[i])):
             word = original[index]
-            if len(word) > stem + 1 and word.isalpha():
+            if len(word) > stem + 1 and word.replace("·", "").isalpha():
                 words[index] = word[:stem] + "."
                 if len("".join(words)) <= width:
                     return "".join(words)

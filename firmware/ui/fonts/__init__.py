@@ -39,7 +39,8 @@ class BitmapFont:
     """A monospaced bitmap font: every glyph a `cell` of pixels, `advance` apart.
 
     `top` is where the cell's first row sits relative to the y a text is drawn at (the small
-    font's accents reach one row above it), `line_height` the pitch of text lines. A glyph's
+    font's cell starts one row above it; its ink stays on rows 1-9, so lines 10 px apart keep
+    a clear row between them), `line_height` the pitch of text lines. A glyph's
     box replaces what the glyph before drew there, and nothing is drawn left of where a text
     starts: Pillow draws its bitmap fonts so, and the small font is Pillow's former default.
     """

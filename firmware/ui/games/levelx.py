@@ -394,8 +394,8 @@ def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores")
     y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
     left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
     footer = _footer(game) if not game.is_over() else _("tiles left: {tiles}").format(tiles=left)
-    if y + LINE_HEIGHT <= canvas.height + 1:
-        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
+    if y + LINE_HEIGHT <= canvas.height + 1:  # the small font's ink is rows 1-9 of its line: 9 rows
+        canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, canvas.columns))
 
 
 def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> int:
@@ -409,19 +409,24 @@ def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> i
     for index, row in enumerate(ROWS):
         canvas.tiny(name_w + index * col + (col - tiny_width(str(row))) // 2, y, str(row))
     canvas.tiny(x_tiles + (2 * CHAR_WIDTH - tiny_width("T")) // 2, y, "T")
-    canvas.tiny(canvas.width - tiny_width("PTS"), y, "PTS")
-    y += 7
+    # Translators: the points column's tiny heading: at most 3 capitals A-Z (the tiny font has no others).
+    points = pgettext("tiny heading", "PTS")
+    canvas.tiny(canvas.width - tiny_width(points), y, points)
+    # Lines a full pitch apart, so a name's descender never touches an accent of the next name;
+    # the digits (rows 2-8 of a line) keep a row clear of the header, the names (no header over
+    # them) stand a row higher: four players and the footer still fit 64 rows.
+    y += 5
     for player in range(len(game.players)):
         if y + LINE_HEIGHT > bottom + 1:
             break
-        canvas.text(0, y, game.players[player].name[:4])
+        canvas.text(0, y - 1, game.players[player].name[:4])
         for index, count in enumerate(game.chip_counts[player]):
             _number(canvas, name_w + index * col, y, col, count)
         _number(canvas, x_tiles, y, 2 * CHAR_WIDTH, sum(game.bonus[player]))
         total = str(game.scores[player])
         canvas.text(canvas.width - len(total) * CHAR_WIDTH, y, total)
-        y += LINE_HEIGHT - 1
-    return y
+        y += LINE_HEIGHT
+    return y - 1  # the names' next line
 
 
 def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
