@@ -59,6 +59,22 @@ def test_a_refused_step_on_a_german_board_is_said_in_german_and_kept_in_english(
         board.close()
 
 
+def test_the_boards_own_notes_follow_a_language_switch_too() -> None:
+    board = SimBoard(seed=2, language="de")
+    try:
+        choose(board, "EXXTRA spielen")
+        choose(board, "3 Spieler")
+        for _seat in range(3):
+            board.tap("ok")
+        board.tap("back")  # a short BACK before the first roll: nothing to take back
+        assert "Seit dem Wurf nichts zurückzunehmen" in shown(board)
+        switch_language(board.app, "fr")
+        board.board.render()
+        assert "Rien à reprendre depuis les dés" in shown(board)
+    finally:
+        board.close()
+
+
 def test_an_engines_refusal_is_english_text_with_a_translatable_template() -> None:
     i18n.use("de")
     game = new_game("levelx", ["Anna", "Ben"])
