@@ -6,15 +6,13 @@ engine's refusal (logs, records, the engine protocol) stays English."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from firmware import i18n
 from firmware.cli import main
-from firmware.dice import SCHEME, CommittedDice, commitment
+from firmware.dice import CommittedDice
 from firmware.errors import ConfigError, IllegalStepError
 from firmware.games import Roll, new_game
 from firmware.games.levelx import Groups
@@ -25,6 +23,7 @@ from firmware.verify import Fairness, fairness
 from firmware.xdp.server import EngineServer
 from sim.board import SimBoard
 from sim.robustness import choose
+from tests.test_verify import play_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -158,16 +157,6 @@ def test_a_salvage_note_read_back_from_the_journal_is_translated_again(tmp_path:
 
 
 # --- the dice audit and `xtraboard verify` --------------------------------------------------------
-def play_record(name: str, secret: str) -> dict[str, Any]:
-    game, dice, rng = new_game(name, ["Anna", "Ben", "Cleo"]), CommittedDice(secret), random.Random(secret)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(rng.choice(game.legal_decisions()))
-    return game.to_record() | {"dice": {"scheme": SCHEME, "commit": commitment(secret), "seed": secret}}
-
-
 def test_the_dice_fairness_line_in_german_and_french() -> None:
     result = Fairness(games=40, dice=5000, chi2=4.21, df=9, p=0.8967)
     assert result.line() == "dice fairness: 5,000 dice in 40 games, chi² 4.2 on 9 df, p = 0.897 (no sign of bias)"
