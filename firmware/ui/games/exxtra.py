@@ -15,7 +15,7 @@ from firmware.games.exxtra import FINISH, Place, Reroll
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
 from firmware.ui.play import ResultPage, Standing, page_title, pip_cells, ranked_page, seat_tag
 from firmware.ui.screen import Option
 
@@ -75,9 +75,13 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
         nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
         faces = "-".join(game.current_roll)
+        room = canvas.width // CHAR_WIDTH if canvas.size_class == "tall" else canvas.columns
         roll = f"{game.current_combination}  ({faces}) {nth}"
+        if len(roll) > room:  # a long "1st roll": one space, then its words cut to stems (deliberate)
+            head = f"{game.current_combination} ({faces}) "
+            roll = head + abbreviate(nth, room - len(head))
         if canvas.size_class == "tall":  # the small font: the race below needs the room
-            canvas.text(0, canvas.line_height + 1, clip(roll, canvas.width // CHAR_WIDTH))
+            canvas.text(0, canvas.line_height + 1, clip(roll, room))
         else:
             canvas.line(1, roll)
     bottom = canvas.lines - 1
@@ -104,9 +108,14 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     if play.choice is not None:
         option = play.choice.current
         text = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>"
-        canvas.line(bottom, f"{text:<{canvas.columns - 4}}{play.choice.position():>4}", inverse=True)
+        position = play.choice.position()
+        room = canvas.columns if len(text) + 5 <= canvas.columns else canvas.width // CHAR_WIDTH
+        if len(text) + 5 <= room:
+            canvas.line(bottom, f"{text:<{room - 4}}{position:>4}", inverse=True)
+        else:  # the option whole, without its position (LEFT/RIGHT still cycle), on two lines if need be
+            canvas.block(bottom, text, inverse=True)
     else:
-        canvas.line(bottom, play.prompt())
+        canvas.block(bottom, play.prompt())
 
 
 def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,
@@ -126,8 +135,8 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
             break
         canvas.text(x, y, text)
         x = seat_tag(canvas, x + len(text) * CHAR_WIDTH + 1, y, session.colours[pair.player])
-        if names and len(pairs) == 1:
-            name = clip(_name(session, pair.player), (right - x - 2) // CHAR_WIDTH)
+        name = _name(session, pair.player)
+        if names and len(pairs) == 1 and len(name) <= (right - x - 2) // CHAR_WIDTH:  # else the tag says whose
             canvas.text(x + 2, y, name)
             x += 2 + len(name) * CHAR_WIDTH
         x += CHAR_WIDTH // 2
