@@ -29,7 +29,7 @@ from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOne
 from firmware.i18n import N_, _, npgettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.names import colour_name, is_default_name
 from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, page_title, pip_cells,
                               ranked_page, seat_tag)
@@ -157,10 +157,10 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
 def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
     """What `groups` does, in the longest wording that fits `columns` characters, e.g.
     "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
-    "5:2chips 10:new"."""
+    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together)."""
     rows = _row_effects(_after(game, groups).events)
     if not rows:
-        return _("nothing happens")
+        return abbreviate(_("nothing happens"), columns)  # a long language's words cut to stems (deliberate)
     long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
     short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
     candidates = [
@@ -173,8 +173,12 @@ def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
     if len(long) == 1:
         # Translators: LEVEL X: one row's effect, "row 5: new piece, to X, chip".
         candidates.insert(0, _("row {effect}").format(effect=candidates[0]))
+    fitting = next((text for text in candidates if len(text) <= columns), None)
+    if fitting is not None:
+        return fitting
     # Nothing fits whole: the words cut to stems (a deliberate abbreviation; the rows stay whole).
-    return next((text for text in candidates if len(text) <= columns), abbreviate(candidates[-1], columns))
+    short = abbreviate(candidates[-1], columns)
+    return short if not short.endswith("~") else clip(candidates[-1], columns)
 
 
 def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]:
@@ -275,9 +279,14 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         detail = current.detail
         if isinstance(current.value, Groups):
             detail = effect_text(game, current.value, _small(canvas))
+        else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
+            detail = abbreviate(detail, _small(canvas))
     else:
-        canvas.text(0, band, clip(play.prompt() or "", _small(canvas)))
+        prompt = wrap(play.prompt() or "", _small(canvas))
         detail = _last_turn(session)
+        if len(prompt) > 1 and band + 2 * LINE_HEIGHT <= canvas.height:  # a long prompt takes the next line
+            detail = prompt[1] if len(prompt) == 2 else " ".join(prompt[1:])
+        canvas.text(0, band, clip(prompt[0], _small(canvas)))
     if band + 2 * LINE_HEIGHT <= canvas.height:
         canvas.text(0, band + LINE_HEIGHT, clip(detail, _small(canvas)))
     keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
@@ -340,7 +349,13 @@ def _draw_rows(canvas: Canvas, x: int, y: int, game: LevelX) -> None:
 
 
 def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
+    """The option in a white bar: "<  label  2/5 >"; a label too long for that goes whole as
+    "<label>" over the bar's width (LEFT/RIGHT still cycle, the position gives way)."""
     canvas.draw.rectangle((0, y, canvas.width - 1, y + LINE_HEIGHT - 1), fill=1)
+    if len(label) > _small(canvas) - 4 - len(position) - 1:
+        text = f"<{label}>" if len(label) + 2 <= _small(canvas) else label
+        canvas.text(0, y, clip(text, _small(canvas)), fill=0)
+        return
     canvas.text(2, y, "<", fill=0)
     canvas.text(canvas.width - CHAR_WIDTH - 1, y, ">", fill=0)
     room = _small(canvas) - 4 - len(position) - 1
@@ -410,6 +425,8 @@ def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores")
     y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
     left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
     footer = _footer(game) if not game.is_over() else _("tiles left: {tiles}").format(tiles=left)
+    if len(footer) > _small(canvas) and game.is_over():
+        footer = _("tiles {tiles}").format(tiles=left)  # the shorter wording of the play screen
     if y + LINE_HEIGHT <= canvas.height + 1:  # the small font's ink is rows 1-9 of its line: 9 rows
         canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, _small(canvas)))
 
