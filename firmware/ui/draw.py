@@ -156,17 +156,23 @@ class Canvas:
         >>> canvas.block(5, "Roll for Green: press ROLL"), [box.text for box in canvas.boxes]
         (4, ['Roll for Green: press', 'ROLL'])
         """
-        lines = [text] if self.fits(text) else wrap(text, self.columns)
-        if len(lines) > rows and self.body.name != "small":
-            lines = wrap(text, self.width // load_font("small").advance)  # `line` takes the small font
-        if len(lines) > rows:
-            lines = lines[: rows - 1] + [" ".join(lines[rows - 1:])]  # clipped: a failure the fit test shows
+        lines = self.wrapped(text, rows)
         first = last - len(lines) + 1
         if len(lines) > 1:
             self.cover((0, first * self.line_height, self.width - 1, (last + 1) * self.line_height - 1))
         for row, line in enumerate(lines, start=first):
             self.line(row, line, inverse=inverse)
         return first
+
+    def wrapped(self, text: str, rows: int = 2) -> list[str]:
+        """The lines `block` draws `text` on: one if it fits, else word-wrapped to the body
+        font's width (the small font's if that needs more than `rows` lines), at most `rows`."""
+        lines = [text] if self.fits(text) else wrap(text, self.columns)
+        if len(lines) > rows and self.body.name != "small":
+            lines = wrap(text, self.width // load_font("small").advance)  # `line` takes the small font
+        if len(lines) > rows:
+            lines = lines[: rows - 1] + [" ".join(lines[rows - 1:])]  # clipped: a failure the fit test shows
+        return lines
 
     def fits(self, text: str, font: str | None = None) -> bool:
         """True if `text` fits the canvas's width in one line: the body font, else the small one
@@ -245,6 +251,7 @@ class Canvas:
         if text:
             self.boxes.append(TextBox(text, (start, y, start + tiny_width(text) - 1, y + 4),
                                       (0, 0, self.width - 1, self.height - 1), "tiny",
+                                      clipped=text.endswith(CLIP_MARK) and len(text) > 1,
                                       critical=is_number(text), ink=(start, y, mask)))
         return x
 

@@ -85,13 +85,23 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         else:
             canvas.line(1, roll)
     bottom = canvas.lines - 1
+    # What the board waits for, on the bottom line (two where it does not fit one): the option
+    # with its position, or whole without it, or the prompt.
+    below, inverse = play.prompt(), False
+    if play.choice is not None:
+        option = play.choice.current
+        below, inverse = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>", True
+        room = canvas.columns if len(below) + 5 <= canvas.columns else canvas.width // CHAR_WIDTH
+        if len(below) + 5 <= room:
+            below = f"{below:<{room - 4}}{play.choice.position():>4}"
+    first = bottom - len(canvas.wrapped(below)) + 1
     if canvas.size_class == "tall":  # the roll, the ladder in two rows (small font), the race as bars
         top = canvas.line_height + LINE_HEIGHT + 1
         for row, rungs in enumerate(((5, 4, 3), (2, 1, 0))):
             x = 0
             for rung in rungs:
                 x = _ladder_cell(canvas, x, top + row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
-        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, bottom * canvas.line_height - 1)
+        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, first * canvas.line_height - 1)
     elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
         third = canvas.width // 3
         for index, rung in enumerate(range(5, -1, -1)):
@@ -105,17 +115,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             for rung in rungs:
                 x = _ladder_cell(canvas, x, row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
         _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=False)
-    if play.choice is not None:
-        option = play.choice.current
-        text = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>"
-        position = play.choice.position()
-        room = canvas.columns if len(text) + 5 <= canvas.columns else canvas.width // CHAR_WIDTH
-        if len(text) + 5 <= room:
-            canvas.line(bottom, f"{text:<{room - 4}}{position:>4}", inverse=True)
-        else:  # the option whole, without its position (LEFT/RIGHT still cycle), on two lines if need be
-            canvas.block(bottom, text, inverse=True)
-    else:
-        canvas.block(bottom, play.prompt())
+    canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
 def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,
