@@ -129,3 +129,9 @@ def test_a_menu_option_too_long_for_a_line_takes_two_and_the_cursor_stays_in_vie
     assert shown == ["  Option 3", "  Option 4", "  Option 5", "> An option far too", "  long for one line x"]
     assert problems(canvas) == []
     assert window([1, 1, 2, 1], 0, 3) == (0, 2) and window([1, 1, 2, 1], 3, 3) == (2, 4)
+
+
+def test_a_clipped_text_in_the_3x5_font_counts_too() -> None:
+    canvas = Canvas((128, 64))
+    canvas.tiny(0, 0, "Red: rows 10+10, chip 10, bonus~")
+    assert problems(canvas) == ["clipped: 'Red: rows 10+10, chip 10, bonus~'"]

@@ -156,6 +156,12 @@ def banner(canvas: Canvas, text: str) -> None:
     if len(text) > fits and underline and len(lines) <= 2:
         for row, line in enumerate(lines):
             canvas.line(row, line, inverse=True)
+        # A drawing cut by the second line (LEVEL X's dice) is cut off clean below it, not left peeking.
+        y = top = len(lines) * pitch
+        while y < min(canvas.height, top + pitch // 2) and canvas.image.crop((0, y, canvas.width, y + 1)).getbbox():
+            y += 1
+        if y > top:
+            canvas.cover((0, top, canvas.width - 1, y - 1))
         return
     tiny = [text] if len(text) <= fits else wrap(text, fits)
     tiny = tiny[:1] if underline else tiny[:2]
