@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from firmware.errors import RecordError
 from firmware.games.registry import find_game
-from firmware.i18n import _
+from firmware.i18n import N_, _, tr
 from firmware.journal import StoredGame
 from firmware.journal.schema import ABANDONED, FINISHED, PLAYING
 
@@ -120,12 +120,22 @@ def length_histogram(minutes: Iterable[float]) -> dict[str, int]:
     return counts
 
 
+# The fleet publisher's counters as the audit names them (a counter not listed shows its key).
+FLEET_COUNTERS = {"connects": N_("connects"), "refused": N_("refused"), "unreachable": N_("unreachable"),
+                  "disconnects": N_("disconnects"), "published": N_("published"), "dropped": N_("dropped")}
+
+
 def fleet_line(status: Mapping[str, Any]) -> str:
     """The fleet publisher's `status()` in one line: connected or not, the problem, its counters."""
-    state = "connected" if status.get("connected") else "not connected"
-    problem = f" ({status['problem']})" if status.get("problem") else ""
-    counters = ", ".join(f"{k} {v}" for k, v in status.items() if k not in ("connected", "problem"))
-    return f"Fleet: {state}{problem}" + (f"; {counters}" if counters else "")
+    connected = bool(status.get("connected"))
+    counters = ", ".join(f"{_(FLEET_COUNTERS[k]) if k in FLEET_COUNTERS else k} {v}"
+                         for k, v in status.items() if k not in ("connected", "problem"))
+    if status.get("problem"):
+        line = (_("Fleet: connected ({problem})") if connected else _("Fleet: not connected ({problem})")).format(
+            problem=tr(status["problem"]))
+    else:
+        line = _("Fleet: connected") if connected else _("Fleet: not connected")
+    return line + (f"; {counters}" if counters else "")
 
 
 def _title(game: str) -> str:

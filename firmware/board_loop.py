@@ -20,7 +20,7 @@ from typing import Any
 
 from firmware.agents import AgentAnswer, Agents
 from firmware.debug import DebugRequest
-from firmware.errors import HardwareError
+from firmware.errors import HardwareError, text_of
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
 from firmware.hardware.sound import Sound
 from firmware.loop import EventLoop, Stop, Timer
@@ -219,7 +219,7 @@ class Board:
                     self.pushes["display"] += 1
             except HardwareError as exc:  # a loose cable mid-game: say so once, play on with LEDs
                 log.error("%s", exc)
-                hw.problems.append(str(exc))
+                hw.problems.append(text_of(exc))  # a Text: the display's note in the board's language
                 hw.display = None
         if self.fleet is not None:
             self._report_to_fleet()

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(_module(args.module).run(args) or 0)
     except XtraboardError as exc:  # last resort: commands report their own errors first
-        print(f"xtraboard {args.command}: {exc}", file=sys.stderr)
+        print(f"xtraboard {args.command}: {i18n.tr(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -35,7 +35,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from firmware.errors import ConfigError
+from firmware.errors import N_ as N_  # re-exported: marks a constant for the catalogs
+from firmware.errors import ConfigError, Text, XtraboardError, text_of
 
 DOMAIN = "xtraboard"
 LANGUAGES = ("en", "de", "fr")  # the real languages, in the settings menu's order
@@ -313,10 +314,37 @@ def fixed(value: float, digits: int = 1, sign: bool = False) -> str:
     return f"{value:{'+' if sign else ''}.{digits}f}".replace(".", pgettext("decimal separator", "."))
 
 
-def N_(message: str) -> str:
-    """Mark `message` for extraction without translating it (module-level constants); pass it
-    through `_()` where it is shown."""
-    return message
+def grouped(value: int) -> str:
+    """`value` with the active language's thousands separator.
+
+    >>> use("de"); grouped(12345)
+    '12.345'
+    >>> use("en"); grouped(12345)
+    '12,345'
+    """
+    # Translators: the thousands separator: "." in German, a (non-breaking) space in French.
+    return f"{value:,}".replace(",", pgettext("thousands separator", ","))
+
+
+def tr(text: object) -> str:
+    """`text` in the active language: a `Text` (or an error made from one, such as an engine's
+    IllegalStepError) through its template's catalog entry, its `Text` parameters translated too;
+    anything else as `str()` gives it (an OS error's words, a name).
+
+    >>> from firmware.errors import IllegalStepError
+    >>> use("de"); tr(IllegalStepError(N_("the dice must be rolled first")))
+    'Erst würfeln'
+    >>> use("en")
+    """
+    if isinstance(text, BaseException):
+        text = text_of(text)
+    if not isinstance(text, Text):
+        return str(text)
+    template = ngettext(*text.forms) if text.forms else _(text.template)
+    if not text.params:
+        return template
+    params = {key: tr(value) if isinstance(value, (Text, XtraboardError)) else value for key, value in text.params.items()}
+    return template.format(**params)
 
 
 # --- `python -m firmware.i18n`: the translators' commands (docs/translating.md) --------------------

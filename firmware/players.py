@@ -19,9 +19,10 @@ is called).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
-from firmware.errors import XtraboardError
+from firmware.errors import N_, Text, XtraboardError
 
 KEY = "players"
 MAX_LENGTH = 10  # fits the play screen's title line beside the counter or round
@@ -40,21 +41,34 @@ def drawable(char: str) -> bool:
     return 0x20 <= code <= 0x7E or 0xA1 <= code <= 0xFF
 
 
+def seat_colour_names(colours: Iterable[str]) -> set[str]:
+    """The seat colours' names in every language the board speaks, lower case: a kept name is
+    shown whatever the language, so "Rot" would pass for the red seat on a German board."""
+    from firmware import i18n
+
+    found = set()
+    for code in i18n.LANGUAGES:
+        catalog = i18n.translations(code)
+        found.update(catalog.pgettext("colour", colour).lower() for colour in colours)
+    return found
+
+
 def check_name(name: str) -> str:
     """`name` without surrounding spaces if it can be a player's name; PlayerNameError otherwise."""
     from firmware.ui.colours import PLAYER_COLOURS
 
     text = " ".join(name.split())
     if not text:
-        raise PlayerNameError("a player name cannot be empty")
+        raise PlayerNameError(Text(N_("a player name cannot be empty")))
     if len(text) > MAX_LENGTH:
-        raise PlayerNameError(f"name {text!r} is {len(text)} characters; at most {MAX_LENGTH} fit the display")
+        raise PlayerNameError(Text(N_("name {name!r} is {n} characters; at most {most} fit the display"),
+                                   name=text, n=len(text), most=MAX_LENGTH))
     bad = next((c for c in text if not drawable(c)), None)
     if bad is not None:
-        raise PlayerNameError(f"name {text!r}: the display cannot draw {bad!r} "
-                        "(letters, digits, spaces and Latin-1 signs only)")
-    if text.lower() in PLAYER_COLOURS:
-        raise PlayerNameError(f"name {text!r} is a seat colour; unnamed seats are called by their colour")
+        raise PlayerNameError(Text(N_("name {name!r}: the display cannot draw {char!r} "
+                                   "(letters, digits, spaces and Latin-1 signs only)"), name=text, char=bad))
+    if text.lower() in seat_colour_names(PLAYER_COLOURS):
+        raise PlayerNameError(Text(N_("name {name!r} is a seat colour; unnamed seats are called by their colour"), name=text))
     return text
 
 
@@ -85,9 +99,9 @@ def add(journal: Any, name: str) -> str:
     kept = names(journal)
     same = next((n for n in kept if n.lower() == name.lower()), None)
     if same is not None:
-        raise PlayerNameError(f"{name!r} is already on the board's list (as {same!r})")
+        raise PlayerNameError(Text(N_("{name!r} is already on the board's list (as {same!r})"), name=name, same=same))
     if len(kept) >= MAX_PLAYERS:
-        raise PlayerNameError(f"the board keeps at most {MAX_PLAYERS} names; remove one first")
+        raise PlayerNameError(Text(N_("the board keeps at most {most} names; remove one first"), most=MAX_PLAYERS))
     journal.set_setting(KEY, [*kept, name])
     return name
 
@@ -98,7 +112,9 @@ def remove(journal: Any, name: str) -> str:
     kept = names(journal)
     found = next((n for n in kept if n.lower() == wanted), None)
     if found is None:
-        listed = ", ".join(kept) if kept else "none kept"
-        raise PlayerNameError(f"{name.strip()!r} is not on the board's list ({listed})")
+        if not kept:
+            raise PlayerNameError(Text(N_("{name!r} is not on the board's list (none kept)"), name=name.strip()))
+        raise PlayerNameError(Text(N_("{name!r} is not on the board's list ({listed})"), name=name.strip(),
+                                   listed=", ".join(kept)))
     journal.set_setting(KEY, [n for n in kept if n != found])
     return found

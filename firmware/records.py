@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Game, Player, game_class, game_names
 
 FORMAT = "xtraboard-record"
@@ -31,41 +31,42 @@ OPTIONAL_STEP_KEYS = {"extra": frozenset({"column"})}
 def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
     """The engine class and players of a record, after checking its top-level keys."""
     if not isinstance(record, Mapping):
-        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
+        raise RecordError(Text(N_("a record must be a JSON object, not {kind}"), kind=type(record).__name__))
     if record.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r}, not {_show(record.get('format'))}")
-    _check_keys(record, RECORD_KEYS, "the record")
+        raise RecordError(Text(N_("'format' must be {format!r}, not {value}"), format=FORMAT, value=_show(record.get("format"))))
+    _check_keys(record, RECORD_KEYS, Text(N_("the record")))
     version = record.get("version")
     if type(version) is not int or version != VERSION:  # not True, not 1.0: a format is exact
-        raise RecordError(f"'version' must be the integer {VERSION}, not {_show(version)}")
+        raise RecordError(Text(N_("'version' must be the integer {version}, not {value}"), version=VERSION, value=_show(version)))
     if record.get("game") not in game_names():
-        raise RecordError(f"'game' must be one of {', '.join(game_names())}, not {_show(record.get('game'))}")
+        raise RecordError(Text(N_("'game' must be one of {games}, not {value}"), games=", ".join(game_names()),
+                               value=_show(record.get("game"))))
     players = record.get("players")
     if not isinstance(players, list):
-        raise RecordError(f"'players' must be a list of players, not {_show(players)}")
+        raise RecordError(Text(N_("'players' must be a list of players, not {value}"), value=_show(players)))
     if not isinstance(record.get("steps"), list):
-        raise RecordError(f"'steps' must be a list, not {_show(record.get('steps'))}")
+        raise RecordError(Text(N_("'steps' must be a list, not {value}"), value=_show(record.get("steps"))))
     for player in players:
         if isinstance(player, Mapping):
-            _check_keys(player, PLAYER_KEYS, f"player {_show(player.get('name'))}")
+            _check_keys(player, PLAYER_KEYS, Text(N_("player {name}"), name=_show(player.get("name"))))
     if "dice" in record:
         _check_dice(record["dice"])
     notes = record.get("notes", [])
     if not isinstance(notes, list) or any(not isinstance(note, str) for note in notes):
-        raise RecordError(f"'notes' must be a list of texts, not {_show(notes)}")
+        raise RecordError(Text(N_("'notes' must be a list of texts, not {value}"), value=_show(notes)))
     return game_class(record["game"]), [Player.from_json(p) for p in players]
 
 
 def _check_dice(dice: Any) -> None:
     """The dice block: an object of DICE_KEYS; `commit` and `seed` text, `physical` true or false."""
     if not isinstance(dice, Mapping):
-        raise RecordError(f"'dice' must be an object, not {_show(dice)}")
+        raise RecordError(Text(N_("'dice' must be an object, not {value}"), value=_show(dice)))
     _check_keys(dice, DICE_KEYS, "'dice'")
     for key in ("scheme", "commit", "seed"):
         if key in dice and not isinstance(dice[key], str):
-            raise RecordError(f"'dice' {key!r} must be text, not {_show(dice[key])}")
+            raise RecordError(Text(N_("'dice' {key!r} must be text, not {value}"), key=key, value=_show(dice[key])))
     if "physical" in dice and type(dice["physical"]) is not bool:
-        raise RecordError(f"'dice' 'physical' must be true or false, not {_show(dice['physical'])}")
+        raise RecordError(Text(N_("'dice' 'physical' must be true or false, not {value}"), value=_show(dice["physical"])))
 
 
 def replay_record(record: Mapping[str, Any]) -> Game:
@@ -74,18 +75,18 @@ def replay_record(record: Mapping[str, Any]) -> Game:
     try:
         game = cls(players)
     except IllegalStepError as exc:
-        raise RecordError(str(exc)) from exc
+        raise RecordError(exc.text) from exc
     optional = OPTIONAL_STEP_KEYS.get(cls.name, frozenset())
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)
             # The engines read the keys they know; a record must hold nothing else.
-            _check_keys(data, set(step.to_json()) | optional, "this step")
+            _check_keys(data, set(step.to_json()) | optional, Text(N_("this step")))
             game.apply(step)
         except IllegalStepError as exc:
-            raise RecordError(f"illegal {_show(data)}: {_cut(str(exc), 200)}", index) from exc
+            raise RecordError(Text(N_("illegal {step}: {reason}"), step=_show(data), reason=_short(exc)), index) from exc
         except RecordError as exc:
-            raise RecordError(_cut(str(exc), 200), index) from exc
+            raise RecordError(_short(exc), index) from exc
     return game
 
 
@@ -95,14 +96,15 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+        raise RecordError(Text(N_("{source} is not valid JSON: {error} at line {line} column {column}"),
+                               source=source, error=exc.msg, line=exc.lineno, column=exc.colno)) from exc
     except RecursionError as exc:
-        raise RecordError(f"{source} is nested too deeply to be a record") from exc
+        raise RecordError(Text(N_("{source} is nested too deeply to be a record"), source=source)) from exc
     except ValueError as exc:  # an integer longer than sys.get_int_max_str_digits()
-        raise RecordError(f"{source} holds a number too long to read (more than "
-                          f"{sys.get_int_max_str_digits()} digits)") from exc
+        raise RecordError(Text(N_("{source} holds a number too long to read (more than {digits} digits)"),
+                               source=source, digits=sys.get_int_max_str_digits())) from exc
     if not isinstance(data, dict):
-        raise RecordError(f"{source} must hold one JSON object, not {type(data).__name__}")
+        raise RecordError(Text(N_("{source} must hold one JSON object, not {kind}"), source=source, kind=type(data).__name__))
     return data
 
 
@@ -112,20 +114,26 @@ def read_record(path: str | Path) -> dict[str, Any]:
         try:
             text = sys.stdin.read()
         except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"cannot read standard input: {exc}") from exc
-        return parse_record_text(text, "standard input")
+            raise RecordError(Text(N_("cannot read standard input: {error}"), error=exc)) from exc
+        return parse_record_text(text, Text(N_("standard input")))
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from exc
+        raise RecordError(Text(N_("cannot read {file}: {error}"), file=path, error=exc)) from exc
     return parse_record_text(text, str(path))
+
+
+def _short(exc: IllegalStepError | RecordError) -> str:
+    """An error's text for a step's message: its Text (translatable) unless it must be cut."""
+    return exc.text if len(exc.text) <= 200 else _cut(str(exc), 200)
 
 
 def _check_keys(data: Mapping[str, Any], allowed: Collection[str], what: str) -> None:
     """RecordError naming the first key of `data` that is not `allowed`."""
     for key in data:
         if key not in allowed:
-            raise RecordError(f"unknown key '{_cut(key)}' in {what}; expected {', '.join(sorted(allowed))}")
+            raise RecordError(Text(N_("unknown key '{key}' in {what}; expected {keys}"), key=_cut(key), what=what,
+                                   keys=", ".join(sorted(allowed))))
 
 
 def _show(value: Any) -> str:

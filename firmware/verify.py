@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware.dice import SCHEME, commitment, derive_roll
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Roll
+from firmware.i18n import _, decimal, fixed, grouped, ngettext
 from firmware.records import header_of
 
 PLAYING = "playing"
@@ -46,12 +47,14 @@ class Verification:
 
     def summary(self) -> str:
         if self.problems:
-            return f"{len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}"
+            return ngettext("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
         if self.physical:
             keyed = self.rolls - self.matched
-            return (f"physical dice: {keyed} of {self.rolls} rolls were keyed in by the players and cannot be"
-                    f" checked; the other {self.matched} match the seed")
-        return f"ok: all {self.rolls} rolls match the seed"
+            return _("physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
+                     " checked; the other {matched} match the seed").format(keyed=keyed, rolls=self.rolls,
+                                                                             matched=self.matched)
+        return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed",
+                        self.rolls).format(n=self.rolls)
 
 
 def check_record(record: Mapping[str, Any]) -> Verification:
@@ -61,27 +64,27 @@ def check_record(record: Mapping[str, Any]) -> Verification:
     report = Verification()
     dice = record.get("dice")
     if dice is None:
-        report.problems.append("the record has no 'dice' block: its dice were not committed (an older or scripted game)")
+        report.problems.append(_("the record has no 'dice' block: its dice were not committed (an older or scripted game)"))
         return report
     report.physical = dice.get("physical") is True
     scheme, commit, seed = dice.get("scheme"), dice.get("commit"), dice.get("seed")
     if scheme != SCHEME:
-        report.problems.append(f"unknown dice scheme {scheme!r}; this verifier knows {SCHEME!r}")
+        report.problems.append(_("unknown dice scheme {scheme!r}; this verifier knows {known!r}").format(scheme=scheme, known=SCHEME))
         return report
     if commit is None:
-        report.problems.append("the 'dice' block has no 'commit'")
+        report.problems.append(_("the 'dice' block has no 'commit'"))
         return report
     if seed is None:
-        report.problems.append("the seed is not revealed: the game is not over yet, or the record was cut short")
+        report.problems.append(_("the seed is not revealed: the game is not over yet, or the record was cut short"))
         return report
     if commitment(seed) != commit:
-        report.problems.append(f"the revealed seed does not match the commitment: its SHA-256 is {commitment(seed)},"
-                               f" the board committed to {commit}")
+        report.problems.append(_("the revealed seed does not match the commitment: its SHA-256 is {sha},"
+                                 " the board committed to {commit}").format(sha=commitment(seed), commit=commit))
         return report
     try:
         game = cls(players)
     except IllegalStepError as exc:
-        raise RecordError(str(exc)) from exc
+        raise RecordError(exc.text) from exc
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)
@@ -90,14 +93,15 @@ def check_record(record: Mapping[str, Any]) -> Verification:
                 if tuple(step.faces) == expected:
                     report.matched += 1
                 elif report.physical:
-                    report.notes.append(f"step {index} (roll {report.rolls}): keyed in: {_faces(step.faces)}")
+                    report.notes.append(_("step {index} (roll {roll}): keyed in: {faces}").format(
+                        index=index, roll=report.rolls, faces=_faces(step.faces)))
                 else:
-                    report.problems.append(f"step {index} (roll {report.rolls}): recorded {_faces(step.faces)},"
-                                           f" the seed gives {_faces(expected)}")
+                    report.problems.append(_("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
+                        index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)))
                 report.rolls += 1
             game.apply(step)
         except IllegalStepError as exc:
-            raise RecordError(f"illegal step: {exc}", index) from exc
+            raise RecordError(Text(N_("illegal step: {reason}"), reason=exc.text), index) from exc
     return report
 
 
@@ -136,12 +140,17 @@ class Fairness:
         return self.df > 0 and self.p < SUSPICIOUS_P
 
     def line(self) -> str:
-        """One audit line: `dice fairness: 5,000 dice in 40 games, chi² 4.2 on 9 df, p = 0.90 (no sign of bias)`."""
+        """One audit line in the active language: `dice fairness: 5,000 dice in 40 games, chi² 4.2
+        on 9 df, p = 0.90 (no sign of bias)`."""
         if self.df == 0:
-            return "dice fairness: no electronic rolls yet"
-        verdict = "suspicious, worth a look" if self.suspicious else "no sign of bias"
-        return (f"dice fairness: {self.dice:,} dice in {self.games:,} games, chi² {self.chi2:.1f} on {self.df} df,"
-                f" p = {self.p:.3g} ({verdict})")
+            return _("dice fairness: no electronic rolls yet")
+        verdict = _("suspicious, worth a look") if self.suspicious else _("no sign of bias")
+        # Translators: {dice} and {games} are "5,000 dice" and "40 games" (their own entries).
+        return _("dice fairness: {dice} in {games}, chi² {chi2} on {df} df, p = {p} ({verdict})").format(
+            dice=ngettext("{n} die", "{n} dice", self.dice).format(n=grouped(self.dice)),
+            games=ngettext("{n} game", "{n} games", self.games).format(n=grouped(self.games)),
+            chi2=fixed(self.chi2, 1), df=self.df, p=decimal(float(f"{self.p:.3g}")),
+            verdict=verdict)
 
 
 def fairness(records: Iterable[Mapping[str, Any]]) -> Fairness:

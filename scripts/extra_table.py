@@ -2,13 +2,17 @@
 
 Each round plays seeded solo games with the current row table (one step ahead, without
 strong's look-ahead over the next roll: as good a table, far faster) and records, after every
-decision, for each row in play: (row index, crosses, expected rolls to come, other rows in play)
-and the row's final score. The averages (shrunk towards the previous round's value, or towards
-a pessimistic prior for a new entry) are the next round's table. The last round's games also
+decision, for each row not yet full, empty rows included: (row index, crosses, expected rolls
+to come, other rows in play, the row's group under the EXTRA numbers owned) and the row's final
+score. The averages (shrunk towards the previous round's value, or towards a pessimistic prior
+for a new entry), moved `--step` of the way from the previous round's value (policy iteration
+swings between two styles of play without it), are the next round's table; the mean of the
+last `--average` rounds' tables is shipped. `--search-rounds` adds rounds played with strong's
+own search (about fifty times slower; three such rounds did not help before). The last round's games also
 give the EXTRA-numbers table: the final total of the games that ended with each set of
 numbers, against the average. Writes firmware/ai/extra_table.py:
 
-    python scripts/extra_table.py --rounds 11 --games 4000 --seed 1 --jobs 2
+    python scripts/extra_table.py --rounds 16 --games 8000 --seed 1 --jobs 2 --average 4 --step 0.5
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ SHRINK = 8  # pseudo-observations of the prior for each row-table entry
 NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
 
 
-def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
-    """Play games [start, stop) with the tables; per-key sums and weights of final row scores,
-    and (EXTRA numbers, final total) per game."""
-    start, stop, seed, table = job
+def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list]:
+    """Play games [start, stop) with the tables (one step ahead, or strong's search when given an
+    EXTRA-numbers table); per-key sums and weights of final row scores, and (EXTRA numbers,
+    final total) per game."""
+    start, stop, seed, table, numbers = job
     sums: dict = defaultdict(float)
     counts: dict = defaultdict(float)
     finals = []
@@ -49,7 +54,11 @@ def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
             if game.pending().kind == "roll":
                 game.roll(dice)
                 continue
-            game.apply(ai._decide(game, game.legal_decisions(), ai.STRONG, table or None))
+            decisions = game.legal_decisions()
+            if numbers is None:
+                game.apply(ai._decide(game, decisions, ai.STRONG, table or None))
+            else:
+                game.apply(ai.search(game, decisions, table, numbers))
             sheet = game.sheets[0]
             if sheet.ended:
                 continue
@@ -58,12 +67,14 @@ def play(job: tuple[int, int, str, dict]) -> tuple[dict, dict, list]:
             rolls = ai.remaining_rolls(room)
             low = int(rolls)
             active = sum(1 for i, c in enumerate(crosses) if 0 < c < ai._SIZE[i])
+            group = ai.groups(tuple(sorted(n for n in sheet.numbers if n is not None)))
             for i, c in enumerate(crosses):
-                if 0 < c < ai._SIZE[i]:
-                    others = min(active - 1, ai.MAX_OTHERS)
+                if c < ai._SIZE[i]:
+                    # an empty row too: what the rolls to come will make of it
+                    others = min(active - (c > 0), ai.MAX_OTHERS)
                     for n, weight in ((low, 1 - (rolls - low)), (low + 1, rolls - low)):
                         if weight > 0 and n > 0:
-                            seen.append(((i, c, n, others), weight))
+                            seen.append(((i, c, n, others, group[i]), weight))
         sheet = game.sheets[0]
         finals.append((tuple(sorted(n for n in sheet.numbers if n is not None)), sheet.total))
         for key, weight in seen:
@@ -90,12 +101,16 @@ def numbers_table(finals: list) -> dict:
     return table
 
 
-def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1) -> tuple[dict, dict]:
+def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1,
+          search_rounds: int = 0, search_games: int = 0, step: float = 1.0) -> tuple[dict, dict]:
     table: dict = {}
     finals: list = []
     last: list[dict] = []  # the last `average` rounds' tables
-    for round_ in range(rounds):
-        chunks = [(k * games // jobs, (k + 1) * games // jobs, f"{seed}:{round_}", table)
+    for round_ in range(rounds + search_rounds):
+        searching = round_ >= rounds
+        played = search_games if searching else games
+        numbers = numbers_table(finals) if searching else None
+        chunks = [(k * played // jobs, (k + 1) * played // jobs, f"{seed}:{round_}", table, numbers)
                   for k in range(jobs)]
         with Pool(jobs) as pool:
             results = pool.map(play, chunks)
@@ -109,12 +124,15 @@ def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1) -> tu
                 counts[key] += part_counts[key]
         new = {}
         for key, count in counts.items():
-            i, c, n, _ = key
+            i, c, n = key[:3]
             # towards last round's value; a new entry towards "no further crosses" (pessimistic)
             prior = table.get(key, ai.row_value(i, c, n, 0))
-            new[key] = round((sums[key] + SHRINK * prior) / (count + SHRINK), 1)
+            estimate = (sums[key] + SHRINK * prior) / (count + SHRINK)
+            # a step short of the estimate where the key was known: damps the policy's swings
+            new[key] = round(prior + (step if key in table else 1.0) * (estimate - prior), 1)
         mean = statistics.fmean(total for _, total in finals)
-        print(f"round {round_}: mean solo score {mean:.1f} over {games} games; {len(new)} entries", flush=True)
+        how = "search" if searching else "one step"
+        print(f"round {round_} ({how}): mean solo score {mean:.1f} over {played} games; {len(new)} entries", flush=True)
         table = new
         last = (last + [new])[-average:]
     # Policy iteration wobbles from round to round: the mean of the last tables is steadier.
@@ -130,19 +148,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--average", type=int, default=1, help="ship the mean of the last N rounds' tables")
+    parser.add_argument("--search-rounds", type=int, default=0,
+                        help="further rounds played with strong's search (slower, on the bot's own policy)")
+    parser.add_argument("--search-games", type=int, default=2000, help="solo games per search round")
+    parser.add_argument("--step", type=float, default=1.0,
+                        help="move each known entry this share of the way to the round's estimate")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average)
+    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average,
+                           args.search_rounds, args.search_games, args.step)
     rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
     owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
     args.out.write_text(
         '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
         f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
-        f" --average {args.average}\n\n"
-        "TABLE: (row index, crosses, rolls to come, other rows in play) -> expected final row score.\n"
+        f" --average {args.average} --step {args.step}"
+        + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else "")
+        + "\n\n"
+        "TABLE: (row index, crosses, rolls to come, other rows in play, group) -> expected final row\n"
+        "score (crosses 0: an empty row, what the rolls to come will make of it; group: how much the\n"
+        "EXTRA numbers owned cut the row's chances, firmware.ai.extra_model.groups).\n"
         "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
         '"""\n\n'
-        f"TABLE: dict[tuple[int, int, int, int], float] = {rows}\n\n"
+        f"TABLE: dict[tuple[int, int, int, int, int], float] = {rows}\n\n"
         f"NUMBERS: dict[tuple[int, ...], float] = {owned}\n"
     )
     print(f"wrote {args.out}")

@@ -20,7 +20,7 @@ from pathlib import Path
 from firmware.commands.run import lang
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
-from firmware.i18n import _
+from firmware.i18n import _, tr
 
 class DemoError(XtraboardError, RuntimeError):
     """The demo could not find its way through the board's menus."""
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_window(args)
     except (ConfigError, XtraboardError, OSError) as exc:
-        print(f"xtraboard sim: {exc}", file=sys.stderr)
+        print(f"xtraboard sim: {tr(exc)}", file=sys.stderr)
         return 2
 
 

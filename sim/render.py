@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware.hardware.config import BUTTON_NAMES, BoardConfig
+from firmware.i18n import _
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -464,7 +465,7 @@ class BoardRenderer:
         rect = self.oled_rect()
         if image is None:
             pygame.draw.rect(surface, OLED_OFF, rect)
-            self._text(surface, "no display", rect.center, 4.0, (90, 40, 40), bold=True)
+            self._text(surface, _("no display"), rect.center, 4.0, (90, 40, 40), bold=True)
             return
         data = image.tobytes()
         key = bytes([image.width & 0xFF, image.height & 0xFF]) + data

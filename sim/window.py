@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.hardware.config import BoardConfig
+from firmware.i18n import _
 from firmware.loop import FakeClock
 from sim.render import DESK, FOOTER_MM, MARGIN_MM, BoardRenderer, snapshot
 from sim.truesize import CAPTION, GAP_PX, LABEL_PX, oled_rgb, screen_dpi, true_size_px
@@ -83,7 +84,7 @@ class SimWindow:
         self.dpi, self.dpi_source = screen_dpi(dpi)
         self.true_size = true_size_px(board.config.display.size_mm, self.dpi) if true_size else None
         self.surface = pygame.display.set_mode(self.window_size(), pygame.RESIZABLE)
-        pygame.display.set_caption(f"xtraboard simulator — {board.config.name}")
+        pygame.display.set_caption(_("xtraboard simulator — {board}").format(board=board.config.name))
         self.offset = (0, 0)
         self.clock = pygame.time.Clock()
         self.frames = 0
@@ -191,7 +192,7 @@ class SimWindow:
         left = self.offset[0] + self.renderer.size[0] + GAP_PX
         top = self.offset[1] + GAP_PX
         font = pygame.font.Font(None, LABEL_PX)
-        self.surface.blit(font.render("true size", True, CAPTION), (left, top))
+        self.surface.blit(font.render(_("true size"), True, CAPTION), (left, top))
         top += LABEL_PX
         if image is not None:
             if self._true is None or self._true[0] is not image:
@@ -237,7 +238,7 @@ def run_window(args: argparse.Namespace) -> int:
 
     frames = getattr(args, "frames", None)
     if frames is not None and frames < 1:
-        print(f"xtraboard sim: --frames must be at least 1, got {frames}", file=sys.stderr)
+        print("xtraboard sim: " + _("--frames must be at least 1, got {frames}").format(frames=frames), file=sys.stderr)
         return 2
     board = SimBoard(board_file=args.board, seed=args.seed, state_dir=args.state_dir, kiosk=args.kiosk, realtime=True,
                      language=getattr(args, "lang", None))
@@ -251,8 +252,9 @@ def run_window(args: argparse.Namespace) -> int:
         try:
             window = SimWindow(board, true_size=getattr(args, "true_size", False), dpi=getattr(args, "dpi", None))
         except pygame.error as exc:
-            print(f"xtraboard sim: cannot open a window ({exc}); on a machine without a display use "
-                  "--headless, or SDL_VIDEODRIVER=dummy with --frames N", file=sys.stderr)
+            print("xtraboard sim: " + _("cannot open a window ({error}); on a machine without a display use "
+                                        "--headless, or SDL_VIDEODRIVER=dummy with --frames N").format(error=exc),
+                  file=sys.stderr)
             return 2
         window.run(frames)
         screenshot: Path | None = getattr(args, "screenshot", None)

@@ -197,3 +197,36 @@ def test_extra_lookahead_offers_what_the_engine_allows(kids):
                     total = sum(row_score(s, c) for s, c in zip(range(2, 13), after[0]) if c)
                     assert position.value(effect) == total
             game.apply(rng.choice(game.legal_decisions()))
+
+
+def test_extra_search_counts_the_empty_rows_too():
+    """Strong's sheet value sums a term for every row, the empty ones included (what the rolls to
+    come will make of a row not yet opened, learnt like the others), each in its group under the
+    EXTRA numbers owned: the value `Position` works out incrementally for an effect equals that
+    sum over the sheet the effect leads to."""
+    from firmware.ai.extra_model import MAX_OTHERS, groups
+    from firmware.ai.extra_search import SIZE, Position, effects, term
+    from firmware.ai.extra_table import NUMBERS, TABLE
+
+    assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
+    for seed in range(4):
+        game = new_game("extra", [Player("Solo", bot="strong")])
+        dice, rng = SeededDice(f"empty-rows:{seed}"), random.Random(seed)
+        while not game.is_over():
+            if game.pending().kind == "roll":
+                game.roll(dice)
+                continue
+            rows, numbers, columns = _extra_sheet(game)
+            position = Position(rows, numbers, columns, False, TABLE, NUMBERS)
+            for effect in effects(game.faces, rows, numbers, False):
+                after_rows, after_numbers, after_columns = position.after(effect)
+                room = tuple(sorted(size - c for size, c in zip((7, 8, 9), after_columns)))
+                if min(room) == 0:
+                    continue
+                active = sum(1 for i, c in enumerate(after_rows) if 0 < c < SIZE[i])
+                owned = tuple(sorted(n for n in after_numbers if n is not None))
+                expected = sum(term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE, group)
+                               for (i, c), group in zip(enumerate(after_rows), groups(owned)))
+                expected += NUMBERS.get(owned, 0.0)
+                assert position.value(effect) == pytest.approx(expected)
+            game.apply(rng.choice(game.legal_decisions()))

@@ -134,7 +134,7 @@ def test_extra_roll_tables_equal_the_slow_computation_for_every_roll() -> None:
             assert table[owned] == expected
         for (a, b), (c, d) in extra_engine._FREE_RIDE_SPLITS:
             at = extra_engine._ROWS_AT[(a, b), (c, d)]
-            assert table[at:at + 2] == (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
+            assert (table[at], table[at + 1]) == (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
 
 
 def test_exxtra_legal_decisions_per_ladder_equal_the_free_rungs() -> None:

@@ -190,6 +190,10 @@ def test_the_board_description_sets_the_default_language(tmp_path: Path) -> None
         assert board.app.screen.choice.current.label == "Jouer à EXXTRA"
     finally:
         board.close()
+    # The board left French active: a description's error speaks the active language, its names kept.
+    with pytest.raises(ConfigError, match=r'board.toml: board.language: "es" est inconnu ; attendu : l\'un de "en", "de", "fr"'):
+        load_board(board_file(tmp_path, "es"))
+    i18n.use("en")
     with pytest.raises(ConfigError, match=r'board.toml: board.language: "es" is not known; expected one of "en", "de", "fr"'):
         load_board(board_file(tmp_path, "es"))
 

@@ -6,8 +6,8 @@ left, and a row's expected final score.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
-from math import comb
+from itertools import combinations_with_replacement, product
+from math import comb, factorial
 
 from firmware.games.extra import ROW_SIZES, SUMS, row_score
 
@@ -87,3 +87,31 @@ def row_value(index: int, crosses: int, rolls: int, p_key: int) -> float:
         chance = comb(rolls, k) * p ** k * (1 - p) ** (rolls - k)
         value += chance * row_score(total, min(size, crosses + k))
     return value
+
+
+@lru_cache(maxsize=None)
+def groups(owned: tuple[int, ...]) -> tuple[int, ...]:
+    """Per row: how much three owned EXTRA numbers (ascending) cut the chance a roll offers its
+    sum, as a group 1 (to under 86 % of `OFFER`), 2 (under 95 %) or 3 (barely); all 0 with fewer
+    numbers owned (any die may then be the extra one). Owning 1, 2 and 3 takes a low die away
+    from the pairs, so the low sums come less often.
+
+    >>> groups((1, 2, 3))[0], groups((1, 2, 3))[10], groups((1, 2))
+    (1, 3, (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    """
+    if len(owned) < 3:
+        return (0,) * len(SUMS)
+    hits = [0.0] * len(SUMS)
+    for faces in combinations_with_replacement(range(1, 7), 5):
+        extras = [k for k in range(5) if faces[k] in owned]
+        found: set[int] = set()
+        for e in extras or range(5):  # a free ride: any four of the five dice
+            a, b, c, d = (faces[k] for k in range(5) if k != e)
+            found.update((a + b, c + d, a + c, b + d, a + d, b + c))
+        ways = factorial(5)
+        for face in set(faces):
+            ways //= factorial(faces.count(face))
+        for s in found:
+            hits[s - 2] += ways
+    ratios = (h / 6 ** 5 / offer for h, offer in zip(hits, OFFER))
+    return tuple(1 if r < 0.86 else 2 if r < 0.95 else 3 for r in ratios)

@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
 
-from firmware.ai.extra_model import MAX_OTHERS, OFFER, STRONG, remaining_rolls, row_value
+from firmware.ai.extra_model import MAX_OTHERS, OFFER, STRONG, groups, remaining_rolls, row_value
 from firmware.games.extra import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
 
 SIZE = tuple(ROW_SIZES[s] for s in SUMS)
@@ -87,13 +87,14 @@ def effects(faces: tuple[int, ...], rows: tuple[int, ...], numbers: tuple[Any, .
 
 
 # Row terms already worked out, per table (by id: the learnt table lives as long as the process).
-_TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int], float]] = {}
+_TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int, int], float]] = {}
 
 
-def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> float:
+def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict, group: int = 0) -> float:
     """Expected final score of row `i` with `c` crosses, EXTRA room `room` (sorted), `others`
-    other rows in play: the learnt table between whole numbers of rolls to come, else the model."""
-    key = (i, c, room, others)
+    other rows in play, the row's `group` under the EXTRA numbers owned (`groups`): the learnt
+    table between whole numbers of rolls to come, else the model."""
+    key = (i, c, room, others, group)
     cache = _TERMS.get(id(table))
     if cache is None:
         cache = _TERMS[id(table)] = {}
@@ -102,7 +103,11 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> flo
         return value
     rolls = remaining_rolls(room)
     if c == 0:
-        value = 0.0
+        # an empty row: what the rolls to come will make of it (opened late, often at −200)
+        low = int(rolls)
+        frac = rolls - low
+        ends = [table.get((i, 0, n, others, group), 0.0) if n > 0 else 0.0 for n in (low, low + 1)]
+        value = ends[0] + frac * (ends[1] - ends[0])
     elif c >= SIZE[i] or rolls <= 0:
         value = float(row_score(SUMS[i], c))
     else:
@@ -110,7 +115,7 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> flo
         frac = rolls - low
         ends = []
         for n in (low, low + 1):
-            learnt = table.get((i, c, n, others)) if n > 0 else None
+            learnt = table.get((i, c, n, others, group)) if n > 0 else None
             if learnt is None:
                 weight = OFFER[i] * (1 + STRONG["commit"] * c)
                 share = STRONG["share"] * weight / (weight + others * 0.6 * (1 + STRONG["commit"] * 3))
@@ -124,7 +129,7 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict) -> flo
 class Position:
     """A position's rows and EXTRA table with cached partial sums, to judge many effects fast."""
 
-    __slots__ = ("rows", "numbers", "columns", "kids", "table", "numbers_table", "room", "active", "_base")
+    __slots__ = ("rows", "numbers", "columns", "kids", "table", "numbers_table", "room", "active", "groups", "_base")
 
     def __init__(self, rows: tuple[int, ...], numbers: tuple[Any, ...], columns: tuple[int, ...],
                  kids: bool, table: dict, numbers_table: dict) -> None:
@@ -136,21 +141,22 @@ class Position:
         self.numbers_table = numbers_table
         self.room = tuple(size - c for size, c in zip(COLUMN_SIZES, columns))
         self.active = sum(1 for i, c in enumerate(rows) if 0 < c < SIZE[i])
-        self._base: dict[tuple[tuple[int, ...], int], float] = {}
+        self.groups = groups(tuple(sorted(n for n in numbers if n is not None)))
+        self._base: dict[tuple[tuple[int, ...], int, tuple[int, ...]], float] = {}
 
     def _others(self, c: int, i: int, active: int) -> int:
         return min(active - (1 if 0 < c < SIZE[i] else 0), MAX_OTHERS)
 
-    def base(self, room: tuple[int, ...], active: int) -> float:
-        """Σ of the row terms of these rows under `room` (sorted) with `active` rows in play."""
-        key = (room, active)
+    def base(self, room: tuple[int, ...], active: int, groups: tuple[int, ...]) -> float:
+        """Σ of the row terms of these rows under `room` (sorted) with `active` rows in play and
+        the rows' `groups`."""
+        key = (room, active, groups)
         value = self._base.get(key)
         if value is None:
             value = 0.0
             table = self.table
             for i, c in enumerate(self.rows):
-                if c:
-                    value += term(i, c, room, self._others(c, i, active), table)
+                value += term(i, c, room, self._others(c, i, active), table, groups[i])
             self._base[key] = value
         return value
 
@@ -195,20 +201,23 @@ class Position:
             active += (cj == 0 and nj < SIZE[j]) - (0 < cj < SIZE[j] and nj == SIZE[j])
         key = tuple(sorted(room))
         table = self.table
-        value = self.base(key, active)
-        if ci:
-            value -= term(i, ci, key, self._others(ci, i, active), table)
-        if i == j:
-            value += term(i, nj, key, self._others(nj, i, active), table)
-        else:
-            if cj:
-                value -= term(j, cj, key, self._others(cj, j, active), table)
-            value += term(i, ni, key, self._others(ni, i, active), table)
-            value += term(j, nj, key, self._others(nj, j, active), table)
         numbers = self.numbers
+        group = self.groups
         if face is not None:
             numbers = numbers[:new_column] + (face,) + numbers[new_column + 1:]
-        return value + self.numbers_table.get(tuple(sorted(n for n in numbers if n is not None)), 0.0)
+        owned = tuple(sorted(n for n in numbers if n is not None))
+        if face is not None:
+            group = groups(owned)
+        gi, gj = group[i], group[j]
+        value = self.base(key, active, group)
+        value -= term(i, ci, key, self._others(ci, i, active), table, gi)
+        if i == j:
+            value += term(i, nj, key, self._others(nj, i, active), table, gi)
+        else:
+            value -= term(j, cj, key, self._others(cj, j, active), table, gj)
+            value += term(i, ni, key, self._others(ni, i, active), table, gi)
+            value += term(j, nj, key, self._others(nj, j, active), table, gj)
+        return value + self.numbers_table.get(owned, 0.0)
 
     def lookahead(self) -> float:
         """Expected final total when the next roll's best effect (by `value`) is played."""

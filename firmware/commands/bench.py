@@ -9,18 +9,20 @@ from __future__ import annotations
 import argparse
 from importlib import import_module
 
+from firmware.i18n import N_, _
+
 SUITES = {
-    "engines": ("sim.bench.engines", "random games and legal-decision enumerations per second"),
-    "loop": ("sim.bench.loop", "the board loop: edge-to-push latency, idle CPU, memory, bus bytes"),
-    "bots": ("sim.arena", "bot levels against each other, EXTRA! solo scores, decision times"),
-    "ui": ("sim.bench.ui", "presses per decision (median and max) for each game, through the screens"),
+    "engines": ("sim.bench.engines", N_("random games and legal-decision enumerations per second")),
+    "loop": ("sim.bench.loop", N_("the board loop: edge-to-push latency, idle CPU, memory, bus bytes")),
+    "bots": ("sim.arena", N_("bot levels against each other, EXTRA! solo scores, decision times")),
+    "ui": ("sim.bench.ui", N_("presses per decision (median and max) for each game, through the screens")),
 }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     suites = parser.add_subparsers(dest="suite", required=True, metavar="SUITE")
     for name, (module, help_text) in SUITES.items():
-        suite = suites.add_parser(name, help=help_text, description=help_text)
+        suite = suites.add_parser(name, help=_(help_text), description=_(help_text))
         suite.set_defaults(suite_module=module)
         import_module(module).add_arguments(suite)
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from firmware.i18n import _
 from firmware.xdp.server import EngineServer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = "Commands: xdp, setoption name Level|Seed value V, isready, position RECORD, go [movetime MS], quit."
+    # The commands are the protocol's own words (docs/engine-protocol.md): only the sentence is translated.
+    parser.epilog = _("Commands: {commands}.").format(
+        commands="xdp, setoption name Level|Seed value V, isready, position RECORD, go [movetime MS], quit")
 
 
 def run(args: argparse.Namespace) -> int:

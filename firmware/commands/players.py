@@ -16,7 +16,7 @@ import sys
 from firmware import players
 from firmware.commands import state_dir_options
 from firmware.errors import RecordError
-from firmware.i18n import _
+from firmware.i18n import _, tr
 from firmware.paths import default_state_dir
 
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(_("removed {name}").format(name=players.remove(journal, args.name)))
     except (players.PlayerNameError, RecordError) as exc:
-        print(f"xtraboard players {args.action}: {exc}", file=sys.stderr)
+        print(f"xtraboard players {args.action}: {tr(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"xtraboard players {args.action}: "

@@ -23,7 +23,7 @@ from firmware.commands import state_dir_options
 from firmware.errors import RecordError
 from firmware.games import game_class, game_names
 from firmware.games.registry import find_game
-from firmware.i18n import _, ngettext
+from firmware.i18n import _, ngettext, tr
 from firmware.journal import Journal, ScoreEntry, StoredGame
 from firmware.paths import default_state_dir
 
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         _check_state_dir(state_dir)
         journal = Journal(state_dir, read_only=True)
     except RecordError as exc:
-        print(f"xtraboard records: {exc}", file=sys.stderr)
+        print(f"xtraboard records: {tr(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:  # e.g. no permission to look into the state directory
         print("xtraboard records: " + _("cannot read the state directory {folder}: {error}").format(

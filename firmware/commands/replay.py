@@ -7,7 +7,7 @@ import json
 import sys
 
 from firmware.errors import RecordError
-from firmware.i18n import _
+from firmware.i18n import _, tr
 from firmware.records import read_record, replay_record
 
 
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = replay_record(read_record(args.file))
     except RecordError as exc:
-        print(f"xtraboard replay: {exc}", file=sys.stderr)
+        print(f"xtraboard replay: {tr(exc)}", file=sys.stderr)
         return 2
     pending = game.pending()
     summary = {

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.i18n import _
+from firmware.i18n import _, tr
 
 PROG = "xtraboard run"
 
@@ -49,11 +49,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         hardware = open_hardware(load_board(args.board), "pi")
     except (HardwareError, ConfigError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{PROG}: {tr(error)}", file=sys.stderr)
         return 1
     with hardware:
         for problem in hardware.problems:
-            print(f"{PROG}: " + _("warning: {problem}").format(problem=problem), file=sys.stderr)
+            print(f"{PROG}: " + _("warning: {problem}").format(problem=tr(problem)), file=sys.stderr)
         try:
             from firmware.board_loop import run_board
         except ModuleNotFoundError as error:
@@ -64,5 +64,5 @@ def run(args: argparse.Namespace) -> int:
         try:
             return int(run_board(hardware, args) or 0)
         except (HardwareError, ConfigError) as error:
-            print(f"{PROG}: {error}", file=sys.stderr)
+            print(f"{PROG}: {tr(error)}", file=sys.stderr)
             return 1

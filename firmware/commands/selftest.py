@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.i18n import _
+from firmware.i18n import _, tr
 
 PROG = "xtraboard selftest"
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         hardware = open_hardware(load_board(args.board), args.backend)
     except (HardwareError, ConfigError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{PROG}: {tr(error)}", file=sys.stderr)
         return 1
     with hardware:
         if hardware.edges is None:  # open_hardware made the queue: no emit was given

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from firmware.errors import RecordError
-from firmware.i18n import _
+from firmware.i18n import _, tr
 from firmware.records import parse_record_text
 from firmware.verify import check_record
 
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         records = _read(args.record)
     except RecordError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        print(f"{PROG}: {tr(exc)}", file=sys.stderr)
         return 2
     worst = 0
     for number, (where, text) in enumerate(records, 1):
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             report = check_record(parse_record_text(text, where))
         except RecordError as exc:
-            print(f"{PROG}: {prefix}{exc}", file=sys.stderr)
+            print(f"{PROG}: {prefix}{tr(exc)}", file=sys.stderr)
             worst = 2
             continue
         for line in report.problems + report.notes:

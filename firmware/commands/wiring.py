@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import default_board_path, load_board
-from firmware.i18n import _
+from firmware.i18n import _, tr
 
 GENERATORS = {"svg": "sim.wiring.svg", "docs": "sim.wiring.docs"}  # by name: firmware never imports sim
 
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
             for path in import_module(GENERATORS["docs"]).update_docs(board, out.parent):
                 print(_("updated {file}").format(file=path))
     except ConfigError as exc:
-        print(f"xtraboard wiring: {exc}", file=sys.stderr)
+        print(f"xtraboard wiring: {tr(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
         print("xtraboard wiring: " + _("cannot write {file}: {error}").format(file=exc.filename, error=exc.strerror),

@@ -23,6 +23,7 @@ from collections import deque
 from typing import Any
 
 from firmware import __version__
+from firmware.errors import N_, Text
 
 log = logging.getLogger("xtraboard.fleet")
 OUTBOX = 64  # results kept while the broker is away; the oldest go first (and are counted)
@@ -165,7 +166,8 @@ class FleetPublisher:
         if reason.is_failure:
             with self._wake:
                 self.counters["refused"] += 1
-            self._trouble(f"fleet: broker {self.config.broker}:{self.config.port} refused the connection: {reason}")
+            self._trouble(Text(N_("fleet: broker {broker} refused the connection: {reason}"), broker=self._where(),
+                               reason=str(reason)))
             return
         with self._wake:
             self._connected = True
@@ -180,7 +182,7 @@ class FleetPublisher:
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         with self._wake:
             self.counters["unreachable"] += 1
-        self._trouble(f"fleet: broker {self.config.broker}:{self.config.port} cannot be reached")
+        self._trouble(Text(N_("fleet: broker {broker} cannot be reached"), broker=self._where()))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._wake:
@@ -189,7 +191,10 @@ class FleetPublisher:
             if was:
                 self.counters["disconnects"] += 1
         if was and not self._stopping:
-            self._trouble(f"fleet: lost the broker {self.config.broker}:{self.config.port} ({reason})")
+            self._trouble(Text(N_("fleet: lost the broker {broker} ({reason})"), broker=self._where(), reason=str(reason)))
+
+    def _where(self) -> str:
+        return f"{self.config.broker}:{self.config.port}"
 
     def _trouble(self, problem: str) -> None:
         """Log a problem once (a broker down for a week is one line, not thousands)."""

@@ -26,12 +26,12 @@ from abc import ABC, abstractmethod
 from copy import deepcopy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any, ClassVar, Literal
 
 from firmware.dice import DiceSource
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 
 ROLL: Literal["roll"] = "roll"
 DECISION: Literal["decision"] = "decision"
@@ -57,12 +57,12 @@ class Player:
     @classmethod
     def from_json(cls, data: Any) -> Player:
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
-            raise RecordError(f"a player must be an object with a string 'name', not {data!r}")
+            raise RecordError(Text(N_("a player must be an object with a string 'name', not {data!r}"), data=data))
         bot, kids = data.get("bot"), data.get("kids", False)
         if bot is not None and not isinstance(bot, str):
-            raise RecordError(f"player {data['name']!r}: 'bot' must be a level name, not {bot!r}")
+            raise RecordError(Text(N_("player {name!r}: 'bot' must be a level name, not {bot!r}"), name=data["name"], bot=bot))
         if not isinstance(kids, bool):
-            raise RecordError(f"player {data['name']!r}: 'kids' must be true or false, not {kids!r}")
+            raise RecordError(Text(N_("player {name!r}: 'kids' must be true or false, not {kids!r}"), name=data["name"], kids=kids))
         return cls(data["name"], bot, kids)
 
 
@@ -90,6 +90,13 @@ def pending_values(count: int) -> tuple[tuple[Pending, ...], tuple[Pending, ...]
     """`Pending` roll and decision values for seats 0..count-1: immutable, so every game of
     `count` players shares them (built once, not on every new game)."""
     return tuple(Pending(ROLL, p) for p in range(count)), tuple(Pending(DECISION, p) for p in range(count))
+
+
+@lru_cache(maxsize=256)
+def _seat(name: str) -> Player:
+    """The seat of a person called `name`: immutable, so games share it (benches and arenas
+    make many games)."""
+    return Player(name)
 
 
 @cache
@@ -126,14 +133,16 @@ class Game(ABC):
     max_players: ClassVar[int]
 
     def __init__(self, players: Sequence[Player | str]) -> None:
-        seats = tuple(p if isinstance(p, Player) else Player(p) for p in players)
+        seats = tuple([_seat(p) if type(p) is str else p if isinstance(p, Player) else Player(p) for p in players])
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalStepError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {len(seats)}"
-            )
+                N_("{game} is for {low} to {high} players, not {n}"),
+                game=self.title, low=self.min_players, high=self.max_players, n=len(seats))
         self.players: tuple[Player, ...] = seats
         self.history: list[Any] = []
-        self._actors: list[int | None] = []  # who made each history step; None for rolls
+        # who made each history step (None for rolls); None itself in an engine whose steps
+        # name their player (it overrides `actor`): one list fewer to keep per step
+        self._actors: list[int | None] | None = []
         self._undo_stack: list[Any] = []  # one _snapshot record per history step
         self._dice_seen: Any = None  # the last dice() a roll was checked against...
         self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
@@ -193,11 +202,11 @@ class Game(ABC):
         pending = self.pending()
         kind = pending.kind
         if kind == OVER:
-            raise IllegalStepError("the game is over: no more steps")
+            raise IllegalStepError(N_("the game is over: no more steps"))
         actor: int | None = None
         if isinstance(step, Roll):
             if kind != ROLL:
-                raise IllegalStepError(f"player {pending.player} has a decision to make; no roll now")
+                raise IllegalStepError(N_("player {player} has a decision to make; no roll now"), player=pending.player)
             dice = self.dice()
             if dice is not self._dice_seen:  # engines return constant dice: hash them once
                 self._dice_seen, self._rolls_seen = dice, _roll_set(dice)
@@ -208,23 +217,24 @@ class Game(ABC):
             if not known:
                 self._check_roll(step, dice)
         elif kind == ROLL:
-            raise IllegalStepError("the dice must be rolled first")
+            raise IllegalStepError(N_("the dice must be rolled first"))
         else:
             actor = pending.player
         record = self._snapshot(step)
         self._apply(step)
         self._undo_stack.append(record)
         self.history.append(step)
-        self._actors.append(actor)
+        if self._actors is not None:
+            self._actors.append(actor)
 
     @staticmethod
     def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
         """Raise IllegalStepError naming the first die whose face `step` cannot show."""
         if len(step.faces) != len(dice):
-            raise IllegalStepError(f"a roll here is {len(dice)} dice, not {len(step.faces)}")
+            raise IllegalStepError(N_("a roll here is {want} dice, not {got}"), want=len(dice), got=len(step.faces))
         for i, (face, faces) in enumerate(zip(step.faces, dice)):
             if face not in faces:
-                raise IllegalStepError(f"die {i} has no face {face!r} (faces: {list(faces)})")
+                raise IllegalStepError(N_("die {die} has no face {face!r} (faces: {faces})"), die=i, face=face, faces=list(faces))
 
     def apply_json(self, data: Any) -> Any:
         """Parse one record step and apply it; returns the step."""
@@ -244,9 +254,10 @@ class Game(ABC):
     def undo(self) -> Any:
         """Take back the last step (of any kind) and return it; restored from the undo stack."""
         if not self.history:
-            raise IllegalStepError("nothing to undo: no step has been played")
+            raise IllegalStepError(N_("nothing to undo: no step has been played"))
         self._restore(self._undo_stack.pop())
-        self._actors.pop()
+        if self._actors is not None:
+            self._actors.pop()
         return self.history.pop()
 
     def copy(self) -> Game:
@@ -254,7 +265,7 @@ class Game(ABC):
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.history = list(self.history)
-        twin._actors = list(self._actors)
+        twin._actors = None if self._actors is None else list(self._actors)
         twin._undo_stack = list(self._undo_stack)  # records are immutable: sharing them is safe
         self._copy_into(twin)
         return twin
@@ -288,7 +299,7 @@ class Game(ABC):
             >>> game.actor(0), game.actor(1)
             (None, 0)
         """
-        return self._actors[index]
+        return self._actors[index]  # type: ignore[index]  # engines that keep none override this
 
     def to_record(self) -> dict[str, Any]:
         """This game as a record (docs/records.md), with its result once it is over."""
@@ -312,10 +323,11 @@ def parse_roll(data: Any, size: int, kind: type) -> Roll:
     """A `{"roll": [...]}` step of `size` faces of type `kind` (str or int); RecordError otherwise."""
     faces = data.get("roll") if isinstance(data, Mapping) else None
     if not isinstance(faces, list) or len(faces) != size:
-        raise RecordError(f"'roll' must be a list of {size} faces, not {faces!r}")
+        raise RecordError(Text(N_("'roll' must be a list of {size} faces, not {faces!r}"), size=size, faces=faces))
     for face in faces:
         if type(face) is not kind:
-            raise RecordError(f"roll face {face!r} must be {'a string' if kind is str else 'an integer'}")
+            raise RecordError(Text(N_("roll face {face!r} must be a string") if kind is str
+                                   else N_("roll face {face!r} must be an integer"), face=face))
     return Roll(tuple(faces))
 
 

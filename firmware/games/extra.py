@@ -19,7 +19,7 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any, cast
 
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 SUMS: tuple[int, ...] = tuple(range(2, 13))
@@ -39,6 +39,7 @@ DICE_COUNT = 5
 
 # Row data by index (sum - 2): the engine's hot path avoids mapping look-ups.
 _ROW_SIZE = tuple(ROW_SIZES[s] for s in SUMS)
+_ROWS = len(SUMS)
 _DICE = (FACES,) * DICE_COUNT
 _OVER = Pending(OVER)
 _ROLLS = frozenset(product(FACES, repeat=DICE_COUNT))  # every roll of the five dice
@@ -83,7 +84,7 @@ def row_score(total: int, crosses: int) -> int:
     if crosses == 0:
         return 0
     if not 0 < crosses <= ROW_SIZES[total]:
-        raise IllegalStepError(f"sheet: row {total} has {ROW_SIZES[total]} boxes, not {crosses} crosses")
+        raise IllegalStepError(N_("sheet: row {row} has {size} boxes, not {n} crosses"), row=total, size=ROW_SIZES[total], n=crosses)
     wall = WALLS[total]
     if crosses <= wall:
         return WALL_SCORE
@@ -109,9 +110,9 @@ class Sheet:
     __slots__ = ("_crosses", "_numbers", "_column_crosses", "_ended", "_key")
 
     def __init__(self) -> None:
-        self._crosses: list[int] = [0] * len(SUMS)
-        self._numbers: list[int | None] = [None] * len(COLUMN_SIZES)
-        self._column_crosses: list[int] = [0] * len(COLUMN_SIZES)
+        self._crosses: list[int] = [0] * _ROWS
+        self._numbers: list[int | None] = [None, None, None]
+        self._column_crosses: list[int] = [0, 0, 0]
         self._ended = False
         self._key = _ALL_FREE  # _numbers_key(self._numbers), kept up to date with _numbers
 
@@ -126,21 +127,21 @@ class Sheet:
         sheet = cls()
         for total, count in (crosses or {}).items():
             if total not in ROW_SIZES:
-                raise IllegalStepError(f"sheet: there is no row {total!r} (rows are 2 to 12)")
+                raise IllegalStepError(N_("sheet: there is no row {row!r} (rows are 2 to 12)"), row=total)
             if type(count) is not int or not 0 <= count <= ROW_SIZES[total]:
-                raise IllegalStepError(f"sheet: row {total} has {ROW_SIZES[total]} boxes, {count!r} crosses do not fit")
+                raise IllegalStepError(N_("sheet: row {row} has {size} boxes, {n!r} crosses do not fit"), row=total, size=ROW_SIZES[total], n=count)
             sheet._crosses[total - 2] = count
         if len(numbers) != len(COLUMN_SIZES) or len(column_crosses) != len(COLUMN_SIZES):
-            raise IllegalStepError("sheet: the EXTRA table has exactly 3 columns")
+            raise IllegalStepError(N_("sheet: the EXTRA table has exactly 3 columns"))
         owned = [n for n in numbers if n is not None]
         if any(n not in FACES for n in owned) or len(set(owned)) != len(owned):
-            raise IllegalStepError(f"sheet: EXTRA numbers must be different die faces 1-6, not {list(numbers)}")
+            raise IllegalStepError(N_("sheet: EXTRA numbers must be different die faces 1-6, not {numbers}"), numbers=list(numbers))
         for column, (number, count) in enumerate(zip(numbers, column_crosses)):
             size = COLUMN_SIZES[column]
             if type(count) is not int or not 0 <= count <= size or (number is None and count):
                 raise IllegalStepError(
-                    f"sheet: column {column} ({size} boxes, number {number}) cannot hold {count!r} crosses"
-                )
+                    N_("sheet: column {column} ({size} boxes, number {number}) cannot hold {n!r} crosses"),
+                    column=column, size=size, number=number, n=count)
             sheet._numbers[column] = number
             sheet._column_crosses[column] = count
             if count == size:
@@ -288,29 +289,58 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 _CHOICES = _choice_table()
 # `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
 _LEGAL: list[Any] = [None] * (6 << 8)
+# What `_legal_for` gives: the decisions, the same as a set, and where their rows are by `id`
+_Offered = tuple[list[Choice], frozenset[Choice], dict[int, int]]
+_NOTHING_OFFERED: _Offered = ([], frozenset(), {})
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
-@cache
-def _roll_table(faces: tuple[int, ...]) -> tuple[int, ...]:
+def _roll_terms() -> tuple[tuple[int, ...], ...]:
+    """Per die index and face, that die's share of a roll's table (see `_roll_table`) as one
+    int, the table's bytes little-endian: its bit in every set of faces holding the face, and
+    the face added to the byte of each pair it is in. Terms of different dice never carry
+    into each other (shown masks stay below 32, pair sums below 13), so a roll's table is the
+    sum of its five dice's terms, less 2 in each row byte."""
+    terms = []
+    for die in range(DICE_COUNT):
+        pairs = sum(1 << 8 * (2 * n + k) for n, split in enumerate(_FREE_RIDE_SPLITS)
+                    for k, pair in enumerate(split) if die in pair)
+        by_face = [0]
+        for face in FACES:
+            shown = sum(1 << die << 8 * faces for faces in range(_SHOWN_SETS) if faces >> face - 1 & 1)
+            by_face.append(shown + (face * pairs << 8 * _SHOWN_SETS))
+        terms.append(tuple(by_face))
+    return tuple(terms)
+
+
+_TERMS = _roll_terms()
+_TABLE_SIZE = _SHOWN_SETS + 2 * len(_FREE_RIDE_SPLITS)
+_TWOS = sum(2 << 8 * i for i in range(_SHOWN_SETS, _TABLE_SIZE))  # a pair's row index is its sum - 2
+# The tables of the rolls met so far: at most 7776 of 94 bytes, about 1.9 MB with the dict (tracemalloc).
+_TABLES: dict[tuple[int, ...], bytes] = {}
+
+
+def _roll_table(faces: tuple[int, ...]) -> bytes:
     """What the fast paths look up about one roll, cached per roll: first, per set of faces
     (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of the dice showing one of
-    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row."""
-    by_face = [0] * (len(FACES) + 1)
-    for index, face in enumerate(faces):
-        by_face[face] |= 1 << index
-    table = [0]
-    for face in FACES:  # the sets with face f are those without it, plus its dice
-        mask = by_face[face]
-        table += [dice | mask for dice in table]
-    for (a, b), (c, d) in _FREE_RIDE_SPLITS:
-        table += (faces[a] + faces[b] - 2, faces[c] + faces[d] - 2)
-    return tuple(table)
+    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row.
+
+        >>> table = _roll_table((1, 2, 2, 3, 5))
+        >>> at = _ROWS_AT[(1, 2), (3, 4)]
+        >>> table[0b000010], table[at] + 2, table[at + 1] + 2   # dice 1 and 2 show a 2; 2+2, 3+5
+        (6, 4, 8)
+    """
+    table = _TABLES.get(faces)
+    if table is None:
+        a, b, c, d, e = faces
+        table = _TABLES[faces] = (_TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e]
+                                  - _TWOS).to_bytes(_TABLE_SIZE, "little")
+    return table
 
 
 @cache
-def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
+def _legal_for(player: int, shown: int, free: int) -> _Offered:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
     6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
@@ -331,21 +361,22 @@ def _legal_for(player: int, shown: int, free: int) -> tuple[tuple[Choice, ...], 
         else:
             for column in columns:
                 decisions.extend(table[die][column])
-    return tuple(decisions), frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
+    # a list, never handed out: `legal_decisions` returns copies (a list's copy is the cheapest)
+    return decisions, frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
 
 
-def _pairs_problem(pairs: Any, extra: int | None) -> str | None:
+def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
     if not (isinstance(pairs, tuple) and len(pairs) == 2
             and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)):
-        return f"pairs must be two pairs of dice indices, not {pairs!r}"
+        return Text(N_("pairs must be two pairs of dice indices, not {pairs!r}"), pairs=pairs)
     used = {*pairs[0], *pairs[1]}
     if any(not 0 <= i < DICE_COUNT for i in used):
-        return f"pairs {[list(p) for p in pairs]}: dice indices are 0 to 4"
+        return Text(N_("pairs {pairs}: dice indices are 0 to 4"), pairs=[list(p) for p in pairs])
     if len(used) != 4:
-        return f"pairs {[list(p) for p in pairs]} must use four different dice"
+        return Text(N_("pairs {pairs} must use four different dice"), pairs=[list(p) for p in pairs])
     if extra in used:
-        return f"pairs {[list(p) for p in pairs]}: the extra die {extra} cannot also be in a pair"
+        return Text(N_("pairs {pairs}: the extra die {extra} cannot also be in a pair"), pairs=[list(p) for p in pairs], extra=extra)
     return None
 
 
@@ -382,7 +413,7 @@ class Extra(Game):
     max_players = 6
 
     def _setup(self) -> None:
-        self.sheets: tuple[Sheet, ...] = tuple(Sheet() for _ in self.players)
+        self.sheets: tuple[Sheet, ...] = tuple([Sheet() for _ in self.players])
         self.faces: tuple[int, ...] | None = None
         self.roller: int | None = 0
         self.rolls = 0
@@ -391,9 +422,10 @@ class Extra(Game):
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
-        self._offered: tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]] | None = None  # see _legal
+        self._offered: _Offered | None = None  # see _legal
         self._showing_for: tuple[int, ...] | None = None  # the roll `_showing` (its _roll_table) is of
-        self._showing: tuple[int, ...] = ()
+        self._showing: bytes = b""
+        self._actors = None  # a Choice names its player: see `actor`
 
     def _snapshot(self, step: Any) -> Any:
         if isinstance(step, Roll):
@@ -405,8 +437,8 @@ class Extra(Game):
 
     def _restore(self, record: Any) -> None:
         self._offered = None
-        if len(record) == 10:  # the fast `apply`'s record of a choice: undo its changes
-            self._events, player, first, second, column, number, crossed, ended, in_game, self.roller = record
+        if type(record[1]) is int:  # the fast `apply`'s record of a choice (player second): undo its changes
+            self._events, player, first, second, column, number, crossed, in_game, self.roller = record
             sheet = self.sheets[player]
             crosses = sheet._crosses
             if second >= 0:  # taken back in reverse order: both pairs may cross the same row
@@ -419,9 +451,9 @@ class Extra(Game):
                     sheet._key = _numbers_key(sheet._numbers)
                 if crossed:
                     sheet._column_crosses[column] -= 1
-            sheet._ended = ended
-            if in_game is not None:
+            if in_game is not None:  # the choice ended this player's game
                 self._in_game = list(in_game)
+                sheet._ended = False
             self._undecided.insert(0, player)
             return
         self._events, self._undecided = record[0], list(record[1])
@@ -450,9 +482,16 @@ class Extra(Game):
     def in_game(self) -> tuple[int, ...]:
         return tuple(self._in_game)
 
+    def actor(self, index: int) -> int | None:
+        """Who made history step `index`: the player a Choice names (only the pending player's
+        choices are applied), None for a roll."""
+        step = self.history[index]
+        return step.player if isinstance(step, Choice) else None
+
     def pending(self) -> Pending:
-        if self._undecided:
-            return self._to_decide[self._undecided[0]]
+        undecided = self._undecided
+        if undecided:
+            return self._to_decide[undecided[0]]
         if self._in_game:
             return self._to_roll[self.roller]  # type: ignore[index]  # None only once over
         return _OVER
@@ -485,9 +524,9 @@ class Extra(Game):
         offered = self._offered  # set only while a decision is pending
         if offered is None:
             undecided = self._undecided
-            faces = self.faces
-            if not undecided or faces is None:
+            if not undecided:  # (a decision is pending only after a roll: faces are known)
                 return []
+            faces = self.faces
             # _legal, inline: bots and the bench ask on every decision
             player = undecided[0]
             key = self.sheets[player]._key
@@ -498,9 +537,9 @@ class Extra(Game):
             if offered is None:
                 offered = _LEGAL[index] = _legal_for(player, index >> 3 & 31, index & 7)
             self._offered = offered
-        return list(offered[0])
+        return offered[0].copy()
 
-    def _legal(self) -> tuple[tuple[Choice, ...], frozenset[Choice], dict[int, int]]:
+    def _legal(self) -> _Offered:
         """The pending player's legal decisions, from the cached table for their situation;
         kept until the next step (a bot asks for them, then applies one)."""
         player = self._undecided[0]
@@ -523,84 +562,95 @@ class Extra(Game):
         anything else, and every refused step, takes the plain path.
 
         A fast choice's undo record holds only what it changed (see `_restore`): the crossed
-        rows, the EXTRA column's number and count, the ended flag, the roller, and the players
-        still in only when this choice ended the player's game."""
+        rows, the EXTRA column's number and count, the roller, and the players still in only
+        when this choice ended the player's game (a deciding player's sheet had not ended)."""
         kind = type(step)
-        undecided = self._undecided
         if kind is Choice:
-            if undecided:
-                offered = self._offered
-                if offered is None:
-                    offered = self._legal()
-                rows = offered[2].get(id(step))
-                if rows is not None:  # offered, so legal and the pending player's: `_choose`
-                    # inline, without events; `rows`: where the roll's table (set by `_legal`)
-                    # holds the rows its pairs cross
-                    player = undecided[0]
-                    sheet = self.sheets[player]
-                    table = self._showing
-                    crosses = sheet._crosses
-                    first = table[rows]
-                    box = crosses[first]
-                    if box < _ROW_SIZE[first]:
-                        crosses[first] = box + 1
+            offered = self._offered  # set while a decision is pending, once it was asked for
+            if offered is None:
+                offered = self._legal() if self._undecided else _NOTHING_OFFERED
+            rows = offered[2].get(id(step))
+            if rows is not None:  # offered, so legal and the pending player's: `_choose` inline,
+                # without events; `rows`: where the roll's table (set by `_legal`) holds the
+                # rows its pairs cross
+                player = step.player
+                sheet = self.sheets[player]
+                table = self._showing
+                crosses = sheet._crosses
+                first = table[rows]
+                box = crosses[first]
+                if box < _ROW_SIZE[first]:
+                    crosses[first] = box + 1
+                else:
+                    first = -1  # the row was full: nothing crossed
+                second = table[rows + 1]
+                box = crosses[second]
+                if box < _ROW_SIZE[second]:
+                    crosses[second] = box + 1
+                else:
+                    second = -1
+                in_game = None
+                extra = step.extra
+                if extra is None:
+                    column, number, cross = -1, None, False
+                else:
+                    face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
+                    numbers = sheet._numbers
+                    column = step.column
+                    if column is None:  # offered without a column: the face is an EXTRA number
+                        column, number, cross = numbers.index(face), face, True
                     else:
-                        first = -1  # the row was full: nothing crossed
-                    second = table[rows + 1]
-                    box = crosses[second]
-                    if box < _ROW_SIZE[second]:
-                        crosses[second] = box + 1
-                    else:
-                        second = -1
-                    ended = sheet._ended
-                    extra = step.extra
-                    if extra is None:
-                        column, number, cross = -1, None, False
-                    else:
-                        face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
-                        numbers = sheet._numbers
-                        if face in numbers:
-                            column, cross = numbers.index(face), True
-                        else:
-                            column, cross = step.column, not self.players[player].kids
-                            sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
-                        number = numbers[column]
+                        number, cross = None, not self.players[player].kids
                         numbers[column] = face
-                        if cross:
-                            column_crosses = sheet._column_crosses
-                            count = column_crosses[column] + 1
-                            column_crosses[column] = count
-                            if count == COLUMN_SIZES[column]:
-                                sheet._ended = True
-                    in_game = None
-                    if sheet._ended:
-                        in_game = tuple(self._in_game)
-                        self._in_game.remove(player)
-                    self._undo_stack.append((self._events, player, first, second, column, number, cross, ended,
-                                             in_game, self.roller))
-                    del undecided[0]
-                    if not undecided:
-                        self._next_roller()
-                    self._events = None
-                    self._offered = None
-                    self.history.append(step)
-                    self._actors.append(player)
-                    return
-        elif kind is Roll and not undecided and self._in_game:
+                        sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
+                    if cross:
+                        column_crosses = sheet._column_crosses
+                        count = column_crosses[column] + 1
+                        column_crosses[column] = count
+                        if count == COLUMN_SIZES[column]:  # this player's game ends
+                            sheet._ended = True
+                            in_game = tuple(self._in_game)
+                            self._in_game.remove(player)
+                # (a deciding player's sheet has not ended: they would not be in the game)
+                self._undo_stack.append((self._events, player, first, second, column, number, cross, in_game,
+                                         self.roller))
+                undecided = self._undecided
+                del undecided[0]
+                if not undecided:  # `_next_roller`, inline
+                    players = self._in_game
+                    if players:
+                        current = self.roller
+                        for later in players:
+                            if later > current:  # type: ignore[operator]  # None only once over
+                                self.roller = later
+                                break
+                        else:
+                            self.roller = players[0]
+                    else:
+                        self.roller = None
+                self._events = None
+                self._offered = None
+                self.history.append(step)
+                return
+        elif kind is Roll and not self._undecided and self._in_game:
             faces = step.faces
-            try:
-                known = faces in _ROLLS
+            try:  # one look-up checks the roll and finds its table
+                table = _TABLES.get(faces)
+                if table is None and faces in _ROLLS:
+                    table = _roll_table(faces)
             except TypeError:  # unhashable faces: the plain path names the bad one
-                known = False
-            if known:
+                table = None
+            if table is not None:
                 self._undo_stack.append((self._events, (), self.faces, self.rolls))
                 self._events = None
-                self.faces = tuple(faces)
+                if type(faces) is not tuple:
+                    faces = tuple(faces)
+                self.faces = faces
+                self._showing_for, self._showing = faces, table
                 self.rolls += 1
                 self._undecided = list(self._in_game)
                 self._offered = None
                 self.history.append(step)
-                self._actors.append(None)
                 return
         Game.apply(self, step)
 
@@ -610,7 +660,7 @@ class Extra(Game):
         elif isinstance(step, Choice):
             self._apply_choice(step)
         else:
-            raise IllegalStepError(f"an EXTRA! step is a Roll or a Choice, not {step!r}")
+            raise IllegalStepError(N_("an EXTRA! step is a Roll or a Choice, not {step!r}"), step=step)
         self._offered = None
 
     def _apply_roll(self, step: Roll) -> None:
@@ -619,42 +669,44 @@ class Extra(Game):
         self._undecided = list(self._in_game)
         self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
 
-    def _check_choice(self, step: Choice) -> str | None:
+    def _check_choice(self, step: Choice) -> Text | None:
         """The rule `step` breaks, or None; changes nothing."""
         player = self._undecided[0]
         if step.player != player:
-            return f"turn order: player {player} decides now, not player {step.player!r}"
+            return Text(N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player)
         faces = cast(tuple[int, ...], self.faces)  # a decision is pending only after a roll
         sheet = self.sheets[player]
         extra, column = step.extra, step.column
         if extra is not None and (type(extra) is not int or not 0 <= extra < DICE_COUNT):
-            return f"extra die: {extra!r} is not a die index 0 to 4 (or null for a free ride)"
+            return Text(N_("extra die: {extra!r} is not a die index 0 to 4 (or null for a free ride)"), extra=extra)
         if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
-            return f"EXTRA column: {column!r} is not a column 0, 1 or 2"
+            return Text(N_("EXTRA column: {column!r} is not a column 0, 1 or 2"), column=column)
         numbers = sheet._numbers
         if sheet.owned == MAX_NUMBERS:
             shown = [i for i, face in enumerate(faces) if face in numbers]
             if shown and extra not in shown:
                 owned = sorted(n for n in numbers if n is not None)
-                return (f"extra die: the roll shows an EXTRA number of {owned}, so the extra die "
-                        f"must be one of dice {shown}, not {extra}")
+                return Text(N_("extra die: the roll shows an EXTRA number of {owned}, so the extra die "
+                               "must be one of dice {shown}, not {extra}"), owned=owned, shown=shown, extra=extra)
             if not shown and extra is not None:
-                return f"free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"
+                return Text(N_("free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"), extra=extra)
         elif extra is None:
-            return f"free ride: only with three EXTRA numbers; player {player} owns {sheet.owned}, so an extra die is needed"
+            return Text(N_("free ride: only with three EXTRA numbers; player {player} owns {owned}, so an extra die is needed"),
+                        player=player, owned=sheet.owned)
         if extra is not None:
             face = faces[extra]
             owned_column = sheet.column_of(face)
             if owned_column is not None and column is not None:
-                return (f"EXTRA column: {face} is already the EXTRA number of column {owned_column}; "
-                        f"give no column")
+                return Text(N_("EXTRA column: {face} is already the EXTRA number of column {column}; give no column"),
+                            face=face, column=owned_column)
             if owned_column is None:
                 if column is None:
-                    return f"EXTRA column: {face} becomes a new EXTRA number; choose an empty column"
+                    return Text(N_("EXTRA column: {face} becomes a new EXTRA number; choose an empty column"), face=face)
                 if numbers[column] is not None:
-                    return f"EXTRA column: column {column} already holds the EXTRA number {numbers[column]}"
+                    return Text(N_("EXTRA column: column {column} already holds the EXTRA number {number}"),
+                                column=column, number=numbers[column])
         elif column is not None:
-            return "EXTRA column: a free ride writes no EXTRA number; give no column"
+            return Text(N_("EXTRA column: a free ride writes no EXTRA number; give no column"))
         return _pairs_problem(step.pairs, extra)
 
     def _apply_choice(self, step: Choice) -> None:
@@ -722,12 +774,17 @@ class Extra(Game):
 
     def _next_roller(self) -> None:
         """Clockwise to the next player still in; None when nobody is."""
-        if not self._in_game:
+        in_game = self._in_game
+        if not in_game:
             self.roller = None
             return
-        current = self.roller if self.roller is not None else -1
-        later = [p for p in self._in_game if p > current]
-        self.roller = later[0] if later else self._in_game[0]
+        current = self.roller
+        if current is not None:
+            for player in in_game:  # a loop, not a list: this runs after every roll's last choice
+                if player > current:
+                    self.roller = player
+                    return
+        self.roller = in_game[0]
 
     # --- the end ----------------------------------------------------------------------------
     def _winners(self) -> list[int]:
@@ -750,27 +807,29 @@ class Extra(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Roll | Choice:
         if not isinstance(data, Mapping):
-            raise RecordError(f"an EXTRA! step must be a JSON object, not {data!r}")
+            raise RecordError(Text(N_("an EXTRA! step must be a JSON object, not {data!r}"), data=data))
         if "roll" in data:
             return parse_roll(data, DICE_COUNT, int)
         if "player" not in data:
-            raise RecordError(f"an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {sorted(data)}")
+            raise RecordError(Text(N_("an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {keys}"),
+                                   keys=sorted(data)))
         player = data["player"]
         if type(player) is not int or player < 0:
-            raise RecordError(f"'player' must be a seat index (integer from 0), not {player!r}")
+            raise RecordError(Text(N_("'player' must be a seat index (integer from 0), not {player!r}"), player=player))
         if "extra" not in data:
-            raise RecordError("'extra' is missing: a die index 0-4, or null on a free ride")
+            raise RecordError(Text(N_("'extra' is missing: a die index 0-4, or null on a free ride")))
         extra = data["extra"]
         if extra is not None and (type(extra) is not int or not 0 <= extra < DICE_COUNT):
-            raise RecordError(f"'extra' must be a die index 0-4 or null, not {extra!r}")
+            raise RecordError(Text(N_("'extra' must be a die index 0-4 or null, not {extra!r}"), extra=extra))
         column = data.get("column")
         if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
-            raise RecordError(f"'column' must be 0, 1, 2 or null, not {column!r}")
+            raise RecordError(Text(N_("'column' must be 0, 1, 2 or null, not {column!r}"), column=column))
         pairs = data.get("pairs")
         if not (isinstance(pairs, list) and len(pairs) == 2 and all(
                 isinstance(p, list) and len(p) == 2 and all(type(i) is int and 0 <= i < DICE_COUNT for i in p)
                 for p in pairs)):
-            raise RecordError(f"'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}")
+            raise RecordError(Text(N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
+                                   pairs=pairs))
         return Choice(player, extra, column, pairs)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
@@ -59,10 +59,10 @@ def _face_value(face: str) -> int:
 
 def _check_faces(faces: Sequence[str]) -> None:
     if len(faces) != 2:
-        raise IllegalStepError(f"an EXXTRA roll is 2 dice (die A, die B), not {len(faces)}")
+        raise IllegalStepError(N_("an EXXTRA roll is 2 dice (die A, die B), not {n}"), n=len(faces))
     for label, face, die in (("A", faces[0], DIE_A), ("B", faces[1], DIE_B)):
         if face not in die:
-            raise IllegalStepError(f"die {label} has no face {face!r} (faces: {list(die)})")
+            raise IllegalStepError(N_("die {die} has no face {face!r} (faces: {faces})"), die=label, face=face, faces=list(die))
 
 
 def combination(faces: Sequence[str], first_roll: bool) -> str | None:
@@ -81,7 +81,7 @@ def combination_value(combo: str) -> int:
     """A combination as a number that orders like the rules compare (higher face, then lower):
     "71" → 71 > "64" → 64; "00" → 0."""
     if len(combo) != 2 or not combo.isdigit() or combo[0] < combo[1]:
-        raise IllegalStepError(f"{combo!r} is not a combination (two digits, higher first)")
+        raise IllegalStepError(N_("{combo!r} is not a combination (two digits, higher first)"), combo=combo)
     return int(combo)
 
 
@@ -346,22 +346,22 @@ class Exxtra(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
-            raise RecordError(f"an EXXTRA step must be an object, not {data!r}")
+            raise RecordError(Text(N_("an EXXTRA step must be an object, not {data!r}"), data=data))
         if "roll" in data:
             if "do" in data:
-                raise RecordError("an EXXTRA step has either 'roll' or 'do', not both")
+                raise RecordError(Text(N_("an EXXTRA step has either 'roll' or 'do', not both")))
             return parse_roll(data, 2, str)
         action = data.get("do")
         if action == "reroll":
             if "rung" in data:
-                raise RecordError("'rung' belongs to a place step, not to a reroll")
+                raise RecordError(Text(N_("'rung' belongs to a place step, not to a reroll")))
             return cls._REROLL
         if action == "place":
             rung = data.get("rung")
             if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
-                raise RecordError(f"'rung' must be an integer 0–{TOP_RUNG}, not {rung!r}")
+                raise RecordError(Text(N_("'rung' must be an integer 0–{top}, not {rung!r}"), top=TOP_RUNG, rung=rung))
             return cls._PLACES[rung]
-        raise RecordError(f"an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {dict(data)!r}")
+        raise RecordError(Text(N_("an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {data!r}"), data=dict(data)))
 
     def _apply(self, step: Any) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).
@@ -378,7 +378,7 @@ class Exxtra(Game):
             self._events = []
             self._apply_place(step.rung)
         else:
-            raise IllegalStepError(f"{step!r} is not an EXXTRA step (a roll, reroll or place)")
+            raise IllegalStepError(N_("{step!r} is not an EXXTRA step (a roll, reroll or place)"), step=step)
 
     # --- public state --------------------------------------------------------------------
     @property
@@ -464,12 +464,12 @@ class Exxtra(Game):
 
     def _check_place(self, rung: Any) -> None:
         if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
-            raise IllegalStepError(f"placing: rung must be 0–{TOP_RUNG}, not {rung!r}")
+            raise IllegalStepError(N_("placing: rung must be 0–{top}, not {rung!r}"), top=TOP_RUNG, rung=rung)
         owner = self._owner
         if rung > 0 and owner[rung] >= 0:
             raise IllegalStepError(
-                f"placing: rung {rung} is taken by player {owner[rung]}; rungs 1–5 hold one pair (rung 0 any number)"
-            )
+                N_("placing: rung {rung} is taken by player {player}; rungs 1–5 hold one pair (rung 0 any number)"),
+                rung=rung, player=owner[rung])
 
     def _apply_place(self, rung: int) -> None:
         """Place the current combination on `rung` (already checked by `_check_place`)."""

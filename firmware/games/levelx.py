@@ -19,7 +19,7 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from firmware.errors import IllegalStepError, RecordError
+from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
@@ -94,7 +94,7 @@ class Groups:
         for group in groups:
             for index in group:
                 if type(index) is not int:
-                    raise IllegalStepError(f"groups: die index {index!r} must be an integer 0–{DICE_COUNT - 1}")
+                    raise IllegalStepError(N_("groups: die index {index!r} must be an integer 0–{last}"), index=index, last=DICE_COUNT - 1)
         object.__setattr__(self, "groups", groups)
         object.__setattr__(self, "_key", tuple(sorted(tuple(sorted(group)) for group in groups)))
         # For the engine's fast path: each group's bit mask of dice indices (in the order
@@ -373,7 +373,7 @@ class LevelX(Game):
             elif isinstance(step, Groups):
                 self._play_groups(step.groups)
             else:
-                raise IllegalStepError(f"{step!r} is not a LEVEL X step (roll, turn_ones or groups)")
+                raise IllegalStepError(N_("{step!r} is not a LEVEL X step (roll, turn_ones or groups)"), step=step)
         except IllegalStepError:
             self._events = previous  # a refused step changes nothing, its events included
             raise
@@ -392,22 +392,24 @@ class LevelX(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
-            raise RecordError(f"a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}")
+            raise RecordError(Text(N_("a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}"),
+                                   data=data))
         keys = [key for key in ("roll", "turn_ones", "groups") if key in data]
         if len(keys) != 1:
-            raise RecordError(f"a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {sorted(data)}")
+            raise RecordError(Text(N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {keys}"),
+                                   keys=sorted(data)))
         if keys[0] == "roll":
             return parse_roll(data, DICE_COUNT, int)
         if keys[0] == "turn_ones":
             faces = data["turn_ones"]
             if not isinstance(faces, list) or not all(type(face) is int for face in faces):
-                raise RecordError(f"'turn_ones' must be a list of integer faces, not {faces!r}")
+                raise RecordError(Text(N_("'turn_ones' must be a list of integer faces, not {faces!r}"), faces=faces))
             return TurnOnes(tuple(faces))
         groups = data["groups"]
         if not isinstance(groups, list) or not all(
             isinstance(group, list) and all(type(index) is int for index in group) for group in groups
         ):
-            raise RecordError(f"'groups' must be a list of lists of integer dice indices, not {groups!r}")
+            raise RecordError(Text(N_("'groups' must be a list of lists of integer dice indices, not {groups!r}"), groups=groups))
         return Groups(tuple(tuple(group) for group in groups))
 
     # --- read-only state for the UI ----------------------------------------------------
@@ -503,12 +505,12 @@ class LevelX(Game):
     # --- the rules -----------------------------------------------------------------------
     def _rolled(self) -> tuple[int, ...]:
         if self._faces is None:  # the base class already refuses decisions before the roll
-            raise IllegalStepError("the dice must be rolled first")
+            raise IllegalStepError(N_("the dice must be rolled first"))
         return self._faces
 
     def _roll(self, faces: tuple[Any, ...]) -> None:
         if set(map(type, faces)) != {int}:  # the base class checked the values, not their type
-            raise IllegalStepError(f"roll: faces must be integers 1–6, not {list(faces)}")
+            raise IllegalStepError(N_("roll: faces must be integers 1–6, not {faces}"), faces=list(faces))
         self._faces = tuple(faces)
         if self._events is not None:
             self._events.append({"kind": "roll", "player": self._current, "faces": list(faces)})
@@ -516,17 +518,17 @@ class LevelX(Game):
     def _turn_ones(self, new_faces: tuple[int, ...]) -> None:
         faces = self._rolled()
         if self._ones_turned:
-            raise IllegalStepError("lucky loser: the ones were already turned this turn (one choice per turn)")
+            raise IllegalStepError(N_("lucky loser: the ones were already turned this turn (one choice per turn)"))
         ones = [index for index, face in enumerate(faces) if face == 1]
         if len(ones) < 2:
-            raise IllegalStepError(f"lucky loser: needs two or more dice showing 1, this roll shows {len(ones)}")
+            raise IllegalStepError(N_("lucky loser: needs two or more dice showing 1, this roll shows {n}"), n=len(ones))
         if len(new_faces) != len(ones) - 1:
             raise IllegalStepError(
-                f"lucky loser: all the ones but one are turned: {len(ones) - 1} new faces, not {len(new_faces)}"
-            )
+                N_("lucky loser: all the ones but one are turned: {want} new faces, not {got}"),
+                want=len(ones) - 1, got=len(new_faces))
         for face in new_faces:
             if type(face) is not int or face not in FACES:
-                raise IllegalStepError(f"lucky loser: new face {face!r} is not a die face 1–6")
+                raise IllegalStepError(N_("lucky loser: new face {face!r} is not a die face 1–6"), face=face)
         turned = list(faces)
         for index, face in zip(ones, new_faces):
             turned[index] = face
@@ -570,20 +572,20 @@ class LevelX(Game):
         totals = []
         for group in groups:
             if not group:
-                raise IllegalStepError("groups: every group needs at least one die")
+                raise IllegalStepError(N_("groups: every group needs at least one die"))
             total = 0
             for index in group:
                 if not 0 <= index < DICE_COUNT:
-                    raise IllegalStepError(f"groups: die index {index} does not exist (dice are 0–{DICE_COUNT - 1})")
+                    raise IllegalStepError(N_("groups: die index {index} does not exist (dice are 0–{last})"), index=index, last=DICE_COUNT - 1)
                 bit = 1 << index
                 if used & bit:
-                    raise IllegalStepError(f"groups: die {index} is in two groups (each die belongs to one group)")
+                    raise IllegalStepError(N_("groups: die {index} is in two groups (each die belongs to one group)"), index=index)
                 used |= bit
                 total += faces[index]
             if not MIN_SUM <= total <= MAX_SUM:
                 raise IllegalStepError(
-                    f"groups: group {list(group)} sums to {total}; a group must sum to {MIN_SUM}–{MAX_SUM}"
-                )
+                    N_("groups: group {group} sums to {total}; a group must sum to {low}–{high}"),
+                    group=list(group), total=total, low=MIN_SUM, high=MAX_SUM)
             totals.append(total)
         return totals
 
@@ -698,7 +700,7 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
     else:
         faces = tuple(game_or_faces)
         if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
-            raise IllegalStepError(f"outcomes: LEVEL X needs {DICE_COUNT} faces 1–6, not {list(faces)}")
+            raise IllegalStepError(N_("outcomes: LEVEL X needs {n} faces 1–6, not {faces}"), n=DICE_COUNT, faces=list(faces))
     sums, bad = _sums_for(faces)
     found: dict[tuple[int, ...], Groups] = {}
     for groups, masks, needs in _GROUPINGS:

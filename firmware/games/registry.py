@@ -26,7 +26,7 @@ from functools import cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from firmware.errors import RecordError
+from firmware.errors import N_, RecordError, Text
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
@@ -106,7 +106,8 @@ class GameSpec:
 
     def policy(self, level: str) -> Policy:
         if level not in self.bots:
-            raise RecordError(f"{self.title} has no bot level {level!r}: expected one of {', '.join(self.bots)}")
+            raise RecordError(Text(N_("{game} has no bot level {level!r}: expected one of {levels}"), game=self.title,
+                                   level=level, levels=", ".join(self.bots)))
         return _resolve(self.bots[level])
 
     @property
@@ -151,7 +152,7 @@ def find_game(name: Any) -> GameSpec:
     _load_builtin()
     spec = _REGISTRY.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise RecordError(f"unknown game {name!r}: expected one of {', '.join(_REGISTRY)}")
+        raise RecordError(Text(N_("unknown game {name!r}: expected one of {games}"), name=name, games=", ".join(_REGISTRY)))
     return spec
 
 

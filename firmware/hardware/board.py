@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from adafruit_pixelbuf import PixelBuf
 
-from firmware.errors import HardwareError
+from firmware.errors import N_, HardwareError, Text
 from firmware.hardware.buttons import ButtonInputs, RawEdge
 from firmware.hardware.config import BoardConfig, LedsConfig
 from firmware.hardware.display import Display, dummy_device, make_luma_device
@@ -141,13 +141,13 @@ def _pi_pin_factory(problems: list[str]) -> Any:
             Device.ensure_pin_factory()
         except Exception as error:
             tried = "; ".join(str(w.message).removeprefix("Falling back from ") for w in caught) or str(error)
-            raise HardwareError(
-                f"buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
-                "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed "
-                "(sudo apt install python3-lgpio)"
-            ) from error
+            raise HardwareError(Text(
+                N_("buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
+                   "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed "
+                   "(sudo apt install python3-lgpio)"), tried=tried)) from error
     if any(issubclass(w.category, NativePinFactoryFallback) for w in caught):
-        problems.append("buttons: using gpiozero's slower native GPIO driver; install lgpio (sudo apt install python3-lgpio)")
+        problems.append(Text(N_("buttons: using gpiozero's slower native GPIO driver; install lgpio "
+                                "(sudo apt install python3-lgpio)")))
     return Device.pin_factory
 
 
@@ -159,16 +159,16 @@ def _open_leds(cfg: LedsConfig, backend: str, pixels: PixelBuf | None, problems:
             pixels = _neopixels(cfg)
         except Exception as error:  # import, platform, permission: all mean "no LEDs", play on
             need = (
-                "that SPI is enabled (raspi-config → Interface Options → SPI)"
+                Text(N_("that SPI is enabled (raspi-config → Interface Options → SPI)"))
                 if cfg.driver == "spi"
-                else f"that the board runs as root (PWM on GPIO{cfg.pin} needs /dev/mem)"
+                else Text(N_("that the board runs as root (PWM on GPIO{pin} needs /dev/mem)"), pin=cfg.pin)
             )
-            problems.append(
-                f"LEDs: the NeoPixel chain on GPIO{cfg.pin} ({cfg.driver}) could not be opened ({error}); "
-                f"check that the pi extra is installed (pip install 'xtraboard[pi]': "
-                f"adafruit-circuitpython-neopixel{'-spi' if cfg.driver == 'spi' else ''}) and {need}; "
-                "playing without LEDs"
-            )
+            problems.append(Text(
+                N_("LEDs: the NeoPixel chain on GPIO{pin} ({driver}) could not be opened ({error}); "
+                   "check that the pi extra is installed (pip install 'xtraboard[pi]': {package}) and {need}; "
+                   "playing without LEDs"),
+                pin=cfg.pin, driver=cfg.driver, error=error, need=need,
+                package=f"adafruit-circuitpython-neopixel{'-spi' if cfg.driver == 'spi' else ''}"))
             return None
     return from_config(cfg, pixels)
 
@@ -199,6 +199,6 @@ def _open_display(
         try:
             device = make_luma_device(cfg, serial=serial)
         except HardwareError as error:
-            problems.append(f"{error}; playing without the display")
+            problems.append(Text(N_("{error}; playing without the display"), error=error))
             return None, ""
     return Display(device), describe_display(config)

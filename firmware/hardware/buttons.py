@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from firmware.errors import HardwareError
+from firmware.errors import N_, HardwareError, Text
 from firmware.hardware.config import BUTTON_NAMES, ButtonsConfig
 
 EventKind = Literal["press", "release", "hold", "repeat", "chord"]
@@ -220,10 +220,10 @@ class ButtonInputs:
                         pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory
                     )
                 except Exception as error:  # gpiozero raises many kinds; all mean "this pin failed"
-                    raise HardwareError(
-                        f"button {name.upper()} on GPIO{pin}: {error or type(error).__name__} "
-                        "(check the pin number in board.toml and that no other program uses it)"
-                    ) from error
+                    raise HardwareError(Text(
+                        N_("button {button} on GPIO{pin}: {error} "
+                           "(check the pin number in board.toml and that no other program uses it)"),
+                        button=name.upper(), pin=pin, error=error or type(error).__name__)) from error
                 button.when_activated = self._callback(name, True)
                 button.when_deactivated = self._callback(name, False)
                 self._buttons[name] = button

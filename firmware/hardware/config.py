@@ -23,7 +23,7 @@ from itertools import permutations
 from pathlib import Path
 
 from firmware.errors import ConfigError
-from firmware.i18n import LANGUAGES
+from firmware.i18n import LANGUAGES, _, ngettext
 
 BUTTON_NAMES = ("roll", "ok", "back", "left", "right")
 GRID_ROWS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
@@ -265,15 +265,15 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
 
 def _buzzer(table: _Table, leds: LedsConfig, display: DisplayConfig, buttons: ButtonsConfig) -> BuzzerConfig:
     """`[buzzer]`: `pin`, and optionally `mid_tone` (a note such as "A5") and `octaves` (1–3)."""
-    taken = _reserved_pins(leds, display) | {pin: f"already used by buttons.pins.{name}" for name, pin in buttons.pins.items()}
+    taken = _reserved_pins(leds, display) | {pin: _("already used by {key}").format(key=f"buttons.pins.{name}") for name, pin in buttons.pins.items()}
     if buttons.tilt is not None:
-        taken[buttons.tilt] = "already used by buttons.tilt"
+        taken[buttons.tilt] = _("already used by {key}").format(key="buttons.tilt")
     pin = table.gpio("pin", taken=taken)
     options: dict[str, object] = {}
     if table.present("mid_tone"):
-        tone = table.string("mid_tone", expected='a note from "A4" to "A6", e.g. "A5"')
+        tone = table.string("mid_tone", expected=_('a note from "A4" to "A6", e.g. "A5"'))
         if not re.fullmatch(r"[A-G][#b]?[4-6]", tone):
-            raise table.fail("mid_tone", f'"{tone}" is not a note; expected a note from "A4" to "A6", e.g. "A5"')
+            raise table.fail("mid_tone", _('"{tone}" is not a note; expected a note from "A4" to "A6", e.g. "A5"').format(tone=tone))
         options["mid_tone"] = tone
     if table.present("octaves"):
         options["octaves"] = table.integer("octaves", 1, 3)
@@ -306,8 +306,8 @@ def _debug(table: _Table) -> DebugConfig:
     table.done()
 
     if enabled and port is not None and not allow_remote and not is_loopback(host):
-        raise table.fail("host", f'"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
-                                 "unless allow_remote = true")
+        raise table.fail("host", _('"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
+                                   "unless allow_remote = true").format(host=host))
     return DebugConfig(enabled, host, port, socket_path, serial, allow_remote)
 
 
@@ -318,29 +318,29 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
     """`[[engines]]`: name, command, and optional timeout_s, movetime_ms, options."""
     value = top.data["engines"]
     if not isinstance(value, list) or not value:
-        raise top.fail("engines", f"expected [[engines]] tables, got {_describe(value)}")
+        raise top.fail("engines", _("expected [[engines]] tables, got {value}").format(value=_describe(value)))
     engines: list[EngineConfig] = []
     for index, entry in enumerate(value):
         if not isinstance(entry, dict):
-            raise top.fail("engines", f"expected [[engines]] tables, got {_describe(entry)} in the array")
+            raise top.fail("engines", _("expected [[engines]] tables, got {value} in the array").format(value=_describe(entry)))
         table = _Table(top.source, entry, ("engines", str(index)))
-        name = table.string("name", expected="1 to 16 letters, digits, spaces, '.', '_' or '-'")
+        name = table.string("name", expected=_("1 to 16 letters, digits, spaces, '.', '_' or '-'"))
         if not _ENGINE_NAME.fullmatch(name):
-            raise table.fail("name", f'"{name}" is not a name; expected 1 to 16 letters, digits, spaces, ".", "_" or "-"')
+            raise table.fail("name", _('"{name}" is not a name; expected 1 to 16 letters, digits, spaces, ".", "_" or "-"').format(name=name))
         if any(e.name == name for e in engines):
-            raise table.fail("name", f'"{name}" names two engines; expected a different name for each')
-        command = table._get("command", 'the program and its arguments, e.g. ["/usr/bin/myengine", "--xdp"]')
+            raise table.fail("name", _('"{name}" names two engines; expected a different name for each').format(name=name))
+        command = table._get("command", _('the program and its arguments, e.g. ["/usr/bin/myengine", "--xdp"]'))
         if (not isinstance(command, list) or not command
                 or any(not isinstance(part, str) or not part for part in command)):
-            raise table.fail("command", "expected a non-empty array of non-empty strings (the program, then "
-                                        f"its arguments), got {_describe(command)}")
+            raise table.fail("command", _("expected a non-empty array of non-empty strings (the program, then "
+                                          "its arguments), got {value}").format(value=_describe(command)))
         timeout_s = table.number("timeout_s", 0.0, 600.0, above_low=True) if table.present("timeout_s") else 5.0
         movetime = table.integer("movetime_ms", 1, 600_000) if table.present("movetime_ms") else None
         options: tuple[tuple[str, str], ...] = ()
         if table.present("options"):
-            option_table = table.table("options", expected="a table of option names and text values")
+            option_table = table.table("options", expected=_("a table of option names and text values"))
             for key, option in option_table.data.items():
-                option_table.string(key, expected="text (the value sent with setoption)")
+                option_table.string(key, expected=_("text (the value sent with setoption)"))
             options = tuple((str(k), str(v)) for k, v in option_table.data.items())
         table.done()
         engines.append(EngineConfig(name, tuple(command), timeout_s, movetime, options))
@@ -353,13 +353,16 @@ def _read_toml(source: Path) -> dict[str, object]:
             return tomllib.load(file)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise ConfigError(f"{source}: cannot read the board description ({reason}); expected a readable TOML file") from exc
+        raise ConfigError(_("{file}: cannot read the board description ({reason}); expected a readable TOML file").format(
+            file=source, reason=reason)) from exc
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start}); expected a TOML file") from exc
+        raise ConfigError(_("{file}: not UTF-8 text ({reason} at byte {byte}); expected a TOML file").format(
+            file=source, reason=exc.reason, byte=exc.start)) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+        raise ConfigError(_("{file}: not valid TOML: {error}").format(file=source, error=exc)) from exc
     except RecursionError as exc:  # tomllib recurses once per level of nesting
-        raise ConfigError(f"{source}: arrays or tables nested too deeply; expected a board description (TOML)") from exc
+        raise ConfigError(_("{file}: arrays or tables nested too deeply; expected a board description (TOML)").format(
+            file=source)) from exc
 
 
 def _leds(table: _Table) -> LedsConfig:
@@ -367,13 +370,14 @@ def _leds(table: _Table) -> LedsConfig:
     pin = table.gpio("pin")
     if pin not in LED_DRIVER_PINS[driver]:
         *others, last = (f"GPIO{p}" for p in LED_DRIVER_PINS[driver])
-        allowed = f"{', '.join(others)} or {last}" if others else last
-        raise table.fail("pin", f'driver "{driver}" cannot drive GPIO{pin}; expected {allowed}')
+        allowed = _("{these} or {last}").format(these=", ".join(others), last=last) if others else last
+        raise table.fail("pin", _('driver "{driver}" cannot drive GPIO{pin}; expected {allowed}').format(
+            driver=driver, pin=pin, allowed=allowed))
     config = LedsConfig(
         driver=driver,
         pin=pin,
         count=table.integer("count", 1, 1024),
-        order=table.string("order", choices=LED_ORDERS, expected='a colour order such as "GRB", "RGB" or "GRBW"'),
+        order=table.string("order", choices=LED_ORDERS, expected=_('a colour order such as "GRB", "RGB" or "GRBW"')),
         brightness=table.number("brightness", 0.0, 1.0),
         budget_amps=table.number("budget_amps", 0.0, 50.0, above_low=True),
         ma_per_channel=table.number("ma_per_channel", 0.0, 100.0, above_low=True),
@@ -386,31 +390,33 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
     driver = table.string("driver", choices=DISPLAY_DRIVERS)
     interface = table.string("interface", choices=("i2c", "spi"))
     if interface == "i2c":
-        port = table.integer("port", 1, 1, expected="1, the header's I2C bus (GPIO2 SDA, GPIO3 SCL)")
-        address = table.integer("address", 0x03, 0x77, expected="an I2C address from 0x03 to 0x77", show="0x{:02X}".format)
+        port = table.integer("port", 1, 1, expected=_("1, the header's I2C bus (GPIO2 SDA, GPIO3 SCL)"))
+        address = table.integer("address", 0x03, 0x77, expected=_("an I2C address from 0x03 to 0x77"), show="0x{:02X}".format)
         for key in ("dc_pin", "reset_pin", "device"):
             if table.present(key):
-                raise table.fail(key, 'only an SPI display has this; expected no such key with interface "i2c"')
+                raise table.fail(key, _('only an SPI display has this; expected no such key with interface "i2c"'))
         dc_pin = reset_pin = None
         device = 0
     else:
-        port = table.integer("port", 0, 1, expected="0 (SPI0: GPIO10 MOSI, GPIO11 SCLK) or 1 (SPI1: GPIO20 MOSI, GPIO21 SCLK)")
+        port = table.integer("port", 0, 1, expected=_("0 (SPI0: GPIO10 MOSI, GPIO11 SCLK) or 1 (SPI1: GPIO20 MOSI, GPIO21 SCLK)"))
         if port == 0 and leds.driver == "spi":
-            raise table.fail("port", 'SPI0 already carries the LED data (leds.driver = "spi"); expected 1 (SPI1) or interface "i2c"')
+            raise table.fail("port", _('SPI0 already carries the LED data (leds.driver = "spi"); expected 1 (SPI1) or interface "i2c"'))
         if table.present("address"):
-            raise table.fail("address", 'an SPI display has no address; expected no such key with interface "spi"')
+            raise table.fail("address", _('an SPI display has no address; expected no such key with interface "spi"'))
         address = 0
         selects = SPI_CHIP_SELECTS[port]
-        device = table.integer("device", 0, len(selects) - 1, expected=" or ".join(
+        # Translators: between the choices of an SPI chip select, "0 (CE0, GPIO8) or 1 (CE1, GPIO7)".
+        device = table.integer("device", 0, len(selects) - 1, expected=_(" or ").join(
             f"{n} (CE{n}, GPIO{pin})" for n, pin in enumerate(selects))) if table.present("device") else 0
         taken = _bus_pins(leds)
         if port == 1:
-            spi1 = {p: "an SPI1 pin (the display bus)" for p in (*SPI1_PINS, selects[device])}
+            spi1 = {p: _reserved(_("an SPI1 pin (the display bus)")) for p in (*SPI1_PINS, selects[device])}
             if leds.pin in spi1:
-                raise table.fail("port", f"SPI1 needs GPIO{leds.pin}, the LED data line (leds.pin); expected 0 or another LED pin")
+                raise table.fail("port", _("SPI1 needs GPIO{pin}, the LED data line (leds.pin); expected 0 or another LED pin").format(
+                    pin=leds.pin))
             taken |= spi1
         dc_pin = table.gpio("dc_pin", default=24, taken=taken)
-        reset_pin = table.gpio("reset_pin", default=25, taken=taken | {dc_pin: "the DC line (display.dc_pin)"})
+        reset_pin = table.gpio("reset_pin", default=25, taken=taken | {dc_pin: _reserved(_("the DC line (display.dc_pin)"))})
     config = DisplayConfig(
         driver=driver,
         interface=interface,
@@ -418,12 +424,12 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
         address=address,
         width=table.integer("width", 1, 1024),
         height=table.integer("height", 1, 1024),
-        rotate=table.integer("rotate", 0, 3, expected="0–3 (quarter turns)"),
+        rotate=table.integer("rotate", 0, 3, expected=_("0–3 (quarter turns)")),
         dc_pin=dc_pin,
         reset_pin=reset_pin,
         device=device,
         mode=_display_mode(table, driver),
-        size_mm=table.size("size_mm", expected="[width, height] of the active area in mm, each above 0 and at most 500",
+        size_mm=table.size("size_mm", expected=_("[width, height] of the active area in mm, each above 0 and at most 500"),
                            most=500),
     )
     position = table.point("position", size)
@@ -434,31 +440,37 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
 def _display_mode(table: _Table, driver: str) -> str:
     if not table.present("mode"):
         return "1"
-    mode = table.string("mode", choices=("1", "L"), expected='"1" (monochrome) or "L" (16 greys)')
+    mode = table.string("mode", choices=("1", "L"), expected=_('"1" (monochrome) or "L" (16 greys)'))
     if mode == "L" and driver not in GREYSCALE_DRIVERS:
-        raise table.fail("mode", f'{driver} panels are monochrome; expected "1" (greys need one of {", ".join(GREYSCALE_DRIVERS)})')
+        raise table.fail("mode", _('{driver} panels are monochrome; expected "1" (greys need one of {drivers})').format(
+            driver=driver, drivers=", ".join(GREYSCALE_DRIVERS)))
     return mode
 
 
 def _bus_pins(leds: LedsConfig) -> dict[int, str]:
-    """The I2C, SPI0 and LED data pins, with the reason an error gives."""
-    reserved = {p: "an I2C pin (the display bus)" for p in I2C_PINS}
-    reserved |= {p: "an SPI0 pin" for p in SPI_PINS}
-    reserved[leds.pin] = "the LED data line (leds.pin)"
+    """The I2C, SPI0 and LED data pins, with what an error says they are."""
+    reserved = {p: _reserved(_("an I2C pin (the display bus)")) for p in I2C_PINS}
+    reserved |= {p: _reserved(_("an SPI0 pin")) for p in SPI_PINS}
+    reserved[leds.pin] = _reserved(_("the LED data line (leds.pin)"))
     return reserved
 
 
 def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
-    """Pins no button may take, with the reason an error gives."""
+    """Pins no button may take, with what an error says they are."""
     reserved = _bus_pins(leds)
     if display.interface == "spi" and display.port == 1:
-        reserved |= {p: "an SPI1 pin (the display bus)" for p in SPI1_PINS}
-        reserved[display.cs_pin] = "the display's chip select (SPI1 CE)"  # type: ignore[index]
+        reserved |= {p: _reserved(_("an SPI1 pin (the display bus)")) for p in SPI1_PINS}
+        reserved[display.cs_pin] = _reserved(_("the display's chip select (SPI1 CE)"))  # type: ignore[index]
     if display.dc_pin is not None:
-        reserved[display.dc_pin] = "the display's DC line (display.dc_pin)"
+        reserved[display.dc_pin] = _reserved(_("the display's DC line (display.dc_pin)"))
     if display.reset_pin is not None:
-        reserved[display.reset_pin] = "the display's reset line (display.reset_pin)"
+        reserved[display.reset_pin] = _reserved(_("the display's reset line (display.reset_pin)"))
     return reserved
+
+
+def _reserved(reason: str) -> str:
+    """How a pin error names a pin kept for something else (`GPIO10 is reserved: ...`)."""
+    return _("reserved: {reason}").format(reason=reason)
 
 
 def _buttons(
@@ -469,7 +481,7 @@ def _buttons(
     pins: dict[str, int] = {}
     for name in BUTTON_NAMES:
         pins[name] = pins_table.gpio(name, taken=taken)
-        taken[pins[name]] = f"already used by buttons.pins.{name}"
+        taken[pins[name]] = _("already used by {key}").format(key=f"buttons.pins.{name}")
     pins_table.done()
     tilt = table.gpio("tilt", taken=taken) if table.present("tilt") else None
     options: dict[str, bool | float] = {}
@@ -492,18 +504,22 @@ OPERATOR_CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance
 def _operator(table: _Table) -> OperatorConfig:
     """`[operator]`: `code`, an array of button names (docs/kiosk.md)."""
     low, high = OPERATOR_CODE_LENGTH
-    expected = f"an array of {low} to {high} button names, each one of {', '.join(BUTTON_NAMES)}"
+    expected = _("an array of {low} to {high} button names, each one of {names}").format(
+        low=low, high=high, names=", ".join(BUTTON_NAMES))
     value = table._get("code", expected)
     if not isinstance(value, list):
-        raise table.fail("code", f"expected {expected}, got {_describe(value)}")
+        raise table.fail("code", _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
     for press in value:
         if press not in BUTTON_NAMES:
-            raise table.fail("code", f"{_describe(press)} is not a button; expected {expected}")
+            raise table.fail("code", _("{value} is not a button; expected {expected}").format(
+                value=_describe(press), expected=expected))
     if not low <= len(value) <= high:
-        raise table.fail("code", f"{len(value)} presses is out of range; expected {expected}")
+        raise table.fail("code", ngettext("{n} press is out of range; expected {expected}",
+                                          "{n} presses is out of range; expected {expected}", len(value)).format(
+            n=len(value), expected=expected))
     if len(set(value)) < 2:
-        raise table.fail("code", f"a code of one button pressed over and over is too easy to hit; expected {expected}"
-                         " using at least two different buttons")
+        raise table.fail("code", _("a code of one button pressed over and over is too easy to hit; expected {expected}"
+                                   " using at least two different buttons").format(expected=expected))
     table.done()
     return OperatorConfig(code=tuple(value))
 
@@ -513,32 +529,32 @@ _TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def _fleet(table: _Table) -> FleetConfig:
     """`[fleet]`: the broker, how to log in, and this table's name (docs/fleet.md)."""
-    names = "1 to 64 letters, digits, - or _ (it is part of MQTT topics)"
+    names = _("1 to 64 letters, digits, - or _ (it is part of MQTT topics)")
 
     def name(key: str, default: str | None = None) -> str:
         if default is not None and not table.present(key):
             return default
         value = table.string(key, expected=names)
         if not _TOPIC_NAME.fullmatch(value):
-            raise table.fail(key, f'"{value}" is not a name; expected {names}')
+            raise table.fail(key, _('"{value}" is not a name; expected {names}').format(value=value, names=names))
         return value
 
     def path(key: str) -> Path | None:
         if not table.present(key):
             return None
-        return table.source.parent / table.string(key, expected="a file name (relative to this description)")
+        return table.source.parent / table.string(key, expected=_("a file name (relative to this description)"))
 
     table_name = name("table")
-    broker = table.string("broker", expected="the MQTT broker's host name or address")
+    broker = table.string("broker", expected=_("the MQTT broker's host name or address"))
     tls = table.boolean("tls") if table.present("tls") else False
     port = table.integer("port", 1, 65535) if table.present("port") else (8883 if tls else 1883)
     ca_file = path("ca_file")
     if ca_file is not None and not tls:
-        raise table.fail("ca_file", "a CA file is for TLS; expected tls = true with it")
+        raise table.fail("ca_file", _("a CA file is for TLS; expected tls = true with it"))
     username = table.string("username") if table.present("username") else None
     password_file = path("password_file")
     if password_file is not None and username is None:
-        raise table.fail("password_file", "a password needs a user; expected username as well")
+        raise table.fail("password_file", _("a password needs a user; expected username as well"))
     config = FleetConfig(
         table=table_name, broker=broker, port=port, tls=tls, ca_file=ca_file, username=username,
         password_file=password_file, topic_prefix=name("topic_prefix", "xtraboard"),
@@ -553,32 +569,36 @@ def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str
     known = set(names)
     for key in table.data:
         if key not in known:
-            raise table.fail(key, f"unknown cell; expected one of {_CELL_PATTERN}")
+            raise table.fail(key, _("unknown cell; expected one of {cells}").format(cells=_cell_pattern()))
     missing = [name for name in names if name not in table.data]
     if missing:
-        more = ""
         if len(missing) > 1:
             listed = ", ".join(missing[1:6]) + (", …" if len(missing) > 6 else "")
-            more = f" (and {len(missing) - 1} more: {listed})"
-        raise table.fail(missing[0], f"missing{more}; expected {{ leds = [...], x = ..., y = ... }} for every cell")
+            raise table.fail(missing[0], ngettext(
+                "missing (and {n} more: {listed}); expected {{ leds = [...], x = ..., y = ... }} for every cell",
+                "missing (and {n} more: {listed}); expected {{ leds = [...], x = ..., y = ... }} for every cell",
+                len(missing) - 1).format(n=len(missing) - 1, listed=listed))
+        raise table.fail(missing[0], _("missing; expected {{ leds = [...], x = ..., y = ... }} for every cell"))
     owner: dict[int, str] = {}
     cells: dict[str, Cell] = {}
     for name in names:
-        entry = table.table(name, expected="a table { leds = [...], x = ..., y = ... }")
+        entry = table.table(name, expected=_("a table {{ leds = [...], x = ..., y = ... }}").format())
         leds = entry.led_indices("leds", led_count, owner, name)
         cells[name] = Cell(
             leds=leds,
-            x=entry.number("x", 0.0, size[0], expected=f"a position in mm from 0 to {size[0]:g} (board.size_mm)"),
-            y=entry.number("y", 0.0, size[1], expected=f"a position in mm from 0 to {size[1]:g} (board.size_mm)"),
+            x=entry.number("x", 0.0, size[0], expected=_("a position in mm from 0 to {most} (board.size_mm)").format(
+                most=f"{size[0]:g}")),
+            y=entry.number("y", 0.0, size[1], expected=_("a position in mm from 0 to {most} (board.size_mm)").format(
+                most=f"{size[1]:g}")),
         )
         entry.done()
     return cells
 
 
-_CELL_PATTERN = (
-    f"track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {', '.join(map(str, GRID_ROWS.values()))} fields), "
-    f"dice.0–{DICE_COUNT - 1}.0–{PIPS_PER_DIE - 1}, seat.0–{SEAT_COUNT - 1}"
-)
+def _cell_pattern() -> str:
+    return _("track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {fields} fields), "
+             "dice.0–{die}.0–{pip}, seat.0–{seat}").format(fields=", ".join(map(str, GRID_ROWS.values())),
+                                                          die=DICE_COUNT - 1, pip=PIPS_PER_DIE - 1, seat=SEAT_COUNT - 1)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -590,18 +610,18 @@ def _key_path(keys: tuple[str, ...]) -> str:
 def _describe(value: object) -> str:
     """A TOML value and its type, for error messages."""
     if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
+        return _("{value} (a boolean)").format(value=str(value).lower())
     if isinstance(value, int):
-        return f"{value} (an integer)"
+        return _("{value} (an integer)").format(value=value)
     if isinstance(value, float):
-        return f"{value} (a number)"
+        return _("{value} (a number)").format(value=value)
     if isinstance(value, str):
-        return f'"{value}" (a string)'
+        return _('"{value}" (a string)').format(value=value)
     if isinstance(value, list):
-        return "an array" if value else "[] (an empty array)"
+        return _("an array") if value else _("[] (an empty array)")
     if isinstance(value, dict):
-        return "a table"
-    return f"{value} (a date/time)"
+        return _("a table")
+    return _("{value} (a date/time)").format(value=value)
 
 
 class _Table:
@@ -626,67 +646,71 @@ class _Table:
         """Reject keys no getter asked for: typos must not pass silently."""
         for key in self.data:
             if key not in self._known:
-                raise self.fail(key, f"unknown key (a typo?); expected one of: {', '.join(sorted(self._known))}")
+                raise self.fail(key, _("unknown key (a typo?); expected one of: {keys}").format(keys=", ".join(sorted(self._known))))
 
     def _get(self, key: str, expected: str) -> object:
         self._known.add(key)
         if key not in self.data:
             unread = [k for k in self.data if k not in self._known]
-            hint = "".join(f' (is "{k}" a typo of it?)' for k in get_close_matches(key, unread, n=1))
-            raise self.fail(key, f"missing{hint}; expected {expected}")
+            for typo in get_close_matches(key, unread, n=1):
+                raise self.fail(key, _('missing (is "{typo}" a typo of it?); expected {expected}').format(
+                    typo=typo, expected=expected))
+            raise self.fail(key, _("missing; expected {expected}").format(expected=expected))
         return self.data[key]
 
-    def table(self, key: str, expected: str = "a table") -> _Table:
+    def table(self, key: str, expected: str | None = None) -> _Table:
+        expected = expected or _("a table")
         value = self._get(key, expected)
         if not isinstance(value, dict):
-            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
         return _Table(self.source, value, self.keys + (key,))
 
     def string(self, key: str, choices: tuple[str, ...] | None = None, expected: str | None = None) -> str:
         if expected is None:
-            expected = "one of " + ", ".join(f'"{c}"' for c in choices) if choices else "a non-empty string"
+            expected = (_("one of {choices}").format(choices=", ".join(f'"{c}"' for c in choices)) if choices
+                        else _("a non-empty string"))
         value = self._get(key, expected)
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
         if choices is not None and value not in choices:
-            raise self.fail(key, f'"{value}" is not known; expected {expected}')
+            raise self.fail(key, _('"{value}" is not known; expected {expected}').format(value=value, expected=expected))
         return value
 
     def boolean(self, key: str) -> bool:
-        value = self._get(key, "true or false")
+        value = self._get(key, _("true or false"))
         if not isinstance(value, bool):
-            raise self.fail(key, f"expected true or false, got {_describe(value)}")
+            raise self.fail(key, _("expected true or false, got {value}").format(value=_describe(value)))
         return value
 
     def integer(
         self, key: str, low: int, high: int, expected: str | None = None, show: Callable[[int], str] = str
     ) -> int:
-        expected = expected or f"an integer from {low} to {high}"
+        expected = expected or _("an integer from {low} to {high}").format(low=low, high=high)
         value = self._get(key, expected)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
         if not low <= value <= high:
-            raise self.fail(key, f"{show(value)} is out of range; expected {expected}")
+            raise self.fail(key, _("{value} is out of range; expected {expected}").format(value=show(value), expected=expected))
         return value
 
     def gpio(self, key: str, default: int | None = None, taken: dict[int, str] | None = None) -> int:
-        """A BCM pin number; `taken` maps pins already spoken for to the reason."""
+        """A BCM pin number; `taken` maps pins already spoken for to what they are ("reserved: ...",
+        "already used by ...")."""
         if default is not None and not self.present(key):
             return default
-        pin = self.integer(key, 0, 27, expected="a BCM GPIO number from 0 to 27")
+        pin = self.integer(key, 0, 27, expected=_("a BCM GPIO number from 0 to 27"))
         if taken and pin in taken:
-            reason = taken[pin]
-            reason = reason if reason.startswith("already") else f"reserved: {reason}"
-            raise self.fail(key, f"GPIO{pin} is {reason}; expected a free GPIO of its own")
+            raise self.fail(key, _("GPIO{pin} is {reason}; expected a free GPIO of its own").format(pin=pin, reason=taken[pin]))
         return pin
 
     def number(self, key: str, low: float, high: float, above_low: bool = False, expected: str | None = None) -> float:
-        expected = expected or (f"a number above {low:g}, at most {high:g}" if above_low else f"a number from {low:g} to {high:g}")
+        expected = expected or (_("a number above {low}, at most {high}") if above_low else _("a number from {low} to {high}")).format(
+            low=f"{low:g}", high=f"{high:g}")
         value = self._get(key, expected)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
         if not (low < value <= high if above_low else low <= value <= high):
-            raise self.fail(key, f"{value:g} is out of range; expected {expected}")
+            raise self.fail(key, _("{value} is out of range; expected {expected}").format(value=f"{value:g}", expected=expected))
         return float(value)
 
     def _numbers(self, key: str, expected: str) -> list[float]:
@@ -697,35 +721,38 @@ class _Table:
             and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
         ):
             shown = f"[{', '.join(_describe(v) for v in value)}]" if isinstance(value, list) else _describe(value)
-            raise self.fail(key, f"expected {expected}, got {shown}")
+            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=shown))
         return [float(v) for v in value]
 
-    def size(self, key: str, expected: str = "[width, height] in mm, each above 0 and at most 5000",
-             most: float = 5000) -> tuple[float, float]:
+    def size(self, key: str, expected: str | None = None, most: float = 5000) -> tuple[float, float]:
+        expected = expected or _("[width, height] in mm, each above 0 and at most 5000")
         width, height = self._numbers(key, expected)
         if not (0 < width <= most and 0 < height <= most):
-            raise self.fail(key, f"[{width:g}, {height:g}] is out of range; expected {expected}")
+            raise self.fail(key, _("{value} is out of range; expected {expected}").format(
+                value=f"[{width:g}, {height:g}]", expected=expected))
         return width, height
 
     def point(self, key: str, size: tuple[float, float]) -> tuple[float, float]:
-        expected = f"[x, y] in mm inside the board, x from 0 to {size[0]:g}, y from 0 to {size[1]:g} (board.size_mm)"
+        expected = _("[x, y] in mm inside the board, x from 0 to {width}, y from 0 to {height} (board.size_mm)").format(
+            width=f"{size[0]:g}", height=f"{size[1]:g}")
         x, y = self._numbers(key, expected)
         if not (0 <= x <= size[0] and 0 <= y <= size[1]):
-            raise self.fail(key, f"[{x:g}, {y:g}] is out of range; expected {expected}")
+            raise self.fail(key, _("{value} is out of range; expected {expected}").format(value=f"[{x:g}, {y:g}]", expected=expected))
         return x, y
 
     def led_indices(self, key: str, count: int, owner: dict[int, str], cell: str) -> tuple[int, ...]:
         """LED indices of one cell; `owner` records which cell took each index."""
-        expected = f"a non-empty array of LED indices from 0 to {count - 1} (leds.count = {count})"
+        expected = _("a non-empty array of LED indices from 0 to {last} (leds.count = {count})").format(last=count - 1, count=count)
         value = self._get(key, expected)
         if not isinstance(value, list) or not value:
-            raise self.fail(key, f"expected {expected}, got {_describe(value)}")
+            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
         for index in value:
             if isinstance(index, bool) or not isinstance(index, int):
-                raise self.fail(key, f"expected {expected}, got an element {_describe(index)}")
+                raise self.fail(key, _("expected {expected}, got an element {value}").format(expected=expected, value=_describe(index)))
             if not 0 <= index < count:
-                raise self.fail(key, f"LED {index} is out of range; expected {expected}")
+                raise self.fail(key, _("LED {index} is out of range; expected {expected}").format(index=index, expected=expected))
             if index in owner:
-                raise self.fail(key, f"LED {index} is already used by cell {owner[index]}; expected each LED in one cell only")
+                raise self.fail(key, _("LED {index} is already used by cell {cell}; expected each LED in one cell only").format(
+                    index=index, cell=owner[index]))
             owner[index] = cell
         return tuple(value)

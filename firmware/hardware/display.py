@@ -32,7 +32,7 @@ import luma.oled.device.greyscale
 from luma.oled.const import ssd1306 as ssd1306_commands
 from PIL import Image
 
-from firmware.errors import ConfigError, HardwareError
+from firmware.errors import N_, ConfigError, HardwareError, Text
 from firmware.hardware.config import DisplayConfig
 
 
@@ -227,29 +227,30 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
     driver = CHANGE_ONLY.get(cfg.driver, driver)
     if driver is None:
         known = ", ".join(luma.oled.device.__all__)
-        raise ConfigError(f"display: driver {cfg.driver!r} is not a luma.oled device; known: {known}")
+        raise ConfigError(Text(N_("display: driver {driver!r} is not a luma.oled device; known: {known}"),
+                                driver=cfg.driver, known=known))
     where = _where(cfg)
     if serial is None:
         try:
             serial = _serial_interface(cfg)
         except luma.core.error.DevicePermissionError as error:
-            raise HardwareError(
-                f"display: permission denied opening {where}; add the user to the {cfg.interface} group "
-                f"(sudo adduser $USER {cfg.interface}) and log in again"
-            ) from error
+            raise HardwareError(Text(
+                N_("display: permission denied opening {where}; add the user to the {group} group "
+                   "(sudo adduser $USER {group}) and log in again"), where=where, group=cfg.interface)) from error
         except (luma.core.error.Error, OSError, ImportError) as error:
-            raise HardwareError(
-                f"display: {where} is not available ({error}); {_what_to_check(cfg)}"
-            ) from error
+            raise HardwareError(Text(N_("display: {where} is not available ({error}); {check}"),
+                                     where=where, error=error, check=_what_to_check(cfg))) from error
     options: dict[str, Any] = {}
     if issubclass(driver, luma.oled.device.greyscale.greyscale_device):
         options["mode"] = luma_mode(cfg)
     try:
         return driver(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate, **options)
     except luma.core.error.DeviceDisplayModeError as error:
-        raise ConfigError(f"display: {cfg.driver} does not support {cfg.width}×{cfg.height} ({error})") from error
+        raise ConfigError(Text(N_("display: {driver} does not support {width}×{height} ({error})"), driver=cfg.driver,
+                                width=cfg.width, height=cfg.height, error=error)) from error
     except (luma.core.error.Error, OSError) as error:
-        raise HardwareError(f"display: nothing answers on {where} ({error}); {_what_to_check(cfg)}") from error
+        raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
+                                 where=where, error=error, check=_what_to_check(cfg))) from error
 
 
 def luma_mode(cfg: DisplayConfig) -> str:
@@ -313,7 +314,7 @@ class Display:
             self.device.display(image)
         except Exception as error:  # a bus error mid-game: report it, resend everything next time
             self.invalidate()
-            raise HardwareError(f"display: sending a frame failed ({error}); check the wiring") from error
+            raise HardwareError(Text(N_("display: sending a frame failed ({error}); check the wiring"), error=error)) from error
         self.image = image.copy()
         self._image_bytes = data
         return True
@@ -327,7 +328,8 @@ class Display:
         try:
             self.device.contrast(NIGHT_CONTRAST if night else self.day_contrast)
         except Exception as error:
-            raise HardwareError(f"display: setting the contrast failed ({error}); check the wiring") from error
+            raise HardwareError(Text(N_("display: setting the contrast failed ({error}); check the wiring"),
+                                     error=error)) from error
 
     def invalidate(self) -> None:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""
@@ -522,20 +524,20 @@ def _serial_interface(cfg: DisplayConfig) -> Any:
     raise ConfigError(f"display: interface {cfg.interface!r} is not 'i2c' or 'spi'")
 
 
-def _where(cfg: DisplayConfig) -> str:
+def _where(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
-        return f"I2C bus {cfg.port} (/dev/i2c-{cfg.port}) at address 0x{cfg.address:02X}"
-    return f"SPI port {cfg.port} (/dev/spidev{cfg.port}.{cfg.device})"
+        return Text(N_("I2C bus {port} (/dev/i2c-{port}) at address {address}"), port=cfg.port,
+                    address=f"0x{cfg.address:02X}")
+    return Text(N_("SPI port {port} (/dev/spidev{port}.{device})"), port=cfg.port, device=cfg.device)
 
 
-def _what_to_check(cfg: DisplayConfig) -> str:
+def _what_to_check(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
-        return (
-            f"check the wiring (SDA, SCL, 3V3, GND), run `i2cdetect -y {cfg.port}` to see which address "
-            "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"
-        )
+        return Text(N_("check the wiring (SDA, SCL, 3V3, GND), run `i2cdetect -y {port}` to see which address "
+                       "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"), port=cfg.port)
     dc, reset = cfg.dc_pin or 24, cfg.reset_pin or 25
     mosi, sclk = (10, 11) if cfg.port == 0 else (20, 21)
     enable = "raspi-config → Interface Options → SPI" if cfg.port == 0 else "dtoverlay=spi1-1cs in /boot/firmware/config.txt"
-    return (f"check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cfg.cs_pin} (CE{cfg.device}), "
-            f"DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{cfg.port} is enabled ({enable})")
+    return Text(N_("check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cs} (CE{device}), "
+                   "DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{port} is enabled ({enable})"),
+                mosi=mosi, sclk=sclk, cs=cfg.cs_pin, device=cfg.device, dc=dc, reset=reset, port=cfg.port, enable=enable)

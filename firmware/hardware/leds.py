@@ -16,7 +16,7 @@ from typing import Any, Union
 
 from adafruit_pixelbuf import PixelBuf
 
-from firmware.errors import ConfigError
+from firmware.errors import N_, ConfigError, Text
 from firmware.hardware.config import Cell, LedsConfig
 
 Colour = tuple[int, int, int]  # RGB, 0–255 each
@@ -72,7 +72,8 @@ class LedChain:
         for name, cell in cells.items():
             bad = [i for i in cell.leds if not 0 <= i < count]
             if bad:
-                raise ConfigError(f"leds: cell {name!r} uses LED index {bad[0]}, but the chain has {count} LEDs")
+                raise ConfigError(Text(N_("leds: cell {cell!r} uses LED index {index}, but the chain has {count} LEDs"),
+                                       cell=name, index=bad[0], count=count))
         self.cells = dict(cells)
         self.pixels = pixels
         self.budget_ma = budget_amps * 1000.0
@@ -185,7 +186,8 @@ class LedChain:
 def from_config(leds_cfg: LedsConfig, pixels: PixelBuf, cycle_s: float = 0.5) -> LedChain:
     """The chain described by board.toml's [leds], on `pixels` (NeoPixel or MemoryPixels)."""
     if len(pixels) < leds_cfg.count:
-        raise ConfigError(f"leds: count is {leds_cfg.count} but the pixel buffer holds {len(pixels)}")
+        raise ConfigError(Text(N_("leds: count is {count} but the pixel buffer holds {held}"),
+                               count=leds_cfg.count, held=len(pixels)))
     return LedChain(leds_cfg.cells, pixels, leds_cfg.budget_amps, leds_cfg.ma_per_channel, cycle_s)
 
 

@@ -17,11 +17,11 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from firmware.errors import HardwareError
+from firmware.errors import HardwareError, text_of
 from firmware.hardware.board import Hardware
 from firmware.hardware.buttons import TILT, ButtonEvent, ButtonTracker, RawEdge
 from firmware.hardware.leds import Colour
-from firmware.i18n import _, decimal, ngettext
+from firmware.i18n import _, decimal, ngettext, tr
 
 SEGMENTS: tuple[tuple[str, str, Colour], ...] = (  # name, cell prefix, colour
     ("seats", "seat.", (255, 255, 255)),
@@ -70,7 +70,7 @@ class SelftestReport:
 
     def lines(self) -> list[str]:
         """A short human-readable summary."""
-        lines = [_("warning: {problem}").format(problem=problem) for problem in self.problems]
+        lines = [_("warning: {problem}").format(problem=tr(problem)) for problem in self.problems]
         if self.segments:
             lit = ", ".join(f"{name} {count}" for name, count in self.segments)
             # Translators: the self-test's summary; {lit} is "seats 5, track 40, ..." (LED segments, not translated).
@@ -126,7 +126,7 @@ class _Selftest:
     def run(self, button_timeout_s: float) -> SelftestReport:
         self.problems = list(self.hardware.problems)
         for problem in self.problems:
-            self.say(_("warning: {problem}").format(problem=problem))
+            self.say(_("warning: {problem}").format(problem=tr(problem)))
         stuck = tuple(name for name, pressed in self.hardware.buttons.pressed().items() if pressed)
         segments = self._leds()
         shown_on = self._display_pattern()
@@ -277,6 +277,6 @@ class _Selftest:
         try:
             self.display.show(image)  # type: ignore[union-attr]
         except HardwareError as error:  # the display went away: note it, test the rest
-            self.problems.append(str(error))
-            self.say(_("warning: {problem}").format(problem=error))
+            self.problems.append(text_of(error))
+            self.say(_("warning: {problem}").format(problem=tr(error)))
             self.display = None

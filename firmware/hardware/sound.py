@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from firmware.errors import HardwareError
+from firmware.errors import N_, HardwareError, Text
 
 log = logging.getLogger("xtraboard.sound")
 Note = tuple[str | None, float]  # (note name such as "A5", or None for a rest; seconds)
@@ -100,8 +100,8 @@ def open_buzzer(cfg: Any, pin_factory: Any, problems: list[str]) -> Any:
     try:
         return TonalBuzzer(cfg.pin, mid_tone=Tone(cfg.mid_tone), octaves=cfg.octaves, pin_factory=pin_factory)
     except Exception as error:  # no PWM on the pin, pin busy: sound is optional
-        problems.append(f"buzzer: GPIO{cfg.pin} could not play tones ({error or type(error).__name__}); "
-                        "playing without sound")
+        problems.append(Text(N_("buzzer: GPIO{pin} could not play tones ({error}); playing without sound"),
+                             pin=cfg.pin, error=error or type(error).__name__))
         return None
 
 

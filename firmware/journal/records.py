@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from firmware.errors import RecordError
+from firmware.errors import N_, RecordError, Text
 from firmware.journal.rows import (
     StoredGame,
     check_game,
@@ -245,5 +245,5 @@ class GameRecords(Storage):
 
         self._write(action)
         self.set_aside.append(f"game {game_id}")
-        self.notes.append(f"saved game {game_id} unreadable: set aside")
+        self.notes.append(Text(N_("saved game {id} unreadable: set aside"), id=game_id))
         self._log.error("journal: game %d cannot be resumed (%s): set aside (kept, marked abandoned)", game_id, reason)

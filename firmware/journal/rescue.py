@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware.errors import RecordError
+from firmware.errors import N_, RecordError, Text
 from firmware.games.base import Player
 from firmware.journal.rows import checked_header, seat_scores, stored
 from firmware.journal.schema import (
@@ -60,8 +61,24 @@ Found = tuple[list[Salvaged], int, list[tuple[str, str]]]
 
 
 def salvage_note(kept: int, lost: int) -> str:
-    """What the display says about a salvage (short: a 128×64 OLED)."""
-    return f"journal damaged: kept {kept} games, lost {lost}" if kept or lost else "journal unreadable: started afresh"
+    """What the display says about a salvage (short: a 128×64 OLED); a Text, shown in the
+    board's language."""
+    if kept or lost:
+        return Text.ngettext("journal damaged: kept {kept} game, lost {lost}",
+                             "journal damaged: kept {kept} games, lost {lost}", kept, kept=kept, lost=lost)
+    return Text(N_("journal unreadable: started afresh"))
+
+
+def note_of(reason: str) -> str:
+    """The salvage note a stored `reason` (its English) was made from, to show it translated.
+
+    >>> note_of("journal damaged: kept 3 games, lost 1").params
+    {'kept': 3, 'lost': 1}
+    """
+    found = re.fullmatch(r"journal damaged: kept (\d+) games?, lost (\d+)", reason)
+    if found:
+        return salvage_note(int(found[1]), int(found[2]))
+    return salvage_note(0, 0) if reason == salvage_note(0, 0) else reason
 
 
 def store_salvage(conn: sqlite3.Connection, kept: list[Salvaged], settings: list[tuple[str, str]],

@@ -22,17 +22,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Self, TypeVar
 
-from firmware.errors import RecordError
-from firmware.journal.rescue import SCRATCH, STAGING, Found, read_salvage, salvage_note, store_salvage
+from firmware.errors import N_, RecordError, Text
+from firmware.journal.rescue import SCRATCH, STAGING, Found, note_of, read_salvage, salvage_note, store_salvage
 from firmware.journal.schema import DB_NAME, LOGGER_NAME, SCHEMA, SCHEMA_VERSION, Unusable, check_schema
 from firmware.paths import private_dir, private_file
 
 # What the display says when storage fails (short: it is a 128×64 OLED).
-FULL = "storage full: games not kept"
-READ_ONLY = "storage read-only: games not kept"
-UNAVAILABLE = "storage unavailable: games not kept"
-DAMAGED = "storage damaged: games not kept"
-FAILING = "storage error: games not kept"
+# Texts: English here and in the log, the board's language on the display (firmware.i18n.tr).
+FULL = Text(N_("storage full: games not kept"))
+READ_ONLY = Text(N_("storage read-only: games not kept"))
+UNAVAILABLE = Text(N_("storage unavailable: games not kept"))
+DAMAGED = Text(N_("storage damaged: games not kept"))
+FAILING = Text(N_("storage error: games not kept"))
 
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
@@ -75,7 +76,7 @@ class Storage:
         if self._found is not None and self.problem is None:
             self._salvage()
         elif finished_late and self.problem is None:
-            self.notes += [row[0] for row in self._read(
+            self.notes += [note_of(row[0]) for row in self._read(
                 lambda conn: conn.execute("SELECT reason FROM quarantine WHERE item = 'salvage' ORDER BY id DESC LIMIT 1")
             )]
 
@@ -210,7 +211,7 @@ class Storage:
     def _open_read_only(self) -> sqlite3.Connection:
         """For commands that only read: never creates, moves or repairs; errors say what is wrong."""
         if not self.path.is_file():
-            raise RecordError(f"no journal at {self.path} (is the state directory right?)")
+            raise RecordError(Text(N_("no journal at {file} (is the state directory right?)"), file=self.path))
         try:
             conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
             conn.isolation_level = None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from firmware import i18n
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
-from firmware.i18n import _, ngettext
+from firmware.i18n import _, ngettext, tr
 from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
@@ -361,7 +361,7 @@ def records_text(app: App) -> str:
     """Solo records, most wins (races) and high scores per game, from the journal (how each game
     ranks comes from its registry entry); then the notes the board showed since it started."""
     journal = app.journal
-    notes = "".join("\n" + _("Note: {problem}").format(problem=problem) for problem in app.problems)  # kept to look up
+    notes = "".join("\n" + _("Note: {problem}").format(problem=tr(problem)) for problem in app.problems)  # kept to look up
     if journal is None:
         return _("No records are kept on this board (no state directory).") + notes
     specs = games()

@@ -44,13 +44,14 @@ class _RandomGames:
         """Game number `seed` to its end; `legal` replaces `legal_decisions` (to time it)."""
         game = new_game(self.name, self.players)
         chance = random.Random(seed).random
-        pending, apply, decisions = game.pending, game.apply, game.legal_decisions
+        pending, apply = game.pending, game.apply
+        decisions = game.legal_decisions if legal is None else lambda: legal(game)
         rolls: tuple[Roll, ...] = ()
         dice: Any = None
         while True:
             kind = pending().kind
             if kind == DECISION:
-                options = decisions() if legal is None else legal(game)
+                options = decisions()
                 apply(options[int(chance() * len(options))])
             elif kind == ROLL:
                 if game.dice() is not dice:  # engines return constant dice: look them up once

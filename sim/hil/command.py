@@ -18,35 +18,36 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import ConfigError
+from firmware.i18n import _
 
 PROG = "xtraboard hil"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="hil_command", required=True, metavar="ACTION")
-    run = sub.add_parser("run", help="run scenarios against a board", description="run scenarios against a board")
+    run = sub.add_parser("run", help=_("run scenarios against a board"), description=_("run scenarios against a board"))
     run.add_argument("--target", required=True, metavar="HOST:PORT",
-                     help="the board's debug service: HOST:PORT or unix:PATH")
+                     help=_("the board's debug service: HOST:PORT or unix:PATH"))
     run.add_argument("--buttons", choices=("virtual", "gpio"),
-                     help="press buttons through the bench's GPIO or a simulated board's virtual buttons "
-                     "(default: virtual for a simulated board, else gpio)")
+                     help=_("press buttons through the bench's GPIO or a simulated board's virtual buttons "
+                       "(default: virtual for a simulated board, else gpio)"))
     run.add_argument("--pins", metavar="NAME=PIN,...",
-                     help="gpio: the bench pin switching each button (default: $XTRABOARD_BENCH_PINS)")
+                     help=_("gpio: the bench pin switching each button (default: $XTRABOARD_BENCH_PINS)"))
     run.add_argument("--active-low", action="store_true",
-                     help="gpio: the switch closes when its pin is low (default: high)")
+                     help=_("gpio: the switch closes when its pin is low (default: high)"))
     run.add_argument("--between", metavar="COMMAND",
-                     help="a shell command that restarts a real board before each scenario but the first "
-                     "(e.g. a power cycle through the bench's relay); the bench then connects again")
+                     help=_("a shell command that restarts a real board before each scenario but the first "
+                       "(e.g. a power cycle through the bench's relay); the bench then connects again"))
     run.add_argument("--wait", type=float, default=10.0, metavar="S",
-                     help="how long to wait for the board's debug service to come up (default: 10 s)")
+                     help=_("how long to wait for the board's debug service to come up (default: 10 s)"))
     run.add_argument("scenarios", nargs="+", type=Path, metavar="SCENARIO")
-    record = sub.add_parser("record", help="turn a live session into a scenario file",
-                            description="turn a live session into a scenario file")
+    record = sub.add_parser("record", help=_("turn a live session into a scenario file"),
+                            description=_("turn a live session into a scenario file"))
     record.add_argument("--target", required=True, metavar="HOST:PORT",
-                        help="the board's debug service: HOST:PORT or unix:PATH")
+                        help=_("the board's debug service: HOST:PORT or unix:PATH"))
     record.add_argument("--seconds", type=float, metavar="S",
-                        help="stop after S seconds (default: when interrupted, Ctrl-C)")
-    record.add_argument("--name", help="the scenario's name (default: the file's name)")
+                        help=_("stop after S seconds (default: when interrupted, Ctrl-C)"))
+    record.add_argument("--name", help=_("the scenario's name (default: the file's name)"))
     record.add_argument("out", type=Path, metavar="OUT.toml")
 
 

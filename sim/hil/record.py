@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import XtraboardError
+from firmware.i18n import _
 
 POLL_S = 0.05  # how often a live recording asks the board for news (real time)
 MAX_WAIT_S = 3600.0  # a scenario's longest wait step; longer pauses become several steps
@@ -188,7 +189,7 @@ def record_session(target: str, out: Path, *, seconds: float | None = None, name
     from sim.hil.driver import BenchError, DebugClient
 
     if not out.parent.is_dir():
-        print(f"xtraboard hil: the folder {out.parent} does not exist", file=sys.stderr)
+        print("xtraboard hil: " + _("the folder {folder} does not exist").format(folder=out.parent), file=sys.stderr)
         return 2
     try:
         client = DebugClient.connect(target)
@@ -196,7 +197,8 @@ def record_session(target: str, out: Path, *, seconds: float | None = None, name
         print(f"xtraboard hil: {exc}", file=sys.stderr)
         return 2
     recorder = Recorder(client, name=name or out.stem, target=target)
-    print(f"recording {target} into {out}; play on the board, Ctrl-C to stop", file=sys.stderr)
+    print(_("recording {target} into {file}; play on the board, Ctrl-C to stop").format(target=target, file=out),
+          file=sys.stderr)
     try:
         recorder.start(seed)
         end = None if seconds is None else time.monotonic() + seconds
@@ -206,7 +208,7 @@ def record_session(target: str, out: Path, *, seconds: float | None = None, name
     except KeyboardInterrupt:
         pass
     except BenchError as exc:
-        print(f"xtraboard hil: {exc}; writing what was recorded", file=sys.stderr)
+        print("xtraboard hil: " + _("{error}; writing what was recorded").format(error=exc), file=sys.stderr)
     finally:
         try:
             recorder.poll()
@@ -216,5 +218,7 @@ def record_session(target: str, out: Path, *, seconds: float | None = None, name
     out.write_text(recorder.scenario_text(), encoding="utf-8")
     edges = sum(1 for kind, _ in recorder.items if kind == "edge")
     checks = sum(1 for kind, _ in recorder.items if kind == "check")
-    print(f"recorded {edges} button edges and {checks} checkpoints into {out}")
+    # Translators: two counts in one line; a "label: number" form avoids plurals.
+    print(_("recorded {edges} button edges and {checks} checkpoints into {file}").format(edges=edges, checks=checks,
+                                                                                          file=out))
     return 0

@@ -23,6 +23,7 @@ from firmware.board_loop import Board
 from firmware.debug import BenchDice, BoardTarget, DebugService
 from firmware.dice import CommittedDice
 from firmware.hardware.config import DebugConfig
+from firmware.i18n import _
 from firmware.loop import FakeClock, Stop
 from sim.board import SimBoard
 
@@ -121,6 +122,6 @@ def run_served(args: Any) -> int:
         return serve(args.debug_port, board_file=args.board, seed=args.seed if args.seed is not None else 0,
                      speed=args.speed, state_dir=args.state_dir)
     except OSError as exc:
-        print(f"xtraboard sim: cannot serve the debug service on port {args.debug_port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print("xtraboard sim: " + _("cannot serve the debug service on port {port}: {error}").format(
+            port=args.debug_port, error=exc.strerror or exc), file=sys.stderr)
         return 2

@@ -557,7 +557,7 @@ def draw_final_sheet(canvas: Canvas, session: GameSession, player: int, position
 def result_pages(session: GameSession) -> list[ResultPage]:
     """The result screen's pages: the standings (`result_lines`), then every player's final
     sheet, best total first."""
-    pages = [standings_page(f"{session.game.title}: result", result_lines(session))]
+    pages = [standings_page(_("{game}: result").format(game=session.game.title), result_lines(session))]
     for player in final_order(session):
         def draw(canvas: Canvas, position: str, player: int = player) -> None:
             draw_final_sheet(canvas, session, player, position)

@@ -442,7 +442,9 @@ def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> i
     for index, row in enumerate(ROWS):
         canvas.tiny(name_w + index * col + (col - tiny_width(str(row))) // 2, y, str(row))
     canvas.tiny(x_tiles + (2 * CHAR_WIDTH - tiny_width("T")) // 2, y, "T")
-    canvas.tiny(canvas.width - tiny_width("PTS"), y, "PTS")
+    # Translators: the points column's tiny heading: at most 3 capitals A-Z (the tiny font has no others).
+    points = pgettext("tiny heading", "PTS")
+    canvas.tiny(canvas.width - tiny_width(points), y, points)
     # Lines a full pitch apart, so a name's descender never touches an accent of the next name;
     # the digits (rows 2-8 of a line) keep a row clear of the header, the names (no header over
     # them) stand a row higher: four players and the footer still fit 64 rows.
