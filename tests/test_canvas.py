@@ -7,7 +7,7 @@ import pytest
 from firmware.loop import EventLoop, FakeClock
 from firmware.table import Seat
 from firmware.ui.app import BoardApp
-from firmware.ui.draw import GREY, Canvas, clipped, outside, overlapping, problems
+from firmware.ui.draw import GREY, Canvas, clipped, outside, overlapping, problems, wrap
 from firmware.ui.menus import SeatScreen, SettingsScreen
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, TextScreen, window
 
@@ -135,3 +135,8 @@ def test_a_clipped_text_in_the_3x5_font_counts_too() -> None:
     canvas = Canvas((128, 64))
     canvas.tiny(0, 0, "Red: rows 10+10, chip 10, bonus~")
     assert problems(canvas) == ["clipped: 'Red: rows 10+10, chip 10, bonus~'"]
+
+
+def test_a_no_break_space_holds_a_french_number_or_colon_together() -> None:
+    assert wrap("Total : 5\u00a0000 points", 8) == ["Total :", "5\u00a0000", "points"]
+    assert wrap("Rouge\u00a0: lance", 6) == ["Rouge\u00a0:", "lance"]

@@ -361,12 +361,20 @@ def abbreviate(text: str, width: int) -> str:
     return clip("".join(words), width)
 
 
+_BREAKS = re.compile(r"[ \t]+")
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap to `width` characters (paragraphs split on newlines)."""
+    """Greedy word wrap to `width` characters (paragraphs split on newlines). Only ASCII spaces
+    and tabs break a line: a no-break space holds French "5\u00a0000" or "Rouge\u00a0:" together.
+
+    >>> wrap("dés : 5\u00a0000", 6)
+    ['dés :', '5\xa0000']
+    """
     out: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split():
+        for word in _BREAKS.split(paragraph.strip(" \t")):
             if line and len(line) + 1 + len(word) > width:
                 out.append(line)
                 line = word
