@@ -19,6 +19,7 @@ is called).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from firmware.errors import N_, Text, XtraboardError
@@ -40,6 +41,18 @@ def drawable(char: str) -> bool:
     return 0x20 <= code <= 0x7E or 0xA1 <= code <= 0xFF
 
 
+def seat_colour_names(colours: Iterable[str]) -> set[str]:
+    """The seat colours' names in every language the board speaks, lower case: a kept name is
+    shown whatever the language, so "Rot" would pass for the red seat on a German board."""
+    from firmware import i18n
+
+    found = set()
+    for code in i18n.LANGUAGES:
+        catalog = i18n.translations(code)
+        found.update(catalog.pgettext("colour", colour).lower() for colour in colours)
+    return found
+
+
 def check_name(name: str) -> str:
     """`name` without surrounding spaces if it can be a player's name; PlayerNameError otherwise."""
     from firmware.ui.colours import PLAYER_COLOURS
@@ -54,7 +67,7 @@ def check_name(name: str) -> str:
     if bad is not None:
         raise PlayerNameError(Text(N_("name {name!r}: the display cannot draw {char!r} "
                                    "(letters, digits, spaces and Latin-1 signs only)"), name=text, char=bad))
-    if text.lower() in PLAYER_COLOURS:
+    if text.lower() in seat_colour_names(PLAYER_COLOURS):
         raise PlayerNameError(Text(N_("name {name!r} is a seat colour; unnamed seats are called by their colour"), name=text))
     return text
 

@@ -9,7 +9,7 @@ from firmware.table import Seat
 from firmware.ui.app import BoardApp
 from firmware.ui.draw import GREY, Canvas, clipped, outside, overlapping, problems
 from firmware.ui.menus import SeatScreen, SettingsScreen
-from firmware.ui.screen import ConfirmScreen, TextScreen
+from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, TextScreen, window
 
 
 def test_text_leaving_the_canvas_or_its_region_is_found() -> None:
@@ -33,13 +33,39 @@ def test_texts_need_a_pixel_between_them() -> None:
     assert overlapping(apart) == [] and problems(apart) == []
 
 
-def test_clipping_is_counted_and_fails_for_titles_and_numbers() -> None:
+def test_any_text_clipped_with_a_tilde_is_a_failure() -> None:
     canvas = Canvas((128, 64))
     canvas.line(1, "a rather long line of text that does not fit")
-    assert [box.text for box in clipped(canvas)] == ["a rather long line o~"] and problems(canvas) == []
+    assert [box.text for box in clipped(canvas)] == ["a rather long line o~"]
+    assert problems(canvas) == ["clipped: 'a rather long line o~'"]
     canvas.title("A title far too long for the line", "1/3")
     canvas.text(0, 40, "12345~")
-    assert [p.split(":")[0] for p in problems(canvas)] == ["clipped", "clipped"]
+    assert [p.split(":")[0] for p in problems(canvas)] == ["clipped"] * 3
+    assert problems(canvas)[2] == "clipped: '12345~' (a title or number)"
+
+
+def test_a_line_too_long_for_the_large_font_takes_the_small_one_on_its_baseline() -> None:
+    canvas = Canvas((128, 128))
+    canvas.line(3, "tiles left: 15 12 9 6")  # 21 characters: 16 fit the large font
+    canvas.line(4, "Settings")
+    assert [(box.text, box.font) for box in canvas.boxes] == [("tiles left: 15 12 9 6", "small"),
+                                                             ("Settings", "large")]
+    assert problems(canvas) == []
+
+
+def test_a_long_prompt_wraps_onto_the_line_above_over_what_was_there() -> None:
+    canvas = Canvas((128, 64))
+    canvas.line(4, "positions")
+    assert canvas.block(5, "short") == 5 and canvas.boxes[0].hidden is False
+    first = canvas.block(5, "<Sprosse 4 wirft 1 Paar zurück>", inverse=True)
+    assert first == 4 and [box.text for box in canvas.boxes[2:]] == ["<Sprosse 4 wirft 1", "Paar zurück>"]
+    assert canvas.boxes[0].hidden and problems(canvas) == []
+
+
+def test_a_help_line_too_long_for_the_panel_shows_its_short_form() -> None:
+    canvas = Canvas((128, 64))
+    canvas.footer([("<> choisir une option  OK valider", "<> OK"), ("OK next", "OK")])
+    assert [box.text for box in canvas.boxes] == ["<> OK", "OK next"] and problems(canvas) == []
 
 
 def test_a_banner_hides_what_it_covers() -> None:
@@ -92,3 +118,20 @@ def test_menus_and_pages_draw_on_any_panel_size(size: tuple[int, int]) -> None:
         assert image.size == size and image.getbbox() is not None, type(screen).__name__
     app.show_note("A note over it all")
     assert app.image(size, "L").mode == "L"
+
+
+def test_a_menu_option_too_long_for_a_line_takes_two_and_the_cursor_stays_in_view() -> None:
+    options = [Option(f"Option {n}") for n in range(6)] + [Option("An option far too long for one line", detail="x")]
+    menu = MenuScreen("Menu", options, lambda app, option: None, index=6)
+    canvas = Canvas((128, 64))
+    menu.draw(canvas)
+    shown = [box.text for box in canvas.boxes[2:]]  # under the title and its position
+    assert shown == ["  Option 3", "  Option 4", "  Option 5", "> An option far too", "  long for one line x"]
+    assert problems(canvas) == []
+    assert window([1, 1, 2, 1], 0, 3) == (0, 2) and window([1, 1, 2, 1], 3, 3) == (2, 4)
+
+
+def test_a_clipped_text_in_the_3x5_font_counts_too() -> None:
+    canvas = Canvas((128, 64))
+    canvas.tiny(0, 0, "Red: rows 10+10, chip 10, bonus~")
+    assert problems(canvas) == ["clipped: 'Red: rows 10+10, chip 10, bonus~'"]

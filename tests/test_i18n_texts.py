@@ -6,15 +6,13 @@ engine's refusal (logs, records, the engine protocol) stays English."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from firmware import i18n
 from firmware.cli import main
-from firmware.dice import SCHEME, CommittedDice, commitment
+from firmware.dice import CommittedDice
 from firmware.errors import ConfigError, IllegalStepError
 from firmware.games import Roll, new_game
 from firmware.games.levelx import Groups
@@ -25,6 +23,7 @@ from firmware.verify import Fairness, fairness
 from firmware.xdp.server import EngineServer
 from sim.board import SimBoard
 from sim.robustness import choose
+from tests.test_verify import play_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,6 +54,22 @@ def test_a_refused_step_on_a_german_board_is_said_in_german_and_kept_in_english(
         switch_language(board.app, "fr")  # switched while the note is up (as the settings menu does) ...
         board.board.render()  # ... the next frame says it in French
         assert "Interdit : il faut d'abord lancer les dés" in shown(board)
+    finally:
+        board.close()
+
+
+def test_the_boards_own_notes_follow_a_language_switch_too() -> None:
+    board = SimBoard(seed=2, language="de")
+    try:
+        choose(board, "EXXTRA spielen")
+        choose(board, "3 Spieler")
+        for _seat in range(3):
+            board.tap("ok")
+        board.tap("back")  # a short BACK before the first roll: nothing to take back
+        assert "Seit dem Wurf nichts zurückzunehmen" in shown(board)
+        switch_language(board.app, "fr")
+        board.board.render()
+        assert "Rien à reprendre depuis les dés" in shown(board)
     finally:
         board.close()
 
@@ -142,16 +157,6 @@ def test_a_salvage_note_read_back_from_the_journal_is_translated_again(tmp_path:
 
 
 # --- the dice audit and `xtraboard verify` --------------------------------------------------------
-def play_record(name: str, secret: str) -> dict[str, Any]:
-    game, dice, rng = new_game(name, ["Anna", "Ben", "Cleo"]), CommittedDice(secret), random.Random(secret)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(rng.choice(game.legal_decisions()))
-    return game.to_record() | {"dice": {"scheme": SCHEME, "commit": commitment(secret), "seed": secret}}
-
-
 def test_the_dice_fairness_line_in_german_and_french() -> None:
     result = Fairness(games=40, dice=5000, chi2=4.21, df=9, p=0.8967)
     assert result.line() == "dice fairness: 5,000 dice in 40 games, chi² 4.2 on 9 df, p = 0.897 (no sign of bias)"

@@ -38,6 +38,8 @@ def test_add_list_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     ("Tab\x07", "the display cannot draw '\\x07'"),
     ("   ", "a player name cannot be empty"),
     ("Green", "is a seat colour"),
+    ("Rot", "is a seat colour"),  # red on a German board: names are kept whatever the language
+    ("violet", "is a seat colour"),
 ])
 def test_a_bad_name_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
                                       words: str) -> None:

@@ -495,3 +495,7 @@ def test_close_and_bonus_animations() -> None:
     table.settle()
     table.choose("pass")
     assert [f.caption for f in table.app.animation.frames] == ["Blue passes"]  # type: ignore[union-attr]
+
+
+def test_rows_with_the_same_effect_are_told_together_where_the_line_is_short() -> None:
+    assert ui._same_effect([(5, ["step"]), (6, ["step"]), (7, ["2 chips"])]) == {"step": [5, 6], "2chips": [7]}

@@ -25,7 +25,7 @@ from PIL import Image
 
 from firmware import i18n
 from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
-from firmware.errors import IllegalStepError, RecordError, Text
+from firmware.errors import IllegalStepError, RecordError, Text, text_of
 from firmware.games import Roll
 from firmware.hints import hint
 from firmware.i18n import N_, _, tr
@@ -105,7 +105,7 @@ class BoardApp:
             self.settings = replace(self.settings, led_budget_amps=budget[-1])
         if reset:  # said once: the defaults are kept in place of what could not be used
             # Translators: a note; {names} lists settings by their keys ("volume, dice_mode").
-            self.report(_("settings reset: {names}").format(names=", ".join(reset)))
+            self.report(Text(N_("settings reset: {names}"), names=", ".join(reset)))
             self.settings.save(journal)
         self._check_journal()
 
@@ -201,7 +201,7 @@ class BoardApp:
         shorted wire, not a person — the bots stop waiting for it, and the board says so."""
         if name in self._held and self._press_of.get(name) == press:
             self._held.discard(name)
-            self.report(_("Button {name} seems stuck").format(name=name.upper()))
+            self.report(Text(N_("Button {name} seems stuck"), name=name.upper()))
             if not self._held and self._bot_timer is None and not self._bot_due:
                 self._arm_bot(after_person=not self._by_bot)
 
@@ -326,7 +326,7 @@ class BoardApp:
         self.start_session(session)
         if "dice" in session.header():  # the dice are sealed: say so before the first roll
             # Translators: a note before the first roll; {commit} is 12 hex digits of the dice's seal.
-            self.show_note(_("Dice sealed: {commit}").format(commit=session.header()['dice']['commit'][7:19]))
+            self.show_note(Text(N_("Dice sealed: {commit}"), commit=session.header()['dice']['commit'][7:19]))
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
@@ -337,8 +337,8 @@ class BoardApp:
             session = Table.restore(stored, self.journal, DEFAULT_ORDER, PLAYER_COLOURS)
         except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
             self.journal.abandon(stored.id)
-            self.report(_("saved game {id} does not replay and was set aside: {reason}").format(id=stored.id,
-                                                                                                reason=exc))
+            self.report(Text(N_("saved game {id} does not replay and was set aside: {reason}"), id=stored.id,
+                             reason=text_of(exc)))
             return
         self.start_session(session)
 
@@ -391,8 +391,8 @@ class BoardApp:
         """A short BACK in a game: `undo`, or say why nothing was taken back."""
         if self.session is None or self.undo():
             return
-        self.show_note(_("Nothing to take back") if self.settings.takeback == "game"
-                       else _("Nothing to take back since the dice"))
+        self.show_note(Text(N_("Nothing to take back")) if self.settings.takeback == "game"
+                       else Text(N_("Nothing to take back since the dice")))
 
     def redo(self) -> bool:
         """Play the taken-back steps again, identical (until a new step is made)."""
@@ -546,7 +546,7 @@ class BoardApp:
                 f"({session.game.players[seat].name}) from here")
         if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)
-        self.report(_("Engine {name} failed: strong bot plays").format(name=agent.name))  # Records lists it too
+        self.report(Text(N_("Engine {name} failed: strong bot plays"), name=agent.name))  # Records lists it too
 
     def _close_agents(self) -> None:
         if self.session is not None:

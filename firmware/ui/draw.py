@@ -133,20 +133,64 @@ class Canvas:
 
     def line(self, row: int, text: str, *, inverse: bool = False, align: str = "left",
              critical: bool = False, secondary: bool = False) -> None:
-        """Text on line `row` (0 = top), clipped to the width; `inverse` = white bar, black text."""
-        clipped = clip(text, self.columns)
-        self._line(row, clipped, inverse, align, critical, secondary, clipped != text)
+        """Text on line `row` (0 = top); `inverse` = white bar, black text. Too long for the body
+        font, it takes the small one on the same baseline (the tall panel's large font); clipped
+        to the width only if even that is too narrow.
+
+        >>> canvas = Canvas((128, 128))
+        >>> canvas.line(7, "tiles left: 15 12 9"); canvas.boxes[0].font, canvas.boxes[0].clipped
+        ('small', False)
+        """
+        face = self.body
+        if len(text) > self.columns and face.name != "small":
+            face = load_font("small")
+        shown = clip(text, self.width // face.advance)
+        self._line(row, shown, inverse, align, critical, secondary, shown != text, face.name)
+
+    def block(self, last: int, text: str, *, rows: int = 2, inverse: bool = False) -> int:
+        """`text` on line `last`, or word-wrapped onto the lines above it too (at most `rows`,
+        over what was drawn there) where one line cannot hold it: a long prompt or option stays
+        whole. Returns the first line used.
+
+        >>> canvas = Canvas((128, 64))
+        >>> canvas.block(5, "Roll for Green: press ROLL"), [box.text for box in canvas.boxes]
+        (4, ['Roll for Green: press', 'ROLL'])
+        """
+        lines = self.wrapped(text, rows)
+        first = last - len(lines) + 1
+        if len(lines) > 1:
+            self.cover((0, first * self.line_height, self.width - 1, (last + 1) * self.line_height - 1))
+        for row, line in enumerate(lines, start=first):
+            self.line(row, line, inverse=inverse)
+        return first
+
+    def wrapped(self, text: str, rows: int = 2) -> list[str]:
+        """The lines `block` draws `text` on: one if it fits, else word-wrapped to the body
+        font's width (the small font's if that needs more than `rows` lines), at most `rows`."""
+        lines = [text] if self.fits(text) else wrap(text, self.columns)
+        if len(lines) > rows and self.body.name != "small":
+            lines = wrap(text, self.width // load_font("small").advance)  # `line` takes the small font
+        if len(lines) > rows:
+            lines = lines[: rows - 1] + [" ".join(lines[rows - 1:])]  # clipped: a failure the fit test shows
+        return lines
+
+    def fits(self, text: str, font: str | None = None) -> bool:
+        """True if `text` fits the canvas's width in one line: the body font, else the small one
+        (what `line` falls back to)."""
+        return self.measure(text, font) <= self.width or font is None and self.measure(text, "small") <= self.width
 
     def _line(self, row: int, text: str, inverse: bool, align: str, critical: bool, secondary: bool,
-              clipped: bool) -> None:
+              clipped: bool, font: str | None = None) -> None:
         y = row * self.line_height
-        width = self.measure(text)
+        face = self.font(font)
+        width = face.width(text)
         x = {"left": 0, "center": (self.width - width) // 2, "right": self.width - width}[align]
         if inverse:
             self.cover((0, y, self.width - 1, y + self.line_height - 1), fill=1)
         region = (0, y + self.body.top, self.width - 1, y + self.body.top + self.body.cell[1] - 1)
-        record = self.text(x, y, text, fill=0 if inverse else 1, font=self.body.name, region=region, critical=critical,
-                           secondary=secondary)
+        dy = self.body.baseline - face.baseline + self.body.top - face.top  # baselines level
+        record = self.text(x, y + dy, text, fill=0 if inverse else 1, font=face.name, region=region,
+                           critical=critical, secondary=secondary)
         record.clipped = record.clipped or clipped
 
     def title(self, text: str, right: str = "") -> None:
@@ -172,12 +216,19 @@ class Canvas:
             self.text(self.width - face.width(right), y, right, font=face.name, region=region, secondary=True)
         self.draw.line((0, self.line_height - 1, self.width - 1, self.line_height - 1), fill=1)
 
-    def footer(self, lines: Sequence[str]) -> int:
+    def footer(self, lines: Sequence[str | Sequence[str]]) -> int:
         """Help lines at the bottom in the small font (grey on greyscale panels); returns the y
-        they start at (what is above is the screen's)."""
+        they start at (what is above is the screen's). A line may be given as alternatives,
+        longest first: the first that fits is shown (e.g. the help, then its "<> OK" form).
+
+        >>> Canvas((128, 64)).footer([("<> choose an option  OK do it", "<> OK")])
+        54
+        """
         face = load_font("small")
         y = self.height - len(lines) * face.line_height
-        for index, text in enumerate(lines):
+        for index, given in enumerate(lines):
+            forms = [given] if isinstance(given, str) else list(given)
+            text = next((t for t in forms if face.width(t) <= self.width), forms[-1])
             top = y + index * face.line_height
             shown = clip(text, self.width // face.advance)
             record = self.text(0, top, shown, font=face.name, secondary=True,
@@ -200,6 +251,7 @@ class Canvas:
         if text:
             self.boxes.append(TextBox(text, (start, y, start + tiny_width(text) - 1, y + 4),
                                       (0, 0, self.width - 1, self.height - 1), "tiny",
+                                      clipped=text.endswith(CLIP_MARK) and len(text) > 1,
                                       critical=is_number(text), ink=(start, y, mask)))
         return x
 
@@ -251,9 +303,11 @@ class Canvas:
 
 
 def caption(canvas: Canvas, text: str) -> None:
-    """An animation's caption: the bottom line, inverse, over whatever the screen drew there."""
+    """An animation's caption: the bottom line, inverse, over whatever the screen drew there;
+    a caption too long for it takes the lines above too (word-wrapped, at most all but the title)."""
+    last = (canvas.height - canvas.line_height) // canvas.line_height
     canvas.cover((0, max(0, canvas.height - canvas.line_height - 1), canvas.width - 1, canvas.height - 1))
-    canvas.line((canvas.height - canvas.line_height) // canvas.line_height, text, inverse=True)
+    canvas.block(last, text, rows=max(1, canvas.lines - 1), inverse=True)
 
 
 def banner(canvas: Canvas, note: str) -> None:
@@ -368,13 +422,13 @@ def _pixels_touch(a: TextBox, b: TextBox) -> bool:
 
 
 def clipped(canvas: Canvas) -> list[TextBox]:
-    """Shown texts shortened with "~" to fit (allowed, but counted; see `problems`)."""
+    """Shown texts shortened with "~" to fit: a failure (see `problems`)."""
     return [r for r in canvas.boxes if r.clipped and not r.hidden]
 
 
 def problems(canvas: Canvas) -> list[str]:
-    """One line per failure: text outside its box, touching texts, a clipped title or number."""
+    """One line per failure: text outside its box, touching texts, a text clipped with "~"."""
     out = [f"outside: {r.text!r} at {r.box} (region {r.region})" for r in outside(canvas)]
     out += [f"touching: {a.text!r} {a.box} and {b.text!r} {b.box}" for a, b in overlapping(canvas)]
-    out += [f"clipped: {r.text!r} (a title or number)" for r in clipped(canvas) if r.critical]
+    out += [f"clipped: {r.text!r}" + (" (a title or number)" if r.critical else "") for r in clipped(canvas)]
     return out

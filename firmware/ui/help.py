@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.i18n import N_, _
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, wrap
 from firmware.ui.explain import explain
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
@@ -142,17 +142,32 @@ class Help:
 
 def banner(canvas: Canvas, text: str) -> None:
     """`text` in a white bar over the title line: in the display's font if it fits, else in the
-    3×5 font (half as many characters again), clipped only if even that is too narrow. A screen
-    without a title line (EXTRA!'s whole sheet from its top edge) gets only the 3×5 bar, 7 px
-    high, over its header."""
+    3×5 font (half as many characters again), else word-wrapped onto the title line and the
+    line under it in the display's font. A screen without a title line (EXTRA!'s whole sheet
+    from its top edge) gets only the 3×5 bar, 7 px high, over its header (two such lines, 13 px,
+    for a text too long for one)."""
     pitch = _line_height(canvas)
     underline = canvas.image.crop((0, pitch - 1, canvas.width, pitch)).getextrema()[0] != 0
     if underline and len(text) <= canvas.columns:
         canvas.line(0, text, inverse=True)
         return
-    _cover(canvas, (0, 0, canvas.width - 1, pitch - 2 if underline else 6))
     fits = (canvas.width - 2) // 4 + 1
-    canvas.tiny(1, 1, clip(text, fits), fill=0)
+    lines = wrap(text, canvas.columns)
+    if len(text) > fits and underline and len(lines) <= 2:
+        for row, line in enumerate(lines):
+            canvas.line(row, line, inverse=True)
+        # A drawing cut by the second line (LEVEL X's dice) is cut off clean below it, not left peeking.
+        y = top = len(lines) * pitch
+        while y < min(canvas.height, top + pitch // 2) and canvas.image.crop((0, y, canvas.width, y + 1)).getbbox():
+            y += 1
+        if y > top:
+            canvas.cover((0, top, canvas.width - 1, y - 1))
+        return
+    tiny = [text] if len(text) <= fits else wrap(text, fits)
+    tiny = tiny[:1] if underline else tiny[:2]
+    _cover(canvas, (0, 0, canvas.width - 1, pitch - 2 if underline else 6 * len(tiny)))
+    for index, line in enumerate(tiny):
+        canvas.tiny(1, 1 + 6 * index, clip(line, fits), fill=0)
 
 
 def bottom_bar(canvas: Canvas, text: str, x: int) -> None:

@@ -216,9 +216,14 @@ class SeatScreen(Screen):
         fitting = [f"< {label} >", label] + ([level_name(kind[4:])] if kind.startswith("bot:") else [])
         canvas.line(1, next((text for text in fitting if len(text) <= canvas.columns), fitting[-1]),
                     align="center", critical=True)
-        canvas.line(2, _("Colour: {colour}").format(colour=colour_name(self.seat.colour)))
+        colour = _("Colour: {colour}").format(colour=colour_name(self.seat.colour))
+        canvas.line(2, colour if canvas.fits(colour) else colour_name(self.seat.colour))  # else the name says it
+        taken = {s.colour for s in self.seats if s is not self.seat}
+        free = [c for c in PLAYER_COLOURS if c not in taken]
+        following = colour_name(free[(free.index(self.seat.colour) + 1) % len(free)])
         # Translators: the seat setup's help lines (buttons' names stay as printed on the board).
-        help_lines = [_("ROLL: next colour"), _("OK next  BACK prev")]
+        # Where they do not fit: "ROLL: Blue" (the colour ROLL gives) and the buttons as arrows.
+        help_lines = [(_("ROLL: next colour"), f"ROLL: {following}"), (_("OK next  BACK prev"), "OK >  BACK <")]
         if canvas.height - 3 * canvas.line_height < 2 * LINE_HEIGHT:  # a 128×32 panel: one line
             help_lines = help_lines[1:]
         canvas.footer(help_lines)

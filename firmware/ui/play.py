@@ -37,6 +37,7 @@ def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = 
         key = int(face) if isinstance(face, str) and face.isdigit() else face
         for pip in PIPS.get(key, ()):
             frame[f"dice.{die}.{pip}"] = X_RED if key == "X" else colour
+HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ class DiceEntryScreen(FaceEntryScreen):
         canvas.title(title, note)
         shown = "  ".join(f"[{f}]" if i == self.index else f" {f} " for i, f in enumerate(self.values))
         # Translators: the help line; "<>" are the LEFT/RIGHT buttons, OK the button's name.
-        bottom = canvas.footer([_("<> face  OK next")])
+        bottom = canvas.footer([(_("<> face  OK next"), HINT)])
         # The faces as large as the room between title and help allows (a headline number).
         canvas.fit((0, canvas.line_height + 1, canvas.width - 1, bottom - 2), shown, align="center", critical=True)
 
@@ -294,7 +295,7 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
             top, pitch, rows = 2 * canvas.line_height, LINE_HEIGHT, count
             if (count + 1) * LINE_HEIGHT <= below:
                 # Translators: the result's help line; "<>" are the LEFT/RIGHT buttons.
-                canvas.footer([_("<> pages  OK next")])
+                canvas.footer([(_("<> pages  OK next"), HINT)])
         else:
             canvas.title(clip(headline, canvas.columns - len(position) - 1), position)
             top, pitch = canvas.line_height, ROW_PITCH
@@ -374,11 +375,13 @@ class ResultScreen(Screen):
         rows = [1, 2] if canvas.lines < 5 else [2, 3]
         for row, name in zip(rows, (REMATCH, MENU)):
             selected = name == self.page.name
-            text = (_("{choice}: {detail}").format(choice=labels[name], detail=details[name])
-                    if canvas.columns >= 30 else labels[name])
+            text = _("{choice}: {detail}").format(choice=labels[name], detail=details[name])
+            if canvas.columns < 30 or len(text) + 2 > canvas.columns:  # the detail only where it fits whole
+                text = labels[name]
             canvas.line(row, ("> " if selected else "  ") + text, inverse=selected)
         if canvas.lines >= 5:
-            canvas.line(canvas.lines - 1, _("<> choose  OK do it"))
+            hint = _("<> choose  OK do it")
+            canvas.line(canvas.lines - 1, hint if canvas.fits(hint) else HINT)
 
 
 def tumble_frames(app: App, session: GameSession, roll: Roll) -> list[Frame]:

@@ -105,33 +105,96 @@ class MenuScreen(Screen):
         canvas.title(self.title, self.choice.position())
         options, index = self.choice.options, self.choice.index
         visible = max(1, canvas.lines - 1)
-        # A wide panel lists a long menu in two columns (a page at a time), not scrolled.
-        columns = 2 if canvas.size_class == "wide" and len(options) > visible else 1
-        per_page = visible * columns
-        if columns == 1:
-            top = min(max(0, index - visible // 2), max(0, len(options) - visible))
-        else:
-            top = index // per_page * per_page
-        width = canvas.width // columns
         # With the large font, details (a setting's value) take the small one if any would not
         # fit beside its label otherwise: the same for every line.
-        chars = canvas.columns_in(width)
+        chars = canvas.columns_in(canvas.width)
         cramped = any(o.detail and len(o.label) + len(o.detail) + 3 > chars for o in options)
         detail_font = "small" if cramped and canvas.body.name != "small" else None
-        for slot, option in enumerate(options[top: top + per_page]):
-            row, column = slot % visible + 1, slot // visible
-            draw_option(canvas, row, column * width, width, option, top + slot == index, detail_font)
+        # A wide panel lists a long menu in two columns (a page at a time), not scrolled, when
+        # every option fits a column's one line.
+        half = canvas.width // 2
+        columns = 2 if (canvas.size_class == "wide" and len(options) > visible
+                        and all(option_rows(canvas, half, o, detail_font) == 1 for o in options)) else 1
+        if columns == 2:
+            per_page = visible * columns
+            top = index // per_page * per_page
+            for slot, option in enumerate(options[top: top + per_page]):
+                row, column = slot % visible + 1, slot // visible
+                draw_option(canvas, row, column * half, half, option, top + slot == index, detail_font)
+            return
+        # One column, scrolled: an option too long for a line takes two.
+        heights = [option_rows(canvas, canvas.width, o, detail_font) for o in options]
+        top, end = window(heights, index, visible)
+        row = 1
+        for slot in range(top, end):
+            draw_option(canvas, row, 0, canvas.width, options[slot], slot == index, detail_font, heights[slot])
+            row += heights[slot]
+
+
+def window(heights: Sequence[int], index: int, visible: int) -> tuple[int, int]:
+    """The options [top, end) shown in `visible` rows, option i taking heights[i] rows: the
+    selected `index` with up to half the rows above it, the rest below, more above at the end.
+
+    >>> window([1] * 10, 6, 5), window([1, 2, 1, 2, 1], 4, 5)
+    ((4, 9), (2, 5))
+    """
+    top, end, used = index, index + 1, min(visible, heights[index])
+    while top > 0 and used - heights[index] + heights[top - 1] <= visible // 2 and used + heights[top - 1] <= visible:
+        top -= 1
+        used += heights[top]
+    while end < len(heights) and used + heights[end] <= visible:
+        used += heights[end]
+        end += 1
+    while top > 0 and used + heights[top - 1] <= visible:
+        top -= 1
+        used += heights[top]
+    return top, end
+
+
+def _label_room(canvas: Canvas, width: int, detail: str, detail_font: str | None) -> int:
+    """Characters of the body font left for a label beside `detail` in `width` pixels."""
+    if not detail:
+        return canvas.columns_in(width)
+    if detail_font is not None:
+        small = canvas.font(detail_font)
+        return canvas.columns_in(width - small.width(detail) - small.advance)
+    return canvas.columns_in(width) - len(detail) - 1
+
+
+def option_rows(canvas: Canvas, width: int, option: Option, detail_font: str | None = None) -> int:
+    """1 if the option's cursor, label and detail fit a line of `width` pixels (a label without
+    detail may take the small font on a large-font panel), else 2."""
+    label = "> " + option.label
+    if len(label) <= _label_room(canvas, width, option.detail, detail_font):
+        return 1
+    if not option.detail and canvas.body.name != "small" and len(label) <= canvas.columns_in(width, "small"):
+        return 1
+    return 2
 
 
 def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, selected: bool,
-                detail_font: str | None = None) -> None:
-    """One menu line: a cursor, the label, the detail (e.g. a setting's value) at the right, in
-    `detail_font` (default: the body font)."""
+                detail_font: str | None = None, rows: int = 1) -> None:
+    """One menu option from line `row`: a cursor, the label, the detail (e.g. a setting's value)
+    at the right, in `detail_font` (default: the body font). With `rows` = 2 the label is
+    word-wrapped onto a second line, which also holds the detail."""
+    if rows == 2:
+        parts = wrap(option.label, canvas.columns_in(width) - 2)
+        if len(parts) == 1 or len(parts[0]) + 2 > canvas.columns_in(width):  # one long word: stems
+            parts = [abbreviate(option.label, canvas.columns_in(width) - 2)]
+        _option_line(canvas, row, x, width, ("> " if selected else "  ") + parts[0], "", None)
+        rest = " ".join(parts[1:])
+        if rest or option.detail:
+            _option_line(canvas, row + 1, x, width, "  " + rest, option.detail, detail_font)
+        return
+    _option_line(canvas, row, x, width, ("> " if selected else "  ") + option.label, option.detail, detail_font)
+
+
+def _option_line(canvas: Canvas, row: int, x: int, width: int, label: str, detail: str,
+                 detail_font: str | None) -> None:
     y = row * canvas.line_height
     chars = canvas.columns_in(width)
-    detail = option.detail[: max(0, chars - 4)]
+    detail = detail[: max(0, chars - 4)]
     room = chars - (len(detail) + 1 if detail else 0)
-    label = ("> " if selected else "  ") + option.label
     face, dy = detail_font, 0
     if detail and face is not None:
         small = canvas.font(face)
@@ -146,7 +209,8 @@ def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, se
         small = canvas.font("small")
         label_font, chars = "small", canvas.columns_in(width, "small")
         label_dy = canvas.body.baseline - small.baseline + canvas.body.top - small.top
-    shown = abbreviate(label, room) if detail else clip(label, chars)  # the value stays whole
+    # Beside a value, a label that does not fit is cut to stems (deliberate; the value stays whole).
+    shown = abbreviate(label, room) if detail else clip(label, chars)
     record = canvas.text(x, y + label_dy, shown, font=label_font or canvas.body.name, region=region)
     record.clipped = record.clipped or not detail and shown != label
     if detail:

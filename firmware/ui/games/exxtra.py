@@ -15,7 +15,7 @@ from firmware.games.exxtra import FINISH, Place, Reroll
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
 from firmware.ui.play import ResultPage, Standing, page_title, pip_cells, ranked_page, seat_tag
 from firmware.ui.screen import Option
 
@@ -75,19 +75,33 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
         nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
         faces = "-".join(game.current_roll)
+        room = canvas.width // CHAR_WIDTH if canvas.size_class == "tall" else canvas.columns
         roll = f"{game.current_combination}  ({faces}) {nth}"
+        if len(roll) > room:  # a long "1st roll": one space, then its words cut to stems (deliberate)
+            head = f"{game.current_combination} ({faces}) "
+            roll = head + abbreviate(nth, room - len(head))
         if canvas.size_class == "tall":  # the small font: the race below needs the room
-            canvas.text(0, canvas.line_height + 1, clip(roll, canvas.width // CHAR_WIDTH))
+            canvas.text(0, canvas.line_height + 1, clip(roll, room))
         else:
             canvas.line(1, roll)
     bottom = canvas.lines - 1
+    # What the board waits for, on the bottom line (two where it does not fit one): the option
+    # with its position, or whole without it, or the prompt.
+    below, inverse = play.prompt(), False
+    if play.choice is not None:
+        option = play.choice.current
+        below, inverse = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>", True
+        room = canvas.columns if len(below) + 5 <= canvas.columns else canvas.width // CHAR_WIDTH
+        if len(below) + 5 <= room:
+            below = f"{below:<{room - 4}}{play.choice.position():>4}"
+    first = bottom - len(canvas.wrapped(below)) + 1
     if canvas.size_class == "tall":  # the roll, the ladder in two rows (small font), the race as bars
         top = canvas.line_height + LINE_HEIGHT + 1
         for row, rungs in enumerate(((5, 4, 3), (2, 1, 0))):
             x = 0
             for rung in rungs:
                 x = _ladder_cell(canvas, x, top + row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
-        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, bottom * canvas.line_height - 1)
+        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, first * canvas.line_height - 1)
     elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
         third = canvas.width // 3
         for index, rung in enumerate(range(5, -1, -1)):
@@ -101,12 +115,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             for rung in rungs:
                 x = _ladder_cell(canvas, x, row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
         _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=False)
-    if play.choice is not None:
-        option = play.choice.current
-        text = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>"
-        canvas.line(bottom, f"{text:<{canvas.columns - 4}}{play.choice.position():>4}", inverse=True)
-    else:
-        canvas.line(bottom, play.prompt())
+    canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
 def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,
@@ -126,8 +135,8 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
             break
         canvas.text(x, y, text)
         x = seat_tag(canvas, x + len(text) * CHAR_WIDTH + 1, y, session.colours[pair.player])
-        if names and len(pairs) == 1:
-            name = clip(_name(session, pair.player), (right - x - 2) // CHAR_WIDTH)
+        name = _name(session, pair.player)
+        if names and len(pairs) == 1 and len(name) <= (right - x - 2) // CHAR_WIDTH:  # else the tag says whose
             canvas.text(x + 2, y, name)
             x += 2 + len(name) * CHAR_WIDTH
         x += CHAR_WIDTH // 2

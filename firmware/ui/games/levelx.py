@@ -29,7 +29,7 @@ from firmware.games.levelx import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOne
 from firmware.i18n import N_, _, npgettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, tiny_width
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.names import colour_name, is_default_name
 from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, page_title, pip_cells,
                               ranked_page, seat_tag)
@@ -157,21 +157,36 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
 def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
     """What `groups` does, in the longest wording that fits `columns` characters, e.g.
     "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
-    "5:2chips 10:new"."""
+    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together)."""
     rows = _row_effects(_after(game, groups).events)
     if not rows:
-        return _("nothing happens")
+        return abbreviate(_("nothing happens"), columns)  # a long language's words cut to stems (deliberate)
     long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
     short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
     candidates = [
         "; ".join(f"{row}: {', '.join(words)}" for row, words in long),
         "  ".join(f"{row}: {','.join(words)}" for row, words in short),
         " ".join(f"{row}:{'+'.join(words)}".replace(" ", "") for row, words in short),
+        # Rows with the same effect together: "5/6/7:step".
+        " ".join(f"{'/'.join(map(str, same))}:{text}" for text, same in _same_effect(short).items()),
     ]
     if len(long) == 1:
         # Translators: LEVEL X: one row's effect, "row 5: new piece, to X, chip".
         candidates.insert(0, _("row {effect}").format(effect=candidates[0]))
-    return next((text for text in candidates if len(text) <= columns), clip(candidates[-1], columns))
+    fitting = next((text for text in candidates if len(text) <= columns), None)
+    if fitting is not None:
+        return fitting
+    # Nothing fits whole: the words cut to stems (a deliberate abbreviation; the rows stay whole).
+    short = abbreviate(candidates[-1], columns)
+    return short if not short.endswith("~") else clip(candidates[-1], columns)
+
+
+def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]:
+    """The rows of `short` by their effect's words ("step": [5, 6, 7]), in the rows' order."""
+    same: dict[str, list[int]] = {}
+    for row, words in short:
+        same.setdefault("+".join(words).replace(" ", ""), []).append(row)
+    return same
 
 
 # --- the lucky loser sub-screen ------------------------------------------------------------
@@ -213,7 +228,7 @@ class TurnOnesScreen(FaceEntryScreen):
             canvas.draw.polygon([(cx - 3, y + DIE + 4), (cx + 3, y + DIE + 4), (cx, y + DIE + 1)], fill=1)
             labels = [_label(o) for o in distinct_outcomes(_turned(self.game, self.new))]
             # Translators: LEVEL X: the options the turned dice would give, "then: 5+6  10  pass".
-            canvas.text(0, y + DIE + 6, clip(_("then: {options}").format(options="  ".join(labels)), canvas.columns))
+            canvas.text(0, y + DIE + 6, clip(_("then: {options}").format(options="  ".join(labels)), _small(canvas)))
             if canvas.lines >= 6:
                 kept = self.faces.index(1, max(self.dice) + 1)
                 canvas.text(0, y + DIE + 6 + LINE_HEIGHT, _("die {number} stays 1").format(number=kept + 1))
@@ -251,7 +266,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             right = _("R{n}").format(n=game.round_number)
     else:  # a short display: the dice as digits in the title line
         right = " ".join(map(str, game.faces))
-    room = canvas.width // canvas.font("small").advance  # Canvas.title falls back to the small font
+    room = _small(canvas)  # Canvas.title falls back to the small font
     canvas.title(clip(who, room - len(right) - 1), right)
     band = top = canvas.line_height  # under the title, in the panel's body font
     if canvas.lines >= 5:
@@ -263,20 +278,30 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
         detail = current.detail
         if isinstance(current.value, Groups):
-            detail = effect_text(game, current.value, canvas.columns)
+            detail = effect_text(game, current.value, _small(canvas))
+        else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
+            detail = abbreviate(detail, _small(canvas))
     else:
-        canvas.text(0, band, clip(play.prompt() or "", canvas.columns))
+        prompt = wrap(play.prompt() or "", _small(canvas))
         detail = _last_turn(session)
+        if len(prompt) > 1 and band + 2 * LINE_HEIGHT <= canvas.height:  # a long prompt takes the next line
+            detail = prompt[1] if len(prompt) == 2 else " ".join(prompt[1:])
+        canvas.text(0, band, clip(prompt[0], _small(canvas)))
     if band + 2 * LINE_HEIGHT <= canvas.height:
-        canvas.text(0, band + LINE_HEIGHT, clip(detail, canvas.columns))
+        canvas.text(0, band + LINE_HEIGHT, clip(detail, _small(canvas)))
     keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
     footer = _("(keeps the ones)") if keeps else _footer(game)
     if canvas.size_class == "tall":  # the score table under the option, the footer at the bottom
         _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
-        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, canvas.columns))
+        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, _small(canvas)))
     elif band + 4 * LINE_HEIGHT <= canvas.height:
         _draw_scores_line(canvas, band + 2 * LINE_HEIGHT, session)
-        canvas.text(0, band + 3 * LINE_HEIGHT, clip(footer, canvas.columns))
+        canvas.text(0, band + 3 * LINE_HEIGHT, clip(footer, _small(canvas)))
+
+
+def _small(canvas: Canvas) -> int:
+    """How many characters of the small font (what these lines are drawn in) fit the width."""
+    return canvas.width // CHAR_WIDTH
 
 
 def _who(session: GameSession, player: int) -> str:
@@ -324,10 +349,16 @@ def _draw_rows(canvas: Canvas, x: int, y: int, game: LevelX) -> None:
 
 
 def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
+    """The option in a white bar: "<  label  2/5 >"; a label too long for that goes whole as
+    "<label>" over the bar's width (LEFT/RIGHT still cycle, the position gives way)."""
     canvas.draw.rectangle((0, y, canvas.width - 1, y + LINE_HEIGHT - 1), fill=1)
+    if len(label) > _small(canvas) - 4 - len(position) - 1:
+        text = f"<{label}>" if len(label) + 2 <= _small(canvas) else label
+        canvas.text(0, y, clip(text, _small(canvas)), fill=0)
+        return
     canvas.text(2, y, "<", fill=0)
     canvas.text(canvas.width - CHAR_WIDTH - 1, y, ">", fill=0)
-    room = canvas.columns - 4 - len(position) - 1
+    room = _small(canvas) - 4 - len(position) - 1
     text = clip(label, room)
     canvas.text(CHAR_WIDTH + 6, y, text, fill=0)
     canvas.text(canvas.width - (len(position) + 2) * CHAR_WIDTH, y, position, fill=0)
@@ -352,7 +383,7 @@ def _scores_line(session: GameSession, columns: int) -> str | None:
 
 def _draw_scores_line(canvas: Canvas, y: int, session: GameSession) -> None:
     """The scores line at y: by name when it fits, else seat tag and score spread over the width."""
-    text = _scores_line(session, canvas.columns)
+    text = _scores_line(session, _small(canvas))
     if text is not None:
         canvas.text(0, y, text)
         return
@@ -394,8 +425,10 @@ def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores")
     y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
     left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
     footer = _footer(game) if not game.is_over() else _("tiles left: {tiles}").format(tiles=left)
+    if len(footer) > _small(canvas) and game.is_over():
+        footer = _("tiles {tiles}").format(tiles=left)  # the shorter wording of the play screen
     if y + LINE_HEIGHT <= canvas.height + 1:  # the small font's ink is rows 1-9 of its line: 9 rows
-        canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, canvas.columns))
+        canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, _small(canvas)))
 
 
 def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> int:
