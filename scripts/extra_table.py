@@ -10,9 +10,16 @@ swings between two styles of play without it), are the next round's table; the m
 last `--average` rounds' tables is shipped. `--search-rounds` adds rounds played with strong's
 own search (about fifty times slower; three such rounds did not help before). The last round's games also
 give the EXTRA-numbers table: the final total of the games that ended with each set of
-numbers, against the average. Writes firmware/ai/extra_table.py:
+numbers, against the average. `--joint-games` then plays that many games with strong's own
+search on the new tables and learns the joint correction: the mean of (final total − the
+tables' value of the sheet) after each decision, by `extra_search.joint_key` (rows still empty,
+rolls to come), shrunk towards 0; `--keep-tables` learns it alone on the shipped tables.
+Writes firmware/ai/extra_table.py; the shipped one was made by
 
     python scripts/extra_table.py --rounds 16 --games 8000 --seed 1 --jobs 2 --average 4 --step 0.5
+    python scripts/extra_table.py --keep-tables --joint-games 4000 --seed 1 --jobs 2
+
+(the first about ten minutes on two cores, the second about five; neither depends on `--jobs`).
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from firmware.games import new_game  # noqa: E402
 OUT = Path(__file__).resolve().parent.parent / "firmware" / "ai" / "extra_table.py"
 SHRINK = 8  # pseudo-observations of the prior for each row-table entry
 NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
+JOINT_SHRINK = 50  # the same for the joint correction (towards no correction)
 
 
 def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list]:
@@ -81,6 +89,53 @@ def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list
             sums[key] += weight * sheet.row_score_of(SUMS[key[0]])
             counts[key] += weight
     return dict(sums), dict(counts), finals
+
+
+def play_joint(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict]:
+    """Play games [start, stop) with strong's search on the tables; per joint key, the sums and
+    counts of (final total − the tables' value of the sheet) after each decision."""
+    from firmware.ai.extra_search import Position, joint_key
+
+    start, stop, seed, table, numbers = job
+    sums: dict = defaultdict(float)
+    counts: dict = defaultdict(float)
+    for index in range(start, stop):
+        game = new_game("extra", ["Solo"])
+        dice = SeededDice(f"extra-table:{seed}:joint:{index}")
+        seen: list[tuple] = []
+        while not game.is_over():
+            if game.pending().kind == "roll":
+                game.roll(dice)
+                continue
+            game.apply(ai.search(game, game.legal_decisions(), table, numbers))
+            sheet = game.sheets[0]
+            if sheet.ended:
+                continue
+            position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, False, table, numbers)
+            room = tuple(sorted(position.room))
+            owned = tuple(sorted(n for n in sheet.numbers if n is not None))
+            value = position.base(room, position.active, position.groups) + numbers.get(owned, 0.0)
+            seen.append((joint_key(position.empty, ai.remaining_rolls(room)), value))
+        total = game.sheets[0].total
+        for key, value in seen:
+            sums[key] += total - value
+            counts[key] += 1
+    return dict(sums), dict(counts)
+
+
+def learn_joint(games: int, seed: int, jobs: int, table: dict, numbers: dict) -> dict:
+    """The joint correction: per joint key, the tables' mean error under strong's own play."""
+    chunks = [(k * games // jobs, (k + 1) * games // jobs, str(seed), table, numbers) for k in range(jobs)]
+    with Pool(jobs) as pool:
+        results = pool.map(play_joint, chunks)
+    sums: dict = defaultdict(float)
+    counts: dict = defaultdict(float)
+    for part_sums, part_counts in results:
+        for key, value in part_sums.items():
+            sums[key] += value
+            counts[key] += part_counts[key]
+    # rounded to 0.1: the order of the sums (by `--jobs`) does not show
+    return {key: round(sums[key] / (counts[key] + JOINT_SHRINK), 1) for key in sorted(counts)}
 
 
 def numbers_table(finals: list) -> dict:
@@ -153,25 +208,43 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=2000, help="solo games per search round")
     parser.add_argument("--step", type=float, default=1.0,
                         help="move each known entry this share of the way to the round's estimate")
+    parser.add_argument("--joint-games", type=int, default=0,
+                        help="games played with strong's search to learn the joint correction (0: none)")
+    parser.add_argument("--keep-tables", action="store_true",
+                        help="keep the shipped row and EXTRA-numbers tables, learn only the joint correction")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average,
-                           args.search_rounds, args.search_games, args.step)
+    command = (f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
+               f" --average {args.average} --step {args.step}"
+               + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else ""))
+    if args.keep_tables:
+        from firmware.ai.extra_table import NUMBERS, TABLE
+
+        table, numbers = TABLE, NUMBERS
+        # the shipped tables' own command comes first
+        command = next(line for line in args.out.read_text().splitlines() if "--rounds" in line)
+        command += f"\n    python scripts/extra_table.py --keep-tables --joint-games {args.joint_games} --seed {args.seed}"
+    else:
+        table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average,
+                               args.search_rounds, args.search_games, args.step)
+        if args.joint_games:
+            command += f" --joint-games {args.joint_games}"
+    joint = learn_joint(args.joint_games, args.seed, args.jobs, table, numbers) if args.joint_games else {}
     rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
     owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
     args.out.write_text(
         '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
-        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
-        f" --average {args.average} --step {args.step}"
-        + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else "")
-        + "\n\n"
+        + command + "\n\n"
         "TABLE: (row index, crosses, rolls to come, other rows in play, group) -> expected final row\n"
         "score (crosses 0: an empty row, what the rolls to come will make of it; group: how much the\n"
         "EXTRA numbers owned cut the row's chances, firmware.ai.extra_model.groups).\n"
         "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
+        "JOINT: (rolls to come in pairs, rows still empty) -> points added to the rows' sum\n"
+        "(firmware.ai.extra_search.joint_key).\n"
         '"""\n\n'
         f"TABLE: dict[tuple[int, int, int, int, int], float] = {rows}\n\n"
-        f"NUMBERS: dict[tuple[int, ...], float] = {owned}\n"
+        f"NUMBERS: dict[tuple[int, ...], float] = {owned}\n\n"
+        f"JOINT: dict[tuple[int, int], float] = {pprint.pformat(joint, width=110, compact=True)}\n"
     )
     print(f"wrote {args.out}")
 

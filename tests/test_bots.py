@@ -230,3 +230,33 @@ def test_extra_search_counts_the_empty_rows_too():
                 expected += NUMBERS.get(owned, 0.0)
                 assert position.value(effect) == pytest.approx(expected)
             game.apply(rng.choice(game.legal_decisions()))
+
+
+def test_extra_search_adds_the_joint_correction():
+    """Strong judges the rows together too: a correction learnt by (rolls to come, rows still
+    empty), `joint_key`, is added to the sum of the row terms for every effect that does not end
+    the game, and strong plays with the shipped one."""
+    from firmware.ai import extra
+    from firmware.ai.extra_model import remaining_rolls
+    from firmware.ai.extra_search import Position, effects, joint_key
+    from firmware.ai.extra_table import JOINT, NUMBERS, TABLE
+
+    assert JOINT and len(set(JOINT.values())) > 1  # learnt, not a constant
+    for seed in range(4):
+        game = new_game("extra", [Player("Solo", bot="strong")])
+        dice, rng = SeededDice(f"joint:{seed}"), random.Random(seed)
+        while not game.is_over():
+            if game.pending().kind == "roll":
+                game.roll(dice)
+                continue
+            rows, numbers, columns = _extra_sheet(game)
+            alone = Position(rows, numbers, columns, False, TABLE, NUMBERS)
+            together = Position(rows, numbers, columns, False, TABLE, NUMBERS, JOINT)
+            for effect in effects(game.faces, rows, numbers, False):
+                after_rows, _, after_columns = alone.after(effect)
+                room = tuple(sorted(size - c for size, c in zip((7, 8, 9), after_columns)))
+                correction = JOINT.get(joint_key(after_rows.count(0), remaining_rolls(room)), 0.0) if min(room) else 0.0
+                assert together.value(effect) == pytest.approx(alone.value(effect) + correction)
+            decisions = game.legal_decisions()
+            assert extra.strong(game, decisions, rng) == extra.search(game, decisions, TABLE, NUMBERS, joint=JOINT)
+            game.apply(rng.choice(decisions))

@@ -138,20 +138,22 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     """Best expected final total with one roll looked ahead: the `LOOKAHEAD` effects judged best
     by the learnt table are judged again by the expectation over the next roll of the best
     effect it offers (`firmware/ai/extra_search.py`)."""
-    from firmware.ai.extra_table import NUMBERS, TABLE  # the generated data, loaded on first use
+    from firmware.ai.extra_table import JOINT, NUMBERS, TABLE  # the generated data, loaded on first use
 
-    return search(game, decisions, TABLE, NUMBERS)
+    return search(game, decisions, TABLE, NUMBERS, joint=JOINT)
 
 
-def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahead: int = LOOKAHEAD) -> Any:
-    """`strong` with the given row and EXTRA-numbers tables (the table script plays with it)."""
+def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahead: int = LOOKAHEAD,
+           joint: dict | None = None) -> Any:
+    """`strong` with the given row, EXTRA-numbers and joint-correction tables (the table script
+    plays with it)."""
     from firmware.ai.extra_search import Position
 
     player = game.undecided[0]
     sheet = game.sheets[player]
     faces = game.faces
     kids = game.players[player].kids
-    position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table)
+    position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table, joint)
     first: dict[tuple, Any] = {}  # each distinct effect, with the first decision that has it
     for choice in decisions:
         (a, b), (c, d) = choice.pairs
@@ -171,7 +173,7 @@ def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahe
     best, best_value = shortlist[0], float("-inf")
     for n in sorted(shortlist):  # in decision order: ties go to the first
         rows, numbers, columns = position.after(effects[n])
-        value = Position(rows, numbers, columns, kids, table, numbers_table).lookahead()
+        value = Position(rows, numbers, columns, kids, table, numbers_table, joint).lookahead()
         if value > best_value:
             best, best_value = n, value
     return first[effects[best]]

@@ -3,8 +3,10 @@
 A solo position is `rows` (crosses per sum row, index = sum − 2), `numbers` (the EXTRA number of
 each column or None) and `columns` (crosses per EXTRA column). An *effect* is what a decision
 does to it: (column crossed or None, new EXTRA number or None, its column or None, row index,
-row index). `value` judges a position by the learnt table; `lookahead` by the expectation over
-the 252 distinct next rolls of the best effect each one offers (an expectimax of depth one).
+row index). `value` judges a position by the learnt table (its rows one by one, plus a joint
+correction learnt on how many rows are still empty and how many rolls are to come:
+`joint_key`); `lookahead` by the expectation over the 252 distinct next rolls of the best effect
+each one offers (an expectimax of depth one).
 
     >>> rows = (0,) * 11
     >>> effects((1, 2, 3, 4, 6), rows, (None, None, None), False)[0]
@@ -86,6 +88,17 @@ def effects(faces: tuple[int, ...], rows: tuple[int, ...], numbers: tuple[Any, .
     return found
 
 
+def joint_key(empty: int, rolls: float) -> tuple[int, int]:
+    """The joint correction's key: (rolls to come, rounded, in pairs; rows still empty, up to 9).
+    The row table judges each row alone; together, the rows left empty late in the game cost
+    more than their sum (they are forced open with no time to leave the wall), early on less.
+
+    >>> joint_key(4, 7.6)
+    (4, 4)
+    """
+    return min(int(round(rolls)), 22) // 2, min(empty, 9)
+
+
 # Row terms already worked out, per table (by id: the learnt table lives as long as the process).
 _TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int, int], float]] = {}
 
@@ -129,18 +142,21 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict, group:
 class Position:
     """A position's rows and EXTRA table with cached partial sums, to judge many effects fast."""
 
-    __slots__ = ("rows", "numbers", "columns", "kids", "table", "numbers_table", "room", "active", "groups", "_base")
+    __slots__ = ("rows", "numbers", "columns", "kids", "table", "numbers_table", "joint", "room", "active",
+                 "empty", "groups", "_base")
 
     def __init__(self, rows: tuple[int, ...], numbers: tuple[Any, ...], columns: tuple[int, ...],
-                 kids: bool, table: dict, numbers_table: dict) -> None:
+                 kids: bool, table: dict, numbers_table: dict, joint: dict | None = None) -> None:
         self.rows = rows
         self.numbers = numbers
         self.columns = columns
         self.kids = kids
         self.table = table
         self.numbers_table = numbers_table
+        self.joint = joint or {}  # joint_key -> points: the correction to the rows' sum
         self.room = tuple(size - c for size, c in zip(COLUMN_SIZES, columns))
         self.active = sum(1 for i, c in enumerate(rows) if 0 < c < SIZE[i])
+        self.empty = rows.count(0)
         self.groups = groups(tuple(sorted(n for n in numbers if n is not None)))
         self._base: dict[tuple[tuple[int, ...], int, tuple[int, ...]], float] = {}
 
@@ -217,7 +233,11 @@ class Position:
             value -= term(j, cj, key, self._others(cj, j, active), table, gj)
             value += term(i, ni, key, self._others(ni, i, active), table, gi)
             value += term(j, nj, key, self._others(nj, j, active), table, gj)
-        return value + self.numbers_table.get(owned, 0.0)
+        value += self.numbers_table.get(owned, 0.0)
+        if self.joint:
+            empty = self.empty - (ci == 0) - (cj == 0 and i != j)
+            value += self.joint.get(joint_key(empty, remaining_rolls(key)), 0.0)
+        return value
 
     def lookahead(self) -> float:
         """Expected final total when the next roll's best effect (by `value`) is played."""
