@@ -167,6 +167,20 @@ def _extra_sheet(game):
     return sheet.row_crosses, sheet.numbers, sheet.column_crosses
 
 
+def _solo_decisions(tag, games=4):
+    """Each decision of `games` random EXTRA! solo games (seeded by `tag`): yields the game and
+    its rng, then plays a random legal decision."""
+    for seed in range(games):
+        game = new_game("extra", [Player("Solo", bot="strong")])
+        dice, rng = SeededDice(f"{tag}:{seed}"), random.Random(seed)
+        while not game.is_over():
+            if game.pending().kind == "roll":
+                game.roll(dice)
+                continue
+            yield game, rng
+            game.apply(rng.choice(game.legal_decisions()))
+
+
 @pytest.mark.parametrize("kids", [False, True])
 def test_extra_lookahead_offers_what_the_engine_allows(kids):
     """The strong bot's search enumerates rolls itself (firmware/ai/extra_search.py): for every
@@ -209,27 +223,20 @@ def test_extra_search_counts_the_empty_rows_too():
     from firmware.ai.extra_table import NUMBERS, TABLE
 
     assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
-    for seed in range(4):
-        game = new_game("extra", [Player("Solo", bot="strong")])
-        dice, rng = SeededDice(f"empty-rows:{seed}"), random.Random(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
+    for game, rng in _solo_decisions("empty-rows"):
+        rows, numbers, columns = _extra_sheet(game)
+        position = Position(rows, numbers, columns, False, TABLE, NUMBERS)
+        for effect in effects(game.faces, rows, numbers, False):
+            after_rows, after_numbers, after_columns = position.after(effect)
+            room = tuple(sorted(size - c for size, c in zip((7, 8, 9), after_columns)))
+            if min(room) == 0:
                 continue
-            rows, numbers, columns = _extra_sheet(game)
-            position = Position(rows, numbers, columns, False, TABLE, NUMBERS)
-            for effect in effects(game.faces, rows, numbers, False):
-                after_rows, after_numbers, after_columns = position.after(effect)
-                room = tuple(sorted(size - c for size, c in zip((7, 8, 9), after_columns)))
-                if min(room) == 0:
-                    continue
-                active = sum(1 for i, c in enumerate(after_rows) if 0 < c < SIZE[i])
-                owned = tuple(sorted(n for n in after_numbers if n is not None))
-                expected = sum(term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE, group)
-                               for (i, c), group in zip(enumerate(after_rows), groups(owned)))
-                expected += NUMBERS.get(owned, 0.0)
-                assert position.value(effect) == pytest.approx(expected)
-            game.apply(rng.choice(game.legal_decisions()))
+            active = sum(1 for i, c in enumerate(after_rows) if 0 < c < SIZE[i])
+            owned = tuple(sorted(n for n in after_numbers if n is not None))
+            expected = sum(term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE, group)
+                           for (i, c), group in zip(enumerate(after_rows), groups(owned)))
+            expected += NUMBERS.get(owned, 0.0)
+            assert position.value(effect) == pytest.approx(expected)
 
 
 def test_extra_search_adds_the_joint_correction():
@@ -242,21 +249,14 @@ def test_extra_search_adds_the_joint_correction():
     from firmware.ai.extra_table import JOINT, NUMBERS, TABLE
 
     assert JOINT and len(set(JOINT.values())) > 1  # learnt, not a constant
-    for seed in range(4):
-        game = new_game("extra", [Player("Solo", bot="strong")])
-        dice, rng = SeededDice(f"joint:{seed}"), random.Random(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
-            rows, numbers, columns = _extra_sheet(game)
-            alone = Position(rows, numbers, columns, False, TABLE, NUMBERS)
-            together = Position(rows, numbers, columns, False, TABLE, NUMBERS, JOINT)
-            for effect in effects(game.faces, rows, numbers, False):
-                after_rows, _, after_columns = alone.after(effect)
-                room = tuple(sorted(size - c for size, c in zip((7, 8, 9), after_columns)))
-                correction = JOINT.get(joint_key(after_rows.count(0), remaining_rolls(room)), 0.0) if min(room) else 0.0
-                assert together.value(effect) == pytest.approx(alone.value(effect) + correction)
-            decisions = game.legal_decisions()
-            assert extra.strong(game, decisions, rng) == extra.search(game, decisions, TABLE, NUMBERS, joint=JOINT)
-            game.apply(rng.choice(decisions))
+    for game, rng in _solo_decisions("joint"):
+        rows, numbers, columns = _extra_sheet(game)
+        alone = Position(rows, numbers, columns, False, TABLE, NUMBERS)
+        together = Position(rows, numbers, columns, False, TABLE, NUMBERS, JOINT)
+        for effect in effects(game.faces, rows, numbers, False):
+            after_rows, _, after_columns = alone.after(effect)
+            room = tuple(sorted(size - c for size, c in zip((7, 8, 9), after_columns)))
+            correction = JOINT.get(joint_key(after_rows.count(0), remaining_rolls(room)), 0.0) if min(room) else 0.0
+            assert together.value(effect) == pytest.approx(alone.value(effect) + correction)
+        decisions = game.legal_decisions()
+        assert extra.strong(game, decisions, rng) == extra.search(game, decisions, TABLE, NUMBERS, joint=JOINT)
