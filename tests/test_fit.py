@@ -89,6 +89,9 @@ def walk_menus(walk: Walk, state: Path, **board_args: Any) -> None:
         board.settle()
         app = board.app
         walk.shot("main menu", board, keep=True)
+        board.hold("roll")
+        walk.shot("legend: main menu", board)
+        board.hold("roll")
         pick(board, lambda v: v == ("demo", None))
         walk.shot("demo: game choice", board)
         board.tap("back")
@@ -183,6 +186,12 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
                 board.settle()
                 continue
             walk.shot(f"play: {tag} decision {decisions}", board)
+            if decisions == 1:  # the legend of the buttons over a decision, and off again
+                app.help.toggle_legend()
+                app.changed()
+                walk.shot(f"legend: {tag}", board)
+                app.help.toggle_legend()
+                app.changed()
             if decisions == 2:
                 board.hold("back")  # the game menu, its confirm, and back to the game
                 board.settle()
@@ -253,7 +262,7 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
     for kind in ("main menu", "demo: game choice", "rules page", "records", "settings", "operator menu",
                  "operator: audits", "operator: confirm", "seat count", "seat screen", "game menu",
                  "game menu: confirm", "main menu: resume", "dice entry", "caption", "note",
-                 "result", "records: after"):
+                 "result", "records: after", "legend"):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():
         assert sum(m.startswith(f"play: {game} decision") for m in moments) >= 3, game

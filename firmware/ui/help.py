@@ -134,7 +134,7 @@ class Help:
                   and not session.pending_bot())
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         if bar is not None:
-            bottom_bar(canvas, clip(bar, canvas.columns), 0)
+            bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0)
         if self.cue is not None:
             text = f" {self.cue} "
             bottom_bar(canvas, text, canvas.width - _width(canvas, text))
@@ -178,8 +178,19 @@ def bottom_bar(canvas: Canvas, text: str, x: int) -> None:
     y = (canvas.lines - 1) * pitch
     if canvas.image.crop((0, y + pitch, canvas.width, canvas.height)).getbbox() is not None:
         y = canvas.height - pitch
-    _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
-    canvas.text(x, y + 1, text, fill=0)
+    columns_in = getattr(canvas, "columns_in", None)
+    if columns_in is None or len(text) <= columns_in(canvas.width - x):
+        _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
+        canvas.text(x, y + 1, text, fill=0)
+        return
+    # Too long for the body font: the small font (the tall panel's large font holds 16
+    # characters), and a text longer still takes the line above as well.
+    small = canvas.font("small")
+    lines = wrap(text, columns_in(canvas.width - x, "small"))
+    top = y - (len(lines) - 1) * pitch
+    _cover(canvas, (x, top, canvas.width - 1, y + pitch - 1))
+    for row, line in enumerate(lines):
+        canvas.text(x, top + row * pitch + (pitch - small.line_height) // 2, line, fill=0, font="small")
 
 
 # The canvas's metrics and covering, where it has them (fonts per display size), else the
