@@ -38,9 +38,9 @@ class GameRow:
     players: int
     people: int
     bots: int
-    started: str  # the board's local time, YYYY-MM-DD HH:MM:SS
-    ended: str  # when it finished or was abandoned (last step, for the game being played)
-    minutes: float  # ended - started
+    started: str  # ISO 8601 in the board's local time with its UTC offset, 2024-05-01T16:00:00+02:00
+    ended: str  # when it finished or was abandoned; "" while it is being played
+    minutes: float  # ended - started (so far, for the game being played: its last step)
     steps: int
 
 
@@ -55,7 +55,7 @@ def game_rows(games: Iterable[StoredGame]) -> list[GameRow]:
         rows.append(GameRow(
             id=stored.id, game=str(stored.record.get("game", "")), status=stored.status, mode=str(mode),
             players=len(players), people=len(players) - bots, bots=bots,
-            started=_time(stored.started), ended=_time(stored.updated),
+            started=_time(stored.started), ended="" if stored.status == PLAYING else _time(stored.updated),
             minutes=round(max(0.0, stored.updated - stored.started) / 60, 1),
             steps=len(stored.record.get("steps", [])),
         ))
@@ -146,4 +146,6 @@ def _title(game: str) -> str:
 
 
 def _time(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")  # the board's local time
+    """ISO 8601 with the offset: a CSV read in another time zone (or after a clock change) still
+    names the moment."""
+    return datetime.fromtimestamp(timestamp).astimezone().isoformat(timespec="seconds")
