@@ -69,9 +69,11 @@ def write_csv(rows: Sequence[GameRow], out: TextIO) -> None:
     writer.writerows(astuple(row) for row in rows)
 
 
-def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[str, Any]] | None = None) -> list[str]:
+def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[str, Any]] | None = None,
+                operator_code: tuple[int, int] | None = None) -> list[str]:
     """The audits as short lines (the OLED wraps them): totals, plays per game and player
-    count, minutes, people and bots, busiest hours, game lengths, the dice's fairness and,
+    count, minutes, people and bots, busiest hours, game lengths, the dice's fairness,
+    wrong operator codes and code entry locks (`operator_code`, when a code was ever tried) and,
     when the fleet is on, its broker counters."""
     rows = game_rows(games)
     status = Counter(row.status for row in rows)
@@ -101,6 +103,9 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
     from firmware.verify import fairness, revealed
 
     lines.append(fairness(revealed(g.record, g.meta, g.status) for g in games if g.status == FINISHED).line())
+    if operator_code is not None:
+        lines.append(_("Operator code: {wrong} wrong, {locks} locks").format(wrong=operator_code[0],
+                                                                           locks=operator_code[1]))
     if fleet_status is not None:
         lines.append(fleet_line(fleet_status()))
     return lines
