@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from firmware.bots import choose
 from firmware.dice import SeededDice
 from firmware.games import Player, find_game, game_names, new_game
-from firmware.games.extra import row_score
+from firmware.games.extra.rules import row_score
 from sim import arena
 
 LEVELS = ("easy", "medium", "strong")
@@ -183,11 +183,11 @@ def _solo_decisions(tag, games=4):
 
 @pytest.mark.parametrize("kids", [False, True])
 def test_extra_lookahead_offers_what_the_engine_allows(kids):
-    """The strong bot's search enumerates rolls itself (firmware/ai/extra_search.py): for every
+    """The strong bot's search enumerates rolls itself (firmware/games/extra/search.py): for every
     roll of random solo games, the sheets its effects lead to are exactly those the engine's
     legal decisions lead to, and a game-ending effect is judged by the sheet's final total."""
-    from firmware.ai.extra_search import Position, effects
-    from firmware.ai.extra_table import NUMBERS, TABLE
+    from firmware.games.extra.search import Position, effects
+    from firmware.games.extra.table import NUMBERS, TABLE
 
     for seed in range(12):
         game = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
@@ -218,9 +218,9 @@ def test_extra_search_counts_the_empty_rows_too():
     come will make of a row not yet opened, learnt like the others), each in its group under the
     EXTRA numbers owned: the value `Position` works out incrementally for an effect equals that
     sum over the sheet the effect leads to."""
-    from firmware.ai.extra_model import MAX_OTHERS, groups
-    from firmware.ai.extra_search import SIZE, Position, effects, term
-    from firmware.ai.extra_table import NUMBERS, TABLE
+    from firmware.games.extra.model import MAX_OTHERS, groups
+    from firmware.games.extra.search import SIZE, Position, effects, term
+    from firmware.games.extra.table import NUMBERS, TABLE
 
     assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
     for game, rng in _solo_decisions("empty-rows"):
@@ -243,10 +243,10 @@ def test_extra_search_adds_the_joint_correction():
     """Strong judges the rows together too: a correction learnt by (rolls to come, rows still
     empty), `joint_key`, is added to the sum of the row terms for every effect that does not end
     the game, and strong plays with the shipped one."""
-    from firmware.ai import extra
-    from firmware.ai.extra_model import remaining_rolls
-    from firmware.ai.extra_search import Position, effects, joint_key
-    from firmware.ai.extra_table import JOINT, NUMBERS, TABLE
+    from firmware.games.extra import bots as extra
+    from firmware.games.extra.model import remaining_rolls
+    from firmware.games.extra.search import Position, effects, joint_key
+    from firmware.games.extra.table import JOINT, NUMBERS, TABLE
 
     assert JOINT and len(set(JOINT.values())) > 1  # learnt, not a constant
     for game, rng in _solo_decisions("joint"):
