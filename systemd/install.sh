@@ -247,8 +247,7 @@ install_operator_code() {
 }
 
 install_board_config() {
-    say "board description $BOARD_CONFIG and operator code $OPERATOR_CODE"
-    install_operator_code
+    say "board description $BOARD_CONFIG"
     if [[ -e "$BOARD_CONFIG" ]]; then
         echo "    $BOARD_CONFIG exists: kept (it is the operator's; the shipped default is $PREFIX/hardware/board.toml)"
         return
@@ -372,6 +371,7 @@ main() {
     copy_code
     install_venv
     install_board_config
+    install_operator_code  # (part of the board description's step)
     enable_buses
     check_led_driver
     install_unit
