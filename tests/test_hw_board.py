@@ -9,8 +9,8 @@ from luma.core.interface.serial import i2c
 from firmware.errors import HardwareError
 from firmware.hardware.board import describe_display, open_hardware
 from firmware.hardware.buttons import RawEdge
-from firmware.hardware.display import RecordingI2CBus
 from firmware.hardware.leds import MemoryPixels
+from sim.bench.buses import RecordingI2CBus
 from tests.hardware_fixtures import FakeClock, default_board
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")

@@ -15,7 +15,8 @@ from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.hardware.display import NIGHT_CONTRAST, Display, RecordingI2CBus, changed_span, make_luma_device, page_bytes
+from firmware.hardware.display import NIGHT_CONTRAST, Display, changed_span, make_luma_device, page_bytes
+from sim.bench.buses import RecordingI2CBus
 from tests.hardware_fixtures import default_board
 
 # luma's drivers call Image.getdata(), deprecated in Pillow 13 (removed in 14): theirs, not ours.

@@ -79,7 +79,7 @@ def open_hardware(
 
     The keyword arguments replace one part each: `pin_factory` (gpiozero), `pixels` (a PixelBuf),
     `display_device` (a luma device) or `serial` (a luma serial interface for the configured
-    driver, e.g. `i2c(bus=RecordingI2CBus())`). Without `emit`, edges go to `Hardware.edges`.
+    driver, e.g. luma's `i2c(bus=…)` on a recording bus). Without `emit`, edges go to `Hardware.edges`.
     """
     if backend not in BACKENDS:
         raise ValueError(f"hardware: backend {backend!r} is not one of {', '.join(BACKENDS)}")
