@@ -31,7 +31,7 @@ from firmware.i18n import tr
 from firmware.loop import EventLoop, FakeClock
 from sim.bench.buses import RecordingI2CBus, RecordingSPIBus, recording_serial
 from sim.hil.wire import decode_i2c, decode_ws2812_spi, on_the_wire, pixels_from_bytes
-from tests.pi_fakes import FakePi, _NotInstalled
+from tests.pi_fakes import FakePi, GreyscaleRam, _NotInstalled, grey_levels
 
 # luma's drivers call Image.getdata(), deprecated in Pillow 13 (removed in 14): theirs, not ours.
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
@@ -115,6 +115,8 @@ def test_the_greyscale_ssd1327_gets_its_frame_over_smbus(monkeypatch: pytest.Mon
     assert sent == expected.data()
     assert len(sent) == 2 * cfg.width * cfg.height // 2  # luma's init blanks the panel, then our frame: 2 pixels a byte
     assert max(len(d) for _, d in pi.i2c_writes()) == 4097  # the managed smbus2's largest i2c_rdwr block
+    ram = GreyscaleRam(cfg.driver, cfg.width, cfg.height).feed_i2c(pi.i2c_writes())
+    assert ram.levels() == grey_levels(frame.tobytes())
 
 
 # --- the display over spidev with DC and RST through RPi.GPIO ------------------------------------
@@ -148,6 +150,8 @@ def test_a_greyscale_panel_gets_its_frame_over_spidev_with_dc_and_reset(cfg: Dis
     sent = b"".join(data for level, data in transfers if level == 1)  # DC high
     assert sent == expected.data() and len(sent) >= cfg.width * cfg.height // 2
     assert any(sent)
+    if cfg.driver == "ssd1322":  # the board's SPI panel: its RAM read back holds the frame
+        assert GreyscaleRam(cfg.driver, cfg.width, cfg.height).feed_spi(transfers).levels() == grey_levels(frame.tobytes())
 
     display.close()
     assert kinds[-1] != "spi.close" and pi.log[-1]["kind"] == "gpio.cleanup"  # spidev closed, then the pins

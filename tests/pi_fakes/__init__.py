@@ -446,9 +446,24 @@ def start_from_environment() -> FakePi | None:
                 spi=[tuple(device) for device in options.get("spi", [[0, 0], [0, 1]])],
                 record_to=Path(options["record"]))
     pi.install(gpio=options.get("gpio", True))
+    record_mock_pwm(pi)
     if options.get("pins"):
         threading.Thread(target=drive_pins, args=(Path(options["pins"]),), name="fake-pi-pins", daemon=True).start()
     return pi
+
+
+def record_mock_pwm(pi: FakePi) -> None:
+    """Record every PWM frequency gpiozero's MockPWMPin is given (the buzzer's notes, in a
+    subprocess whose pins are MockFactory's: GPIOZERO_MOCK_PIN_CLASS=mockpwmpin)."""
+    from gpiozero.pins.mock import MockPWMPin
+
+    set_frequency = MockPWMPin._set_frequency
+
+    def recording(pin: Any, value: float | None) -> None:
+        set_frequency(pin, value)
+        pi.record("pwm.frequency", pin=pin.info.name, frequency=value)
+
+    MockPWMPin._set_frequency = recording  # type: ignore[method-assign]
 
 
 def drive_pins(path: Path, poll_s: float = 0.02) -> None:
@@ -467,3 +482,75 @@ def drive_pins(path: Path, poll_s: float = 0.02) -> None:
             pin.drive_low() if level == "low" else pin.drive_high()
         done = len(complete)
         time.sleep(poll_s)
+
+
+# --- reading a greyscale panel's RAM back ----------------------------------------------------------
+class GreyscaleRam:
+    """An SSD1322's or SSD1327's RAM rebuilt from what luma sends it: a window set by 0x15
+    (columns) and 0x75 (rows), then 4-bit pixels, two a byte, filling the window row by row.
+
+    The SSD1322 counts columns in 4 pixels from its RAM's column (480 - width) / 2, first pixel in
+    the high nibble; the SSD1327 counts them in bytes of 2 pixels, first pixel in the low nibble.
+    """
+
+    def __init__(self, driver: str, width: int, height: int) -> None:
+        if driver not in ("ssd1322", "ssd1327"):
+            raise ValueError(f"no greyscale decoder for {driver!r}")
+        self.driver, self.width, self.height = driver, width, height
+        self.unit, self.offset = (4, (480 - width) // 2) if driver == "ssd1322" else (2, 0)
+        self.grey = bytearray(width * height)
+        self.window(self.offset // self.unit, (self.offset + width) // self.unit - 1, 0, height - 1)
+
+    def window(self, first_column: int, last_column: int, first_row: int, last_row: int) -> None:
+        self.left = first_column * self.unit - self.offset
+        self.span = (last_column - first_column + 1) * self.unit
+        self.top, self.rows = first_row, last_row - first_row + 1
+        self.cursor = 0
+
+    def data(self, data: Iterable[int]) -> None:
+        for byte in data:
+            high, low = byte >> 4, byte & 0x0F
+            for grey in (high, low) if self.driver == "ssd1322" else (low, high):
+                x, y = self.left + self.cursor % self.span, self.top + self.cursor // self.span % self.rows
+                if 0 <= x < self.width and 0 <= y < self.height:
+                    self.grey[y * self.width + x] = grey
+                self.cursor += 1
+
+    def feed_spi(self, transfers: Iterable[tuple[int, bytes]]) -> GreyscaleRam:
+        """An SSD1322 over SPI: a command byte with DC low, its arguments and pixels with DC high."""
+        command, args = None, bytearray()
+        columns: tuple[int, ...] = ()
+        rows: tuple[int, ...] = ()
+        for level, data in transfers:
+            if level == 0:
+                command, args = data[-1], bytearray()
+                if command == 0x5C and columns and rows:  # write RAM: into the window just set
+                    self.window(*columns, *rows)
+            elif command == 0x5C:
+                self.data(data)
+            else:
+                args += data
+                if len(args) == 2 and command == 0x15:
+                    columns = tuple(args)
+                elif len(args) == 2 and command == 0x75:
+                    rows = tuple(args)
+        return self
+
+    def feed_i2c(self, writes: Iterable[tuple[int, bytes]]) -> GreyscaleRam:
+        """An SSD1327 over I2C: its window is one command write `0x15 a b 0x75 c d`, then data writes."""
+        for _, payload in writes:
+            control, body = payload[0], payload[1:]
+            if control == 0x00 and len(body) == 6 and body[0] == 0x15 and body[3] == 0x75:
+                self.window(body[1], body[2], body[4], body[5])
+            elif control == 0x40:
+                self.data(body)
+        return self
+
+    def levels(self) -> bytes:
+        """The 4-bit level of every pixel, row by row."""
+        return bytes(self.grey)
+
+
+def grey_levels(rgb: bytes) -> bytes:
+    """The 4-bit levels luma sends for RGB pixels (its own integer luma formula)."""
+    return bytes((rgb[i] * 306 + rgb[i + 1] * 601 + rgb[i + 2] * 117) >> 14 for i in range(0, len(rgb), 3))
