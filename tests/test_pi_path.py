@@ -238,8 +238,21 @@ def test_a_wrong_i2c_address_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     stood_in(monkeypatch, i2c={1: (0x3D,)})  # the module answers on 0x3D, the description says 0x3C
     with pytest.raises(HardwareError) as caught:
         make_luma_device(cfg)
-    assert tr(caught.value).startswith("display: nothing answers on I2C bus 1 (/dev/i2c-1) at address 0x3C")
-    assert "i2cdetect -y 1" in tr(caught.value)
+    assert tr(caught.value) == ("display: nothing answers at address 0x3C on I2C bus 1; check the wiring (SDA, SCL, "
+                                "3V3, GND) and run `i2cdetect -y 1`: if the display shows up at another address, set "
+                                "display.address to it")
+
+
+def test_a_bus_that_is_not_enabled_is_named_not_blamed_on_the_wiring(monkeypatch: pytest.MonkeyPatch) -> None:
+    stood_in(monkeypatch, i2c={}, spi=[(0, 0)])  # no /dev/i2c-1, no /dev/spidev1.0
+    with pytest.raises(HardwareError) as caught:
+        make_luma_device(load_board().display)
+    assert tr(caught.value) == ("display: /dev/i2c-1 does not exist, so I2C is not enabled; enable it "
+                                "(raspi-config → Interface Options → I2C) and reboot")
+    with pytest.raises(HardwareError) as caught:
+        make_luma_device(replace(board("ssd1322").display, device=1))
+    assert tr(caught.value) == ("display: /dev/spidev1.1 does not exist, so SPI1 is not enabled; enable it "
+                                "(dtoverlay=spi1-2cs in /boot/firmware/config.txt) and reboot")
 
 
 def test_a_missing_rpi_gpio_is_named_not_blamed_on_the_wiring(monkeypatch: pytest.MonkeyPatch) -> None:

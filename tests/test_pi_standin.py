@@ -285,3 +285,29 @@ def test_the_selftest_runs_on_a_stood_in_pi(board: Path, tmp_path: Path) -> None
     ImageDraw.Draw(final).text((2, 2), "Self-test passed", fill=1)
     grey = 255 if config.display.mode == "1" else 15
     assert pi.display_pixels(before_off=True) == bytes(grey if pixel else 0 for pixel in final.convert("L").tobytes())
+
+
+# --- a wiring mistake is named -----------------------------------------------------------------
+WIRING_DOC = ROOT / "hardware" / "WIRING.md"
+MISTAKES = {  # what is wrong on the stood-in Pi → (board file, the stand-in's settings)
+    "wrong I2C address": (default_board_path(), {"i2c": {1: [0x3D]}}),  # the module is set to 0x3D
+    "I2C not enabled": (default_board_path(), {"i2c": {}}),  # no /dev/i2c-1
+    "SPI port not enabled": (BOARD_FILES[0].parent / "boards" / "ssd1322.toml", {"spi": [(0, 0), (0, 1)]}),
+    "RPi.GPIO not installed": (BOARD_FILES[0].parent / "boards" / "ssd1322.toml", {"gpio": False}),
+    "SPI0 not enabled": (default_board_path(), {"spi": []}),  # the LED chain's /dev/spidev0.0
+}
+
+
+@pytest.mark.parametrize("mistake", MISTAKES)
+def test_a_wiring_mistake_is_one_line_the_wiring_guide_shows(mistake: str, tmp_path: Path) -> None:
+    """The board still starts (it plays without the part), says what is wrong in one line that
+    hardware/WIRING.md shows word for word, and never prints a traceback."""
+    board, settings = MISTAKES[mistake]
+    pi = StoodInPi(tmp_path, board, **settings)  # type: ignore[arg-type]
+    with running(pi) as run:
+        assert run.messages and run.messages[0].startswith(b"READY=1"), run.stderr
+    assert run.child.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    [line] = run.stderr.splitlines()
+    prefix = "xtraboard run: warning: "
+    assert line.startswith(prefix), line
+    assert line.removeprefix(prefix) in WIRING_DOC.read_text(encoding="utf-8"), line

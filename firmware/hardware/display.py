@@ -241,6 +241,8 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
             raise HardwareError(Text(
                 N_("display: permission denied opening {where}; add the user to the {group} group "
                    "(sudo adduser $USER {group}) and log in again"), where=where, group=cfg.interface)) from error
+        except luma.core.error.DeviceNotFoundError as error:  # no /dev file to open: the bus is off, not miswired
+            raise HardwareError(_not_enabled(cfg)) from error
         except ImportError as error:  # the pi extra is missing: no wiring check helps
             module = (error.name or "").partition(".")[0]
             raise HardwareError(Text(
@@ -259,6 +261,15 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
     except luma.core.error.DeviceDisplayModeError as error:
         raise ConfigError(Text(N_("display: {driver} does not support {width}×{height} ({error})"), driver=cfg.driver,
                                 width=cfg.width, height=cfg.height, error=error)) from error
+    except luma.core.error.DeviceNotFoundError as error:
+        if cfg.interface != "i2c":
+            raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
+                                     where=where, error=error, check=_what_to_check(cfg))) from error
+        # The bus is there but no chip acknowledged the address (the kernel's EREMOTEIO).
+        raise HardwareError(Text(
+            N_("display: nothing answers at address {address} on I2C bus {port}; check the wiring (SDA, SCL, "
+               "3V3, GND) and run `i2cdetect -y {port}`: if the display shows up at another address, set "
+               "display.address to it"), address=f"0x{cfg.address:02X}", port=cfg.port)) from error
     except (luma.core.error.Error, OSError) as error:
         raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
                                  where=where, error=error, check=_what_to_check(cfg))) from error
@@ -432,13 +443,28 @@ def _where(cfg: DisplayConfig) -> Text:
     return Text(N_("SPI port {port} (/dev/spidev{port}.{device})"), port=cfg.port, device=cfg.device)
 
 
+def _not_enabled(cfg: DisplayConfig) -> Text:
+    if cfg.interface == "i2c":
+        return Text(N_("display: /dev/i2c-{port} does not exist, so I2C is not enabled; enable it "
+                       "(raspi-config → Interface Options → I2C) and reboot"), port=cfg.port)
+    return Text(N_("display: /dev/spidev{port}.{device} does not exist, so SPI{port} is not enabled; enable it "
+                   "({enable}) and reboot"), port=cfg.port, device=cfg.device, enable=_spi_enable(cfg))
+
+
+def _spi_enable(cfg: DisplayConfig) -> str:
+    """How SPI0, or SPI1 with enough chip selects for `device`, is switched on."""
+    if cfg.port == 0:
+        return "raspi-config → Interface Options → SPI"
+    return f"dtoverlay=spi1-{cfg.device + 1}cs in /boot/firmware/config.txt"
+
+
 def _what_to_check(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
         return Text(N_("check the wiring (SDA, SCL, 3V3, GND), run `i2cdetect -y {port}` to see which address "
                        "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"), port=cfg.port)
     dc, reset = cfg.dc_pin or 24, cfg.reset_pin or 25
     mosi, sclk = (10, 11) if cfg.port == 0 else (20, 21)
-    enable = "raspi-config → Interface Options → SPI" if cfg.port == 0 else "dtoverlay=spi1-1cs in /boot/firmware/config.txt"
+    enable = _spi_enable(cfg)
     return Text(N_("check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cs} (CE{device}), "
                    "DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{port} is enabled ({enable})"),
                 mosi=mosi, sclk=sclk, cs=cfg.cs_pin, device=cfg.device, dc=dc, reset=reset, port=cfg.port, enable=enable)
