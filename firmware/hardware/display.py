@@ -31,8 +31,6 @@ from PIL import Image
 from firmware.errors import N_, ConfigError, HardwareError, Text
 from firmware.hardware.config import DisplayConfig
 
-
-
 DAY_CONTRAST = 0xCF  # luma's SSD1306 level, for a device that does not say what its init chose
 NIGHT_CONTRAST = 0x08  # low but never off: a contrast of 0 blanks some panels entirely
 

@@ -17,8 +17,11 @@ as JSON lines: `events_of`).
   `drive(pin, level)` sets an input and fires the edge callbacks gpiozero registered.
 - `board`/`busio`: Blinka's names: `board.SPI()` is SPI0 (`busio.SPI` on SCLK/MOSI/MISO).
 
-`drive_pins(path)` (for subprocesses) reads "low N"/"high N" lines from a file and drives the
-pins of gpiozero's pin factory (MockFactory when GPIOZERO_PIN_FACTORY=mock).
+In a subprocess, `sitecustomize_source` makes a `sitecustomize.py` that calls
+`start_from_environment`: the doubles as $XTRABOARD_FAKE_PI says, MockPWMPin's frequencies
+recorded (the buzzer's notes), and `drive_pins` driving gpiozero's pins from "low N"/"high N"
+lines appended to a file. `GreyscaleRam` reads an SSD1322's or SSD1327's RAM back from what was
+sent (`sim.hil.wire` does the SSD1306 family and SH1106).
 """
 
 from __future__ import annotations
@@ -103,7 +106,7 @@ class FakePi:
             else:
                 monkeypatch.setitem(sys.modules, name, module)
         if not gpio:
-            meta_path = [_NotInstalled("RPi"), *sys.meta_path]
+            meta_path = [NotInstalled("RPi"), *sys.meta_path]
             if monkeypatch is None:
                 sys.meta_path[:] = meta_path
             else:
@@ -144,7 +147,7 @@ def events_of(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.endswith("\n")]
 
 
-class _NotInstalled:
+class NotInstalled:
     """An import finder for which a package does not exist (even if this machine has it)."""
 
     def __init__(self, package: str) -> None:
@@ -370,7 +373,7 @@ def _busio_module(pi: FakePi) -> types.ModuleType:
             ports = {SPI0_PINS: 0, SPI1_PINS: 1}
             self.port = next((port for wiring, port in ports.items() if wiring[:2] == pins[:2]), None)
             if self.port is None:
-                raise ValueError("No Hardware SPI on (SCLK, MOSI, MISO)={}\nValid SPI ports:{}".format(pins, list(ports)))
+                raise ValueError(f"No Hardware SPI on (SCLK, MOSI, MISO)={pins}")
             if (self.port, 0) not in pi.spi:  # Blinka opens /dev/spidevP.0 through Adafruit_PureIO
                 raise FileNotFoundError(errno.ENOENT, "No such file or directory", f"/dev/spidev{self.port}.0")
             self._locked = False
