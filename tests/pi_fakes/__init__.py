@@ -98,8 +98,9 @@ class FakePi:
         for name in forget:
             if monkeypatch is None:
                 sys.modules.pop(name, None)
-            else:
-                monkeypatch.delitem(sys.modules, name, raising=False)
+            else:  # set first, so that undoing puts back what was there (or nothing), not this test's import
+                monkeypatch.setitem(sys.modules, name, None)
+                monkeypatch.delitem(sys.modules, name)
         for name, module in self.modules(gpio=gpio).items():
             if monkeypatch is None:
                 sys.modules[name] = module
