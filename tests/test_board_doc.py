@@ -290,6 +290,8 @@ def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
         return same and after.values is not None and after.values[0] == before.values[0] + 1  # type: ignore[index]
     if tag == "legend":
         return app.help.legend
+    if tag == "legend-only":  # the legend and nothing else: no step, no tumble, no other screen
+        return app.help.legend and same and app.animation is None and after.steps == before.steps
     if tag == "hint":
         board.board.agents.runner.submit(lambda: None)  # the worker has thought by then
         for _ in range(200):

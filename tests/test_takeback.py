@@ -21,6 +21,7 @@ from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
 from sim.board import SimBoard
 from sim import robustness
 from sim.robustness import choose, labels
+from sim.timing import TAP_S
 
 BOARD_TOML = Path(__file__).resolve().parents[1] / "hardware" / "board.toml"
 
@@ -151,7 +152,9 @@ def test_a_hold_of_back_during_an_animation_skips_it_and_opens_the_menu(tmp_path
     board = SimBoard(seed=2, state_dir=tmp_path)
     seat_up(board, "EXXTRA", ["p", "p", "p"])
     board.press("roll")
-    board.release("roll")
+    board.wait(TAP_S)
+    board.release("roll")  # a short ROLL rolls when let go
+    board.wait(TAP_S)
     assert board.app.animation is not None  # the tumble
     board.press("back")  # the press skips the tumble: the roll is made...
     assert len(board.app.session.game.history) == 1

@@ -49,6 +49,9 @@ NOTE_S = 4.0  # how long a note stays on the display: long enough to read two sh
 
 
 STUCK_S = 60.0  # a button down a minute is jammed, not held: the bots stop waiting for it
+# Buttons that act on their release, so that holding them can mean something else instead:
+# a long BACK opens the in-game menu, a long ROLL shows the legend (and neither takes back or rolls).
+RELEASED = ("back", "roll")
 
 class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
@@ -238,11 +241,11 @@ class BoardApp:
             self._answered(self.open_menu)
             self.help.menu_used()
         elif kind == "hold" and name == "roll":
-            self.help.toggle_legend()
-        elif kind in ("press", "repeat") and name != "back":
+            self.help.toggle_legend()  # and its release does nothing: asking what ROLL does never rolls
+        elif kind in ("press", "repeat") and name not in RELEASED:
             self._answered(lambda: self.screen.press(self, name))
-        elif kind == "release" and name == "back" and not held:
-            self._answered(lambda: self.screen.press(self, "back"))
+        elif kind == "release" and name in RELEASED and not held:
+            self._answered(lambda: self.screen.press(self, name))
         else:
             return
         self.changed()
