@@ -16,6 +16,7 @@ layout), never excused here.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -63,12 +64,31 @@ class Walk:
     canvases: dict[str, dict[tuple[int, int], Canvas]] = field(default_factory=dict)
 
     def shot(self, name: str, board: SimBoard, keep: bool = False) -> None:
+        session = board.app.session
+        names = [p.name for p in session.game.players] if session is not None else []
         for size in SIZES:
             canvas = board.app.canvas(size)
-            self.problems.setdefault(name, {})[size] = problems(canvas)
+            self.problems.setdefault(name, {})[size] = problems(canvas) + cut_names(canvas, names)
             self.clipped.setdefault(name, {})[size] = [box.text for box in clipped(canvas)]
             if keep:
                 self.canvases.setdefault(name, {})[size] = canvas
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def cut_names(canvas: Canvas, names: list[str]) -> list[str]:
+    """A player's name shown cut short ("Gree", "Yell~"): a word of at least three letters on
+    the display that is the start of a name but not the whole name (a seat's one-letter tag is
+    not a name). Names are abbreviated never: a label gives way, or the page wraps or pages."""
+    found, folded = [], [n.casefold() for n in names]
+    for box in canvas.boxes:
+        if box.box is None or box.hidden:
+            continue
+        for word in (w.casefold() for w in _WORDS.findall(box.text)):
+            if len(word) >= 3 and word not in folded and any(n.startswith(word) for n in folded):
+                found.append(f"cut name: {word!r} in {box.text!r}")
+    return found
 
 
 def pick(board: SimBoard, wanted: Callable[[Any], bool]) -> None:

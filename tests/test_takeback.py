@@ -545,3 +545,42 @@ def test_a_whole_game_with_takebacks_at_awkward_moments(tmp_path, name, title, k
     assert kept["result"] == session.game.result()
     assert board.app.problems == []
     board.close()
+
+
+# --- issue 23, item 6: the chance to take back is shown, and drains before a bot's roll ends it ---
+def bar(board: SimBoard) -> int:
+    """The takeback bar: lit pixels on the display's bottom row (no play screen draws there)."""
+    image = board.app.image(board.board.hardware.display.canvas_size)
+    y = image.height - 1
+    return sum(1 for x in range(image.width) if image.getpixel((x, y)))
+
+
+def test_the_takeback_bar_drains_until_the_bots_roll_and_back_works_exactly_while_it_shows(tmp_path):
+    board = SimBoard(seed=2, state_dir=tmp_path)
+    red_decides_bots_next(board)  # Blue (a bot) rolls next, which ends the chance ("this roll")
+    full = bar(board)
+    assert full > 0 and board.app.takeback_window() is not None
+    board.wait(0.5)
+    drained = bar(board)
+    assert 0 < drained < full  # it drains with the bot's pace
+    board.settle()  # the bots roll and play: nothing of Red's can be taken back any more
+    assert board.state("pending")["player"] == 0
+    assert bar(board) == 0 and board.app.takeback_window() is None
+    before = history(board)
+    board.tap("back")
+    assert history(board) == before and board.app.note is not None  # "Nothing to take back..."
+    board.close()
+
+
+def test_with_the_whole_game_house_rule_the_bar_stays_full_while_anything_can_be_taken_back(tmp_path):
+    board = SimBoard(seed=2, state_dir=tmp_path)
+    set_setting(board, "takeback", "game")
+    board.tap("back")
+    red_decides_bots_next(board)
+    width = board.app.image(board.board.hardware.display.canvas_size).width
+    assert bar(board) == width
+    board.settle()  # the bots play: Red's decision can still be taken back, and the bar says so
+    assert board.state("pending")["player"] == 0 and bar(board) == width
+    board.tap("back")
+    assert len(history(board)) == 1  # back to Red's decision after the first roll
+    board.close()

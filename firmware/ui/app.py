@@ -33,7 +33,7 @@ from firmware.table import Seat, Table
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
-from firmware.ui.draw import Canvas, banner, caption
+from firmware.ui.draw import Canvas, banner, caption, takeback_bar
 from firmware.ui.gamescreens import game_ui
 from firmware.ui.help import Help
 from firmware.ui.menus import GameMenu, MainMenu
@@ -52,6 +52,7 @@ STUCK_S = 60.0  # a button down a minute is jammed, not held: the bots stop wait
 # Buttons that act on their release, so that holding them can mean something else instead:
 # a long BACK opens the in-game menu, a long ROLL shows the legend (and neither takes back or rolls).
 RELEASED = ("back", "roll")
+TICK_S = 0.1  # the takeback bar drains in steps this long (only while a bot's roll draws near)
 
 class BoardApp:
     def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
@@ -86,6 +87,8 @@ class BoardApp:
         self._bot_timer: Any = None  # the bots' pace: their move waits `settings.bot_delay_s()`
         self._bot_due: bool | str = False  # the pace is over: the move follows the answer ("ok": asked by OK)
         self._by_bot = False  # the last step was a bot's: the next bot waits the shorter pace
+        self._drain: list[float] | None = None  # [left, total] seconds until a bot's roll ends the takeback
+        self._drain_timer: Any = None
         self._held: set[str] = set()  # buttons down now: no bot acts while a person holds one
         self._presses = 0  # presses so far, and each button's last: a stuck check is for one press
         self._press_of: dict[str, int] = {}
@@ -485,7 +488,32 @@ class BoardApp:
         self._ask_agent()  # it thinks while the pace runs
         if self.bot_waits_for() is not None or not self.screen.in_game:
             return
-        self._bot_timer = self.schedule(self.settings.bot_delay_s(after_person), self.bot_move)
+        delay = self.settings.bot_delay_s(after_person)
+        self._bot_timer = self.schedule(delay, self.bot_move)
+        if session.awaiting_roll and self.settings.takeback != "game":  # the roll ends the takeback
+            self._drain = [delay, delay]
+            self._drain_timer = self.schedule(TICK_S, self._drain_tick)
+
+    def _drain_tick(self) -> None:
+        drain = self._drain
+        if drain is None:
+            return
+        drain[0] = max(0.0, drain[0] - TICK_S)
+        self.changed()
+        self._drain_timer = self.schedule(TICK_S, self._drain_tick) if drain[0] > 0 else None
+
+    def takeback_window(self) -> float | None:
+        """While a step can be taken back (a short BACK): the share of the chance left — 1.0
+        while it waits for a person, less as a bot's roll draws near (under the "this roll"
+        house rule that roll ends it) — else None. The play screen shows it as a bar."""
+        session = self.session
+        if session is None or self.animation is not None:
+            return None
+        if session.undo_target(whole_game=self.settings.takeback == "game") is None:
+            return None
+        if self._drain is None:
+            return 1.0
+        return self._drain[0] / self._drain[1] if self._drain[1] > 0 else 0.0
 
     def _ask_agent(self) -> None:
         """Ask the pending bot for its decision, once per position."""
@@ -603,6 +631,7 @@ class BoardApp:
         self._bot_timer = None
         self._bot_due = False
         if not asked and (self._held or not self.screen.in_game or self.bot_waits_for() is not None):
+            self._drain = None  # it waits for a person again: so does the chance to take back
             return  # the last release (or closing the menu) arms it again
         self._bot_act(asked)
 
@@ -623,6 +652,10 @@ class BoardApp:
 
     def cancel_bot(self) -> None:
         self._bot_due = False
+        self._drain = None
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
+            self._drain_timer = None
         if self._bot_timer is not None:
             self._bot_timer.cancel()
             self._bot_timer = None
@@ -676,6 +709,9 @@ class BoardApp:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:
             banner(canvas, tr(self.note))
+        window = self.takeback_window() if self.screen is self.play_screen() else None
+        if window is not None:
+            takeback_bar(canvas, window)
         self.texts = canvas.texts
         return canvas
 

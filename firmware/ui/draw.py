@@ -321,6 +321,18 @@ def banner(canvas: Canvas, note: str) -> None:
         canvas.line(row, text, inverse=True)
 
 
+def takeback_bar(canvas: Canvas, share: float) -> None:
+    """A step can still be taken back: a line along the bottom edge, its length the `share` of
+    the chance left (it drains while a bot's roll draws near). Inverted over what is drawn
+    there, so it shows over a white bar too."""
+    length = round(share * canvas.width)
+    if length <= 0:
+        return
+    y = canvas.height - 1
+    for x in range(length):
+        canvas.image.putpixel((x, y), 1 - canvas.image.getpixel((x, y)))
+
+
 @lru_cache(maxsize=128)
 def tiny_glyph(char: str) -> Sequence[int]:
     """Column bitmaps (bit 0 = top row) of luma's TINY_FONT."""

@@ -435,9 +435,16 @@ def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> i
     """Row numbers (tiny), then a line per player from `y` down to `bottom`: name, chips per
     row, tiles (T) and points (PTS); returns the y after the last line drawn."""
     game: LevelX = session.game  # type: ignore[assignment]
-    name_w = 4 * CHAR_WIDTH + 2
     total_w = 3 * CHAR_WIDTH
-    col = min(18, max(11, (canvas.width - name_w - 2 * CHAR_WIDTH - total_w - 4) // len(ROWS)))
+    # Whole names where they all fit beside the narrowest columns, else every seat's colour tag
+    # (the standings page gives each tag its name): a name is never cut to "Gree" or "Yell".
+    room = (canvas.width - 11 * len(ROWS) - 2 * CHAR_WIDTH - total_w - 4 - 2) // CHAR_WIDTH
+    longest = max(len(p.name) for p in game.players)
+    tags = longest > room
+    name_w = CHAR_WIDTH + 3 if tags else max(4, longest) * CHAR_WIDTH + 2
+    # The columns as wide as beside a 4-letter name column: the tags' spare room is left free.
+    col = min(18, max(11, (canvas.width - max(name_w, 4 * CHAR_WIDTH + 2) - 2 * CHAR_WIDTH - total_w - 4)
+                      // len(ROWS)))
     x_tiles = name_w + len(ROWS) * col + 1
     for index, row in enumerate(ROWS):
         canvas.tiny(name_w + index * col + (col - tiny_width(str(row))) // 2, y, str(row))
@@ -452,7 +459,10 @@ def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> i
     for player in range(len(game.players)):
         if y + LINE_HEIGHT > bottom + 1:
             break
-        canvas.text(0, y - 1, game.players[player].name[:4])
+        if tags:
+            seat_tag(canvas, 0, y - 1, session.colours[player])
+        else:
+            canvas.text(0, y - 1, game.players[player].name)
         for index, count in enumerate(game.chip_counts[player]):
             _number(canvas, name_w + index * col, y, col, count)
         _number(canvas, x_tiles, y, 2 * CHAR_WIDTH, sum(game.bonus[player]))
