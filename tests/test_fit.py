@@ -68,7 +68,8 @@ class Walk:
         names = [p.name for p in session.game.players] if session is not None else []
         for size in SIZES:
             canvas = board.app.canvas(size)
-            self.problems.setdefault(name, {})[size] = problems(canvas) + cut_names(canvas, names)
+            self.problems.setdefault(name, {})[size] = (problems(canvas) + cut_names(canvas, names)
+                                                        + unasked(board.app, canvas))
             self.clipped.setdefault(name, {})[size] = [box.text for box in clipped(canvas)]
             if keep:
                 self.canvases.setdefault(name, {})[size] = canvas
@@ -89,6 +90,27 @@ def cut_names(canvas: Canvas, names: list[str]) -> list[str]:
             if len(word) >= 3 and word not in folded and any(n.startswith(word) for n in folded):
                 found.append(f"cut name: {word!r} in {box.text!r}")
     return found
+
+
+def unasked(app: Any, canvas: Canvas) -> list[str]:
+    """On a play screen while someone is to act: what says who is asked and what (the texts a
+    game draws in `Canvas.asking`) is drawn, names the player, and nothing (an explanation,
+    the legend, the tip, a note) covers it."""
+    session = app.session
+    if session is None or session.over or app.animation is not None or app.screen is not app.play_screen():
+        return []
+    pending = session.game.pending()
+    if pending.player is None:
+        return []
+    name = session.game.players[pending.player].name
+    asks = canvas.asks()
+    out = [f"covers who is asked: {box.text!r}" for box in asks if box.hidden]
+    shown = " ".join(box.text for box in asks if not box.hidden)
+    if not asks:
+        out.append(f"nothing says that {name} is asked, nor what")
+    elif name not in shown:
+        out.append(f"{name} is asked, not named: {shown!r}")
+    return out
 
 
 def pick(board: SimBoard, wanted: Callable[[Any], bool]) -> None:

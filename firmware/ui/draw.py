@@ -18,7 +18,8 @@ in grey (`secondary=True`; lit on 1-bit panels).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -69,6 +70,7 @@ class TextBox:
     clipped: bool = False
     critical: bool = False
     hidden: bool = False
+    ask: bool = False  # part of who is asked and what (drawn in `Canvas.asking`): nothing may cover it
     ink: tuple[int, int, Image.Image] | None = None  # (x, y, mask): its lit pixels, for `touching`
 
 
@@ -84,6 +86,7 @@ class Canvas:
         self.texts: list[str] = []  # what was written, for scenario expectations on the display
         self.boxes: list[TextBox] = []
         self._grey: Image.Image | None = None  # secondary text's pixels, grey on greyscale panels
+        self._asking = 0  # inside `asking()`: the texts drawn say who is asked and what
 
     # --- metrics -------------------------------------------------------------------------------
     @property
@@ -110,6 +113,26 @@ class Canvas:
         """How many characters of the named (or the body) font fit in `width` pixels."""
         return max(0, width // self.font(font).advance)
 
+    @contextmanager
+    def asking(self) -> Iterator[None]:
+        """The texts drawn inside say who is asked and what ("Red: press ROLL", a decider's name
+        and option): banners, legends and notes keep clear of them (`asks`), the fit test checks."""
+        self._asking += 1
+        try:
+            yield
+        finally:
+            self._asking -= 1
+
+    def asks(self) -> list[TextBox]:
+        return [box for box in self.boxes if box.ask and box.box is not None]
+
+    def free_rows(self) -> list[int]:
+        """The body font's text lines no `asks` text touches (where a banner may go)."""
+        pitch = self.line_height
+        taken = {row for box in self.asks() for row in range(self.lines)
+                 if box.box[1] <= (row + 1) * pitch - 1 and row * pitch <= box.box[3]}  # type: ignore[index]
+        return [row for row in range(self.lines) if row not in taken]
+
     # --- drawing -------------------------------------------------------------------------------
     def text(self, x: int, y: int, text: str, fill: int = 1, *, font: str = "small",
              region: Box | None = None, critical: bool = False, secondary: bool = False) -> TextBox:
@@ -127,7 +150,7 @@ class Canvas:
         record = TextBox(text, face.ink_box(x, y, text), region or (0, 0, self.width - 1, self.height - 1),
                          face.name, clipped=text.endswith(CLIP_MARK) and len(text) > 1,
                          critical=critical or is_number(text.removesuffix(CLIP_MARK)),
-                         ink=(x, y + face.top, face.mask(text)))
+                         ink=(x, y + face.top, face.mask(text)), ask=self._asking > 0)
         self.boxes.append(record)
         return record
 
@@ -252,7 +275,7 @@ class Canvas:
             self.boxes.append(TextBox(text, (start, y, start + tiny_width(text) - 1, y + 4),
                                       (0, 0, self.width - 1, self.height - 1), "tiny",
                                       clipped=text.endswith(CLIP_MARK) and len(text) > 1,
-                                      critical=is_number(text), ink=(start, y, mask)))
+                                      critical=is_number(text), ink=(start, y, mask), ask=self._asking > 0))
         return x
 
     def fit(self, box: Box, text: str, *, fonts: Sequence[str] = ("large", "small"), align: str = "left",
@@ -317,7 +340,10 @@ def banner(canvas: Canvas, note: str) -> None:
     room = max(1, canvas.lines - 2)
     if len(lines) > room:
         lines = lines[: room - 1] + [clip(" ".join(lines[room - 1:]), canvas.columns)]
-    for row, text in enumerate(lines, start=canvas.lines - len(lines)):
+    # Above the lines that say who is asked and what, when those are at the bottom.
+    free = [row for row in canvas.free_rows() if row > 0]
+    last = free[-1] if free else canvas.lines - 1
+    for row, text in enumerate(lines, start=max(1, last - len(lines) + 1)):
         canvas.line(row, text, inverse=True)
 
 

@@ -42,6 +42,9 @@ class Help:
         self._explained_at = 0  # the history length the explanation belongs to
         self.hidden = False  # a press hid the explanation (until the next move)
         self._mover: Any = None  # who made the explained move
+        # The round log: every explained step of this game as (history length after it, game,
+        # names, events, who made it); a takeback drops what it took back.
+        self._log: list[tuple[int, str, list[str], list[dict[str, Any]], Any]] = []
         self.cue: str | None = None
         self._cue_timer: Any = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
@@ -84,6 +87,31 @@ class Help:
             self._explained_at = len(game.history)
             self._mover = game.events[0].get("player")
             self.hidden = False
+            self._log = [entry for entry in self._log if entry[0] < len(game.history)]
+            self._log.append((len(game.history), game.name, names, events, self._mover))
+
+    def round_log(self, session: Any) -> list[tuple[str, bool]]:
+        """Every move since the last move of the player asked now, oldest first, one line each,
+        with whether it concerns them (a pair kicked, a piece sent home): (line, concerns)."""
+        if session is None:
+            return []
+        length = len(session.game.history)
+        self._log = [entry for entry in self._log if entry[0] <= length]
+        player = session.game.pending().player
+        start = max((i + 1 for i, entry in enumerate(self._log) if entry[4] == player), default=0)
+        lines = []
+        for _at, game, names, events, mover in self._log[start:]:
+            line = explain(game, names, events)
+            if line is None:
+                continue
+            concerns = mover != player and any(
+                event.get("player") == player for event in events[1:] if event.get("kind") not in ("turn", "roll"))
+            lines.append((line, concerns))
+        return lines
+
+    def round_log_text(self, session: Any) -> str:
+        """The round log as a page's text: a line per move, "!" before one that concerns you."""
+        return "\n".join(("! " if concerns else "") + line for line, concerns in self.round_log(session))
 
     @property
     def explanation(self) -> str | None:
@@ -100,6 +128,10 @@ class Help:
             self._explained = None
         if self.hidden or (session.game.pending().player == self._mover and not session.pending_bot()):
             return None
+        if not session.pending_bot():  # a move that concerns the person asked comes first
+            mine = [line for line, concerns in self.round_log(session) if concerns]
+            if mine:
+                return "! " + mine[-1]
         return self.explanation
 
     def pressed(self) -> bool:
@@ -113,6 +145,7 @@ class Help:
         """A game ended or started: nothing to explain yet."""
         self._explained = None
         self._explained_at = 0
+        self._log = []
 
     # --- drawing -----------------------------------------------------------------------------
     @staticmethod
@@ -133,11 +166,27 @@ class Help:
         prompt = (in_play and app.animation is None and session.awaiting_roll and not session.over
                   and not session.pending_bot())
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
+        row = _lowest_free(canvas)
         if bar is not None:
-            bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0)
+            bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0, row)
         if self.cue is not None:
             text = f" {self.cue} "
-            bottom_bar(canvas, text, canvas.width - _width(canvas, text))
+            bottom_bar(canvas, text, canvas.width - _width(canvas, text), row)
+
+
+def _asks(canvas: Canvas) -> list[Any]:
+    asks = getattr(canvas, "asks", None)
+    return asks() if asks is not None else []
+
+
+def _lowest_free(canvas: Canvas) -> int | None:
+    """The lowest text line no "who is asked" text touches, or None when that is the last line
+    (the bars' usual place)."""
+    free = getattr(canvas, "free_rows", None)
+    rows = free() if free is not None else []
+    if not rows or rows[-1] == canvas.lines - 1:
+        return None
+    return rows[-1]
 
 
 def banner(canvas: Canvas, text: str) -> None:
@@ -145,9 +194,15 @@ def banner(canvas: Canvas, text: str) -> None:
     3×5 font (half as many characters again), else word-wrapped onto the title line and the
     line under it in the display's font. A screen without a title line (EXTRA!'s whole sheet
     from its top edge) gets only the 3×5 bar, 7 px high, over its header (two such lines, 13 px,
-    for a text too long for one)."""
+    for a text too long for one). Where the title says who is asked and what, the bar goes on
+    the first lines below it instead (a sheet's header: the 3×5 bar just under it): the player
+    to act is never hidden."""
     pitch = _line_height(canvas)
+    asks = _asks(canvas)
     underline = canvas.image.crop((0, pitch - 1, canvas.width, pitch)).getextrema()[0] != 0
+    if any(box.box[1] < pitch for box in asks):
+        _banner_below(canvas, text, asks)
+        return
     if underline and len(text) <= canvas.columns:
         canvas.line(0, text, inverse=True)
         return
@@ -170,13 +225,35 @@ def banner(canvas: Canvas, text: str) -> None:
         canvas.tiny(1, 1 + 6 * index, clip(line, fits), fill=0)
 
 
-def bottom_bar(canvas: Canvas, text: str, x: int) -> None:
+def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
+    """The explanation under the "who is asked" texts at the top: on the first free lines in
+    the display's font where it fits two of them, else in the 3×5 font right under them."""
+    free = canvas.free_rows() if hasattr(canvas, "free_rows") else []
+    lines = wrap(text, canvas.columns)
+    top_free = [row for row in free if row > 0]
+    if len(lines) <= 2 and len(top_free) >= len(lines) and top_free[: len(lines)] == list(
+            range(top_free[0], top_free[0] + len(lines))):
+        for row, line in zip(top_free, lines):
+            canvas.line(row, line, inverse=True)
+        return
+    y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
+    fits = (canvas.width - 2) // 4 + 1
+    tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
+    _cover(canvas, (0, y, canvas.width - 1, y + 6 * len(tiny)))
+    for index, line in enumerate(tiny):
+        canvas.tiny(1, y + 1 + 6 * index, clip(line, fits), fill=0)
+
+
+def bottom_bar(canvas: Canvas, text: str, x: int, row: int | None = None) -> None:
     """`text` in a white bar from `x` to the right edge, over the screen's bottom text line:
     the last whole line, or flush with the bottom when the screen draws below that (LEVEL X
-    keeps its own line spacing), so no half line peeks out."""
+    keeps its own line spacing), so no half line peeks out; or on line `row` (when the bottom
+    line says who is asked and what)."""
     pitch = _line_height(canvas)
     y = (canvas.lines - 1) * pitch
-    if canvas.image.crop((0, y + pitch, canvas.width, canvas.height)).getbbox() is not None:
+    if row is not None:
+        y = row * pitch
+    elif canvas.image.crop((0, y + pitch, canvas.width, canvas.height)).getbbox() is not None:
         y = canvas.height - pitch
     columns_in = getattr(canvas, "columns_in", None)
     if columns_in is None or len(text) <= columns_in(canvas.width - x):

@@ -36,19 +36,22 @@ ROLL_WHILE_DECIDING = {
 def legend(screen: Any, app: Any = None) -> str:
     """The legend for `screen`; the play screen's depends on what the game waits for."""
     if type(screen).__name__ == "PlayScreen" and app is not None and app.session is not None:
-        return _play(screen, app.session)
+        return _play(screen, app.session, app)
     for cls in type(screen).__mro__:
         if cls.__name__ in LEGENDS:
             return _(LEGENDS[cls.__name__])
     return _("hold BACK: menu")
 
 
-def _play(play: Any, session: Any) -> str:
+def _play(play: Any, session: Any, app: Any = None) -> str:
     if session.over:
         return _("OK: result")
     if session.pending_bot():
         return _("bots play  hold BACK")
     if session.awaiting_roll:
+        if app is not None and app.help.round_log(session):
+            # Translators: the legend at the roll prompt when moves since the last turn can be read; 21 columns.
+            return _("ROLL: dice  <>: log")
         return _("ROLL: roll the dice")
     roll = ROLL_WHILE_DECIDING.get(session.game.name)
     return _(roll) if roll else _("<> choose  OK pick")

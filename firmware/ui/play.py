@@ -16,7 +16,7 @@ from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gamescreens import game_ui
-from firmware.ui.screen import Choice, Screen
+from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat
 
 if TYPE_CHECKING:
@@ -101,6 +101,11 @@ class PlayScreen(Screen):
                 app.roll()
             else:
                 self.ui.on_roll(app, session, self)
+        elif button in ("left", "right") and self.choice is None and session.awaiting_roll:
+            log = app.help.round_log_text(session)  # type: ignore[attr-defined]
+            if log:  # what happened since this player's last move, a line each
+                # Translators: the title of the round log: every move since the player's last one.
+                app.push(TextScreen(_("Since your turn"), log))
         elif button in ("left", "right") and self.choice is not None:
             self.choice.move(button)
             self.view = None

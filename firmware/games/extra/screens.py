@@ -347,7 +347,8 @@ def sheet_page(canvas: Canvas, layout: SheetLayout, sheet: Sheet, marks: SheetMa
     """A whole sheet with whose it is and what goes on: in the header, or (tall) below."""
     if layout.size_class == "tall":
         draw_sheet(canvas, sheet, marks, name[: header_room(layout)])
-        canvas.text(0, layout.below + 4, status)
+        with canvas.asking():
+            canvas.text(0, layout.below + 4, status)
     else:
         draw_sheet(canvas, sheet, marks, header(name, status, header_room(layout)))
 
@@ -391,7 +392,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         parts = option_parts(option)
         stage = choice.stage() if isinstance(choice, StagedChoice) else None
         if layout.size_class == "small" and play.view is None:
-            draw_focus(canvas, sheet, marks, parts, stage, choice.position())
+            draw_focus(canvas, sheet, marks, parts, stage, choice.position(), names[home])
             return
         if layout.size_class in ("wide", "tall"):
             draw_sheet(canvas, sheet, marks, header(names[home], "", room))
@@ -403,10 +404,15 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     if shown != home:  # flipping through the sheets
         # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
         # player's game has ended) and "Anna done 2/4" (decided this roll); at most 4 letters.
+        # A bot still deciding says so: its sheet is not empty for good, it has not crossed yet.
         state = (pgettext("EXTRA! sheet", "end") if sheet.ended
                  else pgettext("EXTRA! sheet", "done") if pending.kind == DECISION and shown not in game.undecided
+                 else pgettext("EXTRA! header", "plays") if pending.kind == DECISION and game.players[shown].bot
                  else "")
-        status = f"{state} {shown + 1}/{len(names)}".strip()
+        # The name whole first, then the state, then the page: what gives way is the page number.
+        position = f"{shown + 1}/{len(names)}"
+        room_left = room - len(names[shown]) - 1
+        status = next((s for s in (f"{state} {position}".strip(), state, position) if len(s) <= room_left), state)
     elif pending.kind == ROLL:
         waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
         status = ("OK" if waits == "ok" else "ROLL" if waits == "roll"

@@ -17,6 +17,8 @@ the cursor touches, large.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -261,7 +263,8 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None, na
         if name:
             first = layout.blocks[0]
             room = (first.factor_x - 3) // 4
-            canvas.tiny(0, 0, name[: max(0, room)])
+            with canvas.asking():  # whose sheet, and (on the play screen) what they are asked
+                canvas.tiny(0, 0, name[: max(0, room)])
     for block in layout.blocks[1:]:  # a rule between blocks: their scores and labels stay apart
         x = block.left - 2 - (block.left - layout.blocks[0].score_right - 3) // 2
         canvas.draw.line((x, layout.top, x, layout.below - 2), fill=1)
@@ -351,11 +354,12 @@ def focus_geometry(width: int) -> FocusGeometry:
 
 
 def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str], stage: int | None,
-               right: str) -> None:
+               right: str, who: str = "") -> None:
     """What the option under the cursor touches, large: line 0 the option's parts (the one
     LEFT/RIGHT change now inverted) and `right` (e.g. "2/3"); then each row it crosses with its
     crosses before (filled) and to be made (X) and the row's score change; the EXTRA column
-    getting a number or a cross; the total before and after.
+    getting a number or a cross; the total before and after, beside `who` (whose sheet it is,
+    the player deciding) where that fits, else under the rows.
 
     `marks.made`: the crosses are already on `sheet` (the animation of a decision)."""
 
@@ -374,7 +378,8 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
         width = len(part) * CHAR_WIDTH
         if index == stage:
             canvas.draw.rectangle((x, 0, x + width + 1, FOCUS_LINE - 2), fill=1)
-        canvas.text(x + 1, 1, part, fill=0 if index == stage else 1)
+        with canvas.asking():  # what the player is asked
+            canvas.text(x + 1, 1, part, fill=0 if index == stage else 1)
         x += width + CHAR_WIDTH
     if right:
         canvas.text(canvas.width - len(right) * CHAR_WIDTH, 1, right)
@@ -432,6 +437,12 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
     word = _("total")
     if (len(word) + len(total) + 1) * CHAR_WIDTH > canvas.width:  # "-1000 > -1400": the numbers first
         total = f"{before_total}>{after_total}"
+    if who and (len(who) + len(total) + 1) * CHAR_WIDTH <= canvas.width:
+        word = who  # whose total: the player deciding
+    elif who and line * FOCUS_LINE < y:
+        with canvas.asking():
+            canvas.text(0, line * FOCUS_LINE + 1, who)
     if (len(word) + len(total) + 1) * CHAR_WIDTH <= canvas.width:
-        canvas.text(0, y + 1, word)
+        with canvas.asking() if word == who else nullcontext():
+            canvas.text(0, y + 1, word)
     canvas.text(canvas.width - len(total) * CHAR_WIDTH, y + 1, total)

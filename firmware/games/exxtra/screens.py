@@ -9,6 +9,8 @@ shown by its colour initial in a white box, never next to a digit it could be re
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.exxtra.rules import FINISH, Place, Reroll
@@ -70,7 +72,9 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     player = game.current_player
     # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
     at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
-    canvas.title(f"{_name(session, player)}", at)
+    deciding = play.choice is not None  # the name on top is who decides; a prompt below names its player
+    with canvas.asking() if deciding else nullcontext():
+        canvas.title(f"{_name(session, player)}", at)
     if game.current_combination is not None:
         # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
         nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
@@ -115,7 +119,8 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
             for rung in rungs:
                 x = _ladder_cell(canvas, x, row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
         _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=False)
-    canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
+    with canvas.asking():
+        canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
 def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,

@@ -267,7 +267,8 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     else:  # a short display: the dice as digits in the title line
         right = " ".join(map(str, game.faces))
     room = _small(canvas)  # Canvas.title falls back to the small font
-    canvas.title(clip(who, room - len(right) - 1), right)
+    with canvas.asking():  # who acts (a prompt below names them again) ...
+        canvas.title(clip(who, room - len(right) - 1), right)
     band = top = canvas.line_height  # under the title, in the panel's body font
     if canvas.lines >= 5:
         right_of_dice = _dice_row(canvas, top + 1, game.faces, inverse=used) + 3
@@ -275,7 +276,8 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         band = top + DIE + 2
     # The option bar (or what the board waits for), then what the option does.
     if current is not None:
-        _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
+        with canvas.asking():  # ... and what they are asked
+            _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
         detail = current.detail
         if isinstance(current.value, Groups):
             detail = effect_text(game, current.value, _small(canvas))
@@ -286,7 +288,8 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         detail = _last_turn(session)
         if len(prompt) > 1 and band + 2 * LINE_HEIGHT <= canvas.height:  # a long prompt takes the next line
             detail = prompt[1] if len(prompt) == 2 else " ".join(prompt[1:])
-        canvas.text(0, band, clip(prompt[0], _small(canvas)))
+        with canvas.asking():
+            canvas.text(0, band, clip(prompt[0], _small(canvas)))
     if band + 2 * LINE_HEIGHT <= canvas.height:
         canvas.text(0, band + LINE_HEIGHT, clip(detail, _small(canvas)))
     keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
