@@ -348,15 +348,19 @@ def banner(canvas: Canvas, note: str) -> None:
 
 
 def takeback_bar(canvas: Canvas, share: float) -> None:
-    """A step can still be taken back: a line along the bottom edge, its length the `share` of
-    the chance left (it drains while a bot's roll draws near). Inverted over what is drawn
-    there, so it shows over a white bar too."""
+    """A step can still be taken back: a line along the bottom edge (the top edge where the
+    screen draws on the bottom one), its length the `share` of the chance left (it drains while
+    a bot's roll draws near). Never over what the screen drew: a screen that uses both edges
+    (EXTRA!'s whole sheet) shows none. Inverted over a white bar (the legend, a note)."""
     length = round(share * canvas.width)
     if length <= 0:
         return
-    y = canvas.height - 1
-    for x in range(length):
-        canvas.image.putpixel((x, y), 1 - canvas.image.getpixel((x, y)))
+    for y in (canvas.height - 1, 0):
+        row = canvas.image.crop((0, y, canvas.width, y + 1))
+        if row.getextrema() == (1, 1) or row.getbbox() is None:  # all lit (a white bar) or all dark
+            for x in range(length):
+                canvas.image.putpixel((x, y), 1 - canvas.image.getpixel((x, y)))
+            return
 
 
 @lru_cache(maxsize=128)

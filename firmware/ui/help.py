@@ -231,17 +231,39 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
     free = canvas.free_rows() if hasattr(canvas, "free_rows") else []
     lines = wrap(text, canvas.columns)
     top_free = [row for row in free if row > 0]
-    if len(lines) <= 2 and len(top_free) >= len(lines) and top_free[: len(lines)] == list(
+    titled = underline_of(canvas)  # a screen of text lines (else a sheet from the top edge)
+    if titled and len(lines) <= 2 and len(top_free) >= len(lines) and top_free[: len(lines)] == list(
             range(top_free[0], top_free[0] + len(lines))):
         for row, line in zip(top_free, lines):
             canvas.line(row, line, inverse=True)
         return
-    y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
-    fits = (canvas.width - 2) // 4 + 1
+    if titled:  # a title line: the 3×5 font right under it
+        y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
+        fits = (canvas.width - 2) // 4 + 1
+        tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
+        # Down to the next text, so a drawing cut by the bar (LEVEL X's dice) does not peek out.
+        below = [box.box[1] for box in canvas.boxes if box.box is not None and not box.hidden and box.box[1] > y]
+        bottom = max(y + 6 * len(tiny), min(below, default=y + 6 * len(tiny) + 2) - 2)
+        _cover(canvas, (0, y, canvas.width - 1, bottom))
+        for index, line in enumerate(tiny):
+            canvas.tiny(1, y + 1 + 6 * index, clip(line, fits), fill=0)
+        return
+    # A sheet from the top edge (EXTRA!): right of its header's name and status, in the 3×5 font,
+    # one line or (over the top rows' right end, until the next press) two.
+    x = max(box.box[2] for box in asks if box.box[1] < _line_height(canvas)) + 4
+    fits = (canvas.width - x - 2) // 4 + 1
+    if fits < 4:
+        return  # no room at all: the round log has it
     tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
-    _cover(canvas, (0, y, canvas.width - 1, y + 6 * len(tiny)))
+    _cover(canvas, (x, 0, canvas.width - 1, 6 * len(tiny)))
     for index, line in enumerate(tiny):
-        canvas.tiny(1, y + 1 + 6 * index, clip(line, fits), fill=0)
+        canvas.tiny(x + 1, 1 + 6 * index, clip(line, fits), fill=0)
+
+
+def underline_of(canvas: Canvas) -> bool:
+    """The screen has a title line (underlined)."""
+    pitch = _line_height(canvas)
+    return canvas.image.crop((0, pitch - 1, canvas.width, pitch)).getextrema()[0] != 0
 
 
 def bottom_bar(canvas: Canvas, text: str, x: int, row: int | None = None) -> None:

@@ -302,11 +302,15 @@ def option_parts(option: Option) -> list[str]:
 
 
 def header(name: str, status: str, room: int) -> str:
-    """`name` and `status` within `room` characters; the name gives way first."""
+    """`name` and `status` within `room` characters. A name is never cut while it fits alone:
+    the status gives way (a 10-letter name on 128×64 leaves no room for "ROLL")."""
     if not status:
         return name[:room]
-    keep = max(1, room - len(status) - 1)
-    return f"{name[:keep]} {status}"[:room]
+    if len(name) + 1 + len(status) <= room:
+        return f"{name} {status}"
+    if len(name) <= room:
+        return name
+    return name[:room]
 
 
 def header_room(layout: SheetLayout) -> int:
