@@ -251,7 +251,7 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
     # A sheet from the top edge (EXTRA!): right of its header's name and status, in the 3×5 font,
     # one line or (over the top rows' right end, until the next press) two.
     x = max(box.box[2] for box in asks if box.box[1] < _line_height(canvas)) + 4
-    fits = (canvas.width - x - 2) // 4 + 1
+    fits = (canvas.width - x - 1) // 4  # n letters are 4n - 1 pixels wide, from x + 1
     if fits < 4:
         return  # no room at all: the round log has it
     tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
