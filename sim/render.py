@@ -279,7 +279,7 @@ class BoardRenderer:
                 _disc(layer, PATH, point, self.px(6))
         last = len(cells) - 1
         half = TRACK_TILE_MM / 2
-        for index, (name, point) in enumerate(cells):
+        for index, (_name, point) in enumerate(cells):
             end = index in (0, last)
             size = self.px(TRACK_TILE_MM)
             rect = pygame.Rect(0, 0, size, size)
@@ -412,7 +412,6 @@ class BoardRenderer:
                    spacing=0.3, anchor="left")
 
     def _draw_socket(self, layer: Any, name: str) -> None:
-        import pygame
 
         centre = self.cell_centre(name)
         radius = self.led_radius(name)

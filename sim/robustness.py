@@ -31,6 +31,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from firmware.errors import XtraboardError
@@ -295,10 +296,10 @@ class Campaign:
                 self.power_cut()
             elif r < 0.5:
                 button = self.rng.choice(PLAY_BUTTONS)
-                self.act(f"tap {button}", lambda: self.board.tap(button))
+                self.act(f"tap {button}", partial(self.board.tap, button))
             elif r < 0.58:
                 seconds = self.rng.choice((0.3, 1.0, 3.0, 30.0))
-                self.act(f"wait {seconds:g}", lambda: self.board.wait(seconds))
+                self.act(f"wait {seconds:g}", partial(self.board.wait, seconds))
             else:
                 self.mash()
 

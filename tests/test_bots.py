@@ -223,7 +223,7 @@ def test_extra_search_counts_the_empty_rows_too():
     from firmware.ai.extra_table import NUMBERS, TABLE
 
     assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
-    for game, rng in _solo_decisions("empty-rows"):
+    for game, _rng in _solo_decisions("empty-rows"):
         rows, numbers, columns = _extra_sheet(game)
         position = Position(rows, numbers, columns, False, TABLE, NUMBERS)
         for effect in effects(game.faces, rows, numbers, False):

@@ -6,7 +6,6 @@ frames for known positions, and the animations of a step."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest

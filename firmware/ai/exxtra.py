@@ -111,11 +111,11 @@ def _best_place(view: _View, value: int, position: int, threat: float, weigh_lea
 def reroll_value(view: _View, position: int, threat: float, weigh_leaders: bool) -> float:
     """Expected worth (in spaces) of rolling again from `position` and playing on at best."""
     places = {}
-    for value, _, _ in _LATER:
+    for value, _xs, _double in _LATER:
         if value >= 0 and value not in places:
             places[value] = _best_place(view, value, position, threat, weigh_leaders)[0]
     estimate = 0.0
-    for _ in range(ITERATIONS):
+    for _iteration in range(ITERATIONS):
         total = 0.0
         for value, xs, double in _LATER:
             if value < 0:

@@ -339,7 +339,7 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
         options: tuple[tuple[str, str], ...] = ()
         if table.present("options"):
             option_table = table.table("options", expected=_("a table of option names and text values"))
-            for key, option in option_table.data.items():
+            for key in option_table.data:
                 option_table.string(key, expected=_("text (the value sent with setoption)"))
             options = tuple((str(k), str(v)) for k, v in option_table.data.items())
         table.done()

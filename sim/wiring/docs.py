@@ -278,7 +278,7 @@ def replace_sections(text: str, sections: dict[str, str], source: Path) -> str:
                 f"{source}: the markers of section {name!r} are missing; expected "
                 f"'<!-- generated: {name} (xtraboard wiring --docs) -->' ... '<!-- end generated: {name} -->'"
             )
-        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(3), text, count=1)
+        text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(3), text, count=1)
     return text
 
 

@@ -135,12 +135,12 @@ def options(app: App, session: GameSession) -> list[Option]:
         chosen.setdefault(effect(sheet, faces, choice), choice)
 
     def order(item: tuple[tuple[Any, ...], Choice]) -> tuple[Any, ...]:
-        (face, column, _), choice = item
+        (face, column, _pairs), choice = item
         sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
         return (face or 0, sums, -1 if column is None else column)
 
     made: list[Option] = []
-    for (face, column, _), choice in sorted(chosen.items(), key=order):
+    for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
         text = label(sheet, faces, choice)
         pairs = pairs_text(sheet, faces, choice)
         parts = ((FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),

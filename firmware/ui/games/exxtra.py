@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from firmware.games.exxtra import FINISH, Place, Reroll
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
+from firmware.ui.colours import OFF, PLAYER_COLOURS, dim
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
 from firmware.ui.play import ResultPage, Standing, page_title, pip_cells, ranked_page, seat_tag
 from firmware.ui.screen import Option
