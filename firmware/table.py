@@ -252,7 +252,7 @@ class Table:
         """What to ask the pending bot seat's agent, or None when no bot decision is pending
         (a roll, a person, the end, agents not bound)."""
         pending = self.game.pending()
-        if pending.kind != "decision" or self.pending_agent() is None or not self.pending_bot():
+        if pending.kind != "decision" or pending.player is None or self.pending_agent() is None or not self.pending_bot():
             return None
         return Question(self.token, pending.player, self.game.copy(), self.bot_rng())
 
