@@ -66,7 +66,7 @@ class Board:
         self._fleet_seen: tuple[int, bool] | None = None
         self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
         self.sound = Sound(getattr(hardware, "buzzer", None), loop.call_later)  # logs only, without a buzzer
-        self.app.sound = self.sound  # type: ignore[attr-defined]  # for cue(app, "refused")
+        self.app.sound = self.sound  # for cue(app, "refused")
         self.cues = CueWatcher()
         self._arm_idle()
 

@@ -354,9 +354,10 @@ class DebugService:
         return self.config.enabled and self.target is not None and self.post is not None
 
     def hello(self) -> dict[str, Any]:
-        if not self.enabled:
+        target = self.target
+        if not self.enabled or target is None:
             return {"ok": False, "error": OFF}
-        return {"ok": True} | self.target.hello()  # type: ignore[union-attr]
+        return {"ok": True} | target.hello()
 
     def answer_line(self, line: bytes, cursor: list[int] | None = None) -> dict[str, Any]:
         """The answer to one request line (any thread): refused while disabled or malformed,

@@ -231,8 +231,8 @@ def catalog_problems(po: Path) -> list[str]:
     for message in catalog:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = tuple(message.id) if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
         if message.fuzzy or not all(strings):
             problems.append(f"{po}: not translated{' (fuzzy)' if message.fuzzy else ''}: {ids[0]!r}")
             continue

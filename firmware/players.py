@@ -46,7 +46,7 @@ def seat_colour_names(colours: Iterable[str]) -> set[str]:
     shown whatever the language, so "Rot" would pass for the red seat on a German board."""
     from firmware import i18n
 
-    found = set()
+    found: set[str] = set()
     for code in i18n.LANGUAGES:
         catalog = i18n.translations(code)
         found.update(catalog.pgettext("colour", colour).lower() for colour in colours)

@@ -179,8 +179,9 @@ class SimBoard:
         if cell not in self.config.leds.cells:
             raise ValueError(f"no LED cell {cell!r} in {self.config.path}")
         value = self.board._frame.get(cell, (0, 0, 0))
-        if isinstance(value, list):
-            value = value[int(self.clock() / self.hardware.leds.cycle_s) % len(value)]
+        leds = self.hardware.leds
+        if isinstance(value, list) and leds is not None:  # without a chain, no colour takes turns
+            value = value[int(self.clock() / leds.cycle_s) % len(value)]
         return tuple(value)
 
     def image(self) -> Any:

@@ -52,7 +52,7 @@ def _row_chances(crosses: list[int], params: dict[str, float]) -> list[float]:
 
 
 def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, float],
-                table: dict[tuple[int, ...], float] | None = None, owned: tuple[int, ...] = ()) -> float:
+                table: dict[tuple[int, int, int, int, int], float] | None = None, owned: tuple[int, ...] = ()) -> float:
     """Expected final total of a sheet: rows `crosses`, EXTRA columns with `room` boxes left,
     EXTRA numbers `owned` (ascending). With a `table` (row, crosses, rolls to come, other rows
     in play, the row's group under the numbers owned) → expected final row score (learnt from
@@ -88,7 +88,7 @@ def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
 
 
 def _decide(game: Any, decisions: list, params: dict[str, float],
-            table: dict[tuple[int, ...], float] | None = None,
+            table: dict[tuple[int, int, int, int, int], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> Any:
     """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
     best sheet value; each distinct effect is judged once."""
@@ -96,7 +96,7 @@ def _decide(game: Any, decisions: list, params: dict[str, float],
 
 
 def _scored(game: Any, decisions: list, params: dict[str, float],
-            table: dict[tuple[int, ...], float] | None = None,
+            table: dict[tuple[int, int, int, int, int], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> tuple[Any, float]:
     """`_decide`'s choice and the sheet value it leads to."""
     player = game.undecided[0]

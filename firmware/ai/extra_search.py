@@ -29,9 +29,9 @@ Effect = tuple[Any, Any, Any, int, int]
 def _pair_rows(rest: list[int]) -> tuple[tuple[int, int], ...]:
     """The distinct (row, row) results of splitting four dice into two pairs, ascending."""
     a, b, c, d = rest
-    found = {tuple(sorted((a + b - 2, c + d - 2))), tuple(sorted((a + c - 2, b + d - 2))),
-             tuple(sorted((a + d - 2, b + c - 2)))}
-    return tuple(sorted(found))  # type: ignore[arg-type]
+    splits = ((a + b, c + d), (a + c, b + d), (a + d, b + c))
+    found = {(min(x, y) - 2, max(x, y) - 2) for x, y in splits}
+    return tuple(sorted(found))
 
 
 def _by_face(faces: tuple[int, ...]) -> dict[int, tuple[tuple[int, int], ...]]:

@@ -49,6 +49,17 @@ class _State:
     """The part of a LEVEL X position the bots play out: plain lists, copied cheaply."""
 
     __slots__ = ("pieces", "x", "left", "counts", "bonus", "tiles", "supply", "lost", "closed", "ending", "held")
+    pieces: list[list[int | None]]  # per player, per row: the field a piece stands on, None: none
+    x: list[int | None]  # per row: the player on its X field
+    left: list[int]  # per row: chips left
+    counts: list[list[int]]  # per player, per row: chips taken
+    bonus: list[int]  # per player: points of the bonus tiles held...
+    held: list[int]  # ...and how many
+    tiles: list[int]  # the bonus tiles left, next first
+    supply: list[int]  # per player: pieces not on the board
+    lost: list[int]  # per player: pieces gone for good
+    closed: int  # rows closed
+    ending: bool  # the game's end is triggered
 
     @classmethod
     def of(cls, game: Any) -> _State:

@@ -70,7 +70,7 @@ class Fleet:
 
 def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, str]:
     """`table-3  playing  LEVEL X  2  Anna, Ben (turn: Ben)  Marie won EXTRA!`."""
-    state = table.get("state") if isinstance(table.get("state"), dict) else {}
+    state = _table_or_empty(table.get("state"))
     status = str(state.get("status", "?"))
     if table.get("availability") == "offline":
         status = "offline"
@@ -78,7 +78,7 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
                         for p in state.get("players") or [] if isinstance(p, dict))
     if state.get("turn") and status == "playing":
         players += f"; turn: {state['turn']}"
-    result = table.get("result") if isinstance(table.get("result"), dict) else {}
+    result = _table_or_empty(table.get("result"))
     last = str(result.get("summary", "-"))
     if result.get("time"):
         last += f" ({result['time']})"
@@ -87,6 +87,11 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
         game += " demo"
     round_ = state.get("round")
     return (name, status, game, "-" if round_ is None else str(round_), players or "-", last)
+
+
+def _table_or_empty(value: Any) -> dict[str, Any]:
+    """A reported JSON object, or {} for anything else (a table's report is not trusted)."""
+    return value if isinstance(value, dict) else {}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         connected.set()
 
     client.on_connect = on_connect
-    client.on_message = lambda client, userdata, message: fleet.message(message.topic, message.payload)
+    client.on_message = lambda client, userdata, message: fleet.message(message.topic, bytes(message.payload))
     port = args.port or (8883 if args.tls else 1883)
     try:
         client.connect(args.broker, port, keepalive=30)

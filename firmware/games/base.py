@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from firmware.dice import DiceSource
 from firmware.errors import N_, IllegalStepError, RecordError, Text
@@ -263,7 +263,7 @@ class Game(ABC):
             self._actors.pop()
         return self.history.pop()
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent game with the same players, history and state (copied, not replayed)."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)

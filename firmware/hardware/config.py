@@ -278,7 +278,7 @@ def _buzzer(table: _Table, leds: LedsConfig, display: DisplayConfig, buttons: Bu
     if table.present("octaves"):
         options["octaves"] = table.integer("octaves", 1, 3)
     table.done()
-    return BuzzerConfig(pin=pin, **options)  # type: ignore[arg-type]
+    return BuzzerConfig(pin=pin, **options)  # type: ignore[arg-type]  # only fields checked above, with their types
 
 
 def is_loopback(host: str) -> bool:
@@ -460,7 +460,8 @@ def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
     reserved = _bus_pins(leds)
     if display.interface == "spi" and display.port == 1:
         reserved |= {p: _reserved(_("an SPI1 pin (the display bus)")) for p in SPI1_PINS}
-        reserved[display.cs_pin] = _reserved(_("the display's chip select (SPI1 CE)"))  # type: ignore[index]
+        if display.cs_pin is not None:  # always, on SPI
+            reserved[display.cs_pin] = _reserved(_("the display's chip select (SPI1 CE)"))
     if display.dc_pin is not None:
         reserved[display.dc_pin] = _reserved(_("the display's DC line (display.dc_pin)"))
     if display.reset_pin is not None:
@@ -495,7 +496,7 @@ def _buttons(
     positions = {name: positions_table.point(name, size) for name in BUTTON_NAMES}
     positions_table.done()
     table.done()
-    return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]
+    return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]  # only fields checked above
 
 
 OPERATOR_CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance

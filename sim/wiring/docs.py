@@ -116,6 +116,7 @@ def connections(board: BoardConfig) -> list[Wire]:
         return min(pins, key=lambda p: (p in used, side(p) != on, abs(row(p) - middle), p))
 
     display = board.display
+    signals: list[tuple[str, int | None, str]]  # an SPI display's DC and RES may be unset
     if display.interface == "i2c":
         signals = [("SDA", 2, "OLED SDA"), ("SCL", 3, "OLED SCL")]
     else:
@@ -123,9 +124,9 @@ def connections(board: BoardConfig) -> list[Wire]:
         signals = [("DIN", mosi, f"OLED DIN (SPI{display.port} MOSI)"), ("CLK", sclk, f"OLED CLK (SPI{display.port} SCLK)"),
                    ("CS", display.cs_pin, f"OLED CS (SPI{display.port} CE{display.device})")]
         signals += [("DC", display.dc_pin, "OLED DC"), ("RES", display.reset_pin, "OLED RES (reset)")]
-    rows = [row(header_pin(signals[0][1])), row(header_pin(signals[1][1]))]
+    rows = [row(header_pin(bcm)) for _terminal, bcm, _text in signals[:2] if bcm is not None]
     wires.append(Wire(free("3V3", rows, LEFT), "display", "VCC", "OLED VCC (3.3 V)"))
-    wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals]  # type: ignore[arg-type]
+    wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals if bcm is not None]
     wires.append(Wire(free("GND", rows, LEFT), "display", "GND", "OLED GND"))
 
     data = header_pin(board.leds.pin)
@@ -273,12 +274,13 @@ def replace_sections(text: str, sections: dict[str, str], source: Path) -> str:
         pattern = re.compile(
             rf"(<!-- generated: {re.escape(name)} [^>]*-->\n)(.*?)(<!-- end generated: {re.escape(name)} -->)", re.S
         )
-        if not pattern.search(text):
+        found = pattern.search(text)
+        if not found:
             raise ConfigError(
                 f"{source}: the markers of section {name!r} are missing; expected "
                 f"'<!-- generated: {name} (xtraboard wiring --docs) -->' ... '<!-- end generated: {name} -->'"
             )
-        text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(3), text, count=1)
+        text = text[: found.start(2)] + body + "\n" + text[found.end(2) :]  # between the markers
     return text
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from firmware.games.exxtra import FINISH, Place, Reroll
+from firmware.games.exxtra import FINISH, Exxtra, Place, Reroll
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, dim
@@ -40,7 +40,7 @@ FLASH_S = 0.2
 def options(app: App, session: GameSession) -> list[Option]:
     """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
     (ROLL does it too)."""
-    game = session.game
+    game = session.game_as(Exxtra)
     legal = game.legal_decisions()
     result = []
     for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
@@ -66,12 +66,12 @@ def _name(session: GameSession, player: int) -> str:
 
 
 def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
-    game = session.game
+    game = session.game_as(Exxtra)
     player = game.current_player
     # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
     at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
     canvas.title(f"{_name(session, player)}", at)
-    if game.current_combination is not None:
+    if game.current_combination is not None and game.current_roll is not None:  # (both or neither)
         # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
         nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
         faces = "-".join(game.current_roll)
@@ -122,7 +122,7 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
                  right: int | None = None) -> int:
     """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
     for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
-    pairs = session.game.ladder[rung]
+    pairs = session.game_as(Exxtra).ladder[rung]
     if not pairs or (len(pairs) > 1 and not names):
         text = f"{rung}:---" if not pairs else f"{rung}:x{len(pairs)}"
         canvas.text(x, y, text)
@@ -147,7 +147,7 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
 def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool) -> None:
     """Every counter's space, seat by seat, spread over the width: tag and number ("[B]21"),
     with the names when they all fit."""
-    game = session.game
+    game = session.game_as(Exxtra)
     count = len(game.players)
     slot = canvas.width // count
     for player, position in enumerate(game.positions):
@@ -162,7 +162,7 @@ def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool
 def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> None:
     """Each counter as a bar from the start to its space (the finish is the bar's right end),
     seat by seat between y = `top` and `bottom` (inclusive): tag, bar, space number."""
-    game = session.game
+    game = session.game_as(Exxtra)
     count = len(game.players)
     pitch = min(2 * LINE_HEIGHT, max(LINE_HEIGHT - 1, (bottom + 1 - top) // max(1, count)))
     left = CHAR_WIDTH + 3
@@ -182,7 +182,7 @@ def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> N
 
 
 def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
-    game = session.game
+    game = session.game_as(Exxtra)
     on_space: dict[int, list] = {}
     for player, position in enumerate(game.positions):
         on_space.setdefault(position, []).append(PLAYER_COLOURS[session.colours[player]])
@@ -240,12 +240,12 @@ def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) 
 
 def _order(session: GameSession) -> list[int]:
     """Players by position, best first (seat order among equals)."""
-    positions = session.game.positions
+    positions = session.game_as(Exxtra).positions
     return sorted(range(len(positions)), key=lambda p: -positions[p])
 
 
 def result_lines(session: GameSession) -> list[str]:
-    game = session.game
+    game = session.game_as(Exxtra)
     result = game.result() or {}
     winners = result.get("winners", [])
     lines = [_("{name} wins!").format(name=_name(session, w)) for w in winners]
@@ -256,7 +256,7 @@ def result_lines(session: GameSession) -> list[str]:
 def result_pages(session: GameSession) -> list[ResultPage]:
     """The standings (every player, ranked), the final track (the race as bars) and the final
     ladder (every rung with its pair and owner)."""
-    game = session.game
+    game = session.game_as(Exxtra)
     positions = game.positions
     standings = [Standing(1 + sum(q > positions[p] for q in positions), session.colours[p],
                           _name(session, p), str(positions[p])) for p in _order(session)]
