@@ -34,8 +34,8 @@ from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
-from firmware.ui.games import game_ui
 from firmware.hardware.sound import Sound
+from firmware.ui.gamescreens import game_ui
 from firmware.ui.help import Help
 from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
