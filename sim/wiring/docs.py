@@ -104,6 +104,13 @@ def row(header: int) -> int:
     return (header - 1) // 2
 
 
+def _spi_line(gpio: int | None, key: str) -> int:
+    """The GPIO of an SPI display's line (the board description's reader always sets one)."""
+    if gpio is None:
+        raise ConfigError(f"{key}: an SPI display needs a GPIO for this line")
+    return gpio
+
+
 def connections(board: BoardConfig) -> list[Wire]:
     """Every header pin the board uses, display first, then the LED chain, then the buttons."""
     wires: list[Wire] = []
@@ -116,17 +123,17 @@ def connections(board: BoardConfig) -> list[Wire]:
         return min(pins, key=lambda p: (p in used, side(p) != on, abs(row(p) - middle), p))
 
     display = board.display
-    signals: list[tuple[str, int | None, str]]  # an SPI display's DC and RES may be unset
     if display.interface == "i2c":
         signals = [("SDA", 2, "OLED SDA"), ("SCL", 3, "OLED SCL")]
     else:
         mosi, sclk = SPI_DATA_PINS[display.port]
         signals = [("DIN", mosi, f"OLED DIN (SPI{display.port} MOSI)"), ("CLK", sclk, f"OLED CLK (SPI{display.port} SCLK)"),
-                   ("CS", display.cs_pin, f"OLED CS (SPI{display.port} CE{display.device})")]
-        signals += [("DC", display.dc_pin, "OLED DC"), ("RES", display.reset_pin, "OLED RES (reset)")]
-    rows = [row(header_pin(bcm)) for _terminal, bcm, _text in signals[:2] if bcm is not None]
+                   ("CS", _spi_line(display.cs_pin, "display.device"), f"OLED CS (SPI{display.port} CE{display.device})")]
+        signals += [("DC", _spi_line(display.dc_pin, "display.dc_pin"), "OLED DC"),
+                    ("RES", _spi_line(display.reset_pin, "display.reset_pin"), "OLED RES (reset)")]
+    rows = [row(header_pin(signals[0][1])), row(header_pin(signals[1][1]))]
     wires.append(Wire(free("3V3", rows, LEFT), "display", "VCC", "OLED VCC (3.3 V)"))
-    wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals if bcm is not None]
+    wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals]
     wires.append(Wire(free("GND", rows, LEFT), "display", "GND", "OLED GND"))
 
     data = header_pin(board.leds.pin)
