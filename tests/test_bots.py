@@ -141,7 +141,7 @@ def test_arena_games_are_the_same_for_the_same_seed():
 
 def test_the_seat_menu_offers_every_level():
     from firmware.ui.menus import SeatScreen
-    from firmware.ui.session import Seat
+    from firmware.table import Seat
 
     screen = SeatScreen("extra", [Seat("Red", "red")], 0)
     seen = []

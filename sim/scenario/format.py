@@ -24,7 +24,7 @@ from firmware.errors import ConfigError
 from firmware.games.registry import games
 from firmware.hardware.config import BUTTON_NAMES, cell_names
 from firmware.ui.colours import PLAYER_COLOURS
-from sim.state import StateError, parse_path
+from firmware.state_reader import StateError, parse_path
 
 DEFAULT_SEED = 0  # scenarios are reproducible unless they script every roll themselves
 COLOUR_NAMES: dict[str, tuple[int, int, int]] = dict(PLAYER_COLOURS) | {"off": (0, 0, 0)}

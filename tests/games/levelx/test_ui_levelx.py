@@ -25,7 +25,7 @@ from firmware.ui.colours import CLOSED, OFF, PIP, PLAYER_COLOURS, X_FIELD
 from firmware.ui.draw import wrap
 from firmware.games.levelx import screens as ui
 from firmware.ui.play import Open, PlayScreen, ResultScreen
-from firmware.ui.session import GameSession, Seat
+from firmware.table import Seat, Table
 
 SIZES = [(128, 64), (128, 32), (256, 64)]
 RED, BLUE, GREEN, YELLOW = (PLAYER_COLOURS[c] for c in ("red", "blue", "green", "yellow"))
@@ -332,7 +332,7 @@ def test_golden_screens() -> None:
 def test_names_that_are_not_colours() -> None:
     table = Table()
     seats = [Seat("Alexandra", "purple"), Seat("Bo", "cyan")]
-    table.app.start_session(GameSession.start("levelx", seats, seed=3))
+    table.app.start_session(Table.start("levelx", seats, seed=3))
     check_golden("named_players", table.png())
     table.press("roll")
     table.settle()
