@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.errors import XtraboardError
-from firmware.games import game_class, game_names
+from firmware.games import find_game, game_class, game_names
 from firmware.hardware.config import BUTTON_NAMES
 from firmware.records import replay_record
 from sim.app import DemoError
@@ -71,9 +71,10 @@ def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[Table
     chosen = []
     for game in games or game_names():
         cls = game_class(game)
+        kids = "kids" in find_game(game).seat_options  # a children's seat where the game has one
         for count in range(cls.min_players, cls.max_players + 1):
-            kinds = KINDS if game == "extra" else KINDS[:2]
-            weights = (5, 3, 2) if game == "extra" else (5, 3)
+            kinds = KINDS if kids else KINDS[:2]
+            weights = (5, 3, 2) if kids else (5, 3)
             seats = tuple(rng.choices(kinds, weights, k=count))
             chosen.append(Table(game, seats, rng.choice(("electronic", "physical"))))
     rng.shuffle(chosen)

@@ -5,8 +5,9 @@ What counts, in every `.py` file under `firmware/` and `sim/` (tests are left ou
 real games by name on purpose):
 - a name in the code (a variable, function, attribute, import) that is a game's name or starts
   or ends with it joined by "_" (`levelx_rows`, `import firmware.games.levelx`);
-- a string literal that holds a game's name as a word, its title (case as written, "EXTRA!") or
-  its module path (`"firmware.games.extra.bots:strong"`), including strings the catalogs translate.
+- a string literal that is a game's name (`"levelx"`), or holds its title (case as written,
+  "EXTRA!") or its package's module path (`"firmware.games.extra.bots:strong"`), the strings
+  the catalogs translate included (help texts say "solo record", not "EXTRA! solo record").
 
 What does not count: comments and docstrings (prose and doctest examples that show a real game),
 and the game's own package `firmware/games/<game>/`. `firmware/games/registry.py` may name the
@@ -55,7 +56,7 @@ def game_words() -> dict[str, tuple[re.Pattern[str], re.Pattern[str]]]:
         name = re.escape(spec.name)
         package = re.escape(spec.engine.__module__.rpartition(".")[0])
         code = re.compile(rf"^(?:{name}|{name}_\w*|\w*_{name})$", re.IGNORECASE)
-        text = re.compile(rf"\b{name}\b|(?<![\w]){re.escape(spec.title)}(?![\w])|{package}")
+        text = re.compile(rf"^[rbuf]*(['\"]){name}\1$|(?<!\w){re.escape(spec.title)}(?!\w)|{package}")
         found[spec.name] = (code, text)
     return found
 
@@ -65,18 +66,15 @@ def mentions(path: Path, words: dict[str, tuple[re.Pattern[str], re.Pattern[str]
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source)
     skip = _docstring_lines(tree) | (_builtin_lines(tree) if path == REGISTRY else set())
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type not in (tokenize.NAME, tokenize.STRING) or token.start[0] in skip:
             continue
         for game, (code, text) in words.items():
-            if token.type == tokenize.NAME:
-                parts = [token.string]
-            else:
-                parts = [token.string]
             pattern = code if token.type == tokenize.NAME else text
-            if any(pattern.search(part) for part in parts):
-                found.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {game}: {token.string[:60]}")
+            if pattern.search(token.string):
+                found.append(f"{shown}:{token.start[0]}: {game}: {token.string[:60]}")
     return found
 
 
@@ -103,5 +101,6 @@ def test_the_check_sees_names_strings_and_module_paths(tmp_path: Path) -> None:
                       'levelx_rows = {"exxtra": 1}\n'
                       'title = _("EXTRA! solo")\n'
                       'extra_ok = "extra dice"\n', encoding="utf-8")
-    found = [line.split(": ", 1)[1].split(":")[0] + ":" + line.split(": ")[1] for line in mentions(sample, words)]
-    assert found
+    found = [line.split(": ", 1)[1] for line in mentions(sample, words)]
+    assert found == ["levelx: levelx", "levelx: levelx_rows", "exxtra: \"exxtra\"",
+                     "extra: \"EXTRA! solo\"", "extra: extra_ok"]

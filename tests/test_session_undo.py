@@ -8,8 +8,9 @@ import random
 import pytest
 
 from firmware.dice import SeededDice
-from firmware.games import DECISION, GAME_NAMES, OVER, ROLL, Game, Roll, game_class
+from firmware.games import DECISION, OVER, ROLL, Game, Roll, game_class
 from firmware.table import Seat, Table
+from tests.support import GAME_NAMES
 
 
 def replayed_target(game: Game) -> int | None:

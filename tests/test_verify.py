@@ -23,6 +23,7 @@ from firmware.ui.app import NOTE_S
 from firmware.table import Seat, Table
 from firmware.verify import chi2_p, check_record, fairness
 from sim.board import SimBoard
+from tests.support import play_on
 
 
 def bot_seats(count: int) -> list[Seat]:
@@ -213,11 +214,7 @@ def test_fairness_on_seeded_games_and_on_loaded_dice() -> None:
 
 def play_record(name: str, secret: str) -> dict[str, Any]:
     game, dice, rng = new_game(name, ["Anna", "Ben", "Cleo"]), CommittedDice(secret), random.Random(secret)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose(game, rng))
+    play_on(game, dice, decide=lambda g: choose(g, rng))
     return game.to_record() | {"dice": {"scheme": SCHEME, "commit": commitment(secret), "seed": secret}}
 
 

@@ -317,7 +317,7 @@ def roll_shapes() -> tuple[dict[int, list[str]], set[str]]:
 def _parse_expectation(reader: _StepReader, table: Mapping[str, Any]) -> Expectation:
     kinds = [k for k in table if k in EXPECT_KINDS]
     for key in table:
-        if key not in EXPECT_KINDS and not any(key in extra for extra in EXPECT_KINDS.values()):
+        if key not in EXPECT_KINDS and not any(key in options for options in EXPECT_KINDS.values()):
             raise reader.fail(f"expect.{key}", f"unknown key; an expectation is one of {', '.join(EXPECT_KINDS)}")
     if len(kinds) != 1:
         raise reader.fail("expect", f"an expectation names exactly one of {', '.join(EXPECT_KINDS)}, "

@@ -21,6 +21,7 @@ from firmware.ui.play import PlayScreen
 from firmware.ui.screen import Option
 from firmware.table import Table
 from sim.board import SimBoard
+from tests.support import decisions_of
 
 RED = PLAYER_COLOURS["red"]
 
@@ -59,12 +60,7 @@ def decisions(games: int) -> Any:
     for seed in range(games):
         rng = random.Random(seed)
         seats = [Player(f"P{i}", kids=rng.random() < 0.2) for i in range(1 + seed % 4)]
-        game = Extra(seats)
-        dice = SeededDice(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
+        for game in decisions_of(Extra(seats), SeededDice(seed)):
             options = ui.options(None, Table(game, ["red"] * len(seats), None))  # type: ignore[arg-type]
             yield game, options
             game.apply(choose(game, rng, "easy" if seed % 3 else "strong"))

@@ -31,6 +31,7 @@ from firmware.games.extra import screens as ui
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
 from firmware.table import Seat, Table
 from firmware.ui.settings import Settings
+from tests.support import play_on
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "extra"
 EXAMPLE = Path(__file__).parents[2] / "data" / "extra_example_sheet.json"
@@ -619,12 +620,8 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
         "Anna & Ben share", "*Anna 210", "*Ben 210"]
 
     six = Extra([Player(n, "easy") for n in ("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz")])
-    dice, rng = SeededDice(4), random.Random(4)
-    while not six.is_over():
-        if six.pending().kind == "roll":
-            six.roll(dice)
-        else:
-            six.apply(choose(six, rng))
+    rng = random.Random(4)
+    play_on(six, SeededDice(4), decide=lambda game: choose(game, rng))
     lines = ui.result_lines(Table(six, ["red"] * 6, SeededDice(1)))
     scores, winners = six.result()["scores"], six.result()["winners"]
     ranked = sorted(range(6), key=lambda p: (-scores[p], p))
