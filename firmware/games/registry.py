@@ -2,8 +2,10 @@
 menus, records, high scores, selfplay, benchmarks, scenarios, bots — asks this registry.
 
 A built-in game is one line in `BUILTIN`: its package, `firmware/games/<game>/`, whose
-`__init__.py` defines its `SPEC`. Anything else
-(a plug-in, a test's toy game) calls `register_game(spec)`.
+`__init__.py` defines its `SPEC`. A plug-in game is a package defining `SPEC` the same way,
+anywhere on the import path, named in the environment variable `XTRABOARD_GAMES` (module
+paths, comma-separated; `xtraboard --game-module MODULE` sets it) or registered in-process
+with `register_game(spec)`.
 
     >>> find_game("levelx").title
     'LEVEL X'
@@ -22,13 +24,14 @@ the display code.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from firmware.errors import N_, RecordError, Text
+from firmware.errors import N_, ConfigError, RecordError, Text
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
@@ -39,6 +42,8 @@ BUILTIN: tuple[str, ...] = (
     "firmware.games.levelx",
     "firmware.games.extra",
 )
+
+GAMES_ENV = "XTRABOARD_GAMES"  # plug-in games: their packages' module paths, comma-separated
 
 Policy = Callable[..., Any]  # (game, legal_decisions, rng) -> one of legal_decisions
 HintReason = Callable[..., str]  # (game, decision) -> why the strongest bot picks it, in a few words
@@ -158,6 +163,28 @@ def find_game(name: Any) -> GameSpec:
     return spec
 
 
+def load_game_module(module: str) -> GameSpec:
+    """Import the package `module` of a plug-in game and register its `SPEC`; ConfigError (one
+    line) when it cannot be imported or has no GameSpec called SPEC."""
+    try:
+        spec = getattr(import_module(module), "SPEC", None)
+    except ImportError as exc:
+        raise ConfigError(Text(N_("game module {module!r} cannot be imported: {error}"), module=module, error=exc)) from exc
+    if not isinstance(spec, GameSpec):
+        raise ConfigError(Text(N_("game module {module!r} defines no SPEC (a GameSpec)"), module=module))
+    return register_game(spec)
+
+
+def plugin_modules(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The plug-in games' modules named in `XTRABOARD_GAMES`.
+
+        >>> plugin_modules({"XTRABOARD_GAMES": "examples.highdie, my.game"})
+        ['examples.highdie', 'my.game']
+    """
+    value = (os.environ if environ is None else environ).get(GAMES_ENV, "")
+    return [module.strip() for module in value.split(",") if module.strip()]
+
+
 def _load_builtin() -> None:
     global _loaded
     if not _loaded:
@@ -165,6 +192,8 @@ def _load_builtin() -> None:
         for module in BUILTIN:
             spec = import_module(module).SPEC
             _REGISTRY.setdefault(spec.name, spec)
+        for module in plugin_modules():
+            load_game_module(module)
 
 
 def _resolve(target: Any) -> Any:
