@@ -52,7 +52,7 @@ class RobustnessError(XtraboardError):
 
 
 @dataclass(frozen=True)
-class Table:
+class TableSetup:
     """One game to mash: the game, each seat's kind, and the dice."""
 
     game: str
@@ -65,7 +65,7 @@ class Table:
         return f"{self.game} ({people}; {self.dice_mode} dice)"
 
 
-def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[Table]:
+def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[TableSetup]:
     """Every game with every seat count once, in a shuffled order, seats and dice at random;
     about half of the tables use physical dice, a few are bots only."""
     chosen = []
@@ -76,7 +76,7 @@ def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[Table
             kinds = KINDS if kids else KINDS[:2]
             weights = (5, 3, 2) if kids else (5, 3)
             seats = tuple(rng.choices(kinds, weights, k=count))
-            chosen.append(Table(game, seats, rng.choice(("electronic", "physical"))))
+            chosen.append(TableSetup(game, seats, rng.choice(("electronic", "physical"))))
     rng.shuffle(chosen)
     return chosen
 
@@ -124,7 +124,7 @@ def set_setting(board: SimBoard, name: str, value: object) -> None:
     board.tap("back")
 
 
-def seat_up(board: SimBoard, table: Table, rng: random.Random | None = None) -> list[tuple[str, Callable[[], None]]]:
+def seat_up(board: SimBoard, table: TableSetup, rng: random.Random | None = None) -> list[tuple[str, Callable[[], None]]]:
     """The presses that start `table`: Play GAME → N players → each seat's kind (LEFT/RIGHT),
     sometimes another colour (ROLL) → OK. Returned as (what, do) pairs, to be done in order."""
     count = len(table.seats)
@@ -261,7 +261,7 @@ class Campaign:
                 return
             self.mash()
 
-    def play(self, table: Table) -> None:
+    def play(self, table: TableSetup) -> None:
         """Set `table` up by buttons, then mash it until its game ends or its actions run out."""
         self.summary.tables += 1
         self.summary.seatings.add((table.game, len(table.seats)))

@@ -43,7 +43,6 @@ from firmware.ui.screen import Option
 if TYPE_CHECKING:
     from firmware.games.extra.rules import Extra
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
     from firmware.games.base import Game
     from firmware.table import Table
 
@@ -269,7 +268,7 @@ def choice(options: list[Option]) -> StagedChoice:
     return StagedChoice(options)
 
 
-def on_back(app: App, session: Table, play: PlayScreen) -> bool:
+def on_back(app: App, session: Table, play: PlaySurface) -> bool:
     """A short BACK on the play screen: a stage back while a person chooses; False when the
     choice is at its first stage (the press is the board's, not EXTRA!'s)."""
     return isinstance(play.choice, StagedChoice) and play.choice.back()
@@ -357,7 +356,7 @@ class SheetFrame(Frame):
     header: str = ""
 
 
-def draw(canvas: Canvas, app: App, session: Table, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     """While a person decides: on small displays the focus view, on wide and tall ones the whole
     sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
     everyone else's; otherwise the sheet of whoever rolls or decides."""
@@ -489,7 +488,7 @@ def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Fr
     return frames
 
 
-def on_roll(app: App, session: Table, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL while a decision is pending: the next page. While a person chooses: their own whole
     sheet, then everyone else's; while a bot decides, everyone else's. After a full round the
     decider's view again."""
@@ -580,7 +579,7 @@ class ExtraView(GameView):
         return options(app, table)
 
     def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
-        draw(canvas, app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        draw(canvas, app, table, play)
 
     def result_lines(self, table: Table) -> list[str]:
         return result_lines(table)
@@ -592,7 +591,7 @@ class ExtraView(GameView):
         return animation(app, table, list(events))
 
     def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
-        on_roll(app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        on_roll(app, table, play)
 
     def result_pages(self, table: Table) -> list[ResultPage]:
         return result_pages(table)
@@ -607,7 +606,7 @@ class ExtraView(GameView):
         return choice(options)
 
     def on_back(self, app: App, table: Table, play: PlaySurface) -> bool:
-        return on_back(app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        return on_back(app, table, play)
 
     def same_choice(self, table: Table, value: Any, step: Any) -> bool:
         return same_choice(table, value, step)

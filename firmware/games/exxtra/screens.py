@@ -25,7 +25,6 @@ from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
     from firmware.games.base import Game
     from firmware.table import Table
 
@@ -50,7 +49,7 @@ def options(app: App, session: Table) -> list[Option]:
     return result
 
 
-def on_roll(app: App, session: Table, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL while deciding = roll again, at once (when allowed): one press, as docs/board.md says."""
     if Reroll() in session.game.legal_decisions() and not session.pending_bot():
         app.step(Reroll())
@@ -62,7 +61,7 @@ def _name(session: Table, player: int) -> str:
     return session.game.players[player].name
 
 
-def draw(canvas: Canvas, app: App, session: Table, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     game = session.game
     player = game.current_player
     # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
@@ -299,7 +298,7 @@ class ExxtraView(GameView):
         return options(app, table)
 
     def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
-        draw(canvas, app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        draw(canvas, app, table, play)
 
     def result_lines(self, table: Table) -> list[str]:
         return result_lines(table)
@@ -311,7 +310,7 @@ class ExxtraView(GameView):
         return animation(app, table, list(events))
 
     def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
-        on_roll(app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        on_roll(app, table, play)
 
     def result_pages(self, table: Table) -> list[ResultPage]:
         return result_pages(table)

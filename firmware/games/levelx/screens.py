@@ -39,7 +39,6 @@ from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
     from firmware.games.base import Game
     from firmware.table import Table
 
@@ -245,7 +244,7 @@ def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
 
 
 # --- the play screen -----------------------------------------------------------------------
-def draw(canvas: Canvas, app: App, session: Table, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     game: LevelX = session.game  # type: ignore[assignment]
     if play.view is not None:
         _draw_scores(canvas, session)
@@ -465,7 +464,7 @@ def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
         canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
 
 
-def on_roll(app: App, session: Table, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL flips between the play screen and the score table."""
     play.view = None if play.view is not None else 0
     app.changed()
@@ -707,7 +706,7 @@ class LevelXView(GameView):
         return options(app, table)
 
     def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
-        draw(canvas, app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        draw(canvas, app, table, play)
 
     def result_lines(self, table: Table) -> list[str]:
         return result_lines(table)
@@ -719,7 +718,7 @@ class LevelXView(GameView):
         return animation(app, table, list(events))
 
     def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
-        on_roll(app, table, play)  # type: ignore[arg-type]  # the play screen is what it draws on
+        on_roll(app, table, play)
 
     def result_pages(self, table: Table) -> list[ResultPage]:
         return result_pages(table)

@@ -32,6 +32,7 @@ from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
 from firmware.table import Seat, Table
 from firmware.ui.settings import Settings
 from tests.support import play_on
+from firmware.ui.rules_page import rules_pages
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "extra"
 EXAMPLE = Path(__file__).parents[2] / "data" / "extra_example_sheet.json"
@@ -494,8 +495,11 @@ def test_a_long_name_gives_way_to_the_option_in_the_header() -> None:
 
 
 def test_rules_fit_the_display() -> None:
-    lines = wrap(ui.RULES, Canvas(SIZE).columns)
-    assert 10 <= len(lines) <= 25
+    """The rules page the menus open (the view's paragraphs): whole lines, a handful of pages."""
+    canvas = Canvas(SIZE)
+    pages = rules_pages("extra", canvas.columns, canvas.lines - 1)
+    assert 3 <= len(pages) <= 10
+    assert all(len(page) <= canvas.lines - 1 and all(len(line) <= canvas.columns for line in page) for page in pages)
 
 
 @pytest.mark.parametrize("size", [(128, 32), (256, 64), (128, 128), (96, 16), (320, 240)])
