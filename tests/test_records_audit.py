@@ -8,6 +8,7 @@ import io
 import json
 import random
 import sqlite3
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from firmware.dice import SeededDice
 from firmware.games import new_game
 from firmware.games.base import Player
 from firmware.journal import DB_NAME, Journal
+from tests.support import play_on
 
 T0 = 1_714_572_000.0  # 2024-05-01 14:00 UTC
 
@@ -25,15 +27,10 @@ T0 = 1_714_572_000.0  # 2024-05-01 14:00 UTC
 def play(journal: Journal, name: str, players: list[Player], seed: int, *, finish: bool = True) -> int:
     game = new_game(name, players)
     gid = journal.start_game(game.to_record(), {"seed": seed, "mode": "play" if seed % 2 else "demo"})
-    dice, choose = SeededDice(seed), random.Random(seed)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose.choice(game.legal_decisions()))
-        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
-        if not finish and len(game.history) >= 6:
-            return gid
+    play_on(game, SeededDice(seed), random.Random(seed), limit=None if finish else 6,
+            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    if not finish:
+        return gid
     journal.finish(gid, game.result())  # type: ignore[arg-type]
     return gid
 
@@ -62,7 +59,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def local(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")
+    return datetime.fromtimestamp(timestamp).astimezone().isoformat(timespec="seconds")
 
 
 def test_the_csv_has_exactly_the_journals_games(capsys, state: Path) -> None:
@@ -79,11 +76,28 @@ def test_the_csv_has_exactly_the_journals_games(capsys, state: Path) -> None:
         assert row == {
             "id": str(gid), "game": game, "status": status, "mode": json.loads(meta)["mode"],
             "players": str(len(players)), "people": str(len(players) - bots), "bots": str(bots),
-            "started": local(started), "ended": local(updated),
+            "started": local(started), "ended": "" if status == "playing" else local(updated),
             "minutes": str(round((updated - started) / 60, 1)), "steps": str(steps),
         }
     assert [r["status"] for r in rows] == ["finished", "finished", "finished", "abandoned", "playing"]
     conn.close()
+
+
+def test_the_csv_times_carry_their_offset_and_an_unfinished_game_has_no_end(capsys, state: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Europe/Berlin")  # the café's zone: the offset must say so
+    time.tzset()
+    try:
+        code, out, _ = run(capsys, "--csv", "--state-dir", str(state))
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["started"] == "2024-05-01T16:00:00+02:00"  # T0 is 14:00 UTC
+    for row in rows:
+        assert datetime.fromisoformat(row["started"]).utcoffset() is not None
+    assert rows[-1]["status"] == "playing" and rows[-1]["ended"] == ""
+    assert rows[-2]["status"] == "abandoned" and datetime.fromisoformat(rows[-2]["ended"]).utcoffset() is not None
 
 
 def test_the_csv_for_one_game(capsys, state: Path) -> None:

@@ -35,7 +35,7 @@ from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
 from firmware.hardware.sound import Sound
-from firmware.ui.gamescreens import game_ui
+from firmware.ui.gameview import game_view
 from firmware.ui.help import Help
 from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
@@ -197,6 +197,13 @@ class BoardApp:
                 self._held.discard(name)
                 if not self._held and self._bot_timer is None and not self._bot_due:
                     self._arm_bot(after_person=not self._by_bot)
+
+    def let_go(self, name: str) -> None:
+        """A release the board kept for itself (the operator's gestures): the button is up, so
+        no bot waits for it any more."""
+        self._held.discard(name)
+        if not self._held and self._bot_timer is None and not self._bot_due:
+            self._arm_bot(after_person=not self._by_bot)
 
     def _stuck(self, name: str, press: int) -> None:
         """A button still down STUCK_S after this press (and no press since): a jammed key or a
@@ -434,7 +441,7 @@ class BoardApp:
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
-        frames = game_ui(session.game.name).animation(self, session, session.game.events)
+        frames = game_view(session.game.name).animation(self, session, session.game.events)
         self.animate(frames, self.advance)
 
     def roll(self) -> None:
@@ -675,7 +682,7 @@ class BoardApp:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
         frame: dict[str, Any] = {}
         if self.session is not None:
-            game_ui(self.session.game.name).scene(self, self.session, frame)
+            game_view(self.session.game.name).scene(self, self.session, frame)
             for seat, colour in enumerate(self.session.colours):
                 frame.setdefault(f"seat.{seat}", PLAYER_COLOURS[colour])
         else:
