@@ -248,3 +248,24 @@ def test_list_and_export_read_a_journal_on_a_read_only_card(board, with_wal: boo
         assert [json.loads(line)["players"] for line in export.stdout.splitlines()][-1] == [
             {"name": "Ida"}, {"name": "Jon"}]
         assert {p.name: p.read_bytes() for p in card.iterdir()} == before
+
+
+@pytest.mark.parametrize("action", ["export", "list", "best", "audit"])
+@pytest.mark.parametrize("redirect", ["> /dev/full", ">&-"], ids=["full", "closed"])
+def test_a_full_or_closed_stdout_is_one_line_and_a_failure(board, action: str, redirect: str) -> None:
+    state, _ = board
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m", "firmware", "records", action,
+         "--state-dir", str(state)],
+        cwd=ROOT, stderr=subprocess.PIPE, text=True, timeout=60)
+    reason = "No space left on device" if "full" in redirect else "standard output is closed"
+    assert done.stderr == f"xtraboard records: cannot write to standard output: {reason}\n"
+    assert done.returncode == 1
+
+
+def test_a_reader_that_goes_away_is_not_an_error(board) -> None:
+    state, _ = board
+    done = subprocess.run(["sh", "-c", f'"$@" | head -c 1 >/dev/null', "sh", sys.executable, "-m", "firmware",
+                           "records", "export", "--state-dir", str(state)], cwd=ROOT, stderr=subprocess.PIPE,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
