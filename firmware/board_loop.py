@@ -261,6 +261,27 @@ class Board:
         self._cycle_timer = None
         self.render()
 
+    def fast_forward(self, end: float) -> None:
+        """Move the timers that only animate (the idle show's steps, the multi-colour cells'
+        changes) to their last firing at or before `end`, leaving out the frames in between.
+
+        For a fake clock jumping far ahead (a scenario's `wait = 3600`): the show's phase and the
+        cells' colours at `end` come out as if every step had run, without rendering about eight
+        frames a second of time nobody watches. A real clock never calls this."""
+        timer = self._attract_timer
+        if self.attract_phase is not None and timer is not None and not timer.cancelled:
+            skipped = int((end - timer.deadline) // ATTRACT_STEP_S)
+            if skipped > 0:
+                timer.cancel()
+                self.attract_phase += skipped
+                self._attract_timer = self.loop.call_at(timer.deadline + skipped * ATTRACT_STEP_S, self._attract_step)
+        cycle, leds = self._cycle_timer, self.hardware.leds
+        if cycle is not None and not cycle.cancelled and leds is not None:
+            last_change = int(end / leds.cycle_s) * leds.cycle_s  # changes fall on whole cycles
+            if last_change > cycle.deadline:
+                cycle.cancel()
+                self._cycle_timer = self.loop.call_at(last_change, self._cycle_due)
+
     # --- running ------------------------------------------------------------------------------
     def run(self, notifier: Any = None) -> None:
         """Render once, then serve events until a Stop (SIGTERM/SIGINT post one)."""

@@ -153,9 +153,11 @@ class SimBoard:
             return
         end = self.clock.now + seconds
         self.run_pending()
+        self.board.fast_forward(end)  # an hour of idle show is one frame, not 30,000
         while (deadline := self.loop.next_deadline()) is not None and deadline <= end:
             self.clock.now = max(self.clock.now, deadline)
             self.run_pending()
+            self.board.fast_forward(end)  # the show may have started on the way
         self.clock.now = end
         self.run_pending()
 
