@@ -12,6 +12,7 @@ RawEdge(name='ok', pressed=True, t=...)
 from __future__ import annotations
 
 import queue
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -131,6 +132,12 @@ def _mock_pin_factory() -> Any:
     return MockFactory()
 
 
+def _pip() -> str:
+    """The pip of the Python running now: the board runs in its own venv, which Debian's
+    python3-lgpio package never reaches."""
+    return f"{sys.executable or 'python3'} -m pip"
+
+
 def _pi_pin_factory(problems: list[str]) -> Any:
     from gpiozero import Device
     from gpiozero.exc import NativePinFactoryFallback
@@ -143,11 +150,12 @@ def _pi_pin_factory(problems: list[str]) -> Any:
             tried = "; ".join(str(w.message).removeprefix("Falling back from ") for w in caught) or str(error)
             raise HardwareError(Text(
                 N_("buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
-                   "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed "
-                   "(sudo apt install python3-lgpio)"), tried=tried)) from error
+                   "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed in the "
+                   "Python that runs the board ({pip} install lgpio; systemd/install.sh does it)"),
+                tried=tried, pip=_pip())) from error
     if any(issubclass(w.category, NativePinFactoryFallback) for w in caught):
         problems.append(Text(N_("buttons: using gpiozero's slower native GPIO driver; install lgpio "
-                                "(sudo apt install python3-lgpio)")))
+                                "({pip} install lgpio)"), pip=_pip()))
     return Device.pin_factory
 
 
