@@ -43,10 +43,9 @@ class Board:
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
         # Bots think on one worker thread, engines each on their own; answers come as events.
         self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
-        self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
-                            problems=hardware.problems, agents=self.agents, language=language,
-                            default_language=getattr(hardware.config, "language", "en"),
-                            led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None))
+        self._app_args = {"journal": journal, "kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
+        self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
+        self.app = self._new_app()
         self.attract_phase: int | None = None  # the idle show's step, None when not showing
         self.pushes = {"leds": 0, "display": 0}
         self._rendered: int | None = None
@@ -70,9 +69,50 @@ class Board:
         self.cues = CueWatcher()
         self._arm_idle()
 
+    def _new_app(self) -> BoardApp:
+        hardware = self.hardware
+        return BoardApp(schedule=self.schedule, problems=hardware.problems, agents=self.agents,
+                        default_language=getattr(hardware.config, "language", "en"),
+                        led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None),
+                        **self._app_args)
+
+    def factory_reset(self) -> int | None:
+        """The board as at its first power-on, for a test bench before each scenario (the debug
+        service's `reset`): no game waiting to be resumed (the unfinished one is set aside:
+        abandoned, still in the journal), every setting at its default (the guests' and the
+        operator's, the kept players' names, the menu tip), a new app on the main menu with its
+        cursor on the first entry, no note, no idle show, no tune. Finished games and high scores
+        stay: they are the board's history and steer no menu. Returns the id of the game set
+        aside, or None. The dice are the caller's (the debug service puts its own back)."""
+        journal = self._app_args["journal"]
+        waiting = journal.unfinished() if journal is not None else None
+        if waiting is not None:
+            journal.abandon(waiting.id)
+        if journal is not None:
+            journal.clear_settings()
+        self.app._close_agents()  # an external engine of the old game's seats
+        self.sound.stop()
+        self._app_generation += 1
+        self.app = self._new_app()
+        self.app.fleet_status = self.fleet.status if self.fleet is not None else None
+        self.app.sound = self.sound  # type: ignore[attr-defined]
+        self.cues = CueWatcher()
+        self._swallow, self._typed = None, []
+        self.attract_phase = None
+        if self._attract_timer is not None:
+            self._attract_timer.cancel()
+        self._rendered = None
+        self._arm_idle()
+        self.render()
+        return waiting.id if waiting is not None else None
+
     # --- timers the app asks for: run, then render ---------------------------------------------
     def schedule(self, delay: float, callback: Any) -> Timer:
+        generation = self._app_generation
+
         def fire() -> None:
+            if generation != self._app_generation:
+                return  # the app that asked was replaced by a factory reset
             callback()
             self.render()
 
