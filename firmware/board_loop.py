@@ -348,11 +348,13 @@ class Board:
 def run_board(hardware: Any, args: Any) -> int:
     """`xtraboard run`: the board on its hardware until stopped."""
     from firmware.journal import Journal
-    from firmware.paths import default_state_dir
+    from firmware.paths import StateLock, default_state_dir
     from firmware.service import SystemdNotifier
 
     loop = EventLoop(hardware.clock, events=hardware.edges)
-    journal = Journal(getattr(args, "state_dir", None) or default_state_dir())
+    state_dir = getattr(args, "state_dir", None) or default_state_dir()
+    lock = StateLock(state_dir)  # StateDirInUse: another board plays on this journal
+    journal = Journal(state_dir)
     kiosk = bool(getattr(args, "kiosk", False))
     from firmware.fleet import open_fleet
 
@@ -375,4 +377,5 @@ def run_board(hardware: Any, args: Any) -> int:
         board.close()
         hardware.close()
         journal.close()
+        lock.release()
     return 0

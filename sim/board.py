@@ -55,6 +55,11 @@ class SimBoard:
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.loop = EventLoop(self.clock, events=self.events)
         self.config = load_board(board_file)
+        self.lock = None
+        if state_dir is not None:
+            from firmware.paths import StateLock
+
+            self.lock = StateLock(Path(state_dir))  # StateDirInUse: another board plays on it
         self.hardware = open_hardware(self.config, "mock", emit=self.loop.post, clock=self.clock)
         self.journal = None
         if state_dir is not None:
@@ -215,3 +220,5 @@ class SimBoard:
         self.hardware.close()
         if self.journal is not None:
             self.journal.close()
+        if self.lock is not None:
+            self.lock.release()
