@@ -117,10 +117,14 @@ class Board:
         self.app.fleet_status = self.fleet.status if self.fleet is not None else None
         self.app.sound = self.sound  # type: ignore[attr-defined]
         self.cues = CueWatcher()
-        self._swallow, self._typed = None, []
+        # No idle show, no code entry or code half typed (the operator's lockout stays: it is not
+        # the bench's to lift); a button held now keeps its release to the board as before.
+        for timer in (self._attract_timer, self._code_timer, self._entry_chord):
+            if timer is not None:
+                timer.cancel()
+        self._code_timer = self._entry_chord = None
+        self.entry, self._typed = None, []
         self.attract_phase = None
-        if self._attract_timer is not None:
-            self._attract_timer.cancel()
         self._rendered = None
         self._arm_idle()
         self.render()

@@ -137,7 +137,8 @@ def test_requests_are_answered_on_the_loop_thread() -> None:
         assert hello["buttons"] == list(sim.config.buttons.pins) and hello["hold_s"] == sim.config.buttons.hold_s
         assert client.ask("text") == {"ok": True, "text": sim.app.texts}
         assert client.ask("state screen") == {"ok": True, "value": type(sim.app.screen).__name__}
-        assert client.ask("state menu")["value"] == "Play EXXTRA"
+        menu = client.ask("state menu")
+        assert menu.get("value") == "Play EXXTRA", menu
         missing = client.ask("state game.positions")
         assert missing["ok"] is False and "no game on the board" in missing["error"]
         assert client.ask("state _private")["error"] == "state path '_private': '_private' is private"
@@ -193,8 +194,10 @@ def test_reset_puts_a_real_board_in_its_factory_state_and_keeps_its_history(tmp_
             time.sleep(0.01)
         assert client.ask("dice [1, 2, 2, 3, 5]") == {"ok": True, "queued": 1}
         assert client.ask("reset") == {"ok": True, "set_aside": waiting}
-        assert client.ask("state screen")["value"] == "MainMenu"
-        assert client.ask("state menu")["value"] == "Play EXXTRA"
+        screen = client.ask("state screen")
+        assert screen.get("value") == "MainMenu", screen
+        menu = client.ask("state menu")
+        assert menu.get("value") == "Play EXXTRA", menu
         settings = client.ask("state settings")["value"]
         assert (settings["bot_pace"], settings["language"]) == (Settings().bot_pace, Settings().language)
         assert sim.board.app.dice.queued.left == 0 and sim.board.app.dice is service.target.dice
