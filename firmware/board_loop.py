@@ -115,7 +115,7 @@ class Board:
         self._app_generation += 1
         self.app = self._new_app()
         self.app.fleet_status = self.fleet.status if self.fleet is not None else None
-        self.app.sound = self.sound  # type: ignore[attr-defined]
+        self.app.sound = self.sound
         self.cues = CueWatcher()
         # No idle show, no code entry or code half typed (the operator's lockout stays: it is not
         # the bench's to lift); a button held now keeps its release to the board as before.

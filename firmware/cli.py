@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[GAMES_ENV] = ",".join(dict.fromkeys([*plugin_modules(), *modules]))
     args = build_parser(chosen if chosen in COMMANDS else None).parse_args(argv)
     real_stdout = sys.stdout
-    sys.stdout = _Stdout(real_stdout)  # type: ignore[assignment]
+    sys.stdout = _Stdout(real_stdout)
     try:
         code = int(_module(args.module).run(args) or 0)
         sys.stdout.flush()  # here, not at exit: a full disk is reported like any other write

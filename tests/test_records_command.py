@@ -261,7 +261,7 @@ def test_a_full_or_closed_stdout_is_one_line_and_a_failure(board, action: str, r
 
 def test_a_reader_that_goes_away_is_not_an_error(board) -> None:
     state, _ = board
-    done = subprocess.run(["sh", "-c", f'"$@" | head -c 1 >/dev/null', "sh", sys.executable, "-m", "firmware",
+    done = subprocess.run(["sh", "-c", '"$@" | head -c 1 >/dev/null', "sh", sys.executable, "-m", "firmware",
                            "records", "export", "--state-dir", str(state)], cwd=ROOT, stderr=subprocess.PIPE,
                           text=True, timeout=60)
     assert done.returncode == 0 and done.stderr == ""
