@@ -42,7 +42,9 @@ class Board:
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
         # Bots think on one worker thread, engines each on their own; answers come as events.
-        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
+        # Engines run in a box that cannot read the board description or the journal (dice seeds).
+        hidden = [p for p in (getattr(hardware.config, "path", None), getattr(journal, "state_dir", None)) if p]
+        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
                             problems=hardware.problems, agents=self.agents, language=language,
                             default_language=getattr(hardware.config, "language", "en"),
