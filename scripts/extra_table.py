@@ -12,9 +12,9 @@ own search (about fifty times slower; three such rounds did not help before). Th
 give the EXTRA-numbers table: the final total of the games that ended with each set of
 numbers, against the average. `--joint-games` then plays that many games with strong's own
 search on the new tables and learns the joint correction: the mean of (final total − the
-tables' value of the sheet) after each decision, by `extra_search.joint_key` (rows still empty,
+tables' value of the sheet) after each decision, by `search.joint_key` (rows still empty,
 rolls to come), shrunk towards 0; `--keep-tables` learns it alone on the shipped tables.
-Writes firmware/ai/extra_table.py; the shipped one was made by
+Writes firmware/games/extra/table.py; the shipped one was made by
 
     python scripts/extra_table.py --rounds 16 --games 8000 --seed 1 --jobs 2 --average 4 --step 0.5
     python scripts/extra_table.py --keep-tables --joint-games 4000 --seed 1 --jobs 2
@@ -35,12 +35,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware.ai import extra as ai  # noqa: E402
-from firmware.games.extra import SUMS  # noqa: E402
+from firmware.games.extra import bots as ai  # noqa: E402
+from firmware.games.extra.rules import SUMS  # noqa: E402
 from firmware.dice import SeededDice  # noqa: E402
 from firmware.games import new_game  # noqa: E402
 
-OUT = Path(__file__).resolve().parent.parent / "firmware" / "ai" / "extra_table.py"
+OUT = Path(__file__).resolve().parent.parent / "firmware" / "games" / "extra" / "table.py"
 SHRINK = 8  # pseudo-observations of the prior for each row-table entry
 NUMBERS_SHRINK = 50  # the same for the EXTRA-numbers table (one observation per game)
 JOINT_SHRINK = 50  # the same for the joint correction (towards no correction)
@@ -94,7 +94,7 @@ def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list
 def play_joint(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict]:
     """Play games [start, stop) with strong's search on the tables; per joint key, the sums and
     counts of (final total − the tables' value of the sheet) after each decision."""
-    from firmware.ai.extra_search import Position, joint_key
+    from firmware.games.extra.search import Position, joint_key
 
     start, stop, seed, table, numbers = job
     sums: dict = defaultdict(float)
@@ -218,7 +218,7 @@ def main() -> None:
                f" --average {args.average} --step {args.step}"
                + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else ""))
     if args.keep_tables:
-        from firmware.ai.extra_table import NUMBERS, TABLE
+        from firmware.games.extra.table import NUMBERS, TABLE
 
         table, numbers = TABLE, NUMBERS
         # the shipped tables' own command comes first
@@ -237,10 +237,10 @@ def main() -> None:
         + command + "\n\n"
         "TABLE: (row index, crosses, rolls to come, other rows in play, group) -> expected final row\n"
         "score (crosses 0: an empty row, what the rolls to come will make of it; group: how much the\n"
-        "EXTRA numbers owned cut the row's chances, firmware.ai.extra_model.groups).\n"
+        "EXTRA numbers owned cut the row's chances, firmware.games.extra.model.groups).\n"
         "NUMBERS: EXTRA numbers owned (ascending) -> final total against the average, in points.\n"
         "JOINT: (rolls to come in pairs, rows still empty) -> points added to the rows' sum\n"
-        "(firmware.ai.extra_search.joint_key).\n"
+        "(firmware.games.extra.search.joint_key).\n"
         '"""\n\n'
         f"TABLE: dict[tuple[int, int, int, int, int], float] = {rows}\n\n"
         f"NUMBERS: dict[tuple[int, ...], float] = {owned}\n\n"

@@ -136,7 +136,7 @@ TRUE_SIZE_DPI = 96.0  # the README's picture: what a 96 dpi screen shows at true
 
 
 def game_screens_exist(game: str) -> bool:
-    return importlib.util.find_spec(f"firmware.ui.games.{game}") is not None
+    return importlib.util.find_spec(f"firmware.games.{game}.screens") is not None
 
 
 def shoot(name: str, out_dir: Path, seed: int | None = None) -> Path:
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.scenes or list(SCENES):
         game = SCENES[name][0]
         if game is not None and not game_screens_exist(game):
-            print(f"skipped {name}: firmware/ui/games/{game}.py is not there yet", file=sys.stderr)
+            print(f"skipped {name}: firmware/games/{game}/screens.py is not there yet", file=sys.stderr)
             status = 1
             continue
         try:

@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from firmware.dice import SeededDice
 from firmware.games import GAME_NAMES, OVER, ROLL, Game, Roll, game_class, new_game
-from firmware.games import extra as extra_engine
-from firmware.games import exxtra as exxtra_engine
-from firmware.games import levelx as levelx_engine
 from firmware.games.base import Player
-from firmware.games.extra import Choice, Extra, Sheet
-from firmware.games.levelx import Groups
+from firmware.games.extra import rules as extra_engine
+from firmware.games.extra.rules import Choice, Extra, Sheet
+from firmware.games.exxtra import rules as exxtra_engine
+from firmware.games.levelx import rules as levelx_engine
+from firmware.games.levelx.rules import Groups
 from firmware.records import replay_record
 from tests.test_engine_snapshots import full_state
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from firmware.dice import SeededDice
 from firmware.errors import IllegalStepError
 from firmware.games import DECISION, GAME_NAMES, OVER, ROLL, Game, Roll, game_class, new_game
-from firmware.games.extra import Choice, Extra
-from firmware.games.exxtra import Exxtra, Place, Reroll
-from firmware.games.levelx import Groups, LevelX, TurnOnes, outcomes
+from firmware.games.extra.rules import Choice, Extra
+from firmware.games.exxtra.rules import Exxtra, Place, Reroll
+from firmware.games.levelx.rules import Groups, LevelX, TurnOnes, outcomes
 from firmware.records import replay_record
 
 GAMES = settings(max_examples=10, deadline=None)

@@ -20,7 +20,7 @@ from firmware.games import new_game
 from firmware.hardware.config import EngineConfig, default_board_path, load_board
 from firmware.hints import hint
 from firmware.records import replay_record
-from firmware.ui.games import game_ui
+from firmware.ui.gamescreens import game_ui
 from firmware.ui.menus import SeatScreen
 from firmware.ui.play import PlayScreen, ResultScreen
 from sim.board import SimBoard

@@ -271,7 +271,7 @@ def test_rounds_as_each_game_counts_them() -> None:
     from firmware.dice import CommittedDice
     from firmware.fleet.state import round_of
     from firmware.games import new_game
-    from firmware.games.exxtra import Reroll
+    from firmware.games.exxtra.rules import Reroll
 
     exxtra, dice = new_game("exxtra", ["A", "B", "C"]), CommittedDice("r")
     assert round_of(exxtra) == 1

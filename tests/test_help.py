@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from firmware.games import Roll
-from firmware.games.exxtra import Exxtra, Place
-from firmware.games.extra import Extra
-from firmware.games.levelx import Groups, LevelX
+from firmware.games.exxtra.rules import Exxtra, Place
+from firmware.games.extra.rules import Extra
+from firmware.games.levelx.rules import Groups, LevelX
 from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
 from firmware.ui.explain import explain
 from firmware.ui.help import CUE_S, NOT_NOW, TIP

@@ -15,7 +15,7 @@ from firmware.cli import main
 from firmware.dice import CommittedDice
 from firmware.errors import ConfigError, IllegalStepError
 from firmware.games import Roll, new_game
-from firmware.games.levelx import Groups
+from firmware.games.levelx.rules import Groups
 from firmware.hardware.config import load_board
 from firmware.journal.schema import DB_NAME
 from firmware.ui.menus import switch_language

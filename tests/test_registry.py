@@ -110,7 +110,7 @@ class HighDie(Game):
         raise RecordError(f"not a High die step: {data!r}")
 
 
-# --- its screens (the contract of firmware.ui.games) and its bot ------------------------------
+# --- its screens (the contract of firmware.ui.gamescreens) and its bot ------------------------
 class HighDieUI:
     RULES = "High die: roll one die; keep it or roll once more. Two rounds; the highest total wins."
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from firmware.cli import main
-from firmware.games.exxtra import Exxtra, LadderPair, Place
+from firmware.games.exxtra.rules import Exxtra, LadderPair, Place
 from firmware.games.base import Pending, Roll
 from sim.board import SimBoard
 from sim.scenario import (BoardDriver, ScenarioDice, ScenarioError, StateError, load_scenario, parse_path,

@@ -13,7 +13,7 @@ from goldens import check_golden
 
 from firmware.dice import ScriptedDice
 from firmware.games import Roll
-from firmware.games.exxtra import Place, Reroll
+from firmware.games.exxtra.rules import Place, Reroll
 from firmware.hardware.buttons import ButtonEvent
 from firmware.hardware.config import cell_names
 from firmware.journal import Journal
@@ -21,7 +21,7 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import DEFAULT_ORDER, DIM
 from firmware.ui.draw import Canvas
-from firmware.ui.games import exxtra as exxtra_ui
+from firmware.games.exxtra import screens as exxtra_ui
 from firmware.ui.play import PlayScreen, ResultScreen
 from firmware.ui.session import GameSession, Seat
 from sim.board import SimBoard

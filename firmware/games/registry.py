@@ -1,7 +1,8 @@
 """The games the board plays: each describes itself once, in a `GameSpec`, and everything else —
 menus, records, high scores, selfplay, benchmarks, scenarios, bots — asks this registry.
 
-A built-in game is one line in `BUILTIN`: the module that defines its `SPEC`. Anything else
+A built-in game is one line in `BUILTIN`: its package, `firmware/games/<game>/`, whose
+`__init__.py` defines its `SPEC`. Anything else
 (a plug-in, a test's toy game) calls `register_game(spec)`.
 
     >>> find_game("levelx").title
@@ -31,7 +32,7 @@ from firmware.errors import N_, RecordError, Text
 if TYPE_CHECKING:
     from firmware.games.base import Game
 
-# One line per built-in game: the module holding its SPEC. Seating order in menus follows it.
+# One line per built-in game: the package holding its SPEC. Seating order in menus follows it.
 BUILTIN: tuple[str, ...] = (
     "firmware.games.exxtra",
     "firmware.games.levelx",
@@ -63,7 +64,7 @@ class GameSpec:
 
     `engine`: the rules engine class (its `name`, `title` and player range are the game's).
     `ui`: the game's screens — a module or object offering the contract of
-    `firmware.ui.games` (options, draw, scene, animation, on_roll, result_lines, RULES).
+    `firmware.ui.gamescreens` (options, draw, scene, animation, on_roll, result_lines, RULES).
     `bots`: bot level → policy `(game, legal_decisions, rng) -> decision`, easiest first.
     `ranking`: how results rank for high scores. `rules`: the rules page's text (default: the
     ui's `RULES`). `seat_options`: extra kinds of seat the setup menu offers (e.g. "kids").

@@ -34,7 +34,7 @@ from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
-from firmware.ui.games import game_ui
+from firmware.ui.gamescreens import game_ui
 from firmware.ui.help import Help, bottom_bar
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames

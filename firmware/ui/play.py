@@ -1,7 +1,7 @@
 """The play screen every game shares, physical-dice entry, the tumble and the result screen.
 
 What is particular to a game (its options, drawing, LED scene, animations) lives in
-`firmware/ui/games/<game>.py`, behind the contract described in `firmware/ui/games/__init__.py`.
+`firmware/games/<game>/screens.py`, behind the contract described in `firmware/ui/gamescreens.py`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
-from firmware.ui.games import game_ui
+from firmware.ui.gamescreens import game_ui
 from firmware.ui.screen import Choice, Screen
 from firmware.table import Seat
 

@@ -30,7 +30,7 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.table import Seat
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import DEFAULT_ORDER
-from firmware.ui.games import game_ui
+from firmware.ui.gamescreens import game_ui
 from firmware.ui.play import FaceEntryScreen
 
 STEP_GUARD = 40  # screens visited for one decision before the bench gives up on it

@@ -1,0 +1,21 @@
+"""EXTRA!: the rules engine (`rules`), its screens (`screens`) and the sheet's drawing (`sheet`),
+its bots (`bots`) with the strong bot's model, search and generated table (`model`, `search`,
+`table`).
+
+The game's entry in the registry (firmware/games/registry.py) is `SPEC`; importing this package
+imports the engine only, never the screens (they are named by module path, resolved on first use).
+"""
+
+from __future__ import annotations
+
+from firmware.games.extra.rules import Extra
+from firmware.games.registry import GameSpec, Ranking
+
+SPEC = GameSpec(
+    Extra,
+    ui="firmware.games.extra.screens",
+    bots={"easy": "firmware.games.extra.bots:easy", "medium": "firmware.games.extra.bots:medium",
+          "strong": "firmware.games.extra.bots:strong"},
+    ranking=Ranking(score="scores", solo_record=True, kids_table=True),
+    seat_options=("kids",),
+)

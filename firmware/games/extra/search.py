@@ -1,0 +1,258 @@
+"""EXTRA! strong bot's search: a sheet's value from the learnt row table, one roll looked ahead.
+
+A solo position is `rows` (crosses per sum row, index = sum − 2), `numbers` (the EXTRA number of
+each column or None) and `columns` (crosses per EXTRA column). An *effect* is what a decision
+does to it: (column crossed or None, new EXTRA number or None, its column or None, row index,
+row index). `value` judges a position by the learnt table (its rows one by one, plus a joint
+correction learnt on how many rows are still empty and how many rolls are to come:
+`joint_key`); `lookahead` by the expectation over the 252 distinct next rolls of the best effect
+each one offers (an expectimax of depth one).
+
+    >>> rows = (0,) * 11
+    >>> effects((1, 2, 3, 4, 6), rows, (None, None, None), False)[0]
+    (0, 1, 0, 3, 8)
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Any
+
+from firmware.games.extra.model import MAX_OTHERS, OFFER, STRONG, groups, remaining_rolls, row_value
+from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
+
+SIZE = tuple(ROW_SIZES[s] for s in SUMS)
+Effect = tuple[Any, Any, Any, int, int]
+
+
+def _pair_rows(rest: list[int]) -> tuple[tuple[int, int], ...]:
+    """The distinct (row, row) results of splitting four dice into two pairs, ascending."""
+    a, b, c, d = rest
+    found = {tuple(sorted((a + b - 2, c + d - 2))), tuple(sorted((a + c - 2, b + d - 2))),
+             tuple(sorted((a + d - 2, b + c - 2)))}
+    return tuple(sorted(found))  # type: ignore[arg-type]
+
+
+def _by_face(faces: tuple[int, ...]) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per distinct face of a roll: the row pairs left when a die of that face is the extra die."""
+    table = {}
+    for face in sorted(set(faces)):
+        rest = list(faces)
+        rest.remove(face)
+        table[face] = _pair_rows(rest)
+    return table
+
+
+def _rolls() -> list[tuple[float, dict[int, tuple[tuple[int, int], ...]], tuple[tuple[int, int], ...]]]:
+    """The 252 sorted rolls of five dice: chance, row pairs per extra face, row pairs of a free ride."""
+    table = []
+    for faces in combinations_with_replacement(range(1, 7), 5):
+        ways = factorial(5)
+        for face in set(faces):
+            ways //= factorial(faces.count(face))
+        by_face = _by_face(faces)
+        free = tuple(sorted({pair for pairs in by_face.values() for pair in pairs}))
+        table.append((ways / 6 ** 5, by_face, free))
+    return table
+
+
+ROLLS = _rolls()
+
+
+def effects(faces: tuple[int, ...], rows: tuple[int, ...], numbers: tuple[Any, ...], kids: bool,
+            by_face: dict | None = None, free: tuple | None = None) -> list[Effect]:
+    """The distinct effects the roll `faces` offers (in the order of the engine's decisions)."""
+    if by_face is None:
+        by_face = _by_face(faces)
+    owned = [n for n in numbers if n is not None]
+    found: list[Effect] = []
+    if len(owned) == len(COLUMN_SIZES):
+        shown = [f for f in by_face if f in numbers]
+        if not shown:
+            pairs = free if free is not None else tuple(sorted({p for ps in by_face.values() for p in ps}))
+            return [(None, None, None, i, j) for i, j in pairs]
+        for face in shown:
+            column = numbers.index(face)
+            found.extend((column, None, None, i, j) for i, j in by_face[face])
+        return found
+    empty = [c for c, n in enumerate(numbers) if n is None]
+    for face, pairs in by_face.items():
+        if face in numbers:
+            column = numbers.index(face)
+            found.extend((column, None, None, i, j) for i, j in pairs)
+            continue
+        for column in empty:
+            crossed = None if kids else column
+            found.extend((crossed, face, column, i, j) for i, j in pairs)
+    return found
+
+
+def joint_key(empty: int, rolls: float) -> tuple[int, int]:
+    """The joint correction's key: (rolls to come, rounded, in pairs; rows still empty, up to 9).
+    The row table judges each row alone; together, the rows left empty late in the game cost
+    more than their sum (they are forced open with no time to leave the wall), early on less.
+
+    >>> joint_key(4, 7.6)
+    (4, 4)
+    """
+    return min(int(round(rolls)), 22) // 2, min(empty, 9)
+
+
+# Row terms already worked out, per table (by id: the learnt table lives as long as the process).
+_TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int, int], float]] = {}
+
+
+def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict, group: int = 0) -> float:
+    """Expected final score of row `i` with `c` crosses, EXTRA room `room` (sorted), `others`
+    other rows in play, the row's `group` under the EXTRA numbers owned (`groups`): the learnt
+    table between whole numbers of rolls to come, else the model."""
+    key = (i, c, room, others, group)
+    cache = _TERMS.get(id(table))
+    if cache is None:
+        cache = _TERMS[id(table)] = {}
+    value = cache.get(key)
+    if value is not None:
+        return value
+    rolls = remaining_rolls(room)
+    if c == 0:
+        # an empty row: what the rolls to come will make of it (opened late, often at −200)
+        low = int(rolls)
+        frac = rolls - low
+        ends = [table.get((i, 0, n, others, group), 0.0) if n > 0 else 0.0 for n in (low, low + 1)]
+        value = ends[0] + frac * (ends[1] - ends[0])
+    elif c >= SIZE[i] or rolls <= 0:
+        value = float(row_score(SUMS[i], c))
+    else:
+        low = int(rolls)
+        frac = rolls - low
+        ends = []
+        for n in (low, low + 1):
+            learnt = table.get((i, c, n, others, group)) if n > 0 else None
+            if learnt is None:
+                weight = OFFER[i] * (1 + STRONG["commit"] * c)
+                share = STRONG["share"] * weight / (weight + others * 0.6 * (1 + STRONG["commit"] * 3))
+                learnt = row_value(i, c, n, int(round(min(OFFER[i], share) * 100)))
+            ends.append(learnt)
+        value = ends[0] + frac * (ends[1] - ends[0])
+    cache[key] = value
+    return value
+
+
+class Position:
+    """A position's rows and EXTRA table with cached partial sums, to judge many effects fast."""
+
+    __slots__ = ("rows", "numbers", "columns", "kids", "table", "numbers_table", "joint", "room", "active",
+                 "empty", "groups", "_base")
+
+    def __init__(self, rows: tuple[int, ...], numbers: tuple[Any, ...], columns: tuple[int, ...],
+                 kids: bool, table: dict, numbers_table: dict, joint: dict | None = None) -> None:
+        self.rows = rows
+        self.numbers = numbers
+        self.columns = columns
+        self.kids = kids
+        self.table = table
+        self.numbers_table = numbers_table
+        self.joint = joint or {}  # joint_key -> points: the correction to the rows' sum
+        self.room = tuple(size - c for size, c in zip(COLUMN_SIZES, columns))
+        self.active = sum(1 for i, c in enumerate(rows) if 0 < c < SIZE[i])
+        self.empty = rows.count(0)
+        self.groups = groups(tuple(sorted(n for n in numbers if n is not None)))
+        self._base: dict[tuple[tuple[int, ...], int, tuple[int, ...]], float] = {}
+
+    def _others(self, c: int, i: int, active: int) -> int:
+        return min(active - (1 if 0 < c < SIZE[i] else 0), MAX_OTHERS)
+
+    def base(self, room: tuple[int, ...], active: int, groups: tuple[int, ...]) -> float:
+        """Σ of the row terms of these rows under `room` (sorted) with `active` rows in play and
+        the rows' `groups`."""
+        key = (room, active, groups)
+        value = self._base.get(key)
+        if value is None:
+            value = 0.0
+            table = self.table
+            for i, c in enumerate(self.rows):
+                value += term(i, c, room, self._others(c, i, active), table, groups[i])
+            self._base[key] = value
+        return value
+
+    def after(self, effect: Effect) -> tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]:
+        """The (rows, numbers, columns) an effect leads to."""
+        column, face, new_column, i, j = effect
+        rows = list(self.rows)
+        for r in (i, j):
+            if rows[r] < SIZE[r]:
+                rows[r] += 1
+        numbers = list(self.numbers)
+        if face is not None:
+            numbers[new_column] = face
+        columns = list(self.columns)
+        if column is not None:
+            columns[column] += 1
+        return tuple(rows), tuple(numbers), tuple(columns)
+
+    def value(self, effect: Effect) -> float:
+        """Expected final total after `effect` (exact once it ends the game)."""
+        column, face, new_column, i, j = effect
+        rows = self.rows
+        room = list(self.room)
+        if column is not None:
+            room[column] -= 1
+        ci, cj = rows[i], rows[j]
+        ni = min(SIZE[i], ci + 1)
+        nj = min(SIZE[j], (ci + 2 if i == j else cj + 1))  # both crosses in one row: ci + 2
+        if column is not None and room[column] == 0:
+            total = 0.0
+            for r, c in enumerate(rows):
+                if r != i and r != j and c:
+                    total += row_score(SUMS[r], c)
+            if i == j:
+                return total + row_score(SUMS[i], nj)
+            return total + row_score(SUMS[i], ni) + row_score(SUMS[j], nj)
+        active = self.active
+        if i == j:
+            active += (ci == 0 and nj < SIZE[i]) - (0 < ci < SIZE[i] and nj == SIZE[i])
+        else:
+            active += (ci == 0 and ni < SIZE[i]) - (0 < ci < SIZE[i] and ni == SIZE[i])
+            active += (cj == 0 and nj < SIZE[j]) - (0 < cj < SIZE[j] and nj == SIZE[j])
+        key = tuple(sorted(room))
+        table = self.table
+        numbers = self.numbers
+        group = self.groups
+        if face is not None:
+            numbers = numbers[:new_column] + (face,) + numbers[new_column + 1:]
+        owned = tuple(sorted(n for n in numbers if n is not None))
+        if face is not None:
+            group = groups(owned)
+        gi, gj = group[i], group[j]
+        value = self.base(key, active, group)
+        value -= term(i, ci, key, self._others(ci, i, active), table, gi)
+        if i == j:
+            value += term(i, nj, key, self._others(nj, i, active), table, gi)
+        else:
+            value -= term(j, cj, key, self._others(cj, j, active), table, gj)
+            value += term(i, ni, key, self._others(ni, i, active), table, gi)
+            value += term(j, nj, key, self._others(nj, j, active), table, gj)
+        value += self.numbers_table.get(owned, 0.0)
+        if self.joint:
+            empty = self.empty - (ci == 0) - (cj == 0 and i != j)
+            value += self.joint.get(joint_key(empty, remaining_rolls(key)), 0.0)
+        return value
+
+    def lookahead(self) -> float:
+        """Expected final total when the next roll's best effect (by `value`) is played."""
+        if min(self.room) <= 0:
+            return float(sum(row_score(SUMS[r], c) for r, c in enumerate(self.rows) if c))
+        cache: dict[Effect, float] = {}
+        total = 0.0
+        rows, numbers, kids = self.rows, self.numbers, self.kids
+        for chance, by_face, free in ROLLS:
+            best = float("-inf")
+            for effect in effects((), rows, numbers, kids, by_face, free):
+                value = cache.get(effect)
+                if value is None:
+                    value = cache[effect] = self.value(effect)
+                if value > best:
+                    best = value
+            total += chance * best
+        return total

@@ -1,0 +1,18 @@
+"""EXXTRA: the rules engine (`rules`), its screens (`screens`), its bots (`bots`).
+
+The game's entry in the registry (firmware/games/registry.py) is `SPEC`; importing this package
+imports the engine only, never the screens (they are named by module path, resolved on first use).
+"""
+
+from __future__ import annotations
+
+from firmware.games.exxtra.rules import Exxtra
+from firmware.games.registry import GameSpec, Ranking
+
+SPEC = GameSpec(
+    Exxtra,
+    ui="firmware.games.exxtra.screens",
+    bots={"easy": "firmware.games.exxtra.bots:easy", "medium": "firmware.games.exxtra.bots:medium",
+          "strong": "firmware.games.exxtra.bots:strong"},
+    ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
+)

@@ -1,0 +1,18 @@
+"""LEVEL X: the rules engine (`rules`), its screens (`screens`), its bots (`bots`).
+
+The game's entry in the registry (firmware/games/registry.py) is `SPEC`; importing this package
+imports the engine only, never the screens (they are named by module path, resolved on first use).
+"""
+
+from __future__ import annotations
+
+from firmware.games.levelx.rules import LevelX
+from firmware.games.registry import GameSpec, Ranking
+
+SPEC = GameSpec(
+    LevelX,
+    ui="firmware.games.levelx.screens",
+    bots={"easy": "firmware.games.levelx.bots:easy", "medium": "firmware.games.levelx.bots:medium",
+          "strong": "firmware.games.levelx.bots:strong"},
+    ranking=Ranking(score="scores"),
+)

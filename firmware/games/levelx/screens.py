@@ -1,0 +1,702 @@
+"""LEVEL X on the board: the choices of a turn, the play screen, the grid LEDs and animations.
+
+Choices of a turn (only legal ones, one per distinct effect):
+- with two or more ones showing (lucky loser, once a turn): "Turn ones..." first — it opens
+  `TurnOnesScreen`, where LEFT/RIGHT set each new face and OK goes on — followed by the
+  outcomes, which keep the ones as rolled;
+- the outcomes: what the groups do, labelled by their sums ("5+6", "10", "5+5") or "pass".
+  Two groupings with the same sums are one choice (`firmware.games.levelx.rules.outcomes`), and so
+  are outcomes that leave the game in the same state (a group on a closed row does nothing:
+  with row 5 closed "5+6" is offered as "6"); the label is the one with the fewest groups.
+  Order: most groups first, then by ascending sums, "pass" last (LEFT from the first option
+  wraps to it).
+
+ROLL while a decision is pending (or while bots play) flips to the score table and back.
+
+Layouts per display size class: 128×32 puts the dice in the title line; 128×64 and 256×64 show
+the dice, chips left per row, the option and what it does, the scores and the tiles; 128×128
+adds the score table below. The result pages: standings, the final grid (pieces, X fields,
+closed rows, chips left) and the chips and tiles of every player. Where a seat is shown by its
+colour initial it is a white box, never next to a digit it could be read as.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from firmware.games.levelx.rules import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
+from firmware.i18n import N_, _, npgettext, pgettext
+from firmware.ui.animation import Frame
+from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
+from firmware.ui.names import colour_name, is_default_name
+from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, page_title, pip_cells,
+                              ranked_page, seat_tag)
+from firmware.ui.screen import Option
+
+if TYPE_CHECKING:
+    from firmware.ui.intents import App
+    from firmware.ui.play import PlayScreen
+    from firmware.ui.session import GameSession
+
+RULES = (
+    "Roll 4 dice. Group any of them into sums of 5-10 (unused dice are fine). Each sum acts on "
+    "its row: brings in your piece or moves it one field on. Arriving on X ousts the piece there "
+    "and takes a chip; already on X: takes a chip; closed row: nothing. Two or more 1s: turn all "
+    "but one to any faces. A row's last chip closes it; its pieces are lost. Each set of six "
+    "different chips takes the top tile (15 12 9 6). End: after the round in which a 3rd row "
+    "closes or the last tile goes. Chips + tiles: most wins."
+)
+
+DIE = 12  # OLED die size in pixels (pips 2×2)
+DIE_GAP = 3
+WHITE: Colour = (255, 255, 255)
+RED: Colour = (255, 0, 0)
+TURN_ONES = N_("Turn ones...")
+
+
+# --- choices -------------------------------------------------------------------------------
+def options(app: App, session: GameSession) -> list[Option]:
+    """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes."""
+    game = session.game
+    choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
+    if game.ones_to_turn:
+        # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
+        ones = {1: _("one 1 to any face"), 2: _("two 1s to any face"), 3: _("three 1s to any face")}[game.ones_to_turn]
+        choices.insert(0, Option(_(TURN_ONES), Open(TurnOnesScreen), ones))
+    return choices
+
+
+def same_choice(session: GameSession, value: Any, step: Any) -> bool:
+    """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
+    outcome offered stands for every grouping that leaves the same position."""
+    if isinstance(step, TurnOnes):
+        return isinstance(value, Open)
+    if isinstance(value, Open):
+        return False
+    game: LevelX = session.game  # type: ignore[assignment]
+    return _state_key(_after(game, value)) == _state_key(_after(game, step))
+
+
+def distinct_outcomes(game: LevelX) -> list[Outcome]:
+    """`outcomes(game)` less those with the same effect as another (kept: fewest groups)."""
+    kept: dict[tuple[Any, ...], Outcome] = {}
+    for outcome in outcomes(game):
+        key = _state_key(_after(game, outcome.groups))
+        if key not in kept or len(outcome.sums) < len(kept[key].sums):
+            kept[key] = outcome
+    return sorted(kept.values(), key=lambda o: (-len(o.sums), o.sums))
+
+
+def _state_key(game: LevelX) -> tuple[Any, ...]:
+    return (game.pieces, game.x_holders, game.chips_left, game.chip_counts, game.bonus,
+            game.tiles_left, game.supply, game.lost, game.end_triggered, game.pending())
+
+
+def _after(game: LevelX, step: Any) -> LevelX:
+    twin = game.copy()
+    twin.apply(step)
+    return twin
+
+
+def _label(outcome: Outcome) -> str:
+    # Translators: LEVEL X: the option that groups no dice.
+    return pgettext("LEVEL X option", "pass") if not outcome.sums else outcome.label
+
+
+def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """The events each row's groups caused, rows ascending (same-row groups in their order)."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] | None = None
+    for event in events:
+        if event["kind"] == "group":
+            current = rows.setdefault(event["row"], [])
+        elif current is not None and event["kind"] not in ("turn", "game_over", "end_triggered"):
+            current.append(event)
+    return dict(sorted(rows.items()))
+
+
+def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> list[str]:
+    """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
+    "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
+    count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
+    last = FIELDS[ROWS.index(events[0]["row"])] - 1 if events else -1
+    at_x = any(e["kind"] == "move" and e["to"] == last for e in events)
+    words = []
+    # Translators: LEVEL X: the words of an option's effect, listed per row ("5: new piece, to X,
+    # chip"); the short ones are for narrow lines ("5: new,X,chip"), keep them one short word.
+    if count["place"]:
+        words.append(pgettext("LEVEL X short", "new") if short else pgettext("LEVEL X", "new piece"))
+    steps = count["move"]
+    if steps and not at_x:  # reaching X says enough about the steps before it
+        words.append(pgettext("LEVEL X short", "step") if steps == 1 and short
+                     else pgettext("LEVEL X", "step on") if steps == 1
+                     else npgettext("LEVEL X", "{n} step", "{n} steps", steps).format(n=steps))
+    if at_x:
+        words.append("X" if short else pgettext("LEVEL X", "to X"))
+    for event in events:
+        if event["kind"] == "oust":
+            words.append(pgettext("LEVEL X short", "oust") if short
+                         else pgettext("LEVEL X", "oust {name}").format(name=game.players[event['player']].name))
+    if count["chip"]:
+        words.append(pgettext("LEVEL X", "chip") if count["chip"] == 1
+                     else npgettext("LEVEL X", "{n} chip", "{n} chips", count["chip"]).format(n=count["chip"]))
+    for event in events:
+        if event["kind"] == "close":
+            words.append(pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closes"))
+        elif event["kind"] == "bonus":
+            words.append(f"+{event['tile']}" if short
+                         else pgettext("LEVEL X", "tile {tile}").format(tile=event['tile']))
+        elif event["kind"] == "no_effect":
+            words.append((pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closed"))
+                         if event["reason"] == "closed" else pgettext("LEVEL X", "no piece"))
+    return words
+
+
+def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
+    """What `groups` does, in the longest wording that fits `columns` characters, e.g.
+    "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
+    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together)."""
+    rows = _row_effects(_after(game, groups).events)
+    if not rows:
+        return abbreviate(_("nothing happens"), columns)  # a long language's words cut to stems (deliberate)
+    long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
+    short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
+    candidates = [
+        "; ".join(f"{row}: {', '.join(words)}" for row, words in long),
+        "  ".join(f"{row}: {','.join(words)}" for row, words in short),
+        " ".join(f"{row}:{'+'.join(words)}".replace(" ", "") for row, words in short),
+        # Rows with the same effect together: "5/6/7:step".
+        " ".join(f"{'/'.join(map(str, same))}:{text}" for text, same in _same_effect(short).items()),
+    ]
+    if len(long) == 1:
+        # Translators: LEVEL X: one row's effect, "row 5: new piece, to X, chip".
+        candidates.insert(0, _("row {effect}").format(effect=candidates[0]))
+    fitting = next((text for text in candidates if len(text) <= columns), None)
+    if fitting is not None:
+        return fitting
+    # Nothing fits whole: the words cut to stems (a deliberate abbreviation; the rows stay whole).
+    short = abbreviate(candidates[-1], columns)
+    return short if not short.endswith("~") else clip(candidates[-1], columns)
+
+
+def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]:
+    """The rows of `short` by their effect's words ("step": [5, 6, 7]), in the rows' order."""
+    same: dict[str, list[int]] = {}
+    for row, words in short:
+        same.setdefault("+".join(words).replace(" ", ""), []).append(row)
+    return same
+
+
+# --- the lucky loser sub-screen ------------------------------------------------------------
+class TurnOnesScreen(FaceEntryScreen):
+    """Lucky loser: LEFT/RIGHT set the new face of each turned one, OK goes on; after the last
+    one the TurnOnes step is applied. BACK returns to the previous die (or cancels)."""
+
+    title = N_("Turn ones")
+
+    def __init__(self, app: App) -> None:
+        game = app.session.game
+        self.game = game
+        self.faces = tuple(game.faces or ())
+        self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
+        super().__init__([range(1, 7)] * len(self.dice), [1] * len(self.dice),
+                         lambda a, new: a.step(TurnOnes(tuple(new))))
+
+    @property
+    def new(self) -> list[int]:
+        """The new faces chosen so far, one per turned die."""
+        return self.values
+
+    def shown(self) -> list[int]:
+        faces = list(self.faces)
+        for die, face in zip(self.dice, self.new):
+            faces[die] = face
+        return faces
+
+    def draw(self, canvas: Canvas) -> None:
+        title, number, count = _(self.title), self.index + 1, len(self.dice)
+        note = _("die {number}/{count}").format(number=number, count=count)
+        canvas.title(title, note if len(title) + len(note) + 1 <= canvas.columns else f"{number}/{count}")
+        faces = self.shown()
+        current = self.dice[self.index]
+        if canvas.lines >= 5:
+            y = LINE_HEIGHT + 2
+            _dice_row(canvas, y, faces, inverse={current})
+            cx = current * (DIE + DIE_GAP) + DIE // 2
+            canvas.draw.polygon([(cx - 3, y + DIE + 4), (cx + 3, y + DIE + 4), (cx, y + DIE + 1)], fill=1)
+            labels = [_label(o) for o in distinct_outcomes(_turned(self.game, self.new))]
+            # Translators: LEVEL X: the options the turned dice would give, "then: 5+6  10  pass".
+            canvas.text(0, y + DIE + 6, clip(_("then: {options}").format(options="  ".join(labels)), _small(canvas)))
+            if canvas.lines >= 6:
+                kept = self.faces.index(1, max(self.dice) + 1)
+                canvas.text(0, y + DIE + 6 + LINE_HEIGHT, _("die {number} stays 1").format(number=kept + 1))
+        else:
+            canvas.line(1, " ".join(f"[{f}]" if i == current else f" {f} " for i, f in enumerate(faces)))
+        last = self.index + 1 == len(self.dice)
+        canvas.line(canvas.lines - 1, _("<> face  OK done") if last else _("<> face  OK next"))
+
+    def scene(self, app: App, frame: dict[str, Any]) -> None:
+        for key in [k for k in frame if k.startswith("dice.")]:
+            del frame[key]
+        pip_cells(self.shown(), frame)
+        for pip in PIPS[self.new[self.index]]:
+            frame[f"dice.{self.dice[self.index]}.{pip}"] = [PIP, OFF]
+
+
+def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
+    return _after(game, TurnOnes(tuple(new)))
+
+
+# --- the play screen -----------------------------------------------------------------------
+def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
+    game: LevelX = session.game  # type: ignore[assignment]
+    if play.view is not None:
+        _draw_scores(canvas, session)
+        return
+    choice = play.choice if app.animation is None else None  # stale while a step is shown
+    current = choice.current if choice is not None else None
+    used = {d for g in current.value.groups for d in g} if current and isinstance(current.value, Groups) else set()
+    who = _who(session, game.current_player)
+    if canvas.lines >= 5 or game.faces is None:
+        right = _("round {n}").format(n=game.round_number)
+        if len(who) + 1 + len(right) > canvas.columns:
+            # Translators: LEVEL X: "round 3" where the title has no room for it; one letter and the number.
+            right = _("R{n}").format(n=game.round_number)
+    else:  # a short display: the dice as digits in the title line
+        right = " ".join(map(str, game.faces))
+    room = _small(canvas)  # Canvas.title falls back to the small font
+    canvas.title(clip(who, room - len(right) - 1), right)
+    band = top = canvas.line_height  # under the title, in the panel's body font
+    if canvas.lines >= 5:
+        right_of_dice = _dice_row(canvas, top + 1, game.faces, inverse=used) + 3
+        _draw_rows(canvas, right_of_dice, top + 2, game)
+        band = top + DIE + 2
+    # The option bar (or what the board waits for), then what the option does.
+    if current is not None:
+        _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
+        detail = current.detail
+        if isinstance(current.value, Groups):
+            detail = effect_text(game, current.value, _small(canvas))
+        else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
+            detail = abbreviate(detail, _small(canvas))
+    else:
+        prompt = wrap(play.prompt() or "", _small(canvas))
+        detail = _last_turn(session)
+        if len(prompt) > 1 and band + 2 * LINE_HEIGHT <= canvas.height:  # a long prompt takes the next line
+            detail = prompt[1] if len(prompt) == 2 else " ".join(prompt[1:])
+        canvas.text(0, band, clip(prompt[0], _small(canvas)))
+    if band + 2 * LINE_HEIGHT <= canvas.height:
+        canvas.text(0, band + LINE_HEIGHT, clip(detail, _small(canvas)))
+    keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
+    footer = _("(keeps the ones)") if keeps else _footer(game)
+    if canvas.size_class == "tall":  # the score table under the option, the footer at the bottom
+        _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
+        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, _small(canvas)))
+    elif band + 4 * LINE_HEIGHT <= canvas.height:
+        _draw_scores_line(canvas, band + 2 * LINE_HEIGHT, session)
+        canvas.text(0, band + 3 * LINE_HEIGHT, clip(footer, _small(canvas)))
+
+
+def _small(canvas: Canvas) -> int:
+    """How many characters of the small font (what these lines are drawn in) fit the width."""
+    return canvas.width // CHAR_WIDTH
+
+
+def _who(session: GameSession, player: int) -> str:
+    name = session.game.players[player].name
+    colour = session.colours[player]
+    return name if is_default_name(name, colour) else f"{name} ({colour_name(colour)})"
+
+
+def _dice_row(canvas: Canvas, y: int, faces: Sequence[int] | None, inverse: Collection[int] = ()) -> int:
+    """Four dice from the left at height `y`; returns the x after them."""
+    x = 0
+    for die in range(4):
+        face = faces[die] if faces is not None else None
+        _draw_die(canvas, x, y, face, die in inverse)
+        x += DIE + DIE_GAP
+    return x - DIE_GAP
+
+
+def _draw_die(canvas: Canvas, x: int, y: int, face: int | None, inverse: bool) -> None:
+    box = (x, y, x + DIE - 1, y + DIE - 1)
+    if face is None:  # not rolled yet: a dotted outline
+        for i in range(0, DIE, 2):
+            for px, py in ((x + i, y), (x + i, y + DIE - 1), (x, y + i), (x + DIE - 1, y + i)):
+                canvas.draw.point((px, py), fill=1)
+        return
+    canvas.draw.rounded_rectangle(box, radius=2, outline=1, fill=1 if inverse else 0)
+    spots = {0: (2, 2), 1: (8, 2), 2: (2, 5), 3: (5, 5), 4: (8, 5), 5: (2, 8), 6: (8, 8)}
+    for pip in PIPS[face]:
+        px, py = spots[pip]
+        canvas.draw.rectangle((x + px, y + py, x + px + 1, y + py + 1), fill=0 if inverse else 1)
+
+
+def _draw_rows(canvas: Canvas, x: int, y: int, game: LevelX) -> None:
+    """Chips left under each row number (tiny font); a closed row's number is inverse."""
+    col = min(16 if canvas.width < 256 else 24, max(10, (canvas.width - x) // len(ROWS)))  # wide: spread out
+    for index, (row, left) in enumerate(zip(ROWS, game.chips_left)):
+        cx = x + index * col
+        if cx + col - 1 > canvas.width:
+            break
+        label, count = str(row), str(left) if left else "-"
+        if not left:
+            canvas.draw.rectangle((cx, y - 1, cx + col - 2, y + 5), fill=1)
+        canvas.tiny(cx + (col - tiny_width(label)) // 2, y, label, fill=0 if not left else 1)
+        canvas.tiny(cx + (col - tiny_width(count)) // 2, y + 6, count)
+
+
+def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
+    """The option in a white bar: "<  label  2/5 >"; a label too long for that goes whole as
+    "<label>" over the bar's width (LEFT/RIGHT still cycle, the position gives way)."""
+    canvas.draw.rectangle((0, y, canvas.width - 1, y + LINE_HEIGHT - 1), fill=1)
+    if len(label) > _small(canvas) - 4 - len(position) - 1:
+        text = f"<{label}>" if len(label) + 2 <= _small(canvas) else label
+        canvas.text(0, y, clip(text, _small(canvas)), fill=0)
+        return
+    canvas.text(2, y, "<", fill=0)
+    canvas.text(canvas.width - CHAR_WIDTH - 1, y, ">", fill=0)
+    room = _small(canvas) - 4 - len(position) - 1
+    text = clip(label, room)
+    canvas.text(CHAR_WIDTH + 6, y, text, fill=0)
+    canvas.text(canvas.width - (len(position) + 2) * CHAR_WIDTH, y, position, fill=0)
+
+
+def _score_texts(session: GameSession) -> list[str]:
+    """Each player's score as chips + tiles: "23+15", or "12" without tiles."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    return [f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score)
+            for score, tiles in zip(game.scores, game.bonus)]
+
+
+def _scores_line(session: GameSession, columns: int) -> str | None:
+    """Each player's score, chips + tiles, by name as long as it fits: "Red 23+15  Blue 12",
+    "Red 23+15 Blue 12"; None when it does not (then `_draw_scores_line` uses seat tags)."""
+    names = [p.name for p in session.game.players]
+    scores = _score_texts(session)
+    candidates = ["  ".join(f"{n} {s}" for n, s in zip(names, scores)),
+                  " ".join(f"{n} {s}" for n, s in zip(names, scores))]
+    return next((text for text in candidates if len(text) <= columns), None)
+
+
+def _draw_scores_line(canvas: Canvas, y: int, session: GameSession) -> None:
+    """The scores line at y: by name when it fits, else seat tag and score spread over the width."""
+    text = _scores_line(session, _small(canvas))
+    if text is not None:
+        canvas.text(0, y, text)
+        return
+    scores = _score_texts(session)
+    slot = canvas.width // len(scores)
+    for player, score in enumerate(scores):
+        x = seat_tag(canvas, player * slot, y, session.colours[player]) + 1
+        canvas.text(x, y, clip(score, (slot - (x - player * slot)) // CHAR_WIDTH))
+
+
+def _footer(game: LevelX) -> str:
+    if game.end_triggered:
+        return _("Last round!")
+    tiles = " ".join(map(str, game.tiles_left))
+    # Translators: LEVEL X: the bonus tiles still to take, "tiles 15 12 9 6".
+    return _("tiles {tiles}").format(tiles=tiles) if tiles else _("no tiles left")
+
+
+def _last_turn(session: GameSession) -> str:
+    """What the previous player did, from the last step's events ("Blue played 7+9")."""
+    game = session.game
+    events = game.events
+    turn = next((e for e in events if e["kind"] in ("turn", "game_over")), None)
+    if turn is None:
+        return ""
+    count = len(game.players)
+    mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
+    rows = sorted(e["row"] for e in events if e["kind"] == "group")
+    name = game.players[mover].name
+    return (_("{name} played {rows}").format(name=name, rows="+".join(map(str, rows))) if rows
+            else _("{name} passed").format(name=name))
+
+
+def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores"), right: str | None = None) -> None:
+    """The score table: each player's chips per row, tiles and total; then the tiles left
+    (`right` replaces the round number: the result page gives its page number)."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    page_title(canvas, _(title), _("round {n}").format(n=game.round_number) if right is None else right)
+    y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
+    left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
+    footer = _footer(game) if not game.is_over() else _("tiles left: {tiles}").format(tiles=left)
+    if len(footer) > _small(canvas) and game.is_over():
+        footer = _("tiles {tiles}").format(tiles=left)  # the shorter wording of the play screen
+    if y + LINE_HEIGHT <= canvas.height + 1:  # the small font's ink is rows 1-9 of its line: 9 rows
+        canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, _small(canvas)))
+
+
+def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> int:
+    """Row numbers (tiny), then a line per player from `y` down to `bottom`: name, chips per
+    row, tiles (T) and points (PTS); returns the y after the last line drawn."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    name_w = 4 * CHAR_WIDTH + 2
+    total_w = 3 * CHAR_WIDTH
+    col = min(18, max(11, (canvas.width - name_w - 2 * CHAR_WIDTH - total_w - 4) // len(ROWS)))
+    x_tiles = name_w + len(ROWS) * col + 1
+    for index, row in enumerate(ROWS):
+        canvas.tiny(name_w + index * col + (col - tiny_width(str(row))) // 2, y, str(row))
+    canvas.tiny(x_tiles + (2 * CHAR_WIDTH - tiny_width("T")) // 2, y, "T")
+    # Translators: the points column's tiny heading: at most 3 capitals A-Z (the tiny font has no others).
+    points = pgettext("tiny heading", "PTS")
+    canvas.tiny(canvas.width - tiny_width(points), y, points)
+    # Lines a full pitch apart, so a name's descender never touches an accent of the next name;
+    # the digits (rows 2-8 of a line) keep a row clear of the header, the names (no header over
+    # them) stand a row higher: four players and the footer still fit 64 rows.
+    y += 5
+    for player in range(len(game.players)):
+        if y + LINE_HEIGHT > bottom + 1:
+            break
+        canvas.text(0, y - 1, game.players[player].name[:4])
+        for index, count in enumerate(game.chip_counts[player]):
+            _number(canvas, name_w + index * col, y, col, count)
+        _number(canvas, x_tiles, y, 2 * CHAR_WIDTH, sum(game.bonus[player]))
+        total = str(game.scores[player])
+        canvas.text(canvas.width - len(total) * CHAR_WIDTH, y, total)
+        y += LINE_HEIGHT
+    return y - 1  # the names' next line
+
+
+def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
+    """A number centred in a column; zero as a small dot, so the counts stand out."""
+    if value:
+        canvas.text(x + (width - len(str(value)) * CHAR_WIDTH) // 2, y, str(value))
+    else:
+        canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
+
+
+def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
+    """ROLL flips between the play screen and the score table."""
+    play.view = None if play.view is not None else 0
+    app.changed()
+
+
+def result_lines(session: GameSession) -> list[str]:
+    """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    lines = [_headline(session)]
+    for player, rank in _ranking(session):
+        tiles = sum(game.bonus[player])
+        parts = f"{game.scores[player] - tiles}+{tiles}=" if tiles else ""
+        lines.append(f"{rank} {clip(game.players[player].name, 8):<8} {parts}{game.scores[player]}")
+    return lines
+
+
+def _headline(session: GameSession) -> str:
+    game: LevelX = session.game  # type: ignore[assignment]
+    best = max(game.scores)
+    winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
+    return (_("Winner: {name}").format(name=winners[0]) if len(winners) == 1
+            else _("Shared: {names}").format(names=", ".join(winners)))
+
+
+def _ranking(session: GameSession) -> list[tuple[int, int]]:
+    """(player, rank) by score, best first; equal scores share a rank."""
+    scores = session.game.scores  # type: ignore[attr-defined]
+    order = sorted(range(len(scores)), key=lambda p: -scores[p])
+    return [(p, 1 + sum(s > scores[p] for s in scores)) for p in order]
+
+
+def result_pages(session: GameSession) -> list[ResultPage]:
+    """The standings (points as chips + tiles = total), the final grid and the chips table."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    standings = []
+    for player, rank in _ranking(session):
+        tiles = sum(game.bonus[player])
+        score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
+        standings.append(Standing(rank, session.colours[player], game.players[player].name, score))
+    return [ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
+            ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
+            ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position))]
+
+
+def _grid_page(canvas: Canvas, session: GameSession, position: str) -> None:
+    """The final grid, a row of fields per sum (5 at the top, the X fields in one column): the
+    pieces as seat tags, a closed row struck through; the chips left at the right."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    page_title(canvas, _("Final grid"), position)
+    pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - canvas.line_height) // len(ROWS)))
+    label_w = 2 * CHAR_WIDTH + 2
+    left_w = 3 * CHAR_WIDTH
+    field_w = (canvas.width - label_w - left_w) // max(FIELDS)
+    for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
+        y = canvas.line_height + index * pitch
+        closed = row in game.closed_rows
+        canvas.text(label_w - 2 - len(str(row)) * CHAR_WIDTH, y, str(row))
+        first = label_w + (max(FIELDS) - fields) * field_w  # the X fields in one column
+        for field in range(fields):
+            x = first + field * field_w
+            if field == fields - 1:  # the X field
+                canvas.draw.rectangle((x, y, x + field_w - 2, y + ROW_PITCH), outline=1)
+            else:
+                canvas.draw.point((x + field_w // 2, y + ROW_PITCH // 2 + 1), fill=1)
+            here = [p for p, rows in enumerate(game.pieces) if rows[index] == field]
+            tx = x + 2
+            for player in here:
+                if tx + CHAR_WIDTH + 1 > x + field_w - 2:
+                    break
+                tx = seat_tag(canvas, tx, y, session.colours[player]) + 1
+        left = game.chips_left[index]
+        text = "-" if closed else str(left)
+        canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
+        if closed:
+            end = first + fields * field_w - 2
+            canvas.draw.line((first, y + ROW_PITCH // 2, end, y + ROW_PITCH // 2), fill=1)
+
+
+# --- LEDs ----------------------------------------------------------------------------------
+def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], colours: Sequence[Colour],
+               *, with_off: bool = False) -> dict[str, Any]:
+    """The grid: pieces in their players' colours (a list when several share a field), empty
+    X fields dim, closed rows dim red; `with_off` also lists empty fields as OFF."""
+    cells: dict[str, Any] = {}
+    for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
+        for field in range(fields):
+            name = f"grid.{row}.{field}"
+            here = [colours[p] for p, rows in enumerate(pieces) if rows[index] == field]
+            if row in closed:
+                cells[name] = CLOSED
+            elif here:
+                cells[name] = here[0] if len(here) == 1 else here
+            elif field == fields - 1:
+                cells[name] = X_FIELD
+            elif with_off:
+                cells[name] = OFF
+    return cells
+
+
+def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
+    game: LevelX = session.game  # type: ignore[assignment]
+    colours = [PLAYER_COLOURS[c] for c in session.colours]
+    frame.update(grid_cells(game.pieces, game.closed_rows, colours))
+    if game.faces is not None:
+        pip_cells(game.faces, frame)
+    if game.is_over():
+        for player in range(len(game.players)):
+            if game.scores[player] == max(game.scores):
+                frame[f"seat.{player}"] = [colours[player], OFF]
+        return
+    player = game.current_player
+    frame[f"seat.{player}"] = [colours[player], OFF]
+    _preview(app, game, colours, frame)
+
+
+def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
+    """Blink the fields the option under the cursor would move the player's pieces to."""
+    play = app.play_screen()
+    if play is None or app.screen is not play or play.choice is None or app.animation is not None:
+        return  # (while a step is shown, the choice still belongs to the position before it)
+    value = play.choice.current.value
+    if not isinstance(value, Groups):
+        return
+    mine = colours[game.current_player]
+    for event in _after(game, value).events:
+        if event["kind"] in ("place", "move") or (event["kind"] == "chip" and event["player"] == game.current_player):
+            row = event["row"]
+            field = event.get("to", FIELDS[ROWS.index(row)] - 1)
+            name = f"grid.{row}.{field}"
+            there = frame.get(name, OFF)
+            others = [c for c in (there if isinstance(there, list) else [there]) if c != mine]
+            frame[name] = [mine, *(others or [OFF])]
+
+
+def animation(app: App, session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+    """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
+    enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
+    kinds = {e["kind"] for e in events}
+    if "turn_ones" in kinds:
+        return _turn_ones_frames(session, next(e for e in events if e["kind"] == "turn_ones"))
+    if "group" not in kinds and not kinds & {"turn", "game_over"}:
+        return []  # a roll: the tumble already showed it
+    return _groups_frames(session, events)
+
+
+def _dice_leds(faces: Sequence[int], bright: set[int]) -> dict[str, Any]:
+    leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(len(faces)) for p in range(7)}
+    for die, face in enumerate(faces):
+        for pip in PIPS[face]:
+            leds[f"dice.{die}.{pip}"] = PIP if die in bright else DIM
+    return leds
+
+
+def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame]:
+    faces = event["faces"]
+    before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
+    turned = set(event["dice"])
+    name = session.game.players[event["player"]].name
+    caption = _("{name} turns the ones").format(name=name)
+    return [Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
+            for _blink in range(2) for shown in (before, faces)]
+
+
+def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+    """Frames over the whole grid, rebuilt from the position before the step event by event
+    (the scene underneath already shows the position after it)."""
+    game: LevelX = session.game  # type: ignore[assignment]
+    before = game.copy()
+    before.undo()
+    faces = list(before.faces or (1, 1, 1, 1))
+    colours = [PLAYER_COLOURS[c] for c in session.colours]
+    pieces = [list(rows) for rows in before.pieces]
+    closed = list(before.closed_rows)
+    names = [p.name for p in game.players]
+    mover = before.current_player
+    dice = _dice_leds(faces, set())
+    seats = {f"seat.{mover}": [colours[mover], OFF]}
+    frames: list[Frame] = []
+
+    def show(seconds: float, caption: str, cells: dict[str, Any] | None = None) -> None:
+        leds = grid_cells(pieces, closed, colours, with_off=True) | dice | seats | (cells or {})
+        frames.append(Frame(seconds, leds, caption))
+
+    for event in events:
+        kind, row = event["kind"], event.get("row")
+        index = ROWS.index(row) if row is not None else 0
+        x_cell = f"grid.{row}.{FIELDS[index] - 1}"
+        who = names[event["player"]] if "player" in event else ""
+        if kind == "group":
+            dice = _dice_leds(faces, set(event["dice"]))
+            show(0.3, _("{sum} = row {row}").format(sum="+".join(str(faces[d]) for d in event['dice']), row=row))
+        elif kind == "place":
+            pieces[event["player"]][index] = 0
+            show(0.15, _("{name}: new piece").format(name=who), {f"grid.{row}.0": WHITE})
+            show(0.25, _("{name}: new piece").format(name=who))
+        elif kind == "move":
+            pieces[event["player"]][index] = event["to"]
+            show(0.3, _("{name} reaches X").format(name=who) if event["to"] == FIELDS[index] - 1
+                 else _("{name} steps on").format(name=who))
+        elif kind == "oust":
+            for _blink in range(2):
+                show(0.15, _("{name} is ousted").format(name=who), {x_cell: colours[event["player"]]})
+                show(0.15, _("{name} is ousted").format(name=who), {x_cell: OFF})
+            pieces[event["player"]][index] = None
+        elif kind == "chip":
+            # Translators: LEVEL X: a player takes a chip of row {row}.
+            show(0.2, _("{name} takes a {row}").format(name=who, row=row), {x_cell: WHITE})
+            show(0.2, _("{name} takes a {row}").format(name=who, row=row))
+        elif kind == "close":
+            lit = {f"grid.{row}.{f}": RED for f in range(FIELDS[index])}
+            for cells in (lit, dict.fromkeys(lit, OFF), lit):
+                show(0.2, _("Row {row} closes").format(row=row), cells)
+            for rows in pieces:
+                rows[index] = None
+            closed.append(row)
+            show(0.2, _("Row {row} closes").format(row=row))
+        elif kind == "bonus":
+            seat = f"seat.{event['player']}"
+            show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: WHITE})
+            show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: colours[event["player"]]})
+        elif kind == "no_effect":
+            show(0.3, _("Row {row} is closed").format(row=row) if event["reason"] == "closed" else _("No piece left"))
+        elif kind == "end_triggered":
+            show(0.4, _("Last round!"))
+        elif kind == "game_over":
+            show(0.4, _("Game over"))
+    if not frames:  # a pass
+        show(0.3, _("{name} passes").format(name=names[mover]))
+    return frames
