@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Iterator
@@ -155,6 +156,26 @@ def test_lines_nobody_asked_for_fill_the_queue_only_so_far() -> None:
         assert len(engine._lines._lines) <= client.MAX_QUEUED_LINES
     finally:
         engine.close()
+
+
+def test_an_engine_that_stops_reading_its_input_fails_in_time_instead_of_blocking_the_asker() -> None:
+    engine = EngineProcess("deaf", TEST_ENGINE + ["--deaf"], timeout_s=0.5)
+    record = exxtra_after_a_roll()
+    record["players"][0]["name"] = "x" * 300_000  # more than a pipe holds: the write must wait
+    outcome: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            engine.decide(record)
+        except EngineError as exc:
+            outcome.append(exc)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    asker.join(60)  # liveness only: the engine's own limit is 0.5 s + the grace
+    engine.close()
+    assert not asker.is_alive(), "decide() blocked on a full pipe"
+    assert outcome and "stopped reading its input in time" in str(outcome[0])
 
 
 def running(marker: str) -> list[int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -65,9 +66,9 @@ class EngineProcess:
         """The engine's decision step (record JSON) for the position `record` (no "result")."""
         self._ensure_started()
         position = {k: v for k, v in record.items() if k != "result"}
-        self._send("position " + json.dumps(position, separators=(",", ":")))
-        self._send(f"go movetime {movetime_ms}" if movetime_ms else "go")
         deadline = time.monotonic() + (movetime_ms or 0) / 1000.0 + self.timeout_s + GRACE_S
+        self._send("position " + json.dumps(position, separators=(",", ":")), deadline)
+        self._send(f"go movetime {movetime_ms}" if movetime_ms else "go", deadline)
         why = ""
         for _ in range(MAX_ANSWER_LINES + 1):
             line = self._read(deadline, "bestmove")
@@ -96,8 +97,7 @@ class EngineProcess:
             return
         try:
             if process.poll() is None and process.stdin is not None:
-                process.stdin.write(b"quit\n")
-                process.stdin.flush()
+                os.write(process.stdin.fileno(), b"quit\n")  # non-blocking: a deaf engine holds nobody up
             process.wait(1.0)
         except (OSError, ValueError, subprocess.TimeoutExpired):
             pass
@@ -126,7 +126,7 @@ class EngineProcess:
                                          name=f"xdp-{self.name}-stderr")
         self._drainer.start()
         deadline = time.monotonic() + HANDSHAKE_S
-        self._send("xdp")
+        self._send("xdp", deadline)
         for _ in range(MAX_ANSWER_LINES + 1):
             line = self._read(deadline, "xdpok")
             if line == "xdpok":
@@ -136,8 +136,8 @@ class EngineProcess:
         else:
             self._fail(f"sent more than {MAX_ANSWER_LINES} lines without its xdpok")
         for option, value in self.options.items():
-            self._send(f"setoption name {option} value {value}")
-        self._send("isready")
+            self._send(f"setoption name {option} value {value}", deadline)
+        self._send("isready", deadline)
         for _ in range(MAX_ANSWER_LINES + 1):
             if self._read(deadline, "readyok") == "readyok":
                 break
@@ -159,21 +159,33 @@ class EngineProcess:
             os.close(write)  # each reads as an empty file, once
         try:
             command = self.sandbox.command(self.command, bwrap=bwrap, empty_fds=empty)
-            return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, pass_fds=empty, start_new_session=True)
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, pass_fds=empty, start_new_session=True)
+            if process.stdin is not None:  # writes wait with a deadline (select), never for ever
+                os.set_blocking(process.stdin.fileno(), False)
+            return process
         except (OSError, ValueError) as exc:
             raise EngineError(f"engine {self.name!r} does not start ({' '.join(self.command)}): {exc}") from exc
         finally:
             for fd in empty:
                 os.close(fd)
 
-    def _send(self, line: str) -> None:
+    def _send(self, line: str, deadline: float) -> None:
+        """Write `line` to the engine by `deadline`: an engine that stops reading its input (the
+        pipe full) fails like one that stops answering, instead of blocking the asker for ever."""
         process = self._process
+        data = memoryview(line.encode("utf-8", "replace") + b"\n")
         try:
             if process is None or process.stdin is None:
                 raise BrokenPipeError
-            process.stdin.write(line.encode("utf-8", "replace") + b"\n")
-            process.stdin.flush()
+            fd = process.stdin.fileno()
+            while data:
+                try:
+                    data = data[os.write(fd, data):]
+                except BlockingIOError:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([], [fd], [], left)[1]:
+                        self._fail("stopped reading its input in time")
         except (OSError, ValueError) as exc:
             self._fail(f"stopped listening ({type(exc).__name__})")
 

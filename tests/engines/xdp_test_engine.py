@@ -1,7 +1,7 @@
 """A small XDP engine for tests: plays the first legal decision, or misbehaves on request.
 
     python xdp_test_engine.py [--crash-at N] [--hang-at N] [--illegal-at N] [--garbage-at N]
-                              [--endless-line-at N] [--flood-at N] [--chatter]
+                              [--endless-line-at N] [--flood-at N] [--chatter] [--deaf]
                               [--must-not-read PATH]... [--must-not-write PATH]...
 
 N counts `go` commands from 1. It reads positions with the board's own record code, as a
@@ -9,7 +9,8 @@ third-party engine might use any rules implementation of its own. At `xdp` it tr
 each --must-not-read path (a file or a folder) and to create a file in each --must-not-write
 folder, and to write and read back a file in its own temporary folder: it says each outcome on
 standard error and exits with code 4 if it could read or write what it must not (or could not
-use its temporary folder). --chatter floods lines nobody asked for right after `readyok`.
+use its temporary folder). --chatter floods lines nobody asked for right after `readyok`;
+--deaf reads nothing after `readyok`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def main() -> None:
     for fault in ("crash", "hang", "illegal", "garbage", "endless-line", "flood"):
         parser.add_argument(f"--{fault}-at", type=int, default=0)
     parser.add_argument("--chatter", action="store_true")
+    parser.add_argument("--deaf", action="store_true")
     parser.add_argument("--must-not-read", action="append", default=[])
     parser.add_argument("--must-not-write", action="append", default=[])
     args = parser.parse_args()
@@ -41,6 +43,8 @@ def main() -> None:
             print("id name test engine\nxdpok", flush=True)
         elif command == "isready":
             print("readyok", flush=True)
+            if args.deaf:  # reads nothing more: the board's next lines fill the pipe
+                time.sleep(3600)
             if args.chatter:
                 while True:
                     print("info string nobody asked", flush=True)
