@@ -178,6 +178,13 @@ def test_an_engine_that_stops_reading_its_input_fails_in_time_instead_of_blockin
     assert outcome and "stopped reading its input in time" in str(outcome[0])
 
 
+def test_standard_error_is_drained_and_only_its_tail_kept() -> None:
+    with EngineProcess("noisy", TEST_ENGINE + ["--stderr-mb", "8"], timeout_s=5) as engine:
+        assert engine.decide(exxtra_after_a_roll()) == {"do": "reroll"}  # not blocked on a full pipe
+        tail = engine.stderr_tail()
+    assert len(tail.encode()) <= client.STDERR_TAIL_BYTES and "the last words" in tail
+
+
 def running(marker: str) -> list[int]:
     """The processes (of any namespace) whose command line holds `marker`."""
     found = []

@@ -1,7 +1,7 @@
 """A small XDP engine for tests: plays the first legal decision, or misbehaves on request.
 
     python xdp_test_engine.py [--crash-at N] [--hang-at N] [--illegal-at N] [--garbage-at N]
-                              [--endless-line-at N] [--flood-at N] [--chatter] [--deaf]
+                              [--endless-line-at N] [--flood-at N] [--chatter] [--deaf] [--stderr-mb N]
                               [--must-not-read PATH]... [--must-not-write PATH]...
 
 N counts `go` commands from 1. It reads positions with the board's own record code, as a
@@ -10,7 +10,7 @@ each --must-not-read path (a file or a folder) and to create a file in each --mu
 folder, and to write and read back a file in its own temporary folder: it says each outcome on
 standard error and exits with code 4 if it could read or write what it must not (or could not
 use its temporary folder). --chatter floods lines nobody asked for right after `readyok`;
---deaf reads nothing after `readyok`.
+--deaf reads nothing after `readyok`; --stderr-mb N writes N MB on standard error at `xdp`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ def main() -> None:
         parser.add_argument(f"--{fault}-at", type=int, default=0)
     parser.add_argument("--chatter", action="store_true")
     parser.add_argument("--deaf", action="store_true")
+    parser.add_argument("--stderr-mb", type=int, default=0)
     parser.add_argument("--must-not-read", action="append", default=[])
     parser.add_argument("--must-not-write", action="append", default=[])
     args = parser.parse_args()
@@ -38,6 +39,10 @@ def main() -> None:
     for line in sys.stdin:
         command, _, rest = line.strip().partition(" ")
         if command == "xdp":
+            for _ in range(args.stderr_mb * 16):  # much more than a pipe holds: read, or it blocks
+                sys.stderr.write("e" * 65535 + "\n")
+            sys.stderr.write("the last words\n")
+            sys.stderr.flush()
             if not probe(args.must_not_read, args.must_not_write):
                 os._exit(4)
             print("id name test engine\nxdpok", flush=True)
