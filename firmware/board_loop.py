@@ -61,8 +61,11 @@ class Board:
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
         # Bots think on one worker thread, engines each on their own; answers come as events.
-        # Engines run in a box that cannot read the board description or the journal (dice seeds).
-        hidden = [p for p in (getattr(hardware.config, "path", None), getattr(journal, "state_dir", None)) if p]
+        # Engines run in a box that cannot read the board description, the operator's code file
+        # or the journal (dice seeds), wherever they are.
+        config = hardware.config
+        code_file = getattr(getattr(config, "operator", None), "code_file", None)
+        hidden = [p for p in (getattr(config, "path", None), code_file, getattr(journal, "state_dir", None)) if p]
         self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
                             problems=hardware.problems, agents=self.agents, language=language,

@@ -20,6 +20,7 @@ import pytest
 
 from firmware.agents import EngineAgent
 from firmware.games import new_game
+from firmware.operator_code import StoredCode, write_code_file
 from firmware.xdp import client
 from firmware.xdp.client import EngineError, EngineProcess
 from firmware.xdp.sandbox import Sandbox
@@ -85,12 +86,15 @@ def test_the_probe_would_tell_a_readable_file() -> None:
 
 def test_at_the_board_an_engine_cannot_read_the_journal_or_the_board_description(outside_tmp: Path) -> None:
     state = outside_tmp / "state"
+    code_file = outside_tmp / "operator-code"  # beside the board description, as on a board
+    write_code_file(code_file, StoredCode.make(["ok", "left", "right", "ok"], n=2**4))
     flags = ("--must-not-read", str(state), "--must-not-read", str(state / "xtraboard.db"),
-             "--must-not-read", str(outside_tmp / "board.toml"), "--must-not-read", "/etc/xtraboard")
+             "--must-not-read", str(outside_tmp / "board.toml"), "--must-not-read", str(code_file),
+             "--must-not-read", "/etc/xtraboard")
     path = board_file(outside_tmp, engine_entry(flags=flags, timeout_s=2))
     board = SimBoard(board_file=path, seed=5, state_dir=state)
     try:
-        assert (state / "xtraboard.db").exists()
+        assert (state / "xtraboard.db").exists() and board.board.gate is not None  # the board reads its code
         seat_up(board, "exxtra", ["human", "bot:medium", "bot:engine:test"])
         session = board.app.session
         play_out(board, set())
