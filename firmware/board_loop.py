@@ -61,7 +61,12 @@ class Board:
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
         # Bots think on one worker thread, engines each on their own; answers come as events.
-        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
+        # Engines run in a box that cannot read the board description, the operator's code file
+        # or the journal (dice seeds), wherever they are.
+        config = hardware.config
+        code_file = getattr(getattr(config, "operator", None), "code_file", None)
+        hidden = [p for p in (getattr(config, "path", None), code_file, getattr(journal, "state_dir", None)) if p]
+        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
         self._app_args = {"journal": journal, "kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
         self.app = self._new_app()

@@ -12,7 +12,7 @@
 # and changes nothing; --dry-run says what a real run would stop on.
 # Steps: apt packages, user and groups, code in /opt/xtraboard, its venv, the board description
 # in /etc/xtraboard, I2C and SPI, LED driver check, the systemd unit (with the network drop-in
-# when the board description has [fleet]), with --overlay the overlay file system, enable and start.
+# when the board description has [fleet], the engines' drop-in when it lists [[engines]]), with --overlay the overlay file system, enable and start.
 #
 # Safe to run as root from anyone's clone: /opt/xtraboard and its venv belong to root and only
 # root can write them (the service runs that code; a venv its user could change would run that
@@ -31,6 +31,7 @@ CONFIG_DIR=/etc/xtraboard
 BOARD_CONFIG="$CONFIG_DIR/board.toml"  # the operator's board description: created once, never replaced
 UNIT_DIR=/etc/systemd/system
 FLEET_DROP_IN=xtraboard-fleet.conf  # in systemd/: opens the network for the MQTT fleet report
+ENGINES_DROP_IN=xtraboard-engines.conf  # in systemd/: lets bwrap build the external engines' box
 # --overlay: the state directory lives on the ext4 file system with this label (docs/kiosk.md).
 STATE_LABEL=xtraboard-state
 STATE_DIR=/var/lib/xtraboard
@@ -39,6 +40,7 @@ APT_PACKAGES=(
     python3 python3-venv python3-dev python3-pip build-essential rsync
     i2c-tools                                                   # i2cdetect, to find the OLED
     libopenjp2-7 libjpeg62-turbo libtiff6 libfreetype6 zlib1g   # Pillow's libraries
+    bubblewrap                                                  # bwrap: the box external engines run in
 )
 # Installed when the archive has them (Raspberry Pi OS does): to build lgpio, gpiozero's pin
 # factory, where pip finds no wheel.
@@ -109,6 +111,10 @@ add_line() {
 # Whether a board.toml has a [fleet] table (the MQTT report needs the network).
 has_fleet() {
     grep -qE '^[[:space:]]*\[fleet\][[:space:]]*(#.*)?$' "$1"
+}
+
+has_engines() {
+    grep -qE '^[[:space:]]*\[\[engines\]\][[:space:]]*(#.*)?$' "$1"
 }
 
 # The value of `driver` in the [leds] table of a board.toml (empty if there is none).
@@ -403,6 +409,15 @@ install_unit() {
         run rm -f "$drop_in"
     else
         echo "    no [fleet] in $board: no network"
+    fi
+    drop_in="$UNIT_DIR/$APP.service.d/engines.conf"
+    if has_engines "$board"; then
+        echo "    $board lists [[engines]]: bwrap may build their box (namespaces, mounts)"
+        run install -d -o root -g root -m 0755 "$UNIT_DIR/$APP.service.d"
+        run install -o root -g root -m 0644 "$SOURCE/systemd/$ENGINES_DROP_IN" "$drop_in"
+    elif [[ -e "$drop_in" ]]; then
+        echo "    $board lists no [[engines]]: namespaces are closed again"
+        run rm -f "$drop_in"
     fi
     run systemctl daemon-reload
 }
