@@ -34,11 +34,13 @@ from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption, takeback_bar
-from firmware.ui.gamescreens import game_ui
-from firmware.ui.help import Help
+from firmware.hardware.sound import Sound
+from firmware.ui.gameview import game_view
+from firmware.ui.help import Help, bottom_bar
+from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
-from firmware.ui.screen import Screen
+from firmware.ui.seal import WordScreen, seal_line
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
@@ -79,6 +81,7 @@ class BoardApp:
         self._note_timer: Any = None
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
+        self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
         self.agents = agents if agents is not None else Agents(self.answer, Inline())
@@ -99,7 +102,7 @@ class BoardApp:
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
         self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
-        self.stack: list[Screen] = [MainMenu(self)]
+        self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
         self._size, self._mode = (128, 64), "1"  # the display as last drawn ("not now" compares pictures)
         self._drawn: tuple[int, bytes] | None = None  # (version, pixels) of the last picture drawn
@@ -117,10 +120,10 @@ class BoardApp:
 
     # --- the screen stack --------------------------------------------------------------------
     @property
-    def screen(self) -> Screen:
+    def screen(self) -> ScreenLike:
         return self.stack[-1]
 
-    def push(self, screen: Screen) -> None:
+    def push(self, screen: ScreenLike) -> None:
         self.stack.append(screen)
         self.changed()
 
@@ -337,9 +340,16 @@ class BoardApp:
         dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
         session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
         self.start_session(session)
-        if "dice" in session.header():  # the dice are sealed: say so before the first roll
-            # Translators: a note before the first roll; {commit} is 12 hex digits of the dice's seal.
-            self.show_note(Text(N_("Dice sealed: {commit}"), commit=session.header()['dice']['commit'][7:19]))
+
+    def set_word(self, word: str | None) -> None:
+        """The table's word for the dice (None: skipped), from the seal screen: the rolls follow
+        it from the first one on (docs/dice.md); then the game goes on."""
+        session = self.session
+        if session is not None and session.rolls_made() == 0:
+            session.set_word(word)
+            log.info("table's word for game %s: %s", session.journal_id, word if word is not None else "(skipped)")
+        self.changed()
+        self.advance()
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
@@ -376,6 +386,8 @@ class BoardApp:
                 self._engine_failed(agent, agent.failed)
         del self.stack[1:]
         self.push(PlayScreen(self))
+        if session.asks_word():  # the seal and the table's word before the first roll (bots wait)
+            self.push(WordScreen(self))
         self._by_bot = False
         self.advance()
 
@@ -445,7 +457,7 @@ class BoardApp:
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
-        frames = game_ui(session.game.name).animation(self, session, session.game.events)
+        frames = game_view(session.game.name).animation(self, session, session.game.events)
         self.animate(frames, self.advance)
 
     def roll(self) -> None:
@@ -660,7 +672,7 @@ class BoardApp:
             self._bot_timer.cancel()
             self._bot_timer = None
 
-    def play_screen(self) -> Any:
+    def play_screen(self) -> PlayScreen | None:
         return next((s for s in self.stack if isinstance(s, PlayScreen)), None)
 
     # --- animations ---------------------------------------------------------------------------
@@ -709,6 +721,8 @@ class BoardApp:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:
             banner(canvas, tr(self.note))
+        elif self.animation is None and isinstance(self.screen, PlayScreen) and (seal := seal_line(self)) is not None:
+            bottom_bar(canvas, seal, 0)  # the seal stays in view until the first roll
         window = self.takeback_window() if self.screen is self.play_screen() else None
         if window is not None:
             takeback_bar(canvas, window)
@@ -719,7 +733,7 @@ class BoardApp:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
         frame: dict[str, Any] = {}
         if self.session is not None:
-            game_ui(self.session.game.name).scene(self, self.session, frame)
+            game_view(self.session.game.name).scene(self, self.session, frame)
             for seat, colour in enumerate(self.session.colours):
                 frame.setdefault(f"seat.{seat}", PLAYER_COLOURS[colour])
         else:

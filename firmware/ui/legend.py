@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.i18n import N_, _
+from firmware.ui.gameview import game_view
 
 # By screen class (the first of the class's bases found here applies); translated when shown.
 # Translators: the legends are one display line (21 columns); "<>" stands for LEFT/RIGHT.
@@ -27,9 +28,6 @@ LEGENDS: dict[str, str] = {
     "TextScreen": N_("<> scroll  OK close"),
     "FaceEntryScreen": N_("<> face  OK next"),
     "ResultScreen": N_("OK: main menu"),
-}
-ROLL_WHILE_DECIDING = {
-    "exxtra": N_("<> OK ROLL:again"), "levelx": N_("<> OK ROLL:scores"), "extra": N_("<> OK ROLL:sheets"),
 }
 
 
@@ -53,5 +51,4 @@ def _play(play: Any, session: Any, app: Any = None) -> str:
             # Translators: the legend at the roll prompt when moves since the last turn can be read; 21 columns.
             return _("ROLL: dice  <>: log")
         return _("ROLL: roll the dice")
-    roll = ROLL_WHILE_DECIDING.get(session.game.name)
-    return _(roll) if roll else _("<> choose  OK pick")
+    return game_view(session.game.name).legend()  # what ROLL does while deciding is the game's
