@@ -35,8 +35,9 @@ def _board(clock: Any, loop: EventLoop, path: Path | None = None) -> tuple[Board
 
 
 def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
-    """Seat setup, ROLL = next colour: each press changes a seat LED and the display. Timed from
-    the pin's falling edge to both pushes done (the loop thread's work)."""
+    """Seat setup, ROLL = next colour: each press changes a seat LED and the display. ROLL acts
+    when let go (a long ROLL is the legend): timed from the pin's rising edge to both pushes done
+    (the loop thread's work)."""
     clock = time.monotonic
     loop = EventLoop(clock)
     board, _, pins = _board(clock, loop)
@@ -45,16 +46,17 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
         _tap(board, loop, pins[button])
     samples = []
     for _ in range(samples_wanted):
+        pins["roll"].drive_low()
+        loop.run_pending(board.handle)
+        time.sleep(TAP_S / 2)  # past the debounce window, yet short: real time
+        loop.run_pending(board.handle)
         before = dict(board.pushes)
         start = time.perf_counter()
-        pins["roll"].drive_low()
+        pins["roll"].drive_high()
         loop.run_pending(board.handle)
         elapsed = time.perf_counter() - start
         if board.pushes["leds"] > before["leds"] and board.pushes["display"] > before["display"]:
             samples.append(elapsed * 1000.0)
-        time.sleep(TAP_S / 2)  # past the debounce window, yet short: real time
-        pins["roll"].drive_high()
-        loop.run_pending(board.handle)
         time.sleep(TAP_S / 2)
         loop.run_pending(board.handle)
     samples.sort()
