@@ -51,11 +51,9 @@ class Driver:
     def press(self, name: str, times: int = 1) -> None:
         for _ in range(times):
             self.presses += 1
-            if name == "back":  # BACK acts on release
-                self.app.button(ButtonEvent("back", "press"))
-                self.app.button(ButtonEvent("back", "release"))
-            else:
-                self.app.button(ButtonEvent(name, "press"))
+            self.app.button(ButtonEvent(name, "press"))
+            if name in ("back", "roll"):  # BACK and ROLL act on release
+                self.app.button(ButtonEvent(name, "release"))
             self.settle()
 
     def settle(self) -> None:
