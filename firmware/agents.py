@@ -211,8 +211,15 @@ class EngineAgent(Agent):
 
     kind = "engine"
 
-    def __init__(self, name: str, process: EngineProcess, post: Post, fallback: Agent,
-                 movetime_ms: int | None = None, runner: Runner | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        process: EngineProcess,
+        post: Post,
+        fallback: Agent,
+        movetime_ms: int | None = None,
+        runner: Runner | None = None,
+    ) -> None:
         self.name = name
         self.process = process
         self.post = post
@@ -257,8 +264,14 @@ class Agents:
     "engine:NAME" (`engines`: the board description's [[engines]], firmware.hardware.config.
     EngineConfig). Close it with the board."""
 
-    def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None,
-                 engines: Any = (), hidden: Any = ()) -> None:
+    def __init__(
+        self,
+        post: Post,
+        runner: Runner | None = None,
+        policy: Policy | None = None,
+        engines: Any = (),
+        hidden: Any = (),
+    ) -> None:
         self.post = post
         self.hidden = tuple(hidden)  # paths engines may not read: the board description, the journal
         self.runner: Runner = runner if runner is not None else Worker()
@@ -286,8 +299,9 @@ class Agents:
             return agent
         from firmware.xdp.sandbox import Sandbox
 
-        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s,
-                                sandbox=Sandbox(self.hidden))
+        process = EngineProcess(
+            name, config.command, options=dict(config.options), timeout_s=config.timeout_s, sandbox=Sandbox(self.hidden)
+        )
         agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
         self._made = [a for a in self._made if not a.closed]
         self._made.append(agent)

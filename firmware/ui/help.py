@@ -105,7 +105,8 @@ class Help:
             if line is None:
                 continue
             concerns = mover != player and any(
-                event.get("player") == player for event in events[1:] if event.get("kind") not in ("turn", "roll"))
+                event.get("player") == player for event in events[1:] if event.get("kind") not in ("turn", "roll")
+            )
             lines.append((line, concerns))
         return lines
 
@@ -163,8 +164,13 @@ class Help:
         if explanation is not None and app.animation is None:
             banner(canvas, explanation)
         session = app.session
-        prompt = (in_play and app.animation is None and session.awaiting_roll and not session.over
-                  and not session.pending_bot())
+        prompt = (
+            in_play
+            and app.animation is None
+            and session.awaiting_roll
+            and not session.over
+            and not session.pending_bot()
+        )
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         row = _lowest_free(canvas)
         if bar is not None:
@@ -232,8 +238,12 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
     lines = wrap(text, canvas.columns)
     top_free = [row for row in free if row > 0]
     titled = underline_of(canvas)  # a screen of text lines (else a sheet from the top edge)
-    if titled and len(lines) <= 2 and len(top_free) >= len(lines) and top_free[: len(lines)] == list(
-            range(top_free[0], top_free[0] + len(lines))):
+    if (
+        titled
+        and len(lines) <= 2
+        and len(top_free) >= len(lines)
+        and top_free[: len(lines)] == list(range(top_free[0], top_free[0] + len(lines)))
+    ):
         for row, line in zip(top_free, lines):
             canvas.line(row, line, inverse=True)
         return
