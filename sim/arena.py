@@ -206,6 +206,11 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
     names = args.game or list(game_names())
     games = max(1, args.games)
     solo_games = games if args.solo_games is None else max(1, args.solo_games)
+    if getattr(args, "vs_greedy", False):
+        unknown = [name for name in args.game or () if name not in greedy.POLICIES]
+        if unknown:
+            raise ValueError(f"the greedy baseline has no policy for {', '.join(unknown)} (it plays {', '.join(greedy.POLICIES)})")
+        names = [name for name in names if name in greedy.POLICIES]
     for name in names:
         spec = find_game(name)
         levels = spec.levels
