@@ -137,3 +137,30 @@ def test_the_generator_writes_the_data_file(tmp_path: Path) -> None:
     assert made.command == ("python scripts/extra_table.py --rounds 1 --games 4 --seed 1 --average 1 --step 1.0"
                             " --joint-games 2")
     assert made.rows and len(made.numbers) == 42 and made.joint
+
+
+def test_the_engine_loads_the_tables_before_readyok() -> None:
+    """`xtraboard engine`'s first `isready` has every level decide once: the strong bot's tables
+    are read before `readyok`, not on the first `go`."""
+    from firmware.xdp.server import EngineServer
+
+    learnt.tables.cache_clear()
+    engine = EngineServer()
+    assert engine.handle("isready") == ["readyok"]
+    assert learnt.tables.cache_info().currsize == 1
+    assert engine.handle("isready") == ["readyok"]  # once is enough
+    assert learnt.tables.cache_info()[:2] == (0, 1)  # one warm-up decision of strong, not two
+
+
+def test_the_engine_says_the_tables_are_damaged_and_plays_on(damaged_shipped_file) -> None:
+    from firmware.xdp.server import EngineServer
+
+    engine = EngineServer()
+    answer = engine.handle("isready")
+    assert answer[-1] == "readyok"
+    [error] = [line for line in answer if line.startswith("info string error")]
+    assert str(damaged_shipped_file) in error and "plays as medium" in error
+    record = {"format": "xtraboard-record", "version": 1, "game": "extra", "players": [{"name": "A"}],
+              "steps": [{"roll": [1, 2, 3, 4, 6]}]}
+    engine.handle("position " + json.dumps(record))
+    assert engine.handle("go")[-1].startswith("bestmove {")
