@@ -1,9 +1,9 @@
 """Cold-start figures of the strongest EXTRA! bot, with no bytecode at all.
 
-Each figure comes from a fresh interpreter run with `PYTHONDONTWRITEBYTECODE=1` and an empty
-`PYTHONPYCACHEPREFIX` (so no `.pyc` is read or written, the standard library's included): the
-worst case of a fresh install under the service, which sets the first. Printed as `name: value`
-lines, medians over `--runs`:
+Each figure comes from a fresh interpreter run with `PYTHONDONTWRITEBYTECODE=1` on a fresh copy
+of the `firmware` package without any `__pycache__` (so none of its modules has a `.pyc`, as
+under the service, which sets that variable; the standard library keeps its own, as installed).
+Printed as `name: value` lines, medians over `--runs`:
 
 - `import_ms`: importing `firmware.games.extra.bots` and loading the strong bot's learnt tables
   (everything its first decision needs), wall clock;
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -60,15 +61,23 @@ _POSITIONS = [(1, 2, 3, 4, 6), (2, 2, 5, 6, 1), (3, 4, 4, 5, 6), (1, 1, 2, 5, 6)
               (4, 4, 4, 1, 3)]
 
 
-def _cold_env(root: Path, cache: str) -> dict[str, str]:
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=cache, PYTHONPATH=str(root))
-    env.pop("PYTHONSTARTUP", None)
+def _cold_env(copy: str) -> dict[str, str]:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=copy)
+    for name in ("PYTHONSTARTUP", "PYTHONPYCACHEPREFIX"):
+        env.pop(name, None)
     return env
 
 
+def _fresh_copy(root: Path, into: str) -> None:
+    """The firmware package of `root` without a single `.pyc`."""
+    shutil.copytree(root / "firmware", Path(into) / "firmware", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
 def _import_run(root: Path, mode: str) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as cache:
-        out = subprocess.run([sys.executable, "-c", _IMPORT, mode], cwd=root, env=_cold_env(root, cache),
+    with tempfile.TemporaryDirectory() as copy:
+        _fresh_copy(root, copy)
+        out = subprocess.run([sys.executable, "-c", _IMPORT, mode], cwd=copy, env=_cold_env(copy),
                              capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -80,11 +89,12 @@ def _record(faces: tuple[int, ...]) -> str:
 
 def _engine_run(root: Path) -> tuple[float, float, float]:
     """(start to readyok, first go, median later go) in ms, one fresh `xtraboard engine`."""
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as copy:
+        _fresh_copy(root, copy)
         start = time.perf_counter()
         engine = subprocess.Popen(
             [sys.executable, "-c", "import sys; from firmware.cli import main; sys.exit(main(['engine']))"],
-            cwd=root, env=_cold_env(root, cache), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            cwd=copy, env=_cold_env(copy), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert engine.stdin is not None and engine.stdout is not None
 
         def ask(line: str, until: str) -> None:
@@ -94,7 +104,7 @@ def _engine_run(root: Path) -> tuple[float, float, float]:
                 pass
 
         ask("xdp", "xdpok")
-        ask("setoption name Level value strong", "")  # answers nothing: the isready below waits
+        engine.stdin.write("setoption name Level value strong\n")  # answers nothing
         ask("isready", "readyok")
         ready = time.perf_counter() - start
         goes = []
