@@ -35,7 +35,7 @@ def _strong_decisions(games: int = 6) -> tuple[int, str]:
             decisions = game.legal_decisions()
             choice = bots.strong(game, decisions, rng)
             lines.append(json.dumps(choice.to_json(), sort_keys=True))
-            lines.append(bots.explain(game, choice))
+            lines.append(bots.hint_reason(game, choice))
             game.apply(rng.choice(decisions) if rng.random() < 0.3 else choice)
     return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
@@ -121,7 +121,7 @@ def test_strong_plays_as_medium_on_a_damaged_file_and_logs_it_once(damaged_shipp
             decisions = game.legal_decisions()
             choice = bots.strong(game, decisions, rng)
             assert choice == bots.medium(game, decisions, rng)
-            assert bots.explain(game, choice).startswith("exp. ")
+            assert bots.hint_reason(game, choice).startswith("exp. ")
             game.apply(choice)
     errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and str(damaged_shipped_file) in errors[0] and "plays as medium" in errors[0]
