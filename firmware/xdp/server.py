@@ -26,7 +26,6 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from firmware import __version__
 from firmware.bots import choose
