@@ -305,11 +305,11 @@ class LevelX(Game):
 
     # --- the protocol ------------------------------------------------------------------
     def apply(self, step: Any) -> None:
-        """`Game.apply` with the common steps done inline: a roll of four integer faces 1–6
-        and a grouping whose groups are well formed and sum to 5–10, checked as the plain path
-        checks them, leaving the same state and undo record but the events unbuilt
-        (`Game.events` builds them when read); anything else, and every refused step, takes
-        the plain path."""
+        """`Game.apply` with its one fast path: a roll of four integer faces 1–6 and a grouping
+        whose groups are well formed and sum to 5–10, checked as the plain path checks them, go
+        to the same rules (`_act`, `_end_turn`; a roll only sets the faces) with the events
+        unbuilt (`Game.events` builds them when read); anything else, and every refused step,
+        takes the plain path."""
         kind = type(step)
         faces = self._faces
         if self._over:
@@ -326,7 +326,7 @@ class LevelX(Game):
                     if type(a) is int and type(b) is int and type(c) is int and type(d) is int:
                         self._undo_stack.append((None, self._ones_turned, self._events))
                         self._events = None
-                        self._faces = rolled
+                        self._faces = rolled  # all `_roll` does once its check passed, events aside
                         self.history.append(step)
                         self._actors.append(None)
                         return
