@@ -79,6 +79,12 @@ def _levelx(names: list[str], events: Events) -> str | None:
     if first["kind"] == "turn_ones":
         count = len(first.get("dice", ()))
         return ngettext("{who} turns {n} one", "{who} turns {n} ones", count).format(who=who, n=count)
+    if first["kind"] == "bonus":  # the last tile, taken by choice: the game ends with the round
+        # Translators: LEVEL X: a player took the last bonus tile; the game ends after this round.
+        return _("{who} takes the last tile {tile}: last round").format(who=who, tile=first["tile"])
+    if first["kind"] == "bonus_declined":
+        # Translators: LEVEL X: a player left the last bonus tile; the game goes on.
+        return _("{who} declines the last tile {tile}").format(who=who, tile=first["tile"])
     groups = _kinds(events, "group")
     if not groups:
         return None
