@@ -125,11 +125,15 @@ def test_the_issues_rolls_are_refused(name: str, faces: tuple[Any, ...]) -> None
     assert game.history == [] and game.to_record()["steps"] == []
 
 
-def test_the_issues_choices_are_refused_with_illegal_step_error() -> None:
+@pytest.mark.parametrize(("choice", "words"), [
+    (Choice(0, 0, 0.0, ((1, 2), (3, 4))), "not a column"), (Choice(False, 0, 0, ((1, 2), (3, 4))), "turn order"),
+    (Choice(0, False, 0, ((1, 2), (3, 4))), "not a die index"), (Choice(0, 0, 0, ((True, 2), (3, 4))), "two pairs"),
+])
+def test_the_issues_choices_are_refused_with_illegal_step_error(choice: Choice, words: str) -> None:
     game = new_game("extra", ["A", "B"])
     game.apply(Roll((1, 2, 3, 4, 5)))
-    for build in (lambda: Choice(0, 0, 0.0, ((1, 2), (3, 4))), lambda: Choice(True, 0, 0, ((1, 2), (3, 4))),
-                  lambda: Choice(0, False, 0, ((1, 2), (3, 4))), lambda: Choice(0, 0, 0, ((True, 2), (3, 4)))):
-        with pytest.raises(IllegalStepError, match="integer"):
-            game.apply(build())
-    assert len(game.history) == 1 and game.legal_decisions()
+    record = game.to_record()
+    assert choice == Choice(0, 0, 0, ((1, 2), (3, 4))) and choice in game.legal_decisions()  # equal to an offered one
+    with pytest.raises(IllegalStepError, match=words):
+        game.apply(choice)
+    assert game.to_record() == record
