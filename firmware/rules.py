@@ -22,7 +22,8 @@ RULES: dict[str, tuple[str, ...]] = {
            "die A shows 1 2 3 4 7 X, die B 1 2 3 5 6 X."),
         N_("A roll reads as two digits, the higher first: 7 and 1 make 71. On the first roll "
            "of a turn an X counts 0."),
-        N_("On a later roll an X ends your turn: your counter goes back one space for each X."),
+        N_("On a later roll an X ends your turn: your counter goes back one space for each X, "
+           "but never behind the start."),
         N_("A double 1-1, 2-2 or 3-3 moves you on 1, 2 or 3 spaces at once."),
         N_("Roll again as often as you dare, or place the roll on rung 0 or on an empty rung "
            "1 to 5 of the ladder."),
@@ -40,6 +41,8 @@ RULES: dict[str, tuple[str, ...]] = {
         N_("Two or more ones: you may give new faces to all of those ones but one, once a turn."),
         N_("The last chip of a row closes it; every piece in it leaves the game."),
         N_("Six different chips make a set: each set earns the top bonus tile (15, 12, 9, 6)."),
+        N_("The last tile you may take or leave: taking it ends the game with the round. Left, "
+           "it is offered again after your next turn with a chip."),
         N_("The game ends with the round in which a third row closes or the last bonus tile is "
            "taken. Chips and tiles add up: the highest score wins."),
     ),

@@ -28,7 +28,7 @@ RULES = """\
 EXXTRA (Knizia), 3-6 players. First to the finish (space 21) wins.
 Your turn: if your dice lie on rung r of the ladder, move r spaces and take them back.
 Roll die A (1 2 3 4 7 X) and die B (1 2 3 5 6 X). Read the higher face first: 7-1 is 71.
-First roll of the turn: X counts 0 (X-X is 00). Later rolls: any X ends the turn and you move back one space per X.
+First roll of the turn: X counts 0 (X-X is 00). Later rolls: any X ends the turn and you move back one space per X, never behind the start.
 Doubles 1-1, 2-2, 3-3 move you 1, 2, 3 at once.
 Roll again as often as you dare (ROLL), or accept: put the dice on rung 0 or any free rung 1-5.
 Every pair on a higher rung that is equal or lower than yours goes back to its owner. Rung 0 holds any number of pairs and is never cleared."""

@@ -47,8 +47,8 @@ RULES = (
     "its row: brings in your piece or moves it one field on. Arriving on X ousts the piece there "
     "and takes a chip; already on X: takes a chip; closed row: nothing. Two or more 1s: turn all "
     "but one to any faces. A row's last chip closes it; its pieces are lost. Each set of six "
-    "different chips takes the top tile (15 12 9 6). End: after the round in which a 3rd row "
-    "closes or the last tile goes. Chips + tiles: most wins."
+    "different chips takes the top tile (15 12 9 6); the last one you may decline. End: after the "
+    "round in which a 3rd row closes or the last tile is taken. Chips + tiles: most wins."
 )
 
 DIE = 12  # OLED die size in pixels (pips 2×2)
