@@ -12,8 +12,9 @@ import pytest
 from luma.core.interface.serial import i2c
 from PIL import Image, ImageDraw
 
-from firmware.hardware.display import Display, RecordingI2CBus, make_luma_device, page_bytes
+from firmware.hardware.display import Display, make_luma_device, page_bytes
 from firmware.hardware.leds import from_config, memory_pixels
+from sim.bench.buses import RecordingI2CBus
 from sim.hil.wire import (
     WireError, cells_from_pixels, decode_i2c, decode_ws2812_spi, on_the_wire, pixels_from_bytes, ram_for,
     split_frames,

@@ -9,8 +9,8 @@ from luma.core.interface.serial import i2c
 from firmware.errors import HardwareError
 from firmware.hardware.board import describe_display, open_hardware
 from firmware.hardware.buttons import RawEdge
-from firmware.hardware.display import RecordingI2CBus
 from firmware.hardware.leds import MemoryPixels
+from sim.bench.buses import RecordingI2CBus
 from tests.hardware_fixtures import FakeClock, default_board
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
@@ -50,7 +50,7 @@ def test_no_display_at_the_address_is_a_problem_not_a_failure() -> None:
     with open_hardware(default_board(), "mock", serial=i2c(bus=RecordingI2CBus(present=()), address=0x3C)) as hardware:
         assert hardware.display is None
         assert len(hardware.problems) == 1
-        assert "nothing answers on I2C bus 1 (/dev/i2c-1) at address 0x3C" in hardware.problems[0]
+        assert "nothing answers at address 0x3C on I2C bus 1" in hardware.problems[0]
         assert "playing without the display" in hardware.problems[0]
         assert hardware.leds is not None
 
@@ -71,8 +71,8 @@ def test_pi_backend_plays_on_without_leds_and_display() -> None:
         leds, display, buzzer = hardware.problems
         assert leds.startswith("LEDs: the NeoPixel chain on GPIO10 (spi) could not be opened")
         assert "playing without LEDs" in leds
-        assert display.startswith("display: I2C bus 1 (/dev/i2c-1) at address 0x3C is not available")
-        assert "i2cdetect -y 1" in display
+        assert display.startswith("display: /dev/i2c-1 does not exist, so I2C is not enabled")
+        assert "raspi-config → Interface Options → I2C" in display
         assert buzzer.startswith("buzzer: GPIO27 could not play tones") and "playing without sound" in buzzer
 
 

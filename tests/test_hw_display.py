@@ -15,7 +15,8 @@ from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.hardware.display import NIGHT_CONTRAST, Display, RecordingI2CBus, changed_span, make_luma_device, page_bytes
+from firmware.hardware.display import NIGHT_CONTRAST, Display, changed_span, make_luma_device, page_bytes
+from sim.bench.buses import RecordingI2CBus
 from tests.hardware_fixtures import default_board
 
 # luma's drivers call Image.getdata(), deprecated in Pillow 13 (removed in 14): theirs, not ours.
@@ -234,13 +235,13 @@ def test_nothing_at_the_address_is_a_clear_hardware_error() -> None:
     with pytest.raises(HardwareError) as caught:
         ssd1306(present=(0x3D,))
     message = str(caught.value)
-    for part in ("I2C bus 1", "0x3C", "i2cdetect -y 1", "wiring", "I2C is enabled"):
+    for part in ("I2C bus 1", "0x3C", "i2cdetect -y 1", "wiring", "display.address"):
         assert part in message
 
 
 def test_missing_bus_is_a_clear_hardware_error() -> None:
     # This machine has no /dev/i2c-1: luma's own smbus2 interface cannot open it.
-    with pytest.raises(HardwareError, match=r"display: I2C bus 1 \(/dev/i2c-1\) at address 0x3C is not available"):
+    with pytest.raises(HardwareError, match=r"display: /dev/i2c-1 does not exist, so I2C is not enabled"):
         make_luma_device(default_board().display)
 
 

@@ -24,12 +24,10 @@ from firmware.hardware.display import (
     CHANGE_ONLY,
     ChangeOnly,
     Display,
-    RecordingI2CBus,
-    RecordingSPIBus,
     changed_boxes,
     luma_mode,
-    recording_serial,
 )
+from sim.bench.buses import RecordingI2CBus, RecordingSPIBus, recording_serial
 
 # luma's drivers call Image.getdata(), deprecated in Pillow 13 (removed in 14): theirs, not ours.
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")

@@ -57,6 +57,6 @@ def test_missing_parts_are_warnings_and_a_missing_loop_exits_3(tmp_path: Path) -
     assert done.returncode == 3
     lines = done.stderr.strip().splitlines()
     assert lines[0].startswith("xtraboard run: warning: LEDs: the NeoPixel chain on GPIO10 (spi) could not be opened")
-    assert lines[1].startswith("xtraboard run: warning: display: I2C bus 1 (/dev/i2c-1) at address 0x3C is not available")
+    assert lines[1].startswith("xtraboard run: warning: display: /dev/i2c-1 does not exist, so I2C is not enabled")
     assert lines[2].startswith("xtraboard run: warning: buzzer: GPIO27 could not play tones")  # no PWM on a MockPin
     assert lines[3] == "xtraboard run: the board loop is not built yet"

@@ -14,9 +14,9 @@ from luma.core.interface.serial import i2c
 
 from firmware.hardware.board import Hardware, open_hardware
 from firmware.hardware.buttons import RawEdge
-from firmware.hardware.display import RecordingI2CBus
 from firmware.hardware.selftest import QueueEdges, SelftestReport, run_selftest
 from firmware.ui.cues import TUNES
+from sim.bench.buses import RecordingI2CBus
 from tests.hardware_fixtures import FakeClock, default_board
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")

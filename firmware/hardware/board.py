@@ -79,7 +79,7 @@ def open_hardware(
 
     The keyword arguments replace one part each: `pin_factory` (gpiozero), `pixels` (a PixelBuf),
     `display_device` (a luma device) or `serial` (a luma serial interface for the configured
-    driver, e.g. `i2c(bus=RecordingI2CBus())`). Without `emit`, edges go to `Hardware.edges`.
+    driver, e.g. luma's `i2c(bus=…)` on a recording bus). Without `emit`, edges go to `Hardware.edges`.
     """
     if backend not in BACKENDS:
         raise ValueError(f"hardware: backend {backend!r} is not one of {', '.join(BACKENDS)}")
@@ -158,6 +158,11 @@ def _open_leds(cfg: LedsConfig, backend: str, pixels: PixelBuf | None, problems:
         try:
             pixels = _neopixels(cfg)
         except Exception as error:  # import, platform, permission: all mean "no LEDs", play on
+            if cfg.driver == "spi" and isinstance(error, FileNotFoundError):  # no /dev/spidev0.0: SPI is off
+                problems.append(Text(N_("LEDs: {device} does not exist, so SPI is not enabled; enable it "
+                                        "(raspi-config → Interface Options → SPI) and reboot; playing without LEDs"),
+                                     device=error.filename or "/dev/spidev0.0"))
+                return None
             need = (
                 Text(N_("that SPI is enabled (raspi-config → Interface Options → SPI)"))
                 if cfg.driver == "spi"

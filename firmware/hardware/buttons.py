@@ -223,7 +223,7 @@ class ButtonInputs:
                     raise HardwareError(Text(
                         N_("button {button} on GPIO{pin}: {error} "
                            "(check the pin number in board.toml and that no other program uses it)"),
-                        button=name.upper(), pin=pin, error=error or type(error).__name__)) from error
+                        button=name.upper(), pin=pin, error=str(error) or type(error).__name__)) from error
                 button.when_activated = self._callback(name, True)
                 button.when_deactivated = self._callback(name, False)
                 self._buttons[name] = button

@@ -13,18 +13,14 @@ device class that sends only what changed and nothing for an unchanged frame:
 Other drivers are luma's own. `Display` skips identical frames, centres a smaller image on a
 larger panel, and turns bus errors into `HardwareError`.
 
->>> from luma.core.interface.serial import i2c
->>> bus = RecordingI2CBus()
->>> display = Display(make_luma_device(DisplayConfig("ssd1306", "i2c", 1, 0x3C, 128, 64, 0),
-...                                    serial=i2c(bus=bus, address=0x3C)))
->>> bus.clear(); display.show(Image.new("1", (128, 64))), bus.byte_count()
-(True, 1063)
+On the Pi, `make_luma_device` opens luma's own `i2c(port=…, address=…)` or `spi(port=…,
+device=…, gpio_DC=…, gpio_RST=…)`; tests and the bench pass a recording interface as `serial`
+(`sim/bench/buses.py`), and tests/pi_fakes stands in for smbus2, spidev and RPi.GPIO to run the
+Pi's own path.
 """
 
 from __future__ import annotations
 
-import errno
-from collections.abc import Sequence
 from typing import Any
 
 import luma.oled.device
@@ -34,8 +30,6 @@ from PIL import Image
 
 from firmware.errors import N_, ConfigError, HardwareError, Text
 from firmware.hardware.config import DisplayConfig
-
-
 
 DAY_CONTRAST = 0xCF  # luma's SSD1306 level, for a device that does not say what its init chose
 NIGHT_CONTRAST = 0x08  # low but never off: a contrast of 0 blanks some panels entirely
@@ -212,6 +206,14 @@ class SSD1327(GreyscaleWindows, luma.oled.device.ssd1327):
         return left & ~1, top, right + (right & 1), bottom
 
 
+# What luma imports on the Pi (top-level module → the name people know it by, the package that
+# provides it): RPi.GPIO drives an SPI panel's DC and RST lines, spidev its bus, smbus2 the I2C bus.
+MODULES: dict[str, tuple[str, str]] = {
+    "RPi": ("RPi.GPIO", "rpi-lgpio"),
+    "spidev": ("spidev", "spidev"),
+    "smbus2": ("smbus2", "smbus2"),
+}
+
 # The board description's `driver` → our change-only class; other drivers are luma's own.
 CHANGE_ONLY: dict[str, type] = {
     cls.__name__.lower(): cls for cls in (SSD1306, SSD1305, SSD1309, SSD1315, SSD1316, SH1106, SSD1322, SSD1327)
@@ -237,7 +239,16 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
             raise HardwareError(Text(
                 N_("display: permission denied opening {where}; add the user to the {group} group "
                    "(sudo adduser $USER {group}) and log in again"), where=where, group=cfg.interface)) from error
-        except (luma.core.error.Error, OSError, ImportError) as error:
+        except luma.core.error.DeviceNotFoundError as error:  # no /dev file to open: the bus is off, not miswired
+            raise HardwareError(_not_enabled(cfg)) from error
+        except ImportError as error:  # the pi extra is missing: no wiring check helps
+            module = (error.name or "").partition(".")[0]
+            raise HardwareError(Text(
+                N_("display: {where} needs the Python module {module}, which is not installed; install the "
+                   "pi extra (pip install 'xtraboard[pi]', package {package})"),
+                where=where, module=MODULES.get(module, (module, module))[0],
+                package=MODULES.get(module, (module, module))[1])) from error
+        except (luma.core.error.Error, OSError) as error:
             raise HardwareError(Text(N_("display: {where} is not available ({error}); {check}"),
                                      where=where, error=error, check=_what_to_check(cfg))) from error
     options: dict[str, Any] = {}
@@ -248,6 +259,15 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
     except luma.core.error.DeviceDisplayModeError as error:
         raise ConfigError(Text(N_("display: {driver} does not support {width}×{height} ({error})"), driver=cfg.driver,
                                 width=cfg.width, height=cfg.height, error=error)) from error
+    except luma.core.error.DeviceNotFoundError as error:
+        if cfg.interface != "i2c":
+            raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
+                                     where=where, error=error, check=_what_to_check(cfg))) from error
+        # The bus is there but no chip acknowledged the address (the kernel's EREMOTEIO).
+        raise HardwareError(Text(
+            N_("display: nothing answers at address {address} on I2C bus {port}; check the wiring (SDA, SCL, "
+               "3V3, GND) and run `i2cdetect -y {port}`: if the display shows up at another address, set "
+               "display.address to it"), address=f"0x{cfg.address:02X}", port=cfg.port)) from error
     except (luma.core.error.Error, OSError) as error:
         raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
                                  where=where, error=error, check=_what_to_check(cfg))) from error
@@ -401,116 +421,6 @@ def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
     return first, last
 
 
-class RecordingI2CBus:
-    """An smbus2-like bus that records every write (what luma's `i2c(bus=...)` calls).
-
-    Addresses not in `present` raise the OSError a real bus raises when nothing acknowledges.
-    """
-
-    def __init__(self, present: Sequence[int] = (0x3C,)) -> None:
-        self.present = tuple(present)
-        self.writes: list[tuple[int, int, list[int]]] = []  # (address, control byte, payload)
-        self.closed = False
-
-    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
-        """One I2C write: the control byte (0x00 command, 0x40 data) and up to 32 bytes."""
-        if i2c_addr not in self.present:
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")
-        if len(data) > 32:
-            raise ValueError(f"i2c: block of {len(data)} bytes; SMBus allows at most 32")
-        self.writes.append((i2c_addr, register, list(data)))
-
-    def close(self) -> None:
-        self.closed = True
-
-    def clear(self) -> None:
-        """Forget the writes so far."""
-        self.writes.clear()
-
-    def byte_count(self) -> int:
-        """Bytes written after the address: each write's control byte plus its payload."""
-        return sum(1 + len(data) for _, _, data in self.writes)
-
-    def commands(self) -> list[list[int]]:
-        """The command writes (control byte 0x00), in order."""
-        return [data for _, control, data in self.writes if control == 0x00]
-
-    def data(self) -> bytes:
-        """All display-RAM bytes written (control byte 0x40), joined."""
-        return bytes(b for _, control, data in self.writes if control == 0x40 for b in data)
-
-
-class RecordingSPIBus:
-    """A spidev-like SPI port and RPi.GPIO-like pins in one: pass it to luma's own interface as
-    `spi(spi=bus, gpio=bus)`; it records every transfer with the level of the DC line.
-
-    >>> from luma.core.interface.serial import spi
-    >>> bus = RecordingSPIBus()
-    >>> serial = spi(spi=bus, gpio=bus)
-    >>> serial.command(0x15, 0, 63); serial.data([0xF0])
-    >>> bus.writes, bus.byte_count()
-    ([(0, [21, 0, 63]), (1, [240])], 4)
-    """
-
-    LOW, HIGH, OUT, BCM = 0, 1, 0, 11  # RPi.GPIO's names that luma uses
-
-    def __init__(self, dc_pin: int = 24) -> None:
-        self.dc_pin = dc_pin
-        self.levels: dict[int, int] = {}
-        self.writes: list[tuple[int, list[int]]] = []  # (DC level: 0 command, 1 data; bytes)
-        self.max_speed_hz = 0
-        self.mode = 0
-        self.opened: tuple[int, int] | None = None
-
-    # spidev
-    def open(self, port: int, device: int) -> None:
-        self.opened = (port, device)
-
-    def writebytes(self, data: Sequence[int]) -> None:
-        self.writes.append((self.levels.get(self.dc_pin, 0), list(data)))
-
-    def close(self) -> None:
-        self.opened = None
-
-    # RPi.GPIO
-    def setup(self, pin: int, direction: int) -> None:
-        self.levels.setdefault(pin, 0)
-
-    def output(self, pin: int, level: int) -> None:
-        self.levels[pin] = 1 if level else 0
-
-    def cleanup(self, pins: Any = None) -> None:
-        pass
-
-    def clear(self) -> None:
-        """Forget the writes so far."""
-        self.writes.clear()
-
-    def byte_count(self) -> int:
-        """Bytes clocked out on MOSI (commands and data)."""
-        return sum(len(data) for _, data in self.writes)
-
-    def commands(self) -> list[int]:
-        """Every byte sent with DC low, in order."""
-        return [b for level, data in self.writes if level == 0 for b in data]
-
-    def data(self) -> bytes:
-        """Every byte sent with DC high, joined."""
-        return bytes(b for level, data in self.writes if level == 1 for b in data)
-
-
-def recording_serial(cfg: DisplayConfig) -> tuple[Any, RecordingI2CBus | RecordingSPIBus]:
-    """luma's own serial interface for the configured bus, on a recording bus (tests, the bench)."""
-    from luma.core.interface.serial import i2c, spi
-
-    if cfg.interface == "i2c":
-        bus: RecordingI2CBus | RecordingSPIBus = RecordingI2CBus((cfg.address,))
-        return i2c(bus=bus, address=cfg.address), bus
-    bus = RecordingSPIBus(cfg.dc_pin or 24)
-    return spi(spi=bus, gpio=bus, port=cfg.port, device=cfg.device, gpio_DC=cfg.dc_pin or 24,
-               gpio_RST=cfg.reset_pin or 25), bus
-
-
 def _serial_interface(cfg: DisplayConfig) -> Any:
     if cfg.interface == "i2c":
         from luma.core.interface.serial import i2c
@@ -531,13 +441,28 @@ def _where(cfg: DisplayConfig) -> Text:
     return Text(N_("SPI port {port} (/dev/spidev{port}.{device})"), port=cfg.port, device=cfg.device)
 
 
+def _not_enabled(cfg: DisplayConfig) -> Text:
+    if cfg.interface == "i2c":
+        return Text(N_("display: /dev/i2c-{port} does not exist, so I2C is not enabled; enable it "
+                       "(raspi-config → Interface Options → I2C) and reboot"), port=cfg.port)
+    return Text(N_("display: /dev/spidev{port}.{device} does not exist, so SPI{port} is not enabled; enable it "
+                   "({enable}) and reboot"), port=cfg.port, device=cfg.device, enable=_spi_enable(cfg))
+
+
+def _spi_enable(cfg: DisplayConfig) -> str:
+    """How SPI0, or SPI1 with enough chip selects for `device`, is switched on."""
+    if cfg.port == 0:
+        return "raspi-config → Interface Options → SPI"
+    return f"dtoverlay=spi1-{cfg.device + 1}cs in /boot/firmware/config.txt"
+
+
 def _what_to_check(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
         return Text(N_("check the wiring (SDA, SCL, 3V3, GND), run `i2cdetect -y {port}` to see which address "
                        "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"), port=cfg.port)
     dc, reset = cfg.dc_pin or 24, cfg.reset_pin or 25
     mosi, sclk = (10, 11) if cfg.port == 0 else (20, 21)
-    enable = "raspi-config → Interface Options → SPI" if cfg.port == 0 else "dtoverlay=spi1-1cs in /boot/firmware/config.txt"
+    enable = _spi_enable(cfg)
     return Text(N_("check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cs} (CE{device}), "
                    "DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{port} is enabled ({enable})"),
                 mosi=mosi, sclk=sclk, cs=cfg.cs_pin, device=cfg.device, dc=dc, reset=reset, port=cfg.port, enable=enable)

@@ -20,8 +20,8 @@ from typing import Any
 from firmware.board_loop import Board
 from firmware.hardware.board import open_hardware
 from firmware.hardware.config import default_board_path, load_board
-from firmware.hardware.display import recording_serial
 from firmware.loop import EventLoop, FakeClock, Stop
+from sim.bench.buses import recording_serial
 from sim.timing import TAP_S
 
 
