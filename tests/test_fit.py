@@ -252,7 +252,9 @@ def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
         board.tap("roll")
         board.settle()
         play = board.app.screen
-        target = next(i for i, o in enumerate(play.choice.options) if len(o.value.groups) == 2)
+        faces = COMPLETING[0]  # the option "7+10": the chips that complete the fourth set
+        target = next(i for i, o in enumerate(play.choice.options)
+                      if sorted(sum(faces[d] for d in g) for g in getattr(o.value, "groups", ())) == [7, 10])
         while play.choice.index != target:
             board.tap("right")
         board.tap("ok")

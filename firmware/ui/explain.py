@@ -84,7 +84,7 @@ def _levelx(names: list[str], events: Events) -> str | None:
         return _("{who} takes the last tile {tile}: last round").format(who=who, tile=first["tile"])
     if first["kind"] == "bonus_declined":
         # Translators: LEVEL X: a player left the last bonus tile; the game goes on.
-        return _("{who} declines the last tile {tile}").format(who=who, tile=first["tile"])
+        return _("{who} leaves the last tile {tile}").format(who=who, tile=first["tile"])
     groups = _kinds(events, "group")
     if not groups:
         return None

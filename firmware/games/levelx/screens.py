@@ -11,7 +11,7 @@ Choices of a turn (only legal ones, one per distinct effect):
   Order: most groups first, then by ascending sums, "pass" last (LEFT from the first option
   wraps to it).
 - when the groups left the player entitled to the last bonus tile: "Take tile 6" (taking ends
-  the game at the end of the round) or "Decline tile 6" (the game goes on).
+  the game at the end of the round) or "Leave tile 6" (the game goes on).
 
 ROLL while a decision is pending (or while bots play) flips to the score table and back.
 
@@ -46,9 +46,9 @@ RULES = (
     "Roll 4 dice. Group any of them into sums of 5-10 (unused dice are fine). Each sum acts on "
     "its row: brings in your piece or moves it one field on. Arriving on X ousts the piece there "
     "and takes a chip; already on X: takes a chip; closed row: nothing. Two or more 1s: turn all "
-    "but one to any faces. A row's last chip closes it; its pieces are lost. Each set of six "
-    "different chips takes the top tile (15 12 9 6); the last one you may decline. End: after the "
-    "round in which a 3rd row closes or the last tile is taken. Chips + tiles: most wins."
+    "but one to any faces. A row's last chip closes it; its pieces are lost. Six different "
+    "chips: the top tile (15 12 9 6), the last if you like. End: after the round a 3rd row "
+    "closes or the last tile goes. Chips + tiles: most wins."
 )
 
 DIE = 12  # OLED die size in pixels (pips 2×2)
@@ -76,13 +76,14 @@ def options(app: App, session: GameSession) -> list[Option]:
 def bonus_options(game: LevelX) -> list[Option]:
     """Take or decline the last bonus tile, each with what it does."""
     tile = game.tiles_left[0]
-    # Translators: LEVEL X: what taking the last bonus tile does (the game ends when this round is over).
-    ends = _("last round anyway") if game.end_triggered else _("the game ends after this round")
+    # Translators: LEVEL X: what taking the last bonus tile does (the game ends when this round is
+    # over); both at most 21 characters, like "the game goes on".
+    ends = _("last round anyway") if game.end_triggered else _("game ends this round")
     return [
         # Translators: LEVEL X: the option that takes the last bonus tile, "Take tile 6".
         Option(_("Take tile {tile}").format(tile=tile), Bonus(True), ends),
         # Translators: LEVEL X: the option that leaves the last bonus tile; its effect follows.
-        Option(_("Decline tile {tile}").format(tile=tile), Bonus(False),
+        Option(_("Leave tile {tile}").format(tile=tile), Bonus(False),
                # Translators: LEVEL X: what declining the last bonus tile does.
                _("the game goes on")),
     ]
@@ -434,9 +435,10 @@ def _last_turn(session: GameSession) -> str:
     rows = sorted(e["row"] for e in events if e["kind"] == "group")
     name = game.players[mover].name
     if events[0]["kind"] == "bonus":  # the last tile, taken by choice
+        # Translators: LEVEL X: under the roll prompt, what the previous player did with the last bonus tile.
         return _("{name} took tile {tile}").format(name=name, tile=events[0]["tile"])
     if events[0]["kind"] == "bonus_declined":
-        return _("{name} declined tile {tile}").format(name=name, tile=events[0]["tile"])
+        return _("{name} left tile {tile}").format(name=name, tile=events[0]["tile"])
     return (_("{name} played {rows}").format(name=name, rows="+".join(map(str, rows))) if rows
             else _("{name} passed").format(name=name))
 
@@ -719,9 +721,9 @@ def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> li
             show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: colours[event["player"]]})
         elif kind == "bonus_offer":
             # Translators: LEVEL X: the player may take the last bonus tile (or leave it).
-            show(0.4, _("Last tile {tile}: take it?").format(tile=event["tile"]))
+            show(0.4, _("Tile {tile}: take it?").format(tile=event["tile"]))
         elif kind == "bonus_declined":
-            show(0.4, _("{name} declines tile {tile}").format(name=who, tile=event["tile"]))
+            show(0.4, _("{name} leaves tile {tile}").format(name=who, tile=event["tile"]))
         elif kind == "no_effect":
             show(0.3, _("Row {row} is closed").format(row=row) if event["reason"] == "closed" else _("No piece left"))
         elif kind == "end_triggered":

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from levelx_bonus import COMPLETING, PASS, offer_record, record, steps_before_offer, turn_steps
 
 from firmware.cli import main
-from firmware.dice import ScriptedDice
+from firmware.dice import ScriptedDice, SeededDice
 from firmware.errors import RecordError
 from firmware.games import Pending, new_game
 from firmware.games.levelx import bots
@@ -187,9 +189,33 @@ def test_hint_and_explanations_of_the_choice() -> None:
     names = [p.name for p in game.players]
     twin = game.copy()
     twin.apply(Bonus(False))
-    assert explain("levelx", names, twin.events) == "Yellow declines the last tile 6"
+    assert explain("levelx", names, twin.events) == "Yellow leaves the last tile 6"
     game.apply(Bonus(True))
     assert explain("levelx", names, game.events) == "Yellow takes the last tile 6: last round"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_play_from_the_offer_never_raises_and_undo_restores(seed: int) -> None:
+    """From the offer on, random legal play (declines and takes, offers again) to the end; every
+    step taken back restores the record and the offered decisions exactly."""
+    game = offered()
+    dice, rng = SeededDice(seed), random.Random(seed)
+    offers = 0
+    while not game.is_over():
+        if game.pending().kind == "roll":
+            game.roll(dice)
+            continue
+        offers += game.bonus_pending
+        legal = game.legal_decisions()
+        before, record = legal, game.to_record()
+        step = rng.choice(legal)
+        game.apply(step)
+        game.events  # built through the plain path from the undo record
+        assert game.undo() == step and game.to_record() == record and game.legal_decisions() == before
+        game.apply(step)
+        assert len(game.history) < 2000
+    assert offers >= 1 and replay_record(game.to_record()).to_record() == game.to_record()
 
 
 # --- the engine protocol ----------------------------------------------------------------------
@@ -239,7 +265,7 @@ def test_a_person_declines_the_last_tile_then_takes_it_through_the_buttons(tmp_p
         play = board.app.screen
         assert isinstance(play, PlayScreen) and play.choice is not None
         labels = [(o.label, o.detail) for o in play.choice.options]
-        assert labels == [("Take tile 6", "the game ends after this round"), ("Decline tile 6", "the game goes on")]
+        assert labels == [("Take tile 6", "game ends this round"), ("Leave tile 6", "the game goes on")]
         # The hint (LEFT and RIGHT together) points at "take" and says why.
         board.tap("right")  # the cursor on "decline" first: the hint moves it
         board.press("left")
@@ -256,7 +282,7 @@ def test_a_person_declines_the_last_tile_then_takes_it_through_the_buttons(tmp_p
         pick_option(board, Bonus(False))
         session = board.app.session
         assert session.game.tiles_left == (6,) and session.game.pending() == Pending("roll", 1)
-        assert board.app.help.shown_explanation(session) == "Yellow declines the last tile 6"
+        assert board.app.help.shown_explanation(session) == "Yellow leaves the last tile 6"
         turn(board, *PASS)  # Red
         turn(board, (6, 1, 1, 2), [[0]])  # Yellow takes a chip of 6: asked again
         assert [o.value for o in board.app.screen.choice.options] == [Bonus(True), Bonus(False)]

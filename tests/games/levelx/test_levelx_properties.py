@@ -62,10 +62,8 @@ def check_invariants(game: LevelX) -> None:
         if game.supply[p] == 0:  # why "no piece left to place" cannot happen
             assert all(game.pieces[p][r] is not None for r in range(6) if game.chips_left[r])
         assert len(game.bonus[p]) <= game.sets[p]
-        if len(game.tiles_left) > (1 if game.last_tile_choice else 0):  # tiles are taken at once...
-            assert len(game.bonus[p]) == game.sets[p]
-        elif game.tiles_left:  # ...but the last one is a choice (version 2), asked of those entitled
-            assert len(game.bonus[p]) >= game.sets[p] - 1
+        if len(game.tiles_left) > (1 if game.last_tile_choice else 0):  # tiles are taken at once
+            assert len(game.bonus[p]) == game.sets[p]  # (version 2: all but the last, a choice)
     if game.bonus_pending:
         player = game.current_player
         assert game.last_tile_choice and len(game.tiles_left) == 1 and game.sets[player] > len(game.bonus[player])
