@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.bots import choose
-from firmware.games import Game, Player
+from firmware.games import Game, Player, find_game
 
 if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
     from firmware.xdp.client import EngineProcess
@@ -198,8 +198,9 @@ ENGINE_PREFIX = "engine:"  # a seat's `bot` for an engine: "engine:NAME" (docs/r
 
 
 def strong_policy(game: Game, rng: random.Random) -> Any:
-    """The built-in strong bot, whatever the seat's `bot` says (an engine's fallback, hints)."""
-    return choose(game, rng, FALLBACK_LEVEL)
+    """The game's strongest built-in level (its last), whatever the seat's `bot` says (an
+    engine's fallback, hints)."""
+    return choose(game, rng, find_game(game.name).levels[-1])
 
 
 class EngineAgent(Agent):

@@ -1,17 +1,21 @@
 """The `xtraboard` command: one sub-command a module, imported only when it runs.
 
-Each command module offers `add_arguments(parser)` and `run(args) -> int`.
+Each command module offers `add_arguments(parser)` and `run(args) -> int`. Before the command,
+`--game-module MODULE` (repeatable) loads a plug-in game's package (docs/adding-a-game.md) for
+this command and the processes it starts (`XTRABOARD_GAMES`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 from typing import NoReturn
 
 from firmware import i18n
 from firmware.errors import XtraboardError
+from firmware.games.registry import GAMES_ENV, load_game_module, plugin_modules
 from firmware.i18n import N_, _
 
 COMMANDS = {  # the help texts are shown through _() (firmware/i18n.py)
@@ -45,6 +49,8 @@ class Parser(argparse.ArgumentParser):
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported (start-up stays fast on a Pi)."""
     parser = Parser(prog="xtraboard", description=_("The xtraboard dice-game board."))
+    parser.add_argument("--game-module", action="append", default=[], metavar="MODULE",
+                        help=_("load a plug-in game's package (its SPEC) before the command; repeatable"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         command = sub.add_parser(name, help=_(help_text), description=_(help_text))
@@ -52,6 +58,29 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         if name == chosen:
             _module(module).add_arguments(command)
     return parser
+
+
+def _leading_options(argv: list[str]) -> tuple[list[str], str | None]:
+    """The `--game-module` values given before the command, and the command's name.
+
+        >>> _leading_options(["--game-module", "examples.highdie", "selfplay", "highdie"])
+        (['examples.highdie'], 'selfplay')
+    """
+    modules: list[str] = []
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg == "--game-module" and index + 1 < len(argv):
+            modules.append(argv[index + 1])
+            index += 2
+        elif arg.startswith("--game-module="):
+            modules.append(arg.partition("=")[2])
+            index += 1
+        elif arg.startswith("-"):
+            index += 1
+        else:
+            return modules, arg
+    return modules, None
 
 
 def _module(name: str):
@@ -63,7 +92,16 @@ def main(argv: list[str] | None = None) -> int:
     # Messages to people in the environment's language ($XTRABOARD_LANG, $LANGUAGE, ..., $LANG);
     # `run` and `sim` take --lang for the board and for themselves.
     i18n.use(i18n.from_environment())
-    chosen = next((a for a in argv if not a.startswith("-")), None)
+    modules, chosen = _leading_options(argv)
+    if modules:
+        try:
+            for module in modules:
+                load_game_module(module)
+        except XtraboardError as exc:
+            print(f"xtraboard: {i18n.tr(exc)}", file=sys.stderr)
+            return 2
+        # the processes a command starts (bench jobs, engines, the board) load them too
+        os.environ[GAMES_ENV] = ",".join(dict.fromkeys([*plugin_modules(), *modules]))
     args = build_parser(chosen if chosen in COMMANDS else None).parse_args(argv)
     try:
         return int(_module(args.module).run(args) or 0)

@@ -45,7 +45,7 @@ from firmware.dice import ScriptedDice
 from firmware.errors import XtraboardError
 from firmware.hardware.buttons import RawEdge
 from firmware.hardware.config import DebugConfig, is_loopback
-from firmware.state import StateError, plain, read_state, state_roots
+from firmware.state_reader import StateError, plain, read_state, state_roots
 
 log = logging.getLogger("xtraboard.debug")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games import Game, Player, game_class, game_names
+from firmware.games import Game, Player, find_game, game_class, game_names
 from firmware.games.base import RECORD_VERSION, RECORD_VERSIONS
 
 FORMAT = "xtraboard-record"
@@ -26,8 +26,6 @@ VERSIONS = RECORD_VERSIONS
 RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice", "notes")
 DICE_KEYS = ("scheme", "commit", "seed", "physical")  # the optional dice block (docs/dice.md)
 PLAYER_KEYS = ("name", "bot", "kids")
-# Keys a step may hold besides those its own kind writes (EXTRA!'s `column` may be null or left out).
-OPTIONAL_STEP_KEYS = {"extra": frozenset({"column"})}
 
 
 def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
@@ -79,7 +77,7 @@ def replay_record(record: Mapping[str, Any]) -> Game:
         game = cls.for_record(players, record["version"])  # a version-1 record keeps its rules
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
-    optional = OPTIONAL_STEP_KEYS.get(cls.name, frozenset())
+    optional = find_game(cls.name).optional_step_keys  # keys a step may hold besides its own
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)

@@ -276,9 +276,6 @@ class Table:
         return self.game.pending().kind == ROLL
 
 
-GameSession = Table  # the name the board's screens and tests know it by
-
-
 def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:
     return SystemDice() if seed is None else SeededDice(seed, rolls_made)
 

@@ -290,7 +290,7 @@ class BoardRenderer:
             label = "START" if index == 0 else "FINISH" if index == last else str(index)
             self._text(layer, label, self.at((point[0], point[1] + half - 3.4)), 2.6 if end else 3.0,
                        ACCENT if end else INK_FAINT, bold=end)
-        self._group_label(layer, "EXXTRA  TRACK", [p for _, p in cells], TRACK_TILE_MM / 2 + 5.0)
+        self._group_label(layer, "TRACK", [p for _, p in cells], TRACK_TILE_MM / 2 + 5.0)
 
     def _draw_ladder(self, layer: Any) -> None:
         import pygame
@@ -342,7 +342,7 @@ class BoardRenderer:
                                3.0, X_INK, bold=True)
             first = min(fields, key=lambda item: item[1][0])[1]
             self._text(layer, str(row), self.at((first[0] - GRID_TILE_MM / 2 - 5.0, first[1])), 3.6, INK_FAINT, bold=True)
-        self._group_label(layer, "LEVEL X", [p for _, p in cells], GRID_TILE_MM / 2 + 6.0)
+        self._group_label(layer, "GRID", [p for _, p in cells], GRID_TILE_MM / 2 + 6.0)
 
     def _draw_dice(self, layer: Any) -> None:
         import pygame

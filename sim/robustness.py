@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.errors import XtraboardError
-from firmware.games import game_class, game_names
+from firmware.games import find_game, game_class, game_names
 from firmware.hardware.config import BUTTON_NAMES
 from firmware.records import replay_record
 from sim.app import DemoError
@@ -52,7 +52,7 @@ class RobustnessError(XtraboardError):
 
 
 @dataclass(frozen=True)
-class Table:
+class TableSetup:
     """One game to mash: the game, each seat's kind, and the dice."""
 
     game: str
@@ -65,17 +65,18 @@ class Table:
         return f"{self.game} ({people}; {self.dice_mode} dice)"
 
 
-def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[Table]:
+def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[TableSetup]:
     """Every game with every seat count once, in a shuffled order, seats and dice at random;
     about half of the tables use physical dice, a few are bots only."""
     chosen = []
     for game in games or game_names():
         cls = game_class(game)
+        kids = "kids" in find_game(game).seat_options  # a children's seat where the game has one
         for count in range(cls.min_players, cls.max_players + 1):
-            kinds = KINDS if game == "extra" else KINDS[:2]
-            weights = (5, 3, 2) if game == "extra" else (5, 3)
+            kinds = KINDS if kids else KINDS[:2]
+            weights = (5, 3, 2) if kids else (5, 3)
             seats = tuple(rng.choices(kinds, weights, k=count))
-            chosen.append(Table(game, seats, rng.choice(("electronic", "physical"))))
+            chosen.append(TableSetup(game, seats, rng.choice(("electronic", "physical"))))
     rng.shuffle(chosen)
     return chosen
 
@@ -123,7 +124,7 @@ def set_setting(board: SimBoard, name: str, value: object) -> None:
     board.tap("back")
 
 
-def seat_up(board: SimBoard, table: Table, rng: random.Random | None = None) -> list[tuple[str, Callable[[], None]]]:
+def seat_up(board: SimBoard, table: TableSetup, rng: random.Random | None = None) -> list[tuple[str, Callable[[], None]]]:
     """The presses that start `table`: Play GAME → N players → each seat's kind (LEFT/RIGHT),
     sometimes another colour (ROLL) → OK. Returned as (what, do) pairs, to be done in order."""
     count = len(table.seats)
@@ -260,7 +261,7 @@ class Campaign:
                 return
             self.mash()
 
-    def play(self, table: Table) -> None:
+    def play(self, table: TableSetup) -> None:
         """Set `table` up by buttons, then mash it until its game ends or its actions run out."""
         self.summary.tables += 1
         self.summary.seatings.add((table.game, len(table.seats)))

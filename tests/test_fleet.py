@@ -268,7 +268,7 @@ def test_the_fleet_view_reads_only_its_own_topics() -> None:
 
 def test_rounds_as_each_game_counts_them() -> None:
     from firmware.dice import CommittedDice
-    from firmware.fleet.state import round_of
+    from firmware.fleet.report import round_of
     from firmware.games import new_game
     from firmware.games.exxtra.rules import Reroll
 

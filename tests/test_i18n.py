@@ -21,7 +21,8 @@ from firmware.errors import ConfigError
 from firmware.games import game_names
 from firmware.hardware.config import load_board
 from firmware.i18n import _, ngettext
-from firmware.rules import RULES, rules_pages
+from firmware.ui.gameview import game_view
+from firmware.ui.rules_page import rules_pages
 from firmware.ui.draw import Canvas, problems
 from firmware.ui.menus import RulesScreen
 from sim.app import start_demo
@@ -95,7 +96,7 @@ def test_the_pseudo_locale_is_longer_accented_bracketed_and_keeps_placeholders()
     assert text.startswith("[") and text.endswith("]") and "{game}" in text
     assert text.format(game="EXXTRA").endswith(" EXXTRA]")
     assert re.search(r"[éüö]", text) and text.encode("latin-1")  # accented, within the fonts' Latin-1
-    for message in [m for paragraphs in RULES.values() for m in paragraphs]:
+    for message in [m for game in game_names() for m in game_view(game).rules]:
         assert len(i18n.pseudo(message)) >= 1.3 * len(message)
         assert i18n.placeholders(i18n.pseudo(message)) == i18n.placeholders(message)
     assert ngettext("{n} player", "{n} players", 2).format(n=2) == "[2 pláýérs····]"
@@ -265,7 +266,7 @@ def test_the_rules_fit_every_display_in_pages(profile: Path, code: str) -> None:
         assert all(0 < len(page) <= canvas.lines - 1 for page in pages)
         assert all(len(line) <= canvas.columns for page in pages for line in page), (game, code)
         assert " ".join(w for page in pages for w in " ".join(page).split()) == " ".join(
-            " ".join(_(p).split()) for p in RULES[game])  # nothing lost, nothing added
+            " ".join(_(p).split()) for p in game_view(game).rules)  # nothing lost, nothing added
 
 
 def test_the_rules_screen_flips_pages(tmp_path: Path) -> None:

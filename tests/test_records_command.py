@@ -20,6 +20,7 @@ from firmware.games import game_class, new_game
 from firmware.games.base import Player
 from firmware.journal import DB_NAME, Journal
 from firmware.paths import default_state_dir
+from tests.support import play_on
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = 1_714_572_000.0  # 2024-05-01 14:00 UTC
@@ -29,13 +30,8 @@ def play(journal: Journal, game_name: str, players: list[Player], seed: int) -> 
     """Play a seeded game through the journal, as the board's loop does; its final record."""
     game = new_game(game_name, players)
     gid = journal.start_game(game.to_record(), {"seed": seed})
-    dice, choose = SeededDice(seed), random.Random(seed)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose.choice(game.legal_decisions()))
-        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
+    play_on(game, SeededDice(seed), random.Random(seed),
+            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
     journal.finish(gid, game.result())  # type: ignore[arg-type]
     return game.to_record()
 

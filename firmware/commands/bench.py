@@ -14,7 +14,7 @@ from firmware.i18n import N_, _
 SUITES = {
     "engines": ("sim.bench.engines", N_("random games and legal-decision enumerations per second")),
     "loop": ("sim.bench.loop", N_("the board loop: edge-to-push latency, idle CPU, memory, bus bytes")),
-    "bots": ("sim.arena", N_("bot levels against each other, EXTRA! solo scores, decision times")),
+    "bots": ("sim.arena", N_("bot levels against each other, solo scores, decision times")),
     "ui": ("sim.bench.ui", N_("presses per decision (median and max) for each game, through the screens")),
 }
 

@@ -34,7 +34,7 @@ from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
-from firmware.ui.gamescreens import game_ui
+from firmware.ui.gameview import game_view
 from firmware.ui.help import Help
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
@@ -439,7 +439,7 @@ class BoardApp:
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
-        frames = game_ui(session.game.name).animation(self, session, session.game.events)
+        frames = game_view(session.game.name).animation(self, session, session.game.events)
         self.animate(frames, self.advance)
 
     def roll(self) -> None:
@@ -680,7 +680,7 @@ class BoardApp:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
         frame: dict[str, Any] = {}
         if self.session is not None:
-            game_ui(self.session.game.name).scene(self, self.session, frame)
+            game_view(self.session.game.name).scene(self, self.session, frame)
             for seat, colour in enumerate(self.session.colours):
                 frame.setdefault(f"seat.{seat}", PLAYER_COLOURS[colour])
         else:

@@ -15,6 +15,7 @@ from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
 from firmware.ui.names import colour_name, default_name, level_name
+from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
 from firmware.ui.settings import CHOICES, label
 
@@ -344,17 +345,11 @@ class RulesScreen(Screen):
             self.page = max(0, self.page - 1)
 
     def draw(self, canvas: Canvas) -> None:
-        from firmware.rules import rules_pages
-
         self.pages = rules_pages(self.game, canvas.columns, canvas.lines - 1)
         self.page = min(self.page, len(self.pages) - 1)
         canvas.title(self.title, f"{self.page + 1}/{len(self.pages)}")
         for row, text in enumerate(self.pages[self.page], start=1):
             canvas.line(row, text)
-
-
-def rules_text(game: str) -> str:
-    return find_game(game).rules_text
 
 
 def records_text(app: App) -> str:

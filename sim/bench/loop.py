@@ -41,7 +41,7 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
     loop = EventLoop(clock)
     board, _, pins = _board(clock, loop)
     board.render()
-    for button in ("ok", "ok"):  # Play EXXTRA → 3 players → the first seat screen
+    for button in ("ok", "ok"):  # play the menu's first game → its first seat count → the first seat screen
         _tap(board, loop, pins[button])
     samples = []
     for _ in range(samples_wanted):
@@ -70,6 +70,7 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
     end): each RIGHT moves the cursor; timed from the pin's edge to the display push."""
     from firmware.agents import Agents
     from firmware.bots import choose
+    from firmware.games.registry import games
     from firmware.table import Seat, Table
 
     clock = time.monotonic
@@ -83,7 +84,8 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
         return choose(game, rng)
 
     board.agents = board.app.agents = Agents(loop.post, policy=thinking)
-    table = Table.start("exxtra", [Seat("Red", "red", bot="easy"), Seat("Blue", "blue"), Seat("Green", "green")])
+    game = next(spec.name for spec in games() if 3 in spec.players)  # the menu's first game for three
+    table = Table.start(game, [Seat("Red", "red", bot="easy"), Seat("Blue", "blue"), Seat("Green", "green")])
     table.apply(table.draw_roll())  # Red (the bot) decides next
     board.app.start_session(table)
     board.app.open_menu()

@@ -30,7 +30,7 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.table import Seat
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import DEFAULT_ORDER
-from firmware.ui.gamescreens import game_ui
+from firmware.ui.gameview import game_view
 from firmware.ui.play import FaceEntryScreen
 
 STEP_GUARD = 40  # screens visited for one decision before the bench gives up on it
@@ -113,14 +113,14 @@ def route(choice: Any, wanted: Callable[[Any], bool]) -> list[str]:
 
 
 def decide(driver: Driver, step: Any) -> None:
-    """Press until the game applied `step` (or an option the game's UI says does the same)."""
+    """Press until the game applied `step` (or an option the game's view says does the same)."""
     app = driver.app
     session = app.session
     start = len(session.game.history)
-    same = getattr(game_ui(session.game.name), "same_choice", None)
+    view = game_view(session.game.name)
 
     def plays(value: Any) -> bool:
-        return value == step or (same is not None and same(session, value, step))
+        return value == step or view.same_choice(session, value, step)
 
     for _ in range(STEP_GUARD):
         if len(session.game.history) > start:  # only options that play `step` were picked

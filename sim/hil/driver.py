@@ -24,7 +24,7 @@ from typing import Any
 
 from firmware.debug import PROTOCOL, image_checksum
 from firmware.errors import XtraboardError
-from firmware.state import StateError
+from firmware.state_reader import StateError
 
 CONNECT_TIMEOUT_S = 10.0
 ANSWER_TIMEOUT_S = 120.0  # a `wait` of board time on a fake clock may take a while to compute

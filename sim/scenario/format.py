@@ -24,7 +24,7 @@ from firmware.errors import ConfigError
 from firmware.games.registry import games
 from firmware.hardware.config import BUTTON_NAMES, cell_names
 from firmware.ui.colours import PLAYER_COLOURS
-from sim.state import StateError, parse_path
+from firmware.state_reader import StateError, parse_path
 
 DEFAULT_SEED = 0  # scenarios are reproducible unless they script every roll themselves
 COLOUR_NAMES: dict[str, tuple[int, int, int]] = dict(PLAYER_COLOURS) | {"off": (0, 0, 0)}
@@ -317,7 +317,7 @@ def roll_shapes() -> tuple[dict[int, list[str]], set[str]]:
 def _parse_expectation(reader: _StepReader, table: Mapping[str, Any]) -> Expectation:
     kinds = [k for k in table if k in EXPECT_KINDS]
     for key in table:
-        if key not in EXPECT_KINDS and not any(key in extra for extra in EXPECT_KINDS.values()):
+        if key not in EXPECT_KINDS and not any(key in options for options in EXPECT_KINDS.values()):
             raise reader.fail(f"expect.{key}", f"unknown key; an expectation is one of {', '.join(EXPECT_KINDS)}")
     if len(kinds) != 1:
         raise reader.fail("expect", f"an expectation names exactly one of {', '.join(EXPECT_KINDS)}, "

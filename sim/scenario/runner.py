@@ -22,7 +22,7 @@ from firmware.dice import ScriptedDice
 from firmware.errors import ConfigError
 from firmware.hardware.config import HOLD_S
 from sim.scenario.format import BoardDriver, Expectation, Scenario, Step, _show, load_scenario
-from sim.state import StateError, same
+from firmware.state_reader import StateError, same
 from sim.timing import BOUNCE_GAP_S, SETTLE_LIMIT_S, SETTLE_POLL_S, TAP_S, hold_press_s
 
 # What a roll with no scripted roll left says: where the rolls come from, and the fix.

@@ -179,7 +179,7 @@ def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahe
     return first[effects[best]]
 
 
-def explain(game: Any, decision: Any) -> str:
+def hint_reason(game: Any, decision: Any) -> str:
     """Why "strong" likes `decision`: the final total it expects for the sheet, in points."""
     from firmware.games.extra.table import NUMBERS, TABLE
 

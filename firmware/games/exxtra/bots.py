@@ -156,12 +156,12 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     return _decide(game, decisions, threat=1.6, exact=True)
 
 
-def explain(game: Any, decision: Any) -> str:
+def hint_reason(game: Any, decision: Any) -> str:
     """Why "strong" likes `decision`, in a few words (a hint on the board).
 
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> explain(game, Place(5))
+    >>> hint_reason(game, Place(5))
     'rung 5: 93% safe, exp. +4.6 spaces'
     """
     value = int(game.current_combination)

@@ -9,35 +9,31 @@ shown by its colour initial in a white box, never next to a digit it could be re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from firmware.games.base import Roll
 from firmware.games.exxtra.rules import FINISH, Place, Reroll
+from firmware.games.exxtra import text
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
-from firmware.ui.play import ResultPage, Standing, page_title, pip_cells, ranked_page, seat_tag
+from firmware.ui.play import Standing, page_title, pip_cells, ranked_page, seat_tag
+from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
-    from firmware.ui.session import GameSession
+    from firmware.games.base import Game
+    from firmware.table import Table
 
-RULES = """\
-EXXTRA (Knizia), 3-6 players. First to the finish (space 21) wins.
-Your turn: if your dice lie on rung r of the ladder, move r spaces and take them back.
-Roll die A (1 2 3 4 7 X) and die B (1 2 3 5 6 X). Read the higher face first: 7-1 is 71.
-First roll of the turn: X counts 0 (X-X is 00). Later rolls: any X ends the turn and you move back one space per X, never behind the start.
-Doubles 1-1, 2-2, 3-3 move you 1, 2, 3 at once.
-Roll again as often as you dare (ROLL), or accept: put the dice on rung 0 or any free rung 1-5.
-Every pair on a higher rung that is equal or lower than yours goes back to its owner. Rung 0 holds any number of pairs and is never cleared."""
 
 STEP_S = 0.15  # one space of a counter's walk
 FLASH_S = 0.2
 
 
-def options(app: App, session: GameSession) -> list[Option]:
+def options(app: App, session: Table) -> list[Option]:
     """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
     (ROLL does it too)."""
     game = session.game
@@ -53,7 +49,7 @@ def options(app: App, session: GameSession) -> list[Option]:
     return result
 
 
-def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL while deciding = roll again, at once (when allowed): one press, as docs/board.md says."""
     if Reroll() in session.game.legal_decisions() and not session.pending_bot():
         app.step(Reroll())
@@ -61,11 +57,11 @@ def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
             app.roll()
 
 
-def _name(session: GameSession, player: int) -> str:
+def _name(session: Table, player: int) -> str:
     return session.game.players[player].name
 
 
-def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     game = session.game
     player = game.current_player
     # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
@@ -118,7 +114,7 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
-def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,
+def _ladder_cell(canvas: Canvas, x: int, y: int, session: Table, rung: int, *, names: bool,
                  right: int | None = None) -> int:
     """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
     for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
@@ -144,7 +140,7 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
     return x
 
 
-def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool) -> None:
+def _draw_positions(canvas: Canvas, session: Table, y: int, *, names: bool) -> None:
     """Every counter's space, seat by seat, spread over the width: tag and number ("[B]21"),
     with the names when they all fit."""
     game = session.game
@@ -159,7 +155,7 @@ def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool
         canvas.text(x, y, text)
 
 
-def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> None:
+def _draw_race(canvas: Canvas, session: Table, top: int, bottom: int) -> None:
     """Each counter as a bar from the start to its space (the finish is the bar's right end),
     seat by seat between y = `top` and `bottom` (inclusive): tag, bar, space number."""
     game = session.game
@@ -181,7 +177,7 @@ def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> N
         canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
 
 
-def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
+def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
     game = session.game
     on_space: dict[int, list] = {}
     for player, position in enumerate(game.positions):
@@ -199,7 +195,7 @@ def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
         frame[f"seat.{game.current_player}"] = [colour, dim(colour, 0.15)]
 
 
-def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Frame]:
     frames: list[Frame] = []
     for event in events:
         kind = event["kind"]
@@ -238,13 +234,13 @@ def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) 
             else _("X! {name} stays at start").format(name=who))
 
 
-def _order(session: GameSession) -> list[int]:
+def _order(session: Table) -> list[int]:
     """Players by position, best first (seat order among equals)."""
     positions = session.game.positions
     return sorted(range(len(positions)), key=lambda p: -positions[p])
 
 
-def result_lines(session: GameSession) -> list[str]:
+def result_lines(session: Table) -> list[str]:
     game = session.game
     result = game.result() or {}
     winners = result.get("winners", [])
@@ -253,7 +249,7 @@ def result_lines(session: GameSession) -> list[str]:
     return lines
 
 
-def result_pages(session: GameSession) -> list[ResultPage]:
+def result_pages(session: Table) -> list[ResultPage]:
     """The standings (every player, ranked), the final track (the race as bars) and the final
     ladder (every rung with its pair and owner)."""
     game = session.game
@@ -270,12 +266,12 @@ def result_pages(session: GameSession) -> list[ResultPage]:
             ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position))]
 
 
-def _track_page(canvas: Canvas, session: GameSession, position: str) -> None:
+def _track_page(canvas: Canvas, session: Table, position: str) -> None:
     page_title(canvas, _("Final track"), position)
     _draw_race(canvas, session, canvas.line_height, canvas.height - 1)
 
 
-def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
+def _ladder_page(canvas: Canvas, session: Table, position: str) -> None:
     """Rungs 5..0: one a line with the owner's name where the panel has the lines, else two
     columns; rung 0 lists its pairs as far as they fit."""
     page_title(canvas, _("Final ladder"), position)
@@ -290,3 +286,46 @@ def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
         wide = canvas.columns >= 40 or rung == 0
         _ladder_cell(canvas, column * half, top + row * LINE_HEIGHT, session, rung, names=wide,
                      right=(column + 1) * half - CHAR_WIDTH)
+
+
+# --- the view: what the board asks of EXXTRA (firmware.ui.gameview.GameView) -------------------
+class ExxtraView(GameView):
+    """EXXTRA's screens, LEDs, words and rules page."""
+
+    rules = text.RULES
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        return options(app, table)
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        draw(canvas, app, table, play)
+
+    def result_lines(self, table: Table) -> list[str]:
+        return result_lines(table)
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        scene(app, table, frame)
+
+    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
+        return animation(app, table, list(events))
+
+    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
+        on_roll(app, table, play)
+
+    def result_pages(self, table: Table) -> list[ResultPage]:
+        return result_pages(table)
+
+    def legend(self) -> str:
+        return _(text.LEGEND)
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        return text.describe(names, events)
+
+    def round_of(self, game: Game) -> int | None:
+        """One round is a turn of each player; a turn starts with a roll that is not a reroll."""
+        history = game.history
+        turns = sum(isinstance(step, Roll) and (i == 0 or history[i - 1] != Reroll()) for i, step in enumerate(history))
+        return (max(turns, 1) - 1) // len(game.players) + 1
+
+
+VIEW = ExxtraView()

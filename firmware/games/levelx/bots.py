@@ -227,13 +227,13 @@ def _tile_wins(game: Any) -> bool:
                for p in range(len(scores)) if p != me)
 
 
-def explain(game: Any, decision: Any) -> str:
+def hint_reason(game: Any, decision: Any) -> str:
     """Why "strong" likes `decision`: the lead over the best opponent it expects, in points.
 
     >>> from firmware.games import new_game, Roll
     >>> from firmware.games.levelx.rules import Groups
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
-    >>> explain(game, Groups(((0, 1), (2, 3))))
+    >>> hint_reason(game, Groups(((0, 1), (2, 3))))
     'exp. lead +16.3 pts'
     """
     if isinstance(decision, Bonus):

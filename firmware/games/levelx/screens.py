@@ -28,28 +28,22 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, Outcome, TurnOnes, outcomes
+from firmware.games.levelx import text
 from firmware.i18n import N_, _, npgettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.names import colour_name, is_default_name
-from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, page_title, pip_cells,
+from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, Standing, page_title, pip_cells,
                               ranked_page, seat_tag)
+from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
-    from firmware.ui.session import GameSession
+    from firmware.games.base import Game
+    from firmware.table import Table
 
-RULES = (
-    "Roll 4 dice. Group any of them into sums of 5-10 (unused dice are fine). Each sum acts on "
-    "its row: brings in your piece or moves it one field on. Arriving on X ousts the piece there "
-    "and takes a chip; already on X: takes a chip; closed row: nothing. Two or more 1s: turn all "
-    "but one to any faces. A row's last chip closes it; its pieces are lost. Six different "
-    "chips: the top tile (15 12 9 6), the last if you like. End: after the round a 3rd row "
-    "closes or the last tile goes. Chips + tiles: most wins."
-)
 
 DIE = 12  # OLED die size in pixels (pips 2×2)
 DIE_GAP = 3
@@ -59,7 +53,7 @@ TURN_ONES = N_("Turn ones...")
 
 
 # --- choices -------------------------------------------------------------------------------
-def options(app: App, session: GameSession) -> list[Option]:
+def options(app: App, session: Table) -> list[Option]:
     """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes; or
     take / decline the last bonus tile."""
     game = session.game
@@ -89,7 +83,7 @@ def bonus_options(game: LevelX) -> list[Option]:
     ]
 
 
-def same_choice(session: GameSession, value: Any, step: Any) -> bool:
+def same_choice(session: Table, value: Any, step: Any) -> bool:
     """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
     outcome offered stands for every grouping that leaves the same position."""
     if isinstance(step, TurnOnes):
@@ -271,7 +265,7 @@ def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
 
 
 # --- the play screen -----------------------------------------------------------------------
-def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     game: LevelX = session.game  # type: ignore[assignment]
     if play.view is not None:
         _draw_scores(canvas, session)
@@ -325,7 +319,7 @@ def _small(canvas: Canvas) -> int:
     return canvas.width // CHAR_WIDTH
 
 
-def _who(session: GameSession, player: int) -> str:
+def _who(session: Table, player: int) -> str:
     name = session.game.players[player].name
     colour = session.colours[player]
     return name if is_default_name(name, colour) else f"{name} ({colour_name(colour)})"
@@ -385,14 +379,14 @@ def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
     canvas.text(canvas.width - (len(position) + 2) * CHAR_WIDTH, y, position, fill=0)
 
 
-def _score_texts(session: GameSession) -> list[str]:
+def _score_texts(session: Table) -> list[str]:
     """Each player's score as chips + tiles: "23+15", or "12" without tiles."""
     game: LevelX = session.game  # type: ignore[assignment]
     return [f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score)
             for score, tiles in zip(game.scores, game.bonus)]
 
 
-def _scores_line(session: GameSession, columns: int) -> str | None:
+def _scores_line(session: Table, columns: int) -> str | None:
     """Each player's score, chips + tiles, by name as long as it fits: "Red 23+15  Blue 12",
     "Red 23+15 Blue 12"; None when it does not (then `_draw_scores_line` uses seat tags)."""
     names = [p.name for p in session.game.players]
@@ -402,7 +396,7 @@ def _scores_line(session: GameSession, columns: int) -> str | None:
     return next((text for text in candidates if len(text) <= columns), None)
 
 
-def _draw_scores_line(canvas: Canvas, y: int, session: GameSession) -> None:
+def _draw_scores_line(canvas: Canvas, y: int, session: Table) -> None:
     """The scores line at y: by name when it fits, else seat tag and score spread over the width."""
     text = _scores_line(session, _small(canvas))
     if text is not None:
@@ -423,7 +417,7 @@ def _footer(game: LevelX) -> str:
     return _("tiles {tiles}").format(tiles=tiles) if tiles else _("no tiles left")
 
 
-def _last_turn(session: GameSession) -> str:
+def _last_turn(session: Table) -> str:
     """What the previous player did, from the last step's events ("Blue played 7+9")."""
     game = session.game
     events = game.events
@@ -443,7 +437,7 @@ def _last_turn(session: GameSession) -> str:
             else _("{name} passed").format(name=name))
 
 
-def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores"), right: str | None = None) -> None:
+def _draw_scores(canvas: Canvas, session: Table, title: str = N_("Scores"), right: str | None = None) -> None:
     """The score table: each player's chips per row, tiles and total; then the tiles left
     (`right` replaces the round number: the result page gives its page number)."""
     game: LevelX = session.game  # type: ignore[assignment]
@@ -457,7 +451,7 @@ def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores")
         canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, _small(canvas)))
 
 
-def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> int:
+def _score_table(canvas: Canvas, session: Table, y: int, bottom: int) -> int:
     """Row numbers (tiny), then a line per player from `y` down to `bottom`: name, chips per
     row, tiles (T) and points (PTS); returns the y after the last line drawn."""
     game: LevelX = session.game  # type: ignore[assignment]
@@ -496,13 +490,13 @@ def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
         canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
 
 
-def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL flips between the play screen and the score table."""
     play.view = None if play.view is not None else 0
     app.changed()
 
 
-def result_lines(session: GameSession) -> list[str]:
+def result_lines(session: Table) -> list[str]:
     """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
     game: LevelX = session.game  # type: ignore[assignment]
     lines = [_headline(session)]
@@ -513,7 +507,7 @@ def result_lines(session: GameSession) -> list[str]:
     return lines
 
 
-def _headline(session: GameSession) -> str:
+def _headline(session: Table) -> str:
     game: LevelX = session.game  # type: ignore[assignment]
     best = max(game.scores)
     winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
@@ -521,14 +515,14 @@ def _headline(session: GameSession) -> str:
             else _("Shared: {names}").format(names=", ".join(winners)))
 
 
-def _ranking(session: GameSession) -> list[tuple[int, int]]:
+def _ranking(session: Table) -> list[tuple[int, int]]:
     """(player, rank) by score, best first; equal scores share a rank."""
     scores = session.game.scores  # type: ignore[attr-defined]
     order = sorted(range(len(scores)), key=lambda p: -scores[p])
     return [(p, 1 + sum(s > scores[p] for s in scores)) for p in order]
 
 
-def result_pages(session: GameSession) -> list[ResultPage]:
+def result_pages(session: Table) -> list[ResultPage]:
     """The standings (points as chips + tiles = total), the final grid and the chips table."""
     game: LevelX = session.game  # type: ignore[assignment]
     standings = []
@@ -541,7 +535,7 @@ def result_pages(session: GameSession) -> list[ResultPage]:
             ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position))]
 
 
-def _grid_page(canvas: Canvas, session: GameSession, position: str) -> None:
+def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
     """The final grid, a row of fields per sum (5 at the top, the X fields in one column): the
     pieces as seat tags, a closed row struck through; the chips left at the right."""
     game: LevelX = session.game  # type: ignore[assignment]
@@ -596,7 +590,7 @@ def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], co
     return cells
 
 
-def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
+def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
     game: LevelX = session.game  # type: ignore[assignment]
     colours = [PLAYER_COLOURS[c] for c in session.colours]
     frame.update(grid_cells(game.pieces, game.closed_rows, colours))
@@ -631,7 +625,7 @@ def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str,
             frame[name] = [mine, *(others or [OFF])]
 
 
-def animation(app: App, session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
     """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
     enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
     kinds = {e["kind"] for e in events}
@@ -650,7 +644,7 @@ def _dice_leds(faces: Sequence[int], bright: set[int]) -> dict[str, Any]:
     return leds
 
 
-def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame]:
+def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
     faces = event["faces"]
     before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
     turned = set(event["dice"])
@@ -660,7 +654,7 @@ def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame
             for _blink in range(2) for shown in (before, faces)]
 
 
-def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
     """Frames over the whole grid, rebuilt from the position before the step event by event
     (the scene underneath already shows the position after it)."""
     game: LevelX = session.game  # type: ignore[assignment]
@@ -733,3 +727,46 @@ def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> li
     if not frames:  # a pass
         show(0.3, _("{name} passes").format(name=names[mover]))
     return frames
+
+
+# --- the view: what the board asks of LEVEL X (firmware.ui.gameview.GameView) -------------------
+class LevelXView(GameView):
+    """LEVEL X's screens, LEDs, words and rules page."""
+
+    rules = text.RULES
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        return options(app, table)
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        draw(canvas, app, table, play)
+
+    def result_lines(self, table: Table) -> list[str]:
+        return result_lines(table)
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        scene(app, table, frame)
+
+    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
+        return animation(app, table, list(events))
+
+    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
+        on_roll(app, table, play)
+
+    def result_pages(self, table: Table) -> list[ResultPage]:
+        return result_pages(table)
+
+    def legend(self) -> str:
+        return _(text.LEGEND)
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        return text.describe(names, events)
+
+    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
+        return same_choice(table, value, step)
+
+    def round_of(self, game: Game) -> int | None:
+        return game.round_number if isinstance(game, LevelX) else None
+
+
+VIEW = LevelXView()

@@ -27,7 +27,7 @@ from firmware.hints import hint
 from firmware.journal import Journal
 from firmware.records import replay_record
 from firmware.table import Table
-from firmware.ui.explain import explain
+from firmware.ui.describe import describe as explain
 from firmware.ui.play import PlayScreen, ResultScreen
 from sim.board import SimBoard
 
@@ -115,7 +115,7 @@ def test_an_unfinished_game_resumes_under_the_rules_of_its_version(tmp_path: Pat
 
 def test_a_new_game_is_written_as_version_2(tmp_path: Path) -> None:
     with Journal(tmp_path) as journal:
-        from firmware.ui.session import Seat
+        from firmware.table import Seat
 
         table = Table.start("levelx", [Seat("A", "red"), Seat("B", "blue")], journal=journal)
         assert table.header()["version"] == 2

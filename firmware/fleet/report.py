@@ -40,20 +40,10 @@ def table_state(app: Any, attract: bool) -> dict[str, Any]:
 
 
 def round_of(game: Any) -> int | None:
-    """The round being played, counted from 1: the engine's own count where it keeps one
-    (LEVEL X), every roll in EXTRA! (all players use each roll), and in EXXTRA one turn per
-    player (a turn starts with a roll that is not a reroll)."""
-    own = getattr(game, "round_number", None)
-    if isinstance(own, int):
-        return own
-    history = game.history
-    if game.name == "extra":
-        return max(1, sum(isinstance(step, Roll) for step in history))
-    if game.name == "exxtra":
-        turns = sum(isinstance(step, Roll) and (i == 0 or history[i - 1].to_json() != {"do": "reroll"})
-                    for i, step in enumerate(history))
-        return (max(turns, 1) - 1) // len(game.players) + 1
-    return None
+    """The round being played, counted from 1, as the game's view counts it (None if it has none)."""
+    from firmware.ui.gameview import game_view  # only a board with a game in play loads the views
+
+    return game_view(game.name).round_of(game)
 
 
 def result_message(session: Any) -> dict[str, Any]:
