@@ -34,9 +34,13 @@ import sys
 from array import array
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from firmware.errors import XtraboardError
+
+if TYPE_CHECKING:  # the model computes its chances at import: not needed to read the file
+    from firmware.games.extra.model import Joint, Numbers, Table
 
 PATH = Path(__file__).with_name("learnt.bin")
 MAGIC = b"XBLEARNT"
@@ -54,13 +58,13 @@ class LearntTablesError(XtraboardError):
 
 
 class Tables(NamedTuple):
-    rows: dict[Key, float]
-    numbers: dict[Key, float]
-    joint: dict[Key, float]
+    rows: Table
+    numbers: Numbers
+    joint: Joint
     command: str  # how the tables were made (the generator's command lines)
 
 
-def _section(table: dict[Key, float], width: int) -> bytes:
+def _section(table: dict[Any, float], width: int) -> bytes:
     keys = bytearray()
     values = array("h")
     for key, value in table.items():  # in the given order (the generator sorts them)
@@ -106,7 +110,7 @@ def load(path: Path = PATH) -> Tables:
         raise LearntTablesError(f"{path}: the tables do not match their checksum (the file is damaged)")
     try:
         command = bytes(data[_HEADER.size:start]).decode()
-        tables = []
+        tables: list[dict[Any, float]] = []
         offset = 0
         for _ in range(3):
             width, count = _SECTION.unpack_from(payload, offset)
@@ -121,7 +125,7 @@ def load(path: Path = PATH) -> Tables:
             if sys.byteorder == "big":
                 values.byteswap()
             parts = iter(keys.tobytes())
-            split = zip(*[parts] * width)  # the key bytes, `width` at a time
+            split: Iterable[tuple[int, ...]] = zip(*[parts] * width)  # the key bytes, `width` at a time
             if width == 3:  # the EXTRA-numbers sets: padded
                 split = (tuple(n for n in key if n != _PAD) for key in split)
             tables.append(dict(zip(split, [v / 10 if v != _MINUS_ZERO else -0.0 for v in values])))
@@ -129,7 +133,7 @@ def load(path: Path = PATH) -> Tables:
             raise ValueError(f"{len(payload) - offset} bytes after the last table")
     except (struct.error, ValueError, UnicodeDecodeError) as exc:
         raise LearntTablesError(f"{path}: the tables are malformed ({exc})") from exc
-    return Tables(tables[0], tables[1], tables[2], command)
+    return Tables(cast("Table", tables[0]), cast("Numbers", tables[1]), cast("Joint", tables[2]), command)
 
 
 @cache

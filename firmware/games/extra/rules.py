@@ -370,6 +370,24 @@ def _legal_for(player: int, shown: int, free: int) -> _Offered:
     return decisions, frozenset(decisions)
 
 
+def _all_int(faces: Any) -> bool:
+    """Every face an int (not a bool, not a float equal to one)."""
+    for face in faces:
+        if type(face) is not int:
+            return False
+    return True
+
+
+def _integers(step: Choice) -> bool:
+    """Every field of `step` an int where it is not None. True, 1.0 and 0.0 compare (and hash)
+    equal to 1, 1 and 0: such a choice would pass for the offered one and be played and
+    recorded as given, so it goes to the full check, which names the field."""
+    pairs = step.pairs
+    return (type(step.player) is int and (step.extra is None or type(step.extra) is int)
+            and (step.column is None or type(step.column) is int) and type(pairs) is tuple
+            and all(type(pair) is tuple and all(type(index) is int for index in pair) for pair in pairs))
+
+
 def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
     if not (isinstance(pairs, tuple) and len(pairs) == 2
@@ -574,7 +592,8 @@ class Extra(Game):
             offered = self._offered  # set while a decision is pending, once it was asked for
             if offered is None and self._undecided:
                 offered = self._legal()
-            if offered is not None and step in offered[1]:  # offered: legal and the pending player's
+            # offered: legal and the pending player's (by value, so True must not pass for 1)
+            if offered is not None and _integers(step) and step in offered[1]:
                 self._undo_stack.append(self._choose(step, None))
                 self._events = None
                 self._offered = None
@@ -588,7 +607,7 @@ class Extra(Game):
                     found = _roll_table(faces)
             except TypeError:  # unhashable faces: the plain path names the bad one
                 found = None
-            if found is not None:
+            if found is not None and _all_int(faces):  # True and 1.0 find 1's table too
                 self._undo_stack.append((self._events, (), self.faces, self.rolls))
                 self._events = None
                 self._roll(faces)
@@ -607,6 +626,8 @@ class Extra(Game):
         self._offered = None
 
     def _apply_roll(self, step: Roll) -> None:
+        if not _all_int(step.faces):  # the base class checked the values, not their type
+            raise IllegalStepError(N_("roll: faces must be integers 1–6, not {faces}"), faces=list(step.faces))
         self._roll(step.faces)
         self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
 
@@ -620,7 +641,7 @@ class Extra(Game):
     def _check_choice(self, step: Choice) -> Text | None:
         """The rule `step` breaks, or None; changes nothing."""
         player = self._undecided[0]
-        if step.player != player:
+        if type(step.player) is not int or step.player != player:
             return Text(N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player)
         faces = cast(tuple[int, ...], self.faces)  # a decision is pending only after a roll
         sheet = self.sheets[player]
@@ -659,7 +680,7 @@ class Extra(Game):
 
     def _apply_choice(self, step: Choice) -> None:
         try:
-            offered = step in (self._offered or self._legal())[1]
+            offered = _integers(step) and step in (self._offered or self._legal())[1]
         except TypeError:  # unhashable parts: the full check names what is wrong
             offered = False
         if not offered:
