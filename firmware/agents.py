@@ -258,8 +258,9 @@ class Agents:
     EngineConfig). Close it with the board."""
 
     def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None,
-                 engines: Any = ()) -> None:
+                 engines: Any = (), hidden: Any = ()) -> None:
         self.post = post
+        self.hidden = tuple(hidden)  # paths engines may not read: the board description, the journal
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
         self.engines = {engine.name: engine for engine in engines}
@@ -283,7 +284,10 @@ class Agents:
             agent = EngineAgent(name, EngineProcess(name, ["-"]), self.post, fallback, runner=Inline())
             agent.failed = f"engine {name!r} is not in this board's description"
             return agent
-        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s)
+        from firmware.xdp.sandbox import Sandbox
+
+        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s,
+                                sandbox=Sandbox(self.hidden))
         agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
         self._made = [a for a in self._made if not a.closed]
         self._made.append(agent)

@@ -372,6 +372,8 @@ class Campaign:
         kept = self._journal(old).record(session.journal_id) if session is not None and not session.over else None
         settings = old.app.settings
         self._dead.append(old)
+        if old.lock is not None:  # the system drops a dead process's lock on its state directory
+            old.lock.release()
         self.summary.power_cuts += 1
         n = self.summary.actions
         self.board = self._open()

@@ -63,11 +63,11 @@ def replay(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str) -> tup
     return code, one_line(err)
 
 
-@pytest.mark.parametrize("version", ["true", "1.0", '"1"'])
-def test_replay_refuses_a_version_that_is_not_the_integer_1(capsys, tmp_path, version):
+@pytest.mark.parametrize("version", ["true", "1.0", '"1"', "2.0", "3", "0"])
+def test_replay_refuses_a_version_that_is_not_the_integer_1_or_2(capsys, tmp_path, version):
     code, line = replay(capsys, tmp_path, json.dumps(RECORD).replace('"version": 1', f'"version": {version}'))
     assert code == 2
-    assert "'version' must be the integer 1" in line and version in line
+    assert "'version' must be one of the integers 1, 2" in line and version in line
 
 
 def test_replay_refuses_an_unknown_key_in_a_step_naming_step_and_key(capsys, tmp_path):
@@ -289,6 +289,25 @@ def test_sim_demo_closes_a_note_on_top_like_a_person(capsys, tmp_path):
     code, out, err = cli(capsys, "sim", "--headless", "--demo", "extra", "--seed", "1", "--state-dir", str(state))
     assert code == 0, err
     assert json.loads(out)["game"] == "extra"
+
+
+@pytest.mark.parametrize("kiosk", [[], ["--kiosk"]], ids=["plain", "kiosk"])
+def test_sim_demo_starts_over_an_unfinished_game_and_keeps_it_in_the_journal(capsys, tmp_path, kiosk):
+    from firmware.games import new_game
+
+    journal = Journal(tmp_path)
+    waiting = journal.start_game(new_game("exxtra", ["Ann", "Bob", "Cy"]).to_record())
+    journal.close()
+    code, out, err = cli(capsys, "sim", "--headless", *kiosk, "--demo", "extra", "--seed", "1",
+                         "--state-dir", str(tmp_path))
+    assert code == 0, err
+    assert json.loads(out)["game"] == "extra"
+    assert one_line(err) == (f"xtraboard sim: the unfinished EXXTRA game (game {waiting} in the journal) is set "
+                             "aside for the demo; the journal keeps it")
+    journal = Journal(tmp_path, read_only=True)
+    assert journal.unfinished() is None
+    assert any(g.id == waiting and g.record["players"][0]["name"] == "Ann" for g in journal.all_games())
+    journal.close()
 
 
 # --- scenario and board files ----------------------------------------------------------------

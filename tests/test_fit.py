@@ -34,6 +34,7 @@ from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.menus import MainMenu
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
 from firmware.ui.screen import MenuScreen
+from firmware.ui.seal import WordScreen
 from sim.board import SimBoard
 
 BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
@@ -162,6 +163,14 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             while app.screen.kind() != "bot:easy":
                 board.tap("right")
             board.tap("ok")
+        if not physical:  # the table's word (asked of unseeded games only: this one is seeded)
+            app.push(WordScreen(app))
+            walk.shot(f"seal: {tag} no word", board)
+            for button in ("left", "right", "roll", "roll", "right", "left", "left", "roll"):
+                board.tap(button)
+            walk.shot(f"seal: {tag} word", board)
+            app.pop()
+            app.advance()
         board.settle()
         decisions = 0
         for _ in range(3000):
@@ -196,6 +205,12 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
                 board.hold("back")  # the game menu, its confirm, and back to the game
                 board.settle()
                 walk.shot("game menu", board)
+                pick(board, lambda v: v == "seal")
+                walk.shot(f"game menu: dice seal {tag}", board)
+                for _ in range(3):
+                    board.tap("right")
+                walk.shot(f"game menu: dice seal scrolled {tag}", board)
+                board.tap("back")
                 pick(board, lambda v: v == "abandon")
                 walk.shot("game menu: confirm", board)
                 board.tap("back")
@@ -228,6 +243,56 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         board.close()
 
 
+def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
+    """LEVEL X's choice of the last bonus tile (rare in a random game, so reached on purpose):
+    a saved game resumed at the turn that completes the person's fourth set; the two options,
+    the hint's note, the decline's caption and explanation."""
+    from levelx_bonus import COMPLETING, offer_record
+
+    from firmware.dice import ScriptedDice
+    from firmware.journal import Journal
+
+    header = offer_record(red_bot="easy")
+    steps = header.pop("steps")
+    with Journal(state) as journal:
+        gid = journal.start_game(header, {"colours": ["yellow", "red"]})
+        for index, step in enumerate(steps[:-2]):  # up to the completing turn, played below
+            journal.append_step(gid, index, step)
+    board = SimBoard(seed=1, state_dir=state, dice=ScriptedDice(), **board_args)
+    try:
+        board.settle()
+        pick(board, lambda v: v == ("resume", None))
+        board.settle()
+        board.queue_dice(COMPLETING[0])
+        board.tap("roll")
+        board.settle()
+        play = board.app.screen
+        faces = COMPLETING[0]  # the option "7+10": the chips that complete the fourth set
+        target = next(i for i, o in enumerate(play.choice.options)
+                      if sorted(sum(faces[d] for d in g) for g in getattr(o.value, "groups", ())) == [7, 10])
+        while play.choice.index != target:
+            board.tap("right")
+        board.tap("ok")
+        board.settle()
+        walk.shot("play: levelx last tile", board)
+        board.tap("right")
+        walk.shot("play: levelx last tile declined", board)
+        board.app.ask_hint()
+        board.settle()
+        walk.shot("note: levelx last tile hint", board)
+        board.app.dismiss_note()
+        board.queue_dice((2, 2, 2, 2))  # the bot's roll after the decline
+        while board.app.screen.choice.current.value.take:
+            board.tap("right")
+        board.tap("ok")
+        walk.shot("caption: levelx last tile declined", board)
+        board.app.finish_animation()
+        walk.shot("play: levelx last tile explained", board)
+        board.settle()
+    finally:
+        board.close()
+
+
 @lru_cache(maxsize=None)
 def walk_for(transform: str, state: Path) -> Walk:
     walk, args = Walk(), TRANSFORMS[transform]
@@ -236,6 +301,7 @@ def walk_for(transform: str, state: Path) -> Walk:
         for index, game in enumerate(game_names()):
             walk_game(walk, game, seed=index + 1, state=state / game, **args)
         walk_game(walk, game_names()[0], seed=9, state=state / "physical", physical=True, **args)
+        walk_last_tile(walk, state / "last tile", **args)
     finally:
         i18n.use("en")  # the board switched the process's language: leave English behind
     return walk
@@ -261,11 +327,14 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
     moments = set(walks("en").problems)
     for kind in ("main menu", "demo: game choice", "rules page", "records", "settings", "operator menu",
                  "operator: audits", "operator: confirm", "seat count", "seat screen", "game menu",
-                 "game menu: confirm", "main menu: resume", "dice entry", "caption", "note",
+                 "game menu: confirm", "game menu: dice seal", "seal: ", "main menu: resume", "dice entry",
+                 "caption", "note",
                  "result", "records: after", "legend"):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():
         assert sum(m.startswith(f"play: {game} decision") for m in moments) >= 3, game
+    assert {"play: levelx last tile", "play: levelx last tile declined", "note: levelx last tile hint",
+            "caption: levelx last tile declined", "play: levelx last tile explained"} <= moments
 
 
 @pytest.mark.parametrize("profile", list(PROFILES))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -349,10 +350,31 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
     return tuple(engines)
 
 
+MAX_BOARD_BYTES = 1_000_000  # a board description is a few kilobytes; more is not one
+
+
+def _read_description(source: Path) -> bytes:
+    """The bytes of `source`, which must be a regular file of at most MAX_BOARD_BYTES: a FIFO
+    would block the start for ever, a device such as /dev/zero never ends. Opened without
+    blocking and checked on the open file, so nothing swapped in between can slip through."""
+    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ConfigError(_("{file}: not a regular file; expected a board description (TOML)").format(file=source))
+        os.set_blocking(fd, True)
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(MAX_BOARD_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BOARD_BYTES:
+        raise ConfigError(_("{file}: larger than {size} bytes; expected a board description (TOML)").format(
+            file=source, size=MAX_BOARD_BYTES))
+    return data
+
+
 def _read_toml(source: Path) -> dict[str, object]:
     try:
-        with source.open("rb") as file:
-            return tomllib.load(file)
+        return tomllib.loads(_read_description(source).decode("utf-8"))
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(_("{file}: cannot read the board description ({reason}); expected a readable TOML file").format(

@@ -36,10 +36,11 @@ from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
 from firmware.hardware.sound import Sound
 from firmware.ui.gameview import game_view
-from firmware.ui.help import Help
+from firmware.ui.help import Help, bottom_bar
 from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
+from firmware.ui.seal import WordScreen, seal_line
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
@@ -333,9 +334,16 @@ class BoardApp:
         dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
         session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
         self.start_session(session)
-        if "dice" in session.header():  # the dice are sealed: say so before the first roll
-            # Translators: a note before the first roll; {commit} is 12 hex digits of the dice's seal.
-            self.show_note(Text(N_("Dice sealed: {commit}"), commit=session.header()['dice']['commit'][7:19]))
+
+    def set_word(self, word: str | None) -> None:
+        """The table's word for the dice (None: skipped), from the seal screen: the rolls follow
+        it from the first one on (docs/dice.md); then the game goes on."""
+        session = self.session
+        if session is not None and session.rolls_made() == 0:
+            session.set_word(word)
+            log.info("table's word for game %s: %s", session.journal_id, word if word is not None else "(skipped)")
+        self.changed()
+        self.advance()
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
@@ -372,6 +380,8 @@ class BoardApp:
                 self._engine_failed(agent, agent.failed)
         del self.stack[1:]
         self.push(PlayScreen(self))
+        if session.asks_word():  # the seal and the table's word before the first roll (bots wait)
+            self.push(WordScreen(self))
         self._by_bot = False
         self.advance()
 
@@ -675,6 +685,8 @@ class BoardApp:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:
             banner(canvas, tr(self.note))
+        elif self.animation is None and isinstance(self.screen, PlayScreen) and (seal := seal_line(self)) is not None:
+            bottom_bar(canvas, seal, 0)  # the seal stays in view until the first roll
         self.texts = canvas.texts
         return canvas
 

@@ -18,6 +18,7 @@ from firmware.ui.intents import table_in_play
 from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
+from firmware.ui.seal import seal_screen
 from firmware.ui.settings import CHOICES, label
 
 if TYPE_CHECKING:
@@ -248,7 +249,7 @@ def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
 
 class GameMenu(MenuScreen):
     """The in-game menu (a long BACK): back to the game, take back (as a short BACK on the play
-    screen does), redo what was taken back, rules, abandon."""
+    screen does), redo what was taken back, rules, the dice seal, abandon."""
 
     def __init__(self, app: App) -> None:
         session = app.session
@@ -257,7 +258,10 @@ class GameMenu(MenuScreen):
             options.append(Option(_("Take back"), "undo"))
         if session is not None and session.can_redo():
             options.append(Option(_("Redo"), "redo"))
-        options += [Option(_("Rules"), "rules"), Option(_("Abandon game"), "abandon")]
+        options += [Option(_("Rules"), "rules")]
+        if session is not None and session.seal is not None:
+            options.append(Option(_("Dice seal"), "seal"))
+        options.append(Option(_("Abandon game"), "abandon"))
         super().__init__(_("Game menu"), options, self._pick)
 
     def _pick(self, app: App, option: Option) -> None:
@@ -270,6 +274,8 @@ class GameMenu(MenuScreen):
                 app.advance()
         elif option.value == "rules":
             app.push(RulesScreen(table_in_play(app).game.name))
+        elif option.value == "seal":
+            app.push(seal_screen(app))
         elif option.value == "abandon":
             app.push(ConfirmScreen(_("Abandon game?"), abandon))
 
