@@ -11,7 +11,8 @@ figures of bots written elsewhere from the same definition.
   none is free, rung 0.
 - LEVEL X: among the distinct outcomes of the legal decisions (a lucky-loser choice is worth its
   best grouping), the highest value of own score (chips + bonus tiles) + Σ over own pieces on the
-  board of row × (field + 1) / fields-in-row (field 0 = the first). Ties at random.
+  board of row × (field + 1) / fields-in-row (field 0 = the first). Ties at random. Offered the
+  last bonus tile, it always takes it.
 - EXTRA!: the highest change of the sheet's total, + 5 for each cross into a row already started
   (before this decision) and not full, + 2 × (boxes left in the EXTRA column it crosses). Ties
   at random.
@@ -29,7 +30,7 @@ from typing import Any
 
 from firmware.games.exxtra.rules import DIE_A, DIE_B, TOP_RUNG, Place, Reroll
 from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, Choice, row_score
-from firmware.games.levelx.rules import FIELDS, ROWS, Groups, TurnOnes, outcomes
+from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, TurnOnes, outcomes
 
 NAME = "greedy"
 EXXTRA_ACCEPT = 61  # the lowest combination accepted on the first roll of a turn
@@ -78,6 +79,9 @@ def exxtra(game: Any, decisions: Sequence[Any], rng: random.Random) -> Any:
 
 
 # --- LEVEL X -----------------------------------------------------------------------------
+TAKE_TILE = Bonus(True)
+
+
 def levelx_value(game: Any, player: int) -> Fraction:
     """Own score + Σ over own pieces on the board of row × (field + 1) / fields-in-row."""
     value = Fraction(game.scores[player])
@@ -93,7 +97,12 @@ def _best_grouping(game: Any, player: int) -> tuple[Fraction, list[Groups]]:
     tied: list[Groups] = []
     for outcome in outcomes(game):
         game.apply(outcome.groups)
+        taken = TAKE_TILE in game.legal_decisions()  # offered the last bonus tile: greedy takes it
+        if taken:
+            game.apply(TAKE_TILE)
         value = levelx_value(game, player)
+        if taken:
+            game.undo()
         game.undo()
         if best is None or value > best:
             best, tied = value, [outcome.groups]
@@ -104,6 +113,8 @@ def _best_grouping(game: Any, player: int) -> tuple[Fraction, list[Groups]]:
 
 
 def levelx(game: Any, decisions: Sequence[Any], rng: random.Random) -> Any:
+    if TAKE_TILE in decisions:
+        return TAKE_TILE
     player = game.current_player
     best, tied = _best_grouping(game, player)
     candidates: list[Any] = list(tied)

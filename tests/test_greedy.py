@@ -12,7 +12,7 @@ from firmware.dice import SeededDice
 from firmware.games import Roll, new_game
 from firmware.games.exxtra.rules import Place, Reroll
 from firmware.games.extra.rules import Choice
-from firmware.games.levelx.rules import TurnOnes, outcomes
+from firmware.games.levelx.rules import Bonus, TurnOnes, outcomes
 from sim import arena, greedy
 from tests.support import decisions_of
 
@@ -83,24 +83,31 @@ def test_levelx_value_is_score_plus_row_times_progress():
     assert greedy.levelx_value(game, 1) == 0
 
 
+def _value_after(game, grouping, player):
+    """The value after `grouping`, the last bonus tile taken when it is offered."""
+    game.apply(grouping)
+    offered = Bonus(True) in game.legal_decisions()
+    if offered:
+        game.apply(Bonus(True))
+    value = greedy.levelx_value(game, player)
+    if offered:
+        game.undo()
+    game.undo()
+    return value
+
+
 def _levelx_values(game):
     """Every legal decision's greedy value, computed the long way (a lucky-loser choice: the
     best of every grouping after it)."""
     player = game.current_player
     values = {}
     for decision in game.legal_decisions():
-        game.apply(decision)
         if isinstance(decision, TurnOnes):
-            best = None
-            for after in game.legal_decisions():
-                game.apply(after)
-                value = greedy.levelx_value(game, player)
-                game.undo()
-                best = value if best is None else max(best, value)
-            values[decision] = best
+            game.apply(decision)
+            values[decision] = max(_value_after(game, after, player) for after in game.legal_decisions())
+            game.undo()
         else:
-            values[decision] = greedy.levelx_value(game, player)
-        game.undo()
+            values[decision] = _value_after(game, decision, player)
     return values
 
 
@@ -108,6 +115,9 @@ def test_levelx_greedy_takes_a_best_outcome_and_breaks_ties_at_random():
     tie_seen = turn_ones_checked = 0
     for seed in range(40):
         for game in decisions_of(new_game("levelx", ["A", "B", "C"]), SeededDice(f"greedy-lx:{seed}"), limit=30):
+            if Bonus(True) in game.legal_decisions():
+                game.apply(Bonus(True))
+                continue
             values = _levelx_values(game)
             best = max(values.values())
             chosen = {greedy.levelx(game, game.legal_decisions(), random.Random(k)) for k in range(12)}
@@ -123,6 +133,23 @@ def test_levelx_greedy_takes_a_best_outcome_and_breaks_ties_at_random():
         if tie_seen >= 3 and turn_ones_checked >= 3:
             break
     assert tie_seen >= 3 and turn_ones_checked >= 3
+
+
+def test_levelx_greedy_always_takes_the_last_bonus_tile():
+    offered = 0
+    for seed in range(60):
+        game = new_game("levelx", ["A", "B"])
+        rng = random.Random(seed)
+        for position in decisions_of(game, SeededDice(f"greedy-tile:{seed}")):
+            decisions = position.legal_decisions()
+            choice = greedy.levelx(position, decisions, rng)
+            if Bonus(True) in decisions:
+                offered += 1
+                assert choice == Bonus(True)
+            position.apply(choice)
+        if offered >= 2:
+            break
+    assert offered >= 2
 
 
 # --- EXTRA! ------------------------------------------------------------------------------
