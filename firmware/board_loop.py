@@ -1,7 +1,8 @@
 """The board: hardware, the one event loop and the application, wired together.
 
 Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue, and agents (bots
-thinking on the board's worker thread) only put their `AgentAnswer`s there. The loop thread
+thinking in the board's own thinking process, firmware.thinker) only put their `AgentAnswer`s
+there. The loop thread
 debounces the edges (`ButtonTracker`), hands button events and answers to the app, fires the
 app's timers (animations, the bots' pace), and after each of those renders: the LED frame and
 the OLED image are pure functions of the app's state, and the drivers push only what changed.
@@ -18,12 +19,13 @@ import math
 import signal
 from typing import Any
 
-from firmware.agents import AgentAnswer, Agents
+from firmware.agents import AgentAnswer, Agents, Runner, Worker
 from firmware.debug import DebugRequest
 from firmware.errors import HardwareError, text_of
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
 from firmware.hardware.sound import Sound
-from firmware.loop import EventLoop, Stop, Timer
+from firmware.loop import EventLoop, FakeClock, Stop, Timer
+from firmware.thinker import ThinkerProcess
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import PLAYER_COLOURS, duty, led_level, use_palette
 from firmware.ui.cues import CueWatcher
@@ -36,13 +38,21 @@ CODE_GAP_S = 5.0  # the operator's code: a longer pause between presses starts i
 class Board:
     def __init__(self, hardware: Any, loop: EventLoop, *, journal: Any = None, kiosk: bool = False,
                  seed: int | str | None = None, dice: Any = None, fleet: Any = None,
-                 language: str | None = None) -> None:
+                 language: str | None = None, think_apart: bool | None = None) -> None:
         self.hardware = hardware
         self.loop = loop
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
-        # Bots think on one worker thread, engines each on their own; answers come as events.
-        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
+        # Bots, hints and the coach think in the board's thinking process, started now and kept
+        # (`think_apart`; by default on a real clock); on a fake clock (tests, headless scenarios)
+        # on a worker thread, deterministic and with no process per board. Engines each ask on a
+        # thread of their own. Answers come as events.
+        if think_apart is None:
+            think_apart = not isinstance(loop.clock, FakeClock)
+        runner: Runner = ThinkerProcess() if think_apart else Worker()
+        if isinstance(runner, ThinkerProcess):
+            runner.start()
+        self.agents = Agents(loop.post, runner, engines=getattr(hardware.config, "engines", ()))
         self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
                             problems=hardware.problems, agents=self.agents, language=language,
                             default_language=getattr(hardware.config, "language", "en"),
@@ -279,7 +289,7 @@ class Board:
             notifier.stopping()
 
     def close(self) -> None:
-        """Stop the agents' worker thread and any tune (the hardware and journal are closed by their owners)."""
+        """Stop the agents' thinking process (or worker thread) and any tune (the hardware and journal are closed by their owners)."""
         self.agents.close()
         self.sound.stop()
 

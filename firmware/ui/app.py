@@ -24,12 +24,12 @@ from typing import Any
 from PIL import Image
 
 from firmware import i18n
-from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
+from firmware.agents import FALLBACK_LEVEL, AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
 from firmware.errors import IllegalStepError, RecordError, Text, text_of
 from firmware.games import Roll
-from firmware.hints import hint
 from firmware.i18n import N_, _, tr
 from firmware.table import Seat, Table
+from firmware.thinker import Reply, Thought
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
@@ -495,6 +495,8 @@ class BoardApp:
         table's position, else dropped (undo, abandon or resume came in between)."""
         self._thinking.discard(answer.token)
         session = self.session
+        if answer.note is not None:  # the bots' process failed and was started again: play goes on
+            self._bots_restarted(answer.note)
         if isinstance(answer, HintAnswer):
             self._hinted(answer)
             return
@@ -548,6 +550,14 @@ class BoardApp:
             session.add_note(note)
         self.report(Text(N_("Engine {name} failed: strong bot plays"), name=agent.name))  # Records lists it too
 
+    def _bots_restarted(self, why: str) -> None:
+        """The bots' thinking process failed and was started again (firmware.thinker): said on
+        the display, and in the game's notes as an engine's failure is."""
+        session = self.session
+        if session is not None and not session.over:
+            session.add_note(f"step {len(session.game.history)}: {why}; started again, play goes on")
+        self.report(Text(N_("Bots restarted")))
+
     def _close_agents(self) -> None:
         if self.session is not None:
             for agent in self.session.agents:
@@ -561,19 +571,15 @@ class BoardApp:
         if (session is None or play is None or self.screen is not play or play.choice is None
                 or session.pending_bot() or self._hinting == session.token):
             return
-        token, game, rng = session.token, session.game.copy(), session.bot_rng()
+        token = session.token
         post = self.agents.post
         self._hinting = token
 
-        def think() -> None:
-            try:
-                step, reason = hint(game, rng)
-                post(HintAnswer(token, step, reason=reason))
-            except Exception as exc:  # a hint that fails must not take the worker down
-                log.exception("hint failed")
-                post(HintAnswer(token, error=f"{type(exc).__name__}: {exc}"))
+        def hinted(reply: Reply) -> None:
+            post(HintAnswer(token, reply.step, reply.error, note=reply.note, reason=reply.reason))
 
-        self.agents.runner.submit(think)
+        thought = Thought("hint", FALLBACK_LEVEL, session.game.copy(), session.bot_rng(), i18n.language())
+        self.agents.runner.think(thought, hinted)
 
     def _hinted(self, answer: HintAnswer) -> None:
         if answer.token == self._hinting:
