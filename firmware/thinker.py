@@ -292,12 +292,20 @@ class ThinkerProcess:
 
 # --- the process itself ----------------------------------------------------------------------------
 def warm_up() -> None:
-    """Load every game's bots now, so that the first question costs what any later one does."""
+    """Load every game's bots and what they load on first use (generated tables), by one
+    decision of each level on a seeded first roll, so that the first question costs what any
+    later one does."""
+    from firmware.bots import choose
+    from firmware.games import Roll, new_game
     from firmware.games.registry import games
 
+    rng = random.Random(0)
     for spec in games():
+        game = new_game(spec.name, [f"P{n}" for n in range(spec.players[-1])])
+        game.apply(Roll(tuple(rng.choice(die) for die in game.dice())))
         for level in spec.levels:
-            spec.policy(level)
+            if game.legal_decisions():
+                choose(game.copy(), random.Random(0), level)
 
 
 def main() -> int:
