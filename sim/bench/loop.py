@@ -201,9 +201,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long to measure the idle CPU (default 30)")
     parser.add_argument("--samples", type=int, default=400,
                         help="button presses timed for the edge-to-push figures (default 400)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instead: count instructions with callgrind (cursor move, a step with its "
+                             "animation, start to READY); slow")
 
 
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:
+    if args.instructions:
+        from sim.bench.instructions import loop_figures
+
+        yield from loop_figures()
+        return
     yield from edge_to_push(args.samples).items()
     yield from edge_to_push_while_a_bot_thinks(args.samples).items()
     yield from cursor_move_bytes().items()
