@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.bots import choose
+from firmware.errors import RecordError
 from firmware.games import Game, Player
 from firmware.thinker import Answer, Reply, Thought, run_thought
 
@@ -212,6 +213,22 @@ class BotAgent(Agent):
             log.exception("bot for seat %d failed", question.seat)
             answer = AgentAnswer(question.token, error=f"{type(exc).__name__}: {exc}")
         self.post(answer)
+
+
+def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
+    """An engine's answer (its step as JSON) made a step of `game`, or with `error` when it is no
+    legal decision of the pending one (checked on the loop thread, against the table's game)."""
+    if answer.error is not None:
+        return answer
+    try:
+        step = game.parse_step(answer.step)
+    except (RecordError, ValueError, TypeError, KeyError) as exc:
+        return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
+                                               f"not a legal decision: {exc}", engine=answer.engine)
+    if step not in game.legal_decisions():
+        return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
+                                               "not a legal decision", engine=answer.engine)
+    return AgentAnswer(answer.token, step)
 
 
 FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
