@@ -162,7 +162,9 @@ def idle_cpu(seconds: float) -> dict[str, float]:
     loop = EventLoop(time.monotonic)
     board, _, _ = _board(time.monotonic, loop, think_apart=True)
     runner = board.agents.runner
-    runner.submit(lambda: None)  # its thinking process is ready (start-up is not idling)
+    ready = threading.Event()
+    runner.submit(ready.set)  # its thinking process is ready (start-up is not idling)
+    ready.wait(60)
     thread = threading.Thread(target=board.run, daemon=True)
     thread.start()
     time.sleep(0.5)  # start-up rendering is not idling
