@@ -92,8 +92,6 @@ class BoardApp:
         self.texts: list[str] = []  # the text on the last image drawn
         self.stack: list[Screen] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
-        self._size, self._mode = (128, 64), "1"  # the display as last drawn ("not now" compares pictures)
-        self._drawn: tuple[int, bytes] | None = None  # (version, pixels) of the last picture drawn
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
@@ -219,28 +217,21 @@ class BoardApp:
             if self._hinting is None:
                 self.help.not_now(self.schedule, self.changed)
         elif kind == "hold" and name == "back":
-            self._answered(self.open_menu)
+            self._answered(self.open_menu())
             self.help.menu_used()
         elif kind == "hold" and name == "roll":
             self.help.toggle_legend()
         elif kind in ("press", "repeat") and name != "back":
-            self._answered(lambda: self.screen.press(self, name))
+            self._answered(self.screen.press(self, name))
         elif kind == "release" and name == "back" and not held:
-            self._answered(lambda: self.screen.press(self, "back"))
+            self._answered(self.screen.press(self, "back"))
         else:
             return
         self.changed()
 
-    def _answered(self, press: Callable[[], None]) -> None:
-        """Do a press; if nothing visible changed (display and LEDs), say "not now"."""
-        drawn = self._drawn  # the board's last picture, if nothing changed since
-        if drawn is not None and drawn[0] == self.version:
-            shown = drawn[1]
-        else:
-            shown = self.image(self._size, self._mode).tobytes()
-        before = (shown, self.frame())
-        press()
-        if (self.image(self._size, self._mode).tobytes(), self.frame()) == before:
+    def _answered(self, used: bool) -> None:
+        """A press the screen (or the menu) did not use: say "not now"."""
+        if not used:
             self.help.not_now(self.schedule, self.changed)
             cue(self, "refused")  # the buzzer's short low note, where a board has one
 
@@ -250,10 +241,11 @@ class BoardApp:
 
         self.push(OperatorMenu())
 
-    def open_menu(self) -> None:
+    def open_menu(self) -> bool:
         """A long BACK. In a game it opens the in-game menu, or closes it (with whatever was
         opened from it) back to the game: a game is left only by finishing or abandoning it,
-        never stranded behind the main menu. After the game's end it closes the game."""
+        never stranded behind the main menu. After the game's end it closes the game. False
+        when there was nothing to open or close (the main menu)."""
         session = self.session
         if session is not None and not session.over:
             menu = next((i for i, s in enumerate(self.stack) if isinstance(s, GameMenu)), None)
@@ -266,6 +258,9 @@ class BoardApp:
             self.end_session()  # (it refreshes the main menu)
         elif len(self.stack) > 1:
             self.home()
+        else:
+            return False
+        return True
 
     # --- games --------------------------------------------------------------------------------
     @property
@@ -628,10 +623,7 @@ class BoardApp:
     # --- rendering (pure functions of the state above) ---------------------------------------
     def image(self, size: tuple[int, int], mode: str = "1") -> Image.Image:
         """The display image: the screen, an animation's caption, a note (greys in mode "L")."""
-        self._size, self._mode = size, mode
-        image = self.canvas(size).result(mode)
-        self._drawn = (self.version, image.tobytes())
-        return image
+        return self.canvas(size).result(mode)
 
     def canvas(self, size: tuple[int, int]) -> Canvas:
         """The display drawn on a Canvas of `size`, with the boxes of its texts (the fit test)."""
