@@ -38,9 +38,9 @@ class GameRow:
     players: int
     people: int
     bots: int
-    started: str  # the board's local time, YYYY-MM-DD HH:MM:SS
-    ended: str  # when it finished or was abandoned (last step, for the game being played)
-    minutes: float  # ended - started
+    started: str  # ISO 8601 in the board's local time with its UTC offset, 2024-05-01T16:00:00+02:00
+    ended: str  # when it finished or was abandoned; "" while it is being played
+    minutes: float  # ended - started (so far, for the game being played: its last step)
     steps: int
 
 
@@ -55,7 +55,7 @@ def game_rows(games: Iterable[StoredGame]) -> list[GameRow]:
         rows.append(GameRow(
             id=stored.id, game=str(stored.record.get("game", "")), status=stored.status, mode=str(mode),
             players=len(players), people=len(players) - bots, bots=bots,
-            started=_time(stored.started), ended=_time(stored.updated),
+            started=_time(stored.started), ended="" if stored.status == PLAYING else _time(stored.updated),
             minutes=round(max(0.0, stored.updated - stored.started) / 60, 1),
             steps=len(stored.record.get("steps", [])),
         ))
@@ -69,9 +69,11 @@ def write_csv(rows: Sequence[GameRow], out: TextIO) -> None:
     writer.writerows(astuple(row) for row in rows)
 
 
-def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[str, Any]] | None = None) -> list[str]:
+def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[str, Any]] | None = None,
+                operator_code: tuple[int, int] | None = None) -> list[str]:
     """The audits as short lines (the OLED wraps them): totals, plays per game and player
-    count, minutes, people and bots, busiest hours, game lengths, the dice's fairness and,
+    count, minutes, people and bots, busiest hours, game lengths, the dice's fairness,
+    wrong operator codes and code entry locks (`operator_code`, when a code was ever tried) and,
     when the fleet is on, its broker counters."""
     rows = game_rows(games)
     status = Counter(row.status for row in rows)
@@ -101,6 +103,9 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
     from firmware.verify import fairness, revealed
 
     lines.append(fairness(revealed(g.record, g.meta, g.status) for g in games if g.status == FINISHED).line())
+    if operator_code is not None:
+        lines.append(_("Operator code: {wrong} wrong, {locks} locks").format(wrong=operator_code[0],
+                                                                           locks=operator_code[1]))
     if fleet_status is not None:
         lines.append(fleet_line(fleet_status()))
     return lines
@@ -146,4 +151,6 @@ def _title(game: str) -> str:
 
 
 def _time(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")  # the board's local time
+    """ISO 8601 with the offset: a CSV read in another time zone (or after a clock change) still
+    names the moment."""
+    return datetime.fromtimestamp(timestamp).astimezone().isoformat(timespec="seconds")

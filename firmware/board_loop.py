@@ -32,7 +32,26 @@ from firmware.ui.cues import CueWatcher
 
 log = logging.getLogger("xtraboard.board")
 ATTRACT_STEP_S = 0.12
-CODE_GAP_S = 5.0  # the operator's code: a longer pause between presses starts it over
+CODE_GAP_S = 5.0  # the operator's code: a longer pause in the idle show wakes the board, counting nothing
+ENTRY_HOLD_S = 10.0  # OK + BACK held this long on the main menu: code entry
+ENTRY_IDLE_S = 30.0  # code entry closes after this long without a press, counting nothing
+
+
+def open_gate(config: Any, journal: Any, now: float) -> Any:
+    """The operator's code and its lockout (firmware.operator_code), or None: no code file, no
+    operator mode. A code file that cannot be read is logged and leaves operator mode off."""
+    from firmware.errors import ConfigError
+    from firmware.operator_code import CodeGate, read_code_file
+
+    operator = getattr(config, "operator", None)
+    if operator is None:
+        return None
+    try:
+        code = read_code_file(operator.code_file)
+    except ConfigError as exc:
+        log.error("operator mode is off: %s", exc)
+        return None
+    return CodeGate(code, journal, now) if code is not None else None
 
 
 class Board:
@@ -68,11 +87,12 @@ class Board:
         self._attract_timer: Timer | None = None
         self.fleet = fleet  # firmware.fleet.FleetPublisher (the café's MQTT report), or None
         self.app.fleet_status = fleet.status if fleet is not None else None
-        operator = getattr(hardware.config, "operator", None)
-        self.operator_code: tuple[str, ...] = operator.code if operator is not None else ()
-        self._typed: list[str] = []  # the operator's code typed so far during the idle show
-        self._typed_at = 0.0
-        self._swallow: str | None = None  # the code's last button: its release is not a press
+        self.gate = open_gate(hardware.config, journal, self.clock())  # the operator's code, or None
+        self._typed: list[str] = []  # presses typed so far during the idle show or in code entry
+        self.entry: Any = None  # the code entry screen while it is open (OK + BACK held, OK at power-up)
+        self._code_timer: Timer | None = None  # the pause that ends a code typed half-way
+        self._entry_chord: Timer | None = None  # OK + BACK held on the main menu
+        self._swallow: set[str] = set()  # buttons whose release (and hold) the board keeps for itself
         self._fleet_seen: tuple[int, bool] | None = None
         self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
         self.sound = Sound(getattr(hardware, "buzzer", None), loop.call_later)  # logs only, without a buzzer
@@ -110,10 +130,21 @@ class Board:
                 if event.kind == "press":
                     self._attract_press(event.name)
                 continue
-            if event.name == self._swallow and event.kind != "press":
-                self._swallow = None if event.kind == "release" else self._swallow
+            if self.entry is not None:
+                self._entry_event(event)
                 continue
-            self._swallow = None
+            if event.kind == "release" and event.name in ("ok", "back") and self._entry_chord is not None:
+                self._entry_chord.cancel()  # let go before the 10 s: nothing
+                self._entry_chord = None
+            if event.kind == "press":
+                self._swallow.discard(event.name)
+                if self._entry_chord_starts(event.name):
+                    continue
+            elif event.name in self._swallow:
+                if event.kind == "release":
+                    self._swallow.discard(event.name)
+                    self.app.let_go(event.name)
+                continue
             self.app.button(event)
         if events:
             self._arm_idle()
@@ -145,7 +176,7 @@ class Board:
 
     def _start_attract(self) -> None:
         self._idle_timer = None
-        if self.app.busy:
+        if self.app.busy or self.entry is not None:
             self._arm_idle()  # bots are playing (demo): that is show enough
             return
         self.attract_phase = 0
@@ -160,29 +191,134 @@ class Board:
         self._attract_timer = self.loop.call_later(ATTRACT_STEP_S, self._attract_step)
 
     def _attract_press(self, name: str) -> None:
-        """A press during the idle show: the next button of the operator's code keeps the show
-        going (the whole code opens the operator menu); any other press wakes the board and
-        does nothing else, so a wrong code shows nothing but the board waking."""
-        now = self.clock()
-        typed = (self._typed if now - self._typed_at <= CODE_GAP_S else []) + [name]
-        self._typed, self._typed_at = [], now
-        code = self.operator_code
-        if not code or tuple(typed) != code[:len(typed)]:
-            self._stop_attract()  # any button wakes the board; that press does nothing else,
-            self._swallow = name  # nor its release (a short BACK would take back a move)
-        elif len(typed) < len(code):
-            self._typed = typed
-        else:
+        """A press during the idle show. Without an operator code it wakes the board and does
+        nothing else. With one, every press keeps the show going, whatever the button, until a
+        whole code's length has been typed: then the board opens the operator menu or wakes,
+        so no single press tells whether it was right. A pause of CODE_GAP_S wakes it too."""
+        self._swallow.add(name)  # the press does nothing else, nor its release (a short BACK takes back)
+        gate = self.gate
+        if gate is None:
             self._stop_attract()
-            self._swallow = name
+            return
+        self._typed.append(name)
+        self._arm_code_timer(CODE_GAP_S, self._code_pause)
+        if len(self._typed) < gate.length:
+            return
+        typed, self._typed = self._typed, []
+        self._stop_attract()
+        self._code_typed(typed)
+
+    def _code_pause(self) -> None:
+        """A code typed half-way, then a pause: the board wakes, counting nothing."""
+        self._code_timer = None
+        self._stop_attract()
+        self.render()
+
+    def _code_typed(self, typed: list[str], *, say_wrong: bool = False) -> None:
+        """A whole code typed (idle show or code entry): the operator menu, or nothing but a
+        note when code entry is locked (a wrong code only wakes the board, counted and logged)."""
+        from firmware.i18n import _
+
+        now = self.clock()
+        result = self.gate.attempt(typed, now)
+        if result == "open":
             self.app.open_operator()
+        elif result == "locked" or self.gate.locked_for(now) > 0:
+            self._say_locked(now)
+        elif say_wrong:
+            self.app.show_note(_("Wrong code"))
+
+    def _say_locked(self, now: float) -> None:
+        from firmware.i18n import _
+
+        minutes = max(1, math.ceil(self.gate.locked_for(now) / 60))
+        self.app.show_note(_("Code entry locked: {minutes} min").format(minutes=minutes))
+
+    def _arm_code_timer(self, delay: float, callback: Any) -> None:
+        if self._code_timer is not None:
+            self._code_timer.cancel()
+        self._code_timer = self.loop.call_later(delay, callback)
 
     def _stop_attract(self) -> None:
         self.attract_phase = None
         if self._attract_timer is not None:
             self._attract_timer.cancel()
+        if self._code_timer is not None and self.entry is None:
+            self._code_timer.cancel()
+            self._code_timer = None
+        self._typed = []
         self._rendered = None
         self._arm_idle()
+
+    # --- code entry: OK + BACK held on the main menu, or OK held at power-up ----------------------
+    def _entry_chord_starts(self, name: str) -> bool:
+        """OK pressed while BACK is down, or BACK while OK is down, with no game in play: the
+        press does nothing (it is the start of the gesture) and ENTRY_HOLD_S later, if both are
+        still down, code entry opens. No setting removes this way in."""
+        other = {"ok": "back", "back": "ok"}.get(name)
+        if other is None or self.gate is None or self.app.session is not None or not self.tracker.is_pressed(other):
+            return False
+        self._swallow.update((name, other))  # neither acts on its own now (BACK's hold, its release)
+        if self._entry_chord is not None:
+            self._entry_chord.cancel()
+        self._entry_chord = self.loop.call_later(ENTRY_HOLD_S, self._entry_chord_held)
+        return True
+
+    def _entry_chord_held(self) -> None:
+        self._entry_chord = None
+        if self.tracker.is_pressed("ok") and self.tracker.is_pressed("back") and self.app.session is None:
+            self._swallow.update(("ok", "back"))  # their releases (and BACK's hold) do nothing
+            self.app.home()
+            self.open_code_entry()
+        self.render()
+
+    def power_up(self) -> None:
+        """The board is ready: OK held down since power-up opens code entry."""
+        buttons = getattr(self.hardware, "buttons", None)
+        if self.gate is not None and buttons is not None and buttons.pressed().get("ok"):
+            self.open_code_entry()
+            self.render()
+
+    def open_code_entry(self) -> None:
+        """The code entry screen: every press is one of the code's, until its length."""
+        now = self.clock()
+        if self.gate is None:
+            return
+        if self.gate.locked_for(now) > 0:
+            self._say_locked(now)
+            return
+        from firmware.ui.operator import CodeEntryScreen
+
+        self.entry = CodeEntryScreen(self.gate.length)
+        self._typed = []
+        self.app.push(self.entry)
+        self._arm_code_timer(ENTRY_IDLE_S, self._close_code_entry)
+
+    def _entry_event(self, event: ButtonEvent) -> None:
+        if event.kind == "release":
+            self._swallow.discard(event.name)
+            self.app.let_go(event.name)
+        if event.kind != "press":
+            return
+        self._typed.append(event.name)
+        self._swallow.add(event.name)
+        self.entry.typed = len(self._typed)
+        self.app.changed()
+        self._arm_code_timer(ENTRY_IDLE_S, self._close_code_entry)
+        if len(self._typed) >= self.gate.length:
+            typed = self._typed
+            self._close_code_entry()
+            self._code_typed(typed, say_wrong=True)
+
+    def _close_code_entry(self) -> None:
+        if self._code_timer is not None:
+            self._code_timer.cancel()
+            self._code_timer = None
+        entry, self.entry, self._typed = self.entry, None, []
+        if entry is not None and entry in self.app.stack:
+            self.app.stack.remove(entry)
+            self.app.changed()
+        self.render()
 
     def attract_frame(self) -> dict[str, Any]:
         """A colour wave running along the track and ladder, the grid pulsing."""
@@ -274,6 +410,7 @@ class Board:
     # --- running ------------------------------------------------------------------------------
     def run(self, notifier: Any = None) -> None:
         """Render once, then serve events until a Stop (SIGTERM/SIGINT post one)."""
+        self.power_up()
         self.render()
         if notifier is not None:
             notifier.ready()

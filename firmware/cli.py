@@ -23,6 +23,7 @@ COMMANDS = {  # the help texts are shown through _() (firmware/i18n.py)
     "records": ("firmware.commands.records", N_("export the games kept on the board")),
     "players": ("firmware.commands.players", N_("the players' names the seat screen offers (add, remove, list)")),
     "verify": ("firmware.commands.verify", N_("check every roll of a record against its revealed dice seed")),
+    "operator": ("firmware.commands.operator", N_("set the code that opens a café board's operator menu")),
     "fleet": ("firmware.commands.fleet", N_("every table's live state, read from the café's MQTT broker")),
     "engine": ("firmware.commands.engine", N_("the board's bots as an engine on stdin/stdout (XDP, like UCI)")),
     "bench": ("firmware.commands.bench", N_("print performance figures")),

@@ -36,6 +36,7 @@ import os
 import socket
 import socketserver
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,11 @@ ANSWER_TIMEOUT_S = 30.0  # how long a request waits for the loop thread
 EVENT_LOG = 10_000  # events kept for `events`; older ones are dropped (and counted)
 MAX_CLIENTS = 8
 MAX_WAIT_S = 3600.0
+# A client that stops half-way through a line (or says nothing after connecting) is closed after
+# LINE_TIMEOUT_S, one silent between requests after IDLE_TIMEOUT_S: stalled clients cannot keep
+# every one of the MAX_CLIENTS places.
+LINE_TIMEOUT_S = 10.0
+IDLE_TIMEOUT_S = 600.0
 OFF = ("the debug service is off; start the board with --debug-port PORT or enable [debug] "
        "in its description")
 
@@ -233,6 +239,7 @@ class BoardTarget:
         if command == "dice":
             if self.dice is None:
                 raise DebugError("dice: this board rolls no dice the service can queue")
+            check_queued_roll(app, arg)  # refused now, not at the next roll
             self.dice.push(arg)
             self.log_event("queued", faces=arg)
             return {"queued": self.dice.queued.left}
@@ -269,6 +276,31 @@ class BoardTarget:
         fresh = [e for e in self.events if e["seq"] > cursor[0]]
         cursor[0] = self.sequence
         return {"events": fresh, "lost": lost}
+
+
+def check_queued_roll(app: Any, faces: list[Any]) -> None:
+    """A queued roll must fit the dice of the game in play; with none in play, the dice of one
+    of the board's games (the next game started is the one it is for)."""
+    from firmware.dice import fit_roll
+    from firmware.games.registry import games
+
+    session = getattr(app, "session", None)
+    game = getattr(session, "game", None)
+    if game is not None and not game.is_over():
+        try:
+            fit_roll(faces, game.dice())
+        except ValueError:
+            raise DebugError(f"dice: {faces} does not fit the dice of the game in play: "
+                             f"{[list(d) for d in game.dice()]}") from None
+        return
+    for spec in games():
+        try:
+            fit_roll(faces, spec.dice)
+            return
+        except ValueError:
+            continue
+    shapes = "; ".join(f"{spec.title} {[list(d) for d in spec.dice]}" for spec in games())
+    raise DebugError(f"dice: {faces} fits no game's dice ({shapes})")
 
 
 def image_answer(board: Any) -> dict[str, Any]:
@@ -323,7 +355,14 @@ def attach_debug(board: Any, port: int | None = None, socket_path: Path | None =
     target = BoardTarget(board, dice=dice)
     board.watchers.append(target.watch)
     service = DebugService(config, target, board.loop.post)
-    for where in service.start():
+    try:
+        places = service.start()
+    except OSError as exc:  # a port in use, a folder that is not there: the board plays without it
+        service.close()
+        board.watchers.remove(target.watch)
+        log.error("debug service off: cannot listen on %s: %s", service.config_place(), exc.strerror or exc)
+        return None
+    for where in places:
         log.warning("debug service listening on %s (a bench controls this board)", where)
     return service
 
@@ -338,11 +377,13 @@ class DebugService:
     """
 
     def __init__(self, config: DebugConfig, target: BoardTarget | None, post: Callable[[Any], None] | None = None,
-                 *, timeout_s: float = ANSWER_TIMEOUT_S) -> None:
+                 *, timeout_s: float = ANSWER_TIMEOUT_S, line_timeout_s: float = LINE_TIMEOUT_S,
+                 idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
         self.config = checked(config)
         self.target = target
         self.post = post
         self.timeout_s = timeout_s
+        self.line_timeout_s, self.idle_timeout_s = line_timeout_s, idle_timeout_s
         self.servers: list[socketserver.BaseServer] = []
         self.threads: list[threading.Thread] = []
         self._clients = threading.BoundedSemaphore(MAX_CLIENTS)
@@ -352,6 +393,14 @@ class DebugService:
     @property
     def enabled(self) -> bool:
         return self.config.enabled and self.target is not None and self.post is not None
+
+    def config_place(self) -> str:
+        """Where the description asks the service to listen, for a message."""
+        cfg = self.config
+        places = ([f"tcp {cfg.host}:{cfg.port}"] if cfg.port is not None else []) + (
+            [f"unix {cfg.socket_path}"] if cfg.socket_path is not None else []) + (
+            [f"serial {cfg.serial}"] if cfg.serial is not None else [])
+        return ", ".join(places)
 
     def hello(self) -> dict[str, Any]:
         if not self.enabled:
@@ -386,7 +435,8 @@ class DebugService:
 
         class Handler(socketserver.StreamRequestHandler):
             def handle(self) -> None:
-                service.serve_stream(self.rfile, self.wfile)
+                lines = SocketLines(self.connection, line_s=service.line_timeout_s, idle_s=service.idle_timeout_s)
+                service.serve_stream(lines, self.wfile)
 
         if cfg.port is not None:
             family = socket.AF_INET6 if ":" in cfg.host else socket.AF_INET
@@ -477,6 +527,44 @@ class DebugService:
 
 
 _TOO_LONG = b"\0too long"
+
+
+class SocketLines:
+    """`readline` over a client's socket with two deadlines: a line begun (or the first one
+    after connecting) must end within `line_s`; between lines the client may be silent for
+    `idle_s`. A missed deadline raises TimeoutError (the connection is then closed)."""
+
+    def __init__(self, sock: socket.socket, *, line_s: float, idle_s: float) -> None:
+        self.sock, self.line_s, self.idle_s = sock, line_s, idle_s
+        self.buffer = b""
+        self.lines = 0
+
+    def readline(self, limit: int) -> bytes:
+        now = time.monotonic()
+        deadline = now + (self.idle_s if self.lines and not self.buffer else self.line_s)
+        while True:
+            end = self.buffer.find(b"\n", 0, limit)
+            if end >= 0 or len(self.buffer) >= limit:
+                cut = end + 1 if end >= 0 else limit
+                line, self.buffer = self.buffer[:cut], self.buffer[cut:]
+                self.lines += 1
+                return line
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.info("debug: a client %s; closed", "stopped half-way through a line" if self.buffer
+                         else "said nothing")
+                raise TimeoutError("debug client timed out")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                line, self.buffer = self.buffer, b""
+                return line
+            if not self.buffer:
+                deadline = time.monotonic() + self.line_s  # a line has begun: it must end soon
+            self.buffer += chunk
 
 
 def _read_line(reader: Any) -> bytes | None:

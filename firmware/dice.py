@@ -154,12 +154,20 @@ class ScriptedDice:
     def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
         if not self._rolls:
             raise LookupError(self._empty)
-        faces = self._rolls.pop(0)
-        fitted = tuple(_fit(face, die) for face, die in zip(faces, dice))
-        if len(faces) != len(dice) or any(f not in d for f, d in zip(fitted, dice)):
-            raise ValueError(f"scripted roll {list(faces)} does not fit the dice asked for: "
-                             f"{[list(d) for d in dice]}")
-        return fitted
+        return fit_roll(self._rolls.pop(0), dice)
+
+
+def fit_roll(faces: Sequence[Any], dice: Sequence[Faces], what: str = "scripted roll") -> tuple[Any, ...]:
+    """`faces` as the dice write them; ValueError when there are not as many faces as dice or
+    a face is not on its die.
+
+    >>> fit_roll([2, "X"], [("1", "2", "3"), ("1", "2", "X")])
+    ('2', 'X')
+    """
+    fitted = tuple(_fit(face, die) for face, die in zip(faces, dice))
+    if len(faces) != len(dice) or any(f not in d for f, d in zip(fitted, dice)):
+        raise ValueError(f"{what} {list(faces)} does not fit the dice asked for: {[list(d) for d in dice]}")
+    return fitted
 
 
 def _fit(face: Any, die: Faces) -> Any:

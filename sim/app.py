@@ -120,7 +120,7 @@ def run_demo(args: argparse.Namespace) -> int:
         return 2
     seed = args.seed if args.seed is not None else 0
     board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir, speed=args.speed,
-                     language=args.lang)
+                     language=args.lang, kiosk=args.kiosk)
     try:
         if not resume_same_demo(board, args.demo, seats, seed):
             start_demo(board, args.demo, seats)
@@ -140,7 +140,8 @@ def run_demo(args: argparse.Namespace) -> int:
             from sim.screenshot import save_display_image
 
             save_display_image(board, args.display_image)
-        print(json.dumps({"game": args.demo, "steps": len(record["steps"]), "result": record["result"]}))
+        print(json.dumps({"game": args.demo, "steps": len(record["steps"]), "result": record["result"]}
+                         | ({"kiosk": board.app.kiosk} if args.kiosk else {})))
         return 0
     finally:
         board.close()

@@ -67,10 +67,21 @@ class SimBoard:
 
         # A board description with [fleet] reports to that broker, as the board would.
         self.fleet = open_fleet(self.config)
-        self.board = Board(self.hardware, self.loop, journal=self.journal, kiosk=kiosk, seed=seed, dice=dice,
-                           fleet=self.fleet, language=language, think_apart=think_apart)
+        self._board_args = {"kiosk": kiosk, "seed": seed, "dice": dice, "language": language,
+                            "think_apart": think_apart}
+        self.board = Board(self.hardware, self.loop, journal=self.journal, fleet=self.fleet, **self._board_args)
         self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
         self.board.render()
+
+    def power_cycle(self) -> None:
+        """The board starts again, as after power-up, on the same pins, LEDs, display and journal:
+        a button held down meanwhile is still down when it is ready (`Board.power_up`)."""
+        self.board.close()
+        self.loop.clear_timers()
+        self.board = Board(self.hardware, self.loop, journal=self.journal, fleet=self.fleet, **self._board_args)
+        self.board.power_up()
+        self.board.render()
+        self.run_pending()
 
     @property
     def app(self) -> Any:

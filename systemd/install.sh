@@ -234,6 +234,18 @@ install_venv() {
     run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --force-reinstall "$PREFIX"
 }
 
+# The operator's code (docs/kiosk.md): `xtraboard operator set-code` keeps a salted hash here.
+# root:xtraboard 0640: the board reads it; guests, engines and other users cannot.
+OPERATOR_CODE="$CONFIG_DIR/operator-code"
+install_operator_code() {
+    if [[ -e "$OPERATOR_CODE" ]] || ((DRY_RUN)); then
+        run chown "root:$APP" "$OPERATOR_CODE"
+        run chmod 0640 "$OPERATOR_CODE"
+    fi
+    [[ -e "$OPERATOR_CODE" ]] ||
+        echo "    no operator code yet (no operator menu): sudo $VENV/bin/xtraboard operator set-code writes $OPERATOR_CODE"
+}
+
 install_board_config() {
     say "board description $BOARD_CONFIG"
     if [[ -e "$BOARD_CONFIG" ]]; then
@@ -359,6 +371,7 @@ main() {
     copy_code
     install_venv
     install_board_config
+    install_operator_code  # (part of the board description's step)
     enable_buses
     check_led_driver
     install_unit

@@ -5,7 +5,7 @@ tag names is looked for. A row whose effect the board does not show fails, namin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 
 from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
+from firmware.hardware.config import default_board_path
+from firmware.operator_code import StoredCode, write_code_file
 from firmware.ui.help import NOT_NOW
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
+from firmware.ui.operator import CodeEntryScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
 from firmware.ui.screen import ConfirmScreen
 from sim.board import SimBoard
@@ -52,8 +55,23 @@ def doc_rows() -> list[Row]:
 
 
 # --- bringing a board to each screen ---------------------------------------------------------
+@pytest.fixture(scope="module", autouse=True)
+def _with_an_operator_code(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The boards below have an operator's code (the code entry rows need one)."""
+    global BOARD_FILE
+    folder = tmp_path_factory.mktemp("board")
+    BOARD_FILE = folder / "board.toml"
+    BOARD_FILE.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(folder / "operator-code", StoredCode.make(("left", "right", "ok", "roll"), n=2))
+    yield
+    BOARD_FILE = None
+
+
+BOARD_FILE: Path | None = None
+
+
 def _board() -> SimBoard:
-    return SimBoard(seed=21)
+    return SimBoard(seed=21, board_file=BOARD_FILE)
 
 
 def _menu(board: SimBoard) -> None:
@@ -149,13 +167,27 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Confirm": (_confirm, ConfirmScreen),
     "Dice entry": (_dice_entry, FaceEntryScreen),
     "Result": (_result, ResultScreen),
+    "Power-up": (lambda board: None, MainMenu),
 }
 
 
 # --- gestures ------------------------------------------------------------------------------
-def gesture(board: SimBoard, name: str) -> None:
+def gesture(board: SimBoard, name: str, screen: str = "") -> None:
     words = name.split()
-    if name == "LEFT+RIGHT":
+    if screen == "Power-up":  # the button is down while the board starts, and let go once it is ready
+        board.press(words[1].lower())
+        board.power_cycle()
+        board.release(words[1].lower())
+        board.wait(TAP_S)
+    elif words[0] == "hold" and "+" in words[1]:  # both down (BACK first), for the time the row names
+        first, second = words[1].lower().split("+")
+        board.press(second)
+        board.press(first)
+        board.wait(float(words[3]) + 0.1)
+        board.release(first)
+        board.release(second)
+        board.wait(TAP_S)
+    elif name == "LEFT+RIGHT":
         board.press("left")
         board.press("right")
         board.release("right")
@@ -267,6 +299,8 @@ def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
         return False
     if tag == "note":
         return app.note is not None
+    if tag == "code":
+        return isinstance(app.screen, CodeEntryScreen)
     if tag == "not-now":
         return app.help.cue == NOT_NOW and same and after.depth == before.depth and after.steps == before.steps
     raise AssertionError(f"docs/board.md: unknown tag {tag!r}")
@@ -290,7 +324,7 @@ def test_each_row_of_the_table_is_what_the_board_does(row: Row) -> None:
         board.wait(0.01)
         assert isinstance(board.app.screen, kind), f"{row.screen}: reached {type(board.app.screen).__name__}"
         before = look(board)
-        gesture(board, row.gesture)
+        gesture(board, row.gesture, row.screen)
         after = look(board)
         assert effect(row.tag, board, before, after), (
             f"docs/board.md says {row.screen} × {row.gesture} → {row.tag} ({row.does}); "

@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,9 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.debug import (
-    COMMANDS, MAX_CLIENTS, MAX_LINE, OFF, SIMULATED_COMMANDS, BoardTarget, DebugError, DebugRequest, DebugService,
+    COMMANDS, MAX_CLIENTS, MAX_LINE, OFF, SIMULATED_COMMANDS, BenchDice, BoardTarget, DebugError, DebugRequest, DebugService,
     attach_debug, parse_request,
 )
+from firmware.dice import CommittedDice
 from firmware.errors import ConfigError
 from firmware.hardware.config import DebugConfig, default_board_path, load_board
 from firmware.loop import Stop
@@ -248,3 +253,94 @@ def test_a_unix_socket_and_a_serial_console(tmp_path: Path) -> None:
             assert json.loads(reader()) == {"ok": True, "text": sim.app.texts}
     os.close(slave)
     assert not path.exists()
+
+
+# --- a listener that cannot open, stalled clients, malformed dice queues (issue 24) ------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_board(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    """`xtraboard run` on gpiozero's mock pins (no hardware), as a user starts it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("XTRABOARD_BOARD",)} | {"GPIOZERO_PIN_FACTORY": "mock"}
+    return subprocess.Popen([sys.executable, "-m", "firmware", "run", "--state-dir", str(tmp_path / "state"), *args],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("where", ["port in use", "socket in a missing folder"])
+def test_a_listener_that_cannot_open_is_one_line_and_the_board_plays_on(tmp_path: Path, where: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        if where == "port in use":
+            args, place = ("--debug-port", str(taken.getsockname()[1])), f"tcp 127.0.0.1:{taken.getsockname()[1]}"
+        else:
+            missing = tmp_path / "no-such-folder" / "debug.sock"
+            args, place = ("--debug-socket", str(missing)), f"unix {missing}"
+        board = _run_board(tmp_path, *args)
+        try:
+            time.sleep(4)  # the board has started (and, before the fix, died with a traceback)
+            assert board.poll() is None, board.communicate()[1]
+        finally:
+            board.send_signal(signal.SIGTERM)
+            out, err = board.communicate(timeout=30)
+    assert board.returncode == 0 and "Traceback" not in err
+    lines = [line for line in err.splitlines() if "debug service" in line]
+    assert len(lines) == 1 and lines[0].startswith(f"debug service off: cannot listen on {place}: "), err
+
+
+def test_stalled_clients_are_closed_so_they_cannot_lock_others_out() -> None:
+    sim = SimBoard(seed=1, realtime=True)
+    thread = threading.Thread(target=sim.loop.run, args=(sim.board.handle,), daemon=True)
+    thread.start()
+    service = DebugService(DebugConfig(enabled=True, port=0), BoardTarget(sim.board), sim.loop.post,
+                           line_timeout_s=0.5, idle_timeout_s=1.5)
+    try:
+        service.start()
+        stalled = []
+        for n in range(MAX_CLIENTS):
+            sock = socket.create_connection(("127.0.0.1", service.port), timeout=30)
+            sock.makefile("rb").readline()  # the greeting
+            if n % 2:
+                sock.sendall(b"state scr")  # half a line, then nothing
+            stalled.append(sock)
+        late = Client(socket.create_connection(("127.0.0.1", service.port), timeout=30))
+        assert late.hello == {"ok": False, "error": f"too many clients (at most {MAX_CLIENTS})"}
+        late.close()
+        time.sleep(0.8)
+        for sock in stalled:  # the service hung up on every one of them
+            assert sock.recv(100) == b""
+            sock.close()
+        client = connect_when_free(service)
+        assert client.ask("state screen") == {"ok": True, "value": type(sim.app.screen).__name__}
+        time.sleep(0.9)  # quiet between requests, but less than the idle time
+        assert client.ask("text")["ok"] is True
+        time.sleep(2.0)
+        assert client.reader.readline() == b""  # silent for longer than the idle time: closed
+        client.close()
+    finally:
+        service.close()
+        sim.loop.post(Stop())
+        thread.join(timeout=10)
+        sim.close()
+
+
+def test_a_malformed_dice_queue_is_refused_when_sent() -> None:
+    with real_board(port=0) as (sim, service):
+        client = connect(service)
+        no_game = client.ask("dice [1, 2, 3]")  # no game yet: it must fit one of the board's games
+        assert no_game["ok"] is False and no_game["error"].startswith("dice: [1, 2, 3] fits no game's dice (")
+        assert client.ask("dice [9, 9, 9, 9, 9]")["ok"] is False
+        assert client.ask("dice [1, 2, 2, 3, 5]") == {"ok": True, "queued": 1}  # EXTRA!'s five dice
+        client.close()
+    sim = SimBoard(seed=1)
+    try:
+        from tests.test_engines_at_board import seat_up
+
+        seat_up(sim, "extra", ["human"])
+        target = BoardTarget(sim.board, dice=BenchDice(CommittedDice("1")))
+        for faces, wrong in (([1, 2, 3], "[1, 2, 3]"), ([1, 2, 3, 4, 7], "[1, 2, 3, 4, 7]"), ([0, 1, 1, 1, 1], "[0")):
+            with pytest.raises(DebugError, match=r"dice: " + re.escape(wrong) + ".* does not fit the dice of the game in play"):
+                target.execute("dice", faces)
+    finally:
+        sim.close()

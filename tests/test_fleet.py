@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from firmware.hardware.config import load_board
 from firmware.loop import EventLoop, FakeClock
 from firmware.ui.app import BoardApp
 from sim.board import SimBoard
-from tests.mqtt_fixtures import Broker, Subscriber, board_file, wait_for
+from tests.mqtt_fixtures import Broker, Subscriber, board_file, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -254,7 +255,7 @@ def test_the_fleet_view_reads_only_its_own_topics() -> None:
     fleet.message("xtraboard/bar-1/state", json.dumps(state).encode())
     fleet.message("xtraboard/bar-1/result", json.dumps({"summary": "Cleo won EXTRA!", "time": "T"}).encode())
     fleet.message("xtraboard/bar-2/availability", b"offline")
-    fleet.message("xtraboard/bar-2/state", b"\xff not json")  # not ours to understand: ignored
+    fleet.message("xtraboard/bar-2/state", b"\xff not json")  # not ours to understand: skipped, with a note
     fleet.message("other/bar-3/state", json.dumps(state).encode())
     fleet.message("homeassistant/sensor/xtraboard_bar-1/status/config", b"{}")
     lines = fleet.lines()
@@ -262,6 +263,7 @@ def test_the_fleet_view_reads_only_its_own_topics() -> None:
     assert lines[1].split() == ["bar-1", "playing", "LEVEL", "X", "3", "Anna,", "Ben", "(bot);", "turn:", "Anna",
                                 "Cleo", "won", "EXTRA!", "(T)"]
     assert lines[2].split() == ["bar-2", "offline", "-", "-", "-", "-"]
+    assert fleet.skipped() == ["xtraboard/bar-2/state: skipped: not UTF-8 text"]
 
 
 def test_rounds_as_each_game_counts_them() -> None:
@@ -280,3 +282,141 @@ def test_rounds_as_each_game_counts_them() -> None:
     extra = new_game("extra", ["A"])
     extra.roll(dice)
     assert round_of(extra) == 1
+
+
+# --- hostile messages on the broker (issue 24) --------------------------------------------------------
+
+HOSTILE = {
+    "xtraboard/evil/state": b'{"players": 5}',
+    "xtraboard/deep/state": b"[" * 100_000 + b"]" * 100_000,
+    "xtraboard/nest/state": b'{"players": [' + b"[" * 5_000 + b"]" * 5_000 + b"]}",
+    "xtraboard/big/state": b'{"title": "' + b"x" * 200_000 + b'"}',
+    "xtraboard/esc\x1b[2J/state": b'{"status": "playing"}',
+    "xtraboard/esc/state": json.dumps({"status": "playing", "title": "\x1b]0;pwned\x07LEVEL X",
+                                       "players": [{"name": "Anna\x1b[31m\u202e", "bot": None}],
+                                       "turn": "Anna\x1b[31m\u202e", "round": 2}).encode(),
+    "xtraboard/esc/result": json.dumps({"summary": "\x1b[2JBen won\rEXTRA!", "time": "T\x9b1m"}).encode(),
+}
+
+
+def publish_retained(broker: Broker, messages: dict[str, bytes]) -> None:
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        for topic, payload in messages.items():
+            client.publish(topic, payload, qos=1, retain=True).wait_for_publish(30)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def test_hostile_retained_messages_are_skipped_with_a_note_and_the_rest_is_shown(
+        tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
+    publish_retained(broker, HOSTILE)
+    board = fleet_board(tmp_path, broker.port)
+    try:
+        wait_for(lambda: board.fleet.status()["published"] >= len(SENSORS) + 2, "the board's messages")
+        assert main(["fleet", "--broker", "127.0.0.1", "--port", str(broker.port), "--once", "2"]) == 0
+    finally:
+        board.close()
+    out, err = capsys.readouterr()
+    assert not any(c in out + err for c in "\x1b\x07\x9b\u202e\r"), repr(out + err)
+    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert rows["table-3"].split()[1] == "idle"  # the real board is shown among them
+    assert rows["esc"].split()[:5] == ["esc", "playing", "]0;pwnedLEVEL", "X", "2"]
+    assert "Anna[31m; turn: Anna[31m" in rows["esc"] and "[2JBen wonEXTRA! (T1m)" in rows["esc"]
+    assert "esc[2J" in rows  # the table name from the topic, cleaned too
+    assert {"evil", "deep", "nest", "big"}.isdisjoint(rows)
+    notes = err.splitlines()
+    assert "xtraboard fleet: xtraboard/evil/state: skipped: players is not list" in notes
+    assert "xtraboard fleet: xtraboard/deep/state: skipped: 200000 bytes, more than 16384" in notes
+    assert "xtraboard fleet: xtraboard/nest/state: skipped: nested too deeply" in notes
+    assert "xtraboard fleet: xtraboard/big/state: skipped: 200013 bytes, more than 16384" in notes
+
+
+def test_the_live_view_lives_through_a_100000_deep_array(tmp_path: Path, broker: Broker) -> None:
+    view = subprocess.Popen([sys.executable, "-m", "firmware", "fleet", "--broker", "127.0.0.1", "--port",
+                             str(broker.port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: list[str] = []  # read on a thread: a frozen view must fail the test, not hang it
+    reader = threading.Thread(target=lambda: seen.extend(iter(view.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    try:
+        publish_retained(broker, {"xtraboard/first/state": b'{"status": "idle"}'})
+        wait_for(lambda: any("first" in line for line in seen), "the live view's first table")
+        publish_retained(broker, {"xtraboard/deep/state": b"[" * 100_000 + b"]" * 100_000,
+                                  "xtraboard/nest/state": b"[" * 5_000 + b"]" * 5_000,
+                                  "xtraboard/evil/state": b'{"players": 5}'})
+        publish_retained(broker, {"xtraboard/after/state": b'{"status": "playing"}'})
+        wait_for(lambda: any("after" in line for line in seen),
+                 "the live view to show a table published after the hostile ones", timeout=15)
+        assert view.poll() is None
+        assert any("xtraboard/evil/state: skipped: players is not list" in line for line in seen)
+    finally:
+        view.send_signal(signal.SIGINT)
+        out, err = view.communicate(timeout=30)
+    assert "Traceback" not in err and view.returncode == 0, err
+
+
+# --- the board names TLS failures and a table name already in use (issue 24) --------------------------
+
+
+def tls_broker(folder: Path) -> tuple[Broker, int, Path]:
+    """The loopback broker with a TLS listener as well (a self-signed certificate for 127.0.0.1)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    broker = Broker(folder)
+    tls_port = free_port()
+    broker.config.write_text(broker.config.read_text().replace("listeners:\n", (
+        f"listeners:\n  secure:\n    type: tcp\n    bind: 127.0.0.1:{tls_port}\n    ssl: true\n"
+        f"    certfile: {cert}\n    keyfile: {key}\n"), 1))
+    return broker.start(), tls_port, cert
+
+
+def test_tls_failures_are_named_apart_from_an_unreachable_broker(tmp_path: Path) -> None:
+    broker, tls_port, cert = tls_broker(tmp_path)
+    try:
+        untrusted = fleet_board(tmp_path, tls_port, "tls = true\n")  # the system's CAs: not this self-signed one
+        wait_for(lambda: untrusted.fleet.status()["problem"], "the certificate problem")
+        assert untrusted.fleet.status()["problem"] == (
+            f"fleet: broker 127.0.0.1:{tls_port}: its TLS certificate is not trusted (self-signed certificate); "
+            "check ca_file")
+        untrusted.close()
+        plain = fleet_board(tmp_path, broker.port, "tls = true\n")  # TLS to the plain MQTT port
+        wait_for(lambda: plain.fleet.status()["problem"], "the TLS problem")
+        assert plain.fleet.status()["problem"] == (
+            f"fleet: broker 127.0.0.1:{broker.port} does not answer TLS (handshake timed out); is it a plain MQTT "
+            "port? check tls and port")
+        plain.close()
+        (tmp_path / "ca.pem").write_bytes(cert.read_bytes())
+        trusted = fleet_board(tmp_path, tls_port, 'tls = true\nca_file = "ca.pem"\n')
+        wait_for(lambda: trusted.fleet.status()["connected"], "the TLS connection with the right CA")
+        trusted.close()
+    finally:
+        broker.stop()
+
+
+def test_a_second_board_with_the_same_table_name_says_so(tmp_path: Path, broker: Broker) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = fleet_board(tmp_path / "one", broker.port)
+    wait_for(lambda: one.fleet.status()["published"] >= len(SENSORS) + 2, "the first board's claim")
+    two = fleet_board(tmp_path / "two", broker.port)  # another board, the same [fleet] table
+    try:
+        wait_for(lambda: two.fleet.status()["problem"], "the second board to notice")
+        assert two.fleet.status()["problem"] == (
+            f"fleet: another board uses the table name table-3 on broker 127.0.0.1:{broker.port}; give each board "
+            "a [fleet] table of its own")
+    finally:
+        two.close()
+        one.close()
+    again = fleet_board(tmp_path / "one", broker.port)  # the first board restarted: the name is its own
+    try:
+        wait_for(lambda: again.fleet.status()["published"] >= len(SENSORS) + 2, "the restarted board's messages")
+        assert again.fleet.status()["problem"] is None and not again.fleet.clash
+    finally:
+        again.close()

@@ -183,3 +183,30 @@ def test_hil_record_writes_a_scenario_that_replays(tmp_path: Path, capsys: pytes
     assert capsys.readouterr().out == f"recorded 0 button edges and 1 checkpoints into {out}\n"
     assert run_scenario_file(out) == 0
     assert capsys.readouterr().out.startswith("scenario idle: 2 steps, ")
+
+
+def test_kiosk_mode_can_be_tried_on_a_served_board_and_in_a_demo(tmp_path: Path) -> None:
+    """`sim --headless --debug-port` and `sim --demo` honour --kiosk, as `xtraboard run --kiosk` does: the
+    guests' settings are locked and the saved game comes back by itself."""
+    state = tmp_path / "state"
+    demo = subprocess.run([*XTRABOARD, "sim", "--headless", "--demo", "extra", "--seed", "3", "--kiosk",
+                           "--state-dir", str(state)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert demo.returncode == 0 and '"kiosk": true' in demo.stdout, demo.stdout + demo.stderr
+    board = subprocess.Popen([*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--kiosk", "--state-dir",
+                              str(state)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = board.stdout.readline() if board.stdout else ""
+        found = re.fullmatch(r"debug service listening on tcp 127\.0\.0\.1:(\d+)\n", first)
+        assert found, first
+        client = DebugClient.connect(f"127.0.0.1:{found.group(1)}")
+        try:
+            for line in ("press left", "wait 0.1", "release left", "wait 0.1"):  # the menu wraps to Settings
+                assert client.ask(line)["ok"], line
+            assert client.ask("state menu")["value"] == "Settings"
+            text = client.ask("text")["text"]
+            assert any("Settings" in line and "locked" in line for line in text), text
+        finally:
+            client.close()
+    finally:
+        board.terminate()
+        board.wait(timeout=30)

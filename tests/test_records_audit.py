@@ -8,6 +8,7 @@ import io
 import json
 import random
 import sqlite3
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def local(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")
+    return datetime.fromtimestamp(timestamp).astimezone().isoformat(timespec="seconds")
 
 
 def test_the_csv_has_exactly_the_journals_games(capsys, state: Path) -> None:
@@ -79,11 +80,28 @@ def test_the_csv_has_exactly_the_journals_games(capsys, state: Path) -> None:
         assert row == {
             "id": str(gid), "game": game, "status": status, "mode": json.loads(meta)["mode"],
             "players": str(len(players)), "people": str(len(players) - bots), "bots": str(bots),
-            "started": local(started), "ended": local(updated),
+            "started": local(started), "ended": "" if status == "playing" else local(updated),
             "minutes": str(round((updated - started) / 60, 1)), "steps": str(steps),
         }
     assert [r["status"] for r in rows] == ["finished", "finished", "finished", "abandoned", "playing"]
     conn.close()
+
+
+def test_the_csv_times_carry_their_offset_and_an_unfinished_game_has_no_end(capsys, state: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Europe/Berlin")  # the café's zone: the offset must say so
+    time.tzset()
+    try:
+        code, out, _ = run(capsys, "--csv", "--state-dir", str(state))
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["started"] == "2024-05-01T16:00:00+02:00"  # T0 is 14:00 UTC
+    for row in rows:
+        assert datetime.fromisoformat(row["started"]).utcoffset() is not None
+    assert rows[-1]["status"] == "playing" and rows[-1]["ended"] == ""
+    assert rows[-2]["status"] == "abandoned" and datetime.fromisoformat(rows[-2]["ended"]).utcoffset() is not None
 
 
 def test_the_csv_for_one_game(capsys, state: Path) -> None:

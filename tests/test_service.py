@@ -391,3 +391,13 @@ def test_the_fstab_line_is_added_once(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert fstab.read_text() == ("proc /proc proc defaults 0 0\n"
                                  "LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2\n")
+
+
+def test_a_dry_run_sets_up_the_operator_code_file_for_the_board_alone() -> None:
+    """The code's hash is root:xtraboard 0640 (the board reads it, engines and guests cannot);
+    `xtraboard operator set-code` writes it (docs/kiosk.md)."""
+    done = subprocess.run([str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=120)
+    commands = [line.split("would run: ", 1)[1] for line in done.stdout.splitlines() if "would run: " in line]
+    assert "chown root:xtraboard /etc/xtraboard/operator-code" in commands
+    assert "chmod 0640 /etc/xtraboard/operator-code" in commands
+    assert "xtraboard operator set-code writes /etc/xtraboard/operator-code" in done.stdout

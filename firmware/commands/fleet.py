@@ -14,8 +14,10 @@ import json
 import sys
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any, TextIO
+
 from firmware.i18n import _
 
 PROG = "xtraboard fleet"
@@ -34,27 +36,56 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("print the tables once after SECONDS and exit (default: live until Ctrl-C)"))
 
 
+MAX_PAYLOAD = 16 * 1024  # a board's state is a few hundred bytes; anything much bigger is not one
+MAX_TEXT = 40  # characters of a name, title or summary shown
+MAX_PLAYERS = 12
+MAX_TABLES = 500
+MAX_NOTES = 20
+
+
+class Skipped(ValueError):
+    """A message the view cannot show: the text says why, in a few words."""
+
+
 class Fleet:
-    """What the broker says about each table: availability, state, last result."""
+    """What the broker says about each table: availability, state, last result. Anyone may
+    publish on the broker, so every message is checked (size, shape, depth, types) and only
+    what fits is kept, its text cleaned of control characters; the rest is skipped with a note."""
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
         self.tables: dict[str, dict[str, Any]] = {}
+        self.notes: list[str] = []  # one line per skipped message (the newest MAX_NOTES)
         self.changed = threading.Event()
         self.lock = threading.Lock()
 
     def message(self, topic: str, payload: bytes) -> None:
+        """One message from the broker (paho's network thread): never raises, so a hostile
+        message cannot stop the view."""
         parts = topic.split("/")
         if len(parts) != 3 or parts[0] != self.prefix or parts[2] not in ("availability", "state", "result"):
             return
         try:
-            text = payload.decode("utf-8")
-            value: Any = text if parts[2] == "availability" else json.loads(text) if text else None
-        except (UnicodeDecodeError, ValueError):
-            return  # not one of ours: ignore it rather than stop the view
+            table = plain_text(parts[1])
+            value = parse(parts[2], payload)
+        except Skipped as exc:
+            self.note(f"{plain_text(topic, 80)}: skipped: {exc}")
+            return
+        except Exception as exc:  # noqa: BLE001  # whatever else a payload provokes: skipped, not fatal
+            self.note(f"{plain_text(topic, 80)}: skipped: {type(exc).__name__}")
+            return
         with self.lock:
-            self.tables.setdefault(parts[1], {})[parts[2]] = value
+            if table not in self.tables and len(self.tables) >= MAX_TABLES:
+                return
+            self.tables.setdefault(table, {})[parts[2]] = value
         self.changed.set()
+
+    def note(self, line: str) -> None:
+        with self.lock:
+            if line not in self.notes:
+                self.notes = (self.notes + [line])[-MAX_NOTES:]
+        self.changed.set()
+
 
     def lines(self) -> list[str]:
         """The table of tables, one line each."""
@@ -67,19 +98,102 @@ class Fleet:
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
         return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
+    def skipped(self) -> list[str]:
+        """The notes on messages skipped, oldest first."""
+        with self.lock:
+            return list(self.notes)
+
+
+def plain_text(value: Any, limit: int = MAX_TEXT) -> str:
+    """`value` as one line a terminal shows as it is: control characters (escape sequences,
+    bidi overrides, line breaks) dropped, at most `limit` characters."""
+    text = "".join(c for c in str(value) if unicodedata.category(c)[0] != "C")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def parse(kind: str, payload: bytes) -> Any:
+    """A message's payload as the view keeps it, or Skipped saying why not."""
+    if len(payload) > MAX_PAYLOAD:
+        raise Skipped(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Skipped("not UTF-8 text") from None
+    if kind == "availability":
+        if text not in ("online", "offline"):
+            raise Skipped("availability is neither online nor offline")
+        return text
+    if not text:
+        return None  # a cleared retained message
+    if depth(text) > 4:
+        raise Skipped("nested too deeply")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Skipped("not JSON") from None
+    if not isinstance(value, dict):
+        raise Skipped(f"{kind} is not a JSON object")
+    return checked_state(value) if kind == "state" else checked_result(value)
+
+
+def depth(text: str) -> int:
+    """How deeply the JSON in `text` nests (brackets inside strings not counted), found without
+    parsing it, so a 100,000-deep array costs one pass and no recursion."""
+    deepest = level = 0
+    quoted = escaped = False
+    for c in text:
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (c == "\\", c != '"')
+        elif c == '"':
+            quoted = True
+        elif c in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif c in "]}":
+            level -= 1
+    return deepest
+
+
+def _field(value: dict[str, Any], key: str, types: tuple[type, ...]) -> Any:
+    item = value.get(key)
+    if item is not None and (not isinstance(item, types) or isinstance(item, bool) and bool not in types):
+        raise Skipped(f"{key} is not {' or '.join(t.__name__ for t in types)}")
+    return item
+
+
+def checked_state(value: dict[str, Any]) -> dict[str, Any]:
+    players = _field(value, "players", (list,)) or []
+    if len(players) > MAX_PLAYERS:
+        raise Skipped(f"{len(players)} players, more than {MAX_PLAYERS}")
+    kept = []
+    for player in players:
+        if not isinstance(player, dict):
+            raise Skipped("a player is not a JSON object")
+        kept.append({"name": plain_text(_field(player, "name", (str,)) or "?"),
+                     "bot": bool(_field(player, "bot", (str, bool)))})
+    round_ = _field(value, "round", (int,))
+    return {"status": plain_text(_field(value, "status", (str,)) or "?", 12),
+            "title": plain_text(_field(value, "title", (str,)) or ""),
+            "mode": _field(value, "mode", (str,)), "round": round_, "players": kept,
+            "turn": plain_text(_field(value, "turn", (str,)) or "")}
+
+
+def checked_result(value: dict[str, Any]) -> dict[str, Any]:
+    return {"summary": plain_text(_field(value, "summary", (str,)) or "-", 60),
+            "time": plain_text(_field(value, "time", (str,)) or "", 25)}
 
 def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, str]:
-    """`table-3  playing  LEVEL X  2  Anna, Ben (turn: Ben)  Marie won EXTRA!`."""
-    state = table.get("state") if isinstance(table.get("state"), dict) else {}
-    status = str(state.get("status", "?"))
+    """`table-3  playing  LEVEL X  2  Anna, Ben (turn: Ben)  Marie won EXTRA!` (from what
+    `parse` kept: checked and cleaned)."""
+    state = table.get("state") or {}
+    status = state.get("status", "?")
     if table.get("availability") == "offline":
         status = "offline"
-    players = ", ".join(str(p.get("name")) + (" (bot)" if p.get("bot") else "")
-                        for p in state.get("players") or [] if isinstance(p, dict))
+    players = ", ".join(p["name"] + (" (bot)" if p["bot"] else "") for p in state.get("players", []))
     if state.get("turn") and status == "playing":
         players += f"; turn: {state['turn']}"
-    result = table.get("result") if isinstance(table.get("result"), dict) else {}
-    last = str(result.get("summary", "-"))
+    result = table.get("result") or {}
+    last = result.get("summary", "-")
     if result.get("time"):
         last += f" ({result['time']})"
     game = str(state.get("title") or "-")
@@ -136,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
         if args.once is not None:
             time.sleep(max(0.0, args.once))
             sys.stdout.write("\n".join(fleet.lines()) + "\n")
+            for note in fleet.skipped():
+                print(f"{PROG}: {note}", file=sys.stderr)
             return 0
         while True:  # live: redraw on every change, at most ten times a second
             fleet.changed.wait()
@@ -151,6 +267,6 @@ def run(args: argparse.Namespace) -> int:
 
 def show(fleet: Fleet, out: TextIO, clear: bool) -> None:
     """Redraw the screen (a terminal), or print the tables and a blank line (a pipe)."""
-    text = "\n".join(fleet.lines()) + "\n"
+    text = "\n".join(fleet.lines() + fleet.skipped()) + "\n"
     out.write("\x1b[H\x1b[2J" + text if clear else text + "\n")
     out.flush()

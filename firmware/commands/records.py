@@ -182,7 +182,9 @@ def _audit(journal: Journal, game: str | None, as_csv: bool, out: TextIO) -> int
     if as_csv:
         write_csv(game_rows(games), out)
     else:
-        out.writelines(line + "\n" for line in audit_lines(games))
+        from firmware.operator_code import gate_counts
+
+        out.writelines(line + "\n" for line in audit_lines(games, operator_code=gate_counts(journal)))
     return 1 if journal.skipped else 0  # unreadable rows: the journal's log says which
 
 

@@ -23,6 +23,8 @@ def open_fleet(config: Any) -> FleetPublisher | None:
     """A started publisher for a board description with a `[fleet]` section, else None."""
     if getattr(config, "fleet", None) is None:
         return None
-    publisher = FleetPublisher(config.fleet, model=config.name)
+    from firmware.fleet.publisher import board_identity
+
+    publisher = FleetPublisher(config.fleet, model=config.name, owner=board_identity(getattr(config, "path", "")))
     publisher.start()
     return publisher

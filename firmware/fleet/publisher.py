@@ -15,11 +15,17 @@ counted in `status()` (for the audit); the board plays on, and paho reconnects b
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import secrets
+import socket
+import ssl
+import sys
 import threading
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 from firmware import __version__
@@ -34,11 +40,18 @@ CLOSE_WAIT_S = 1.0  # how long closing waits for "offline" to leave
 
 class FleetPublisher:
     def __init__(self, config: Any, *, model: str = "xtraboard", outbox: int = OUTBOX,
-                 reconnect_s: tuple[int, int] | None = None) -> None:
+                 reconnect_s: tuple[int, int] | None = None, owner: str | None = None) -> None:
         self.config = config
         self.model = model
         base = f"{config.topic_prefix}/{config.table}"
-        self.topics = {"availability": f"{base}/availability", "state": f"{base}/state", "result": f"{base}/result"}
+        self.topics = {"availability": f"{base}/availability", "state": f"{base}/state", "result": f"{base}/result",
+                       "owner": f"{base}/owner"}
+        # Which board holds the table name: the board claims it with its own id (retained; the same
+        # after a restart, see board_identity). Another board's claim is another board with the same
+        # name (they knock each other off the broker: both use the client id xtraboard-<table>).
+        self._owner = owner or secrets.token_hex(8)
+        self._retained: dict[str, bytes | None] = {"owner": None, "availability": None}
+        self.clash = False
         self._reconnect_s = reconnect_s or RECONNECT_S
         self._wake = threading.Condition()
         self._state: dict[str, Any] | None = None  # the newest state, not yet sent
@@ -111,6 +124,7 @@ class FleetPublisher:
                     state, self._state = self._state, None
                     results, self._results = list(self._results), deque()
                 if announce:
+                    self._publish(self.topics["owner"], self._owner)
                     self._send_discovery()
                     self._publish(self.topics["availability"], "online")
                     state = state or self._last_state
@@ -149,6 +163,7 @@ class FleetPublisher:
         client.max_queued_messages_set(self._outbox)
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
+        client.on_message = self._on_message
         client.on_disconnect = self._on_disconnect
         return client
 
@@ -170,19 +185,64 @@ class FleetPublisher:
                                reason=str(reason)))
             return
         with self._wake:
+            self._retained = {"owner": None, "availability": None}  # what the broker kept, as found now
+        client.subscribe([(self.topics["owner"], 1), (self.topics["availability"], 1)])
+        with self._wake:
             self._connected = True
             self._announce = True
             self.counters["connects"] += 1
             had = self.problem
-            self.problem = None
+            self.problem = self.problem if self.clash else None  # a name clash outlives the reconnect it causes
             self._wake.notify()
-        if had:
+        if had and not self.clash:
             log.info("fleet: connected to %s:%d again", self.config.broker, self.config.port)
 
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        """The table name's owner: ours, or another board's (see `_owner`). Another board's claim
+        arriving live is a clash; so is one the broker kept, if that board is online (a claim left
+        by this board's last run is "offline" by its last will) or if this board had connected
+        before (someone claimed the name while it was away)."""
+        kind = "owner" if message.topic == self.topics["owner"] else "availability"
+        payload = bytes(message.payload)
+        with self._wake:
+            if message.retain:
+                self._retained[kind] = payload
+            theirs = self._retained["owner"] not in (None, b"", self._owner.encode())
+            clash = (kind == "owner" and not message.retain and payload not in (b"", self._owner.encode())) or (
+                theirs and (self._retained["availability"] == b"online" or self.counters["connects"] > 1))
+        if not clash:
+            return
+        with self._wake:
+            already, self.clash = self.clash, True
+            if not already:
+                self._announce = True  # claim it back once, so the other board hears of us too
+                self._wake.notify()
+        self._trouble(Text(N_("fleet: another board uses the table name {table} on broker {broker}; give each "
+                              "board a [fleet] table of its own"), table=self.config.table, broker=self._where()))
+
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        error = sys.exc_info()[1]  # paho calls this while it handles the connection's OSError
         with self._wake:
             self.counters["unreachable"] += 1
-        self._trouble(Text(N_("fleet: broker {broker} cannot be reached"), broker=self._where()))
+        self._trouble(self._connect_problem(error))
+
+    def _connect_problem(self, error: BaseException | None) -> Text:
+        """Why the connection failed, as the operator can act on it: a TLS certificate the board
+        does not trust, TLS to a port that does not speak it, or a broker not reached at all."""
+        log.debug("fleet: connecting to %s failed: %r", self._where(), error)
+        if isinstance(error, ssl.SSLCertVerificationError):
+            return Text(N_("fleet: broker {broker}: its TLS certificate is not trusted ({reason}); check ca_file"),
+                        broker=self._where(), reason=error.verify_message or error.reason or str(error))
+        # A plain MQTT port answers a TLS hello with nonsense, by hanging up, or (waiting for its
+        # CONNECT) with nothing until the handshake times out.
+        handshake_timeout = isinstance(error, TimeoutError) and "handshake" in str(error)
+        if self.config.tls and (handshake_timeout or isinstance(error, (ssl.SSLError, ConnectionResetError,
+                                                                         BrokenPipeError))):
+            reason = "handshake timed out" if handshake_timeout else (
+                getattr(error, "reason", None) or getattr(error, "strerror", None) or type(error).__name__)
+            return Text(N_("fleet: broker {broker} does not answer TLS ({reason}); is it a plain MQTT port? "
+                           "check tls and port"), broker=self._where(), reason=reason)
+        return Text(N_("fleet: broker {broker} cannot be reached"), broker=self._where())
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._wake:
@@ -190,7 +250,7 @@ class FleetPublisher:
             self._connected = False
             if was:
                 self.counters["disconnects"] += 1
-        if was and not self._stopping:
+        if was and not self._stopping and not self.clash:
             self._trouble(Text(N_("fleet: lost the broker {broker} ({reason})"), broker=self._where(), reason=str(reason)))
 
     def _where(self) -> str:
@@ -203,6 +263,20 @@ class FleetPublisher:
                 return
             self.problem = problem
         log.warning("%s", problem)
+
+
+def board_identity(board_file: Any) -> str:
+    """This board's id in the table name's claim: the machine's (systemd's machine-id, else the
+    host name) with its board description's path, so a restart claims the name as itself."""
+    machine = ""
+    for source in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            machine = Path(source).read_text(encoding="ascii").strip()
+            break
+        except (OSError, UnicodeDecodeError):
+            continue
+    machine = machine or socket.gethostname()
+    return hashlib.sha256(f"{machine}\0{board_file}".encode()).hexdigest()[:16]
 
 
 # (key, name, topic, value template): the sensors Home Assistant shows for each table.

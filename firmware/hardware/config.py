@@ -129,10 +129,11 @@ class FleetConfig:
 
 @dataclass(frozen=True)
 class OperatorConfig:
-    """The optional `[operator]` section: the button code that opens the operator menu from
-    the idle show (docs/kiosk.md). There is no default code: without it there is no operator mode."""
+    """Where the operator's code is kept (docs/kiosk.md): a salted hash written by `xtraboard
+    operator set-code`, by default `operator-code` beside the board description. There is no
+    default code: without that file there is no operator mode."""
 
-    code: tuple[str, ...]  # button names, e.g. ("left", "left", "right", "ok", "roll")
+    code_file: Path
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ class BoardConfig:
     display_position: tuple[float, float] = (0.0, 0.0)  # mm, top-left of the OLED
     fleet: FleetConfig | None = None  # the opt-in MQTT report, None when not configured
     debug: DebugConfig = DebugConfig()  # [debug]: the bench's debug service (off by default)
-    operator: OperatorConfig | None = None  # [operator]: the operator menu's code, None = no operator mode
+    operator: OperatorConfig | None = None  # where the operator's code file is (None: a board built in code)
     language: str = "en"  # [board] language: what the board speaks until its settings say otherwise
     engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
     buzzer: BuzzerConfig | None = None  # [buzzer]: the optional piezo buzzer, None when not fitted
@@ -241,7 +242,8 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     cells = _cells(top.table("cells"), leds.count, size)
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
-    operator = _operator(top.table("operator")) if top.present("operator") else None
+    operator = _operator(top.table("operator")) if top.present("operator") else OperatorConfig(
+        code_file=source.parent / CODE_FILE_NAME)
     engines = _engines(top) if top.present("engines") else ()
     buzzer = _buzzer(top.table("buzzer"), leds, display, buttons) if top.present("buzzer") else None
     top.done()
@@ -498,30 +500,21 @@ def _buttons(
     return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]
 
 
-OPERATOR_CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance
+CODE_FILE_NAME = "operator-code"  # the operator's code (its hash), beside the board description
 
 
 def _operator(table: _Table) -> OperatorConfig:
-    """`[operator]`: `code`, an array of button names (docs/kiosk.md)."""
-    low, high = OPERATOR_CODE_LENGTH
-    expected = _("an array of {low} to {high} button names, each one of {names}").format(
-        low=low, high=high, names=", ".join(BUTTON_NAMES))
-    value = table._get("code", expected)
-    if not isinstance(value, list):
-        raise table.fail("code", _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
-    for press in value:
-        if press not in BUTTON_NAMES:
-            raise table.fail("code", _("{value} is not a button; expected {expected}").format(
-                value=_describe(press), expected=expected))
-    if not low <= len(value) <= high:
-        raise table.fail("code", ngettext("{n} press is out of range; expected {expected}",
-                                          "{n} presses is out of range; expected {expected}", len(value)).format(
-            n=len(value), expected=expected))
-    if len(set(value)) < 2:
-        raise table.fail("code", _("a code of one button pressed over and over is too easy to hit; expected {expected}"
-                                   " using at least two different buttons").format(expected=expected))
+    """`[operator]`: `code_file`, where the code's hash is kept (docs/kiosk.md). A plain code is
+    refused: anyone who can read the description could read it."""
+    if table.present("code"):
+        raise table.fail("code", _("a code in the board description can be read by anyone who reads the file; "
+                                   "set it with `sudo xtraboard operator set-code` (it keeps only a salted hash, "
+                                   "in {file}) and remove this line").format(
+            file=table.source.parent / CODE_FILE_NAME))
+    name = table.string("code_file", expected=_("a file name (relative to this description)")) if table.present(
+        "code_file") else CODE_FILE_NAME
     table.done()
-    return OperatorConfig(code=tuple(value))
+    return OperatorConfig(code_file=table.source.parent / name)
 
 
 _TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -185,6 +185,13 @@ class BoardApp:
                 if not self._held and self.pace.idle:
                     self._arm_bot(after_person=not self.pace.after_bot)
 
+    def let_go(self, name: str) -> None:
+        """A release the board kept for itself (the operator's gestures): the button is up, so
+        no bot waits for it any more."""
+        self._held.discard(name)
+        if not self._held and self._bot_timer is None and not self._bot_due:
+            self._arm_bot(after_person=not self._by_bot)
+
     def _stuck(self, name: str, press: int) -> None:
         """A button still down STUCK_S after this press (and no press since): a jammed key or a
         shorted wire, not a person — the bots stop waiting for it, and the board says so."""

@@ -1,8 +1,8 @@
 """The operator menu (a café's board): audits, the operator's settings, the games offered,
 clearing high scores, a factory reset of settings and, asked twice, clearing the records.
 
-It opens only by the board description's `[operator] code` typed while the idle show runs
-(firmware/board_loop.py); docs/kiosk.md says how to set it.
+It opens only by the operator's code (firmware/operator_code.py), typed during the idle show or
+on the code entry screen (firmware/board_loop.py); docs/kiosk.md says how to set it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from firmware.games import find_game, game_names
 from firmware.i18n import N_, NAMES, _, ngettext
 from firmware.ui.draw import Canvas
-from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, TextScreen
+from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
 from firmware.ui.settings import BRIGHTNESS_CAPS, LANGUAGES, OperatorSettings, Settings, label, spoken
 
 if TYPE_CHECKING:
@@ -58,6 +58,20 @@ class OperatorMenu(MenuScreen):
             app.pop()
 
 
+class CodeEntryScreen(Screen):
+    """The operator's code, typed after OK + BACK held on the main menu or OK held at power-up.
+    The board loop takes every press (firmware/board_loop.py); this only shows how many."""
+
+    def __init__(self, length: int) -> None:
+        self.title = _("Operator code")
+        self.length = length
+        self.typed = 0
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, "")
+        canvas.line(1, "*" * self.typed + "_" * (self.length - self.typed))
+
+
 class AuditScreen(TextScreen):
     """The audits, a page at a time: RIGHT/ROLL the next page, LEFT the previous one."""
 
@@ -88,7 +102,10 @@ def audit_text(app: App) -> str:
         return _(NO_JOURNAL)
     from firmware.audit import audit_lines
 
-    return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None)))
+    from firmware.operator_code import gate_counts
+
+    return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None),
+                                 gate_counts(app.journal)))
 
 
 class OperatorSettingsScreen(MenuScreen):
@@ -162,7 +179,12 @@ def clear_scores(app: App) -> None:
 def reset_settings(app: App) -> None:
     """Every setting back to its default (the guests' and the operator's); records stay."""
     if app.journal is not None:
+        from firmware.operator_code import GATE_KEY
+
+        gate = app.journal.get_setting(GATE_KEY, None)  # wrong codes and locks are audits, not settings
         app.journal.clear_settings()
+        if gate is not None:
+            app.journal.set_setting(GATE_KEY, gate)
     app.settings = Settings()
     app.operator = OperatorSettings()
     _refresh_main_menu(app)

@@ -36,8 +36,9 @@ class ServedBoard:
     (a fresh app on the same pins, LEDs and display; the fake clock back at its start)."""
 
     def __init__(self, *, board_file: Path | None = None, seed: int | str = 0, speed: float | None = None,
-                 state_dir: Path | None = None) -> None:
-        self.sim = SimBoard(board_file=board_file, seed=seed, speed=speed, state_dir=state_dir)
+                 state_dir: Path | None = None, kiosk: bool = False) -> None:
+        self.kiosk = kiosk  # as `xtraboard run --kiosk`: guests' settings locked, the saved game resumed
+        self.sim = SimBoard(board_file=board_file, seed=seed, speed=speed, state_dir=state_dir, kiosk=kiosk)
         self.fake = isinstance(self.sim.clock, FakeClock)
         self.target = BoardTarget(lambda: self.sim.board, buttons=self.sim, restart=self.restart,
                                   wait=self.sim.wait if self.fake else None,
@@ -55,7 +56,9 @@ class ServedBoard:
             sim.clock.now = START_S
         dice = BenchDice(CommittedDice(str(seed)))  # the rolls a seeded game makes without the bench
         sim.dice = dice
-        sim.board = Board(sim.hardware, sim.loop, journal=sim.journal, seed=seed, dice=dice)
+        sim.board = Board(sim.hardware, sim.loop, journal=sim.journal, seed=seed, dice=dice, kiosk=self.kiosk)
+        if self.kiosk:
+            sim.board.app.resume()
         self.target.use_dice(dice)
         sim.board.watchers.append(self.target.watch)
         sim.board.render()
@@ -65,9 +68,9 @@ class ServedBoard:
 
 
 def serve(port: int, *, host: str = "127.0.0.1", board_file: Path | None = None, seed: int | str = 0,
-          speed: float | None = None, state_dir: Path | None = None, ready: Any = None) -> int:
+          speed: float | None = None, state_dir: Path | None = None, ready: Any = None, kiosk: bool = False) -> int:
     """Serve until stopped; prints `debug service listening on tcp HOST:PORT` once ready."""
-    served = ServedBoard(board_file=board_file, seed=seed, speed=speed, state_dir=state_dir)
+    served = ServedBoard(board_file=board_file, seed=seed, speed=speed, state_dir=state_dir, kiosk=kiosk)
     loop = served.sim.loop
     service = DebugService(DebugConfig(enabled=True, host=host, port=port), served.target, loop.post)
     stop = threading.Event()
@@ -120,7 +123,7 @@ def run_served(args: Any) -> int:
     """`xtraboard sim --headless --debug-port PORT` (from sim.app)."""
     try:
         return serve(args.debug_port, board_file=args.board, seed=args.seed if args.seed is not None else 0,
-                     speed=args.speed, state_dir=args.state_dir)
+                     speed=args.speed, state_dir=args.state_dir, kiosk=bool(getattr(args, "kiosk", False)))
     except OSError as exc:
         print("xtraboard sim: " + _("cannot serve the debug service on port {port}: {error}").format(
             port=args.debug_port, error=exc.strerror or exc), file=sys.stderr)
