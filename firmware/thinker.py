@@ -217,12 +217,16 @@ class ThinkerProcess:
         return child.pid if child is not None else None
 
     def close(self) -> None:
+        """End the process (a search under way is cut short: the board is going) and the thread."""
         with self._lock:
             self._closed = True
             thread, self._thread = self._thread, None
         self._jobs.put(None)
+        child = self._child
+        if child is not None and thread is not None and thread.is_alive():
+            child.kill()  # a thread waiting for a reply gets its end at once
         if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=self.timeout_s + CLOSE_WAIT_S)
+            thread.join(timeout=CLOSE_WAIT_S)
         child, self._child = self._child, None
         if child is not None:
             child.close()
@@ -251,6 +255,8 @@ class ThinkerProcess:
                 child.send(thought)
                 reply = self._reply(child.receive(self.timeout_s))
             except ThinkerError as exc:
+                if self._closed:  # killed by close(): nobody waits for this answer any more
+                    return Reply(error="the board is closing")
                 why = f"the bots' process failed: {exc}"
                 log.warning("%s (pid %s); starting it again", why, self.pid)
                 self._restart()
@@ -272,7 +278,10 @@ class ThinkerProcess:
     def _ensure(self) -> _Child:
         if self._child is not None:
             return self._child
-        child = _Child(self.command)
+        try:
+            child = _Child(self.command)
+        except OSError as exc:  # no interpreter to start (a broken install): each question says so
+            raise ThinkerError(f"it could not start: {exc}") from None
         self._child = child
         hello = child.receive(self.start_timeout_s)
         if not (isinstance(hello, tuple) and len(hello) == 2 and hello[0] == "ready"):

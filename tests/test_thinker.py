@@ -176,3 +176,17 @@ def test_the_bots_process_is_killed_mid_thought_and_the_game_goes_on():
         assert "Bots restarted" in [str(problem) for problem in board.app.problems]
     finally:
         board.close()
+
+
+def test_closing_while_it_thinks_ends_the_process_without_a_restart():
+    runner = ThinkerProcess()
+    replies: list[Reply] = []
+    ready = threading.Event()
+    runner.submit(ready.set)
+    assert ready.wait(WAIT_S)
+    pid = runner.pid
+    table = _extra_position(12)
+    runner.think(Thought("decide", "strong", table.game.copy(), table.bot_rng()), replies.append)
+    runner.close()
+    assert pid is not None and _state(pid) in ("gone", "Z") and runner.restarts == 0
+    assert replies in ([], [Reply(error="the board is closing")]) or replies[0].error is None
