@@ -2,7 +2,8 @@
 the load of a shared machine, and docs/performance.md turns it into Pi Zero 2 W time.
 
 A region's count is the difference between two runs of the same script that differ only by N
-repetitions of it (`region`): start-up, imports and the board's set-up cancel out. Where a figure
+repetitions of it (`per_repetition`): start-up, imports, the board's set-up and the region's
+first-use costs cancel out. Where a figure
 wants one count per case (a bot's decision over a seeded set of positions, for p50/p99) one run
 marks the cases: callgrind dumps its counters each time the script calls `os.getppid()`
 (`--dump-before=os_getppid*`), and each case's count is what ran between two marks.
@@ -52,10 +53,12 @@ def _total(path: Path) -> int:
 
 
 def per_repetition(script: str, n: int) -> float:
-    """Instructions of one repetition of the region `script` repeats `N` times (N is 0, then n)."""
-    without = sum(callgrind(script.replace("N_REPEAT", "0")))
-    with_n = sum(callgrind(script.replace("N_REPEAT", str(n))))
-    return (with_n - without) / n
+    """Instructions of one repetition of the region `script` repeats N_REPEAT times: the runs
+    with n and with 2n repetitions, their difference over n (both runs have done the region n
+    times already, so first-use costs — fonts, caches — are in both and cancel out)."""
+    once = sum(callgrind(script.replace("N_REPEAT", str(n))))
+    twice = sum(callgrind(script.replace("N_REPEAT", str(2 * n))))
+    return (twice - once) / n
 
 
 BOARD = """
@@ -128,7 +131,7 @@ THINKER_READY = """
 
 def loop_figures() -> Iterator[tuple[str, float]]:
     """Edge-to-push of a cursor move and of a step with its animation, and start-to-READY."""
-    yield "instructions_cursor_move", per_repetition(CURSOR, 20)
+    yield "instructions_cursor_move", per_repetition(CURSOR, 10)
     # A turn of EXXTRA is two steps, each a press with its animation's frames pushed: the ROLL
     # (the dice tumble) and OK on the offered rung (the climb).
     yield "instructions_step_with_animation", per_repetition(STEP, 4) / 2
