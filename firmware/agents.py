@@ -289,8 +289,9 @@ class EngineAgent(Agent):
 
 
 class Agents:
-    """Makes each seat's agent: a `Person`, a `BotAgent` thinking on this board's one worker
-    thread (or inline, for an app without a loop), or an `EngineAgent` for a seat whose `bot` is
+    """Makes each seat's agent: a `Person`, a `BotAgent` thinking where `runner` thinks (the
+    board's thinking process, firmware.thinker; a worker thread by default; inline for an app
+    without a loop), or an `EngineAgent` for a seat whose `bot` is
     "engine:NAME" (`engines`: the board description's [[engines]], firmware.hardware.config.
     EngineConfig). Close it with the board."""
 
