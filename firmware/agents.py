@@ -34,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from firmware.bots import choose
 from firmware.errors import RecordError
 from firmware.games import Game, Player
 from firmware.thinker import Answer, Reply, Thought, run_thought
@@ -233,11 +232,6 @@ def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
 
 FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
 ENGINE_PREFIX = "engine:"  # a seat's `bot` for an engine: "engine:NAME" (docs/records.md)
-
-
-def strong_policy(game: Game, rng: random.Random) -> Any:
-    """The built-in strong bot, whatever the seat's `bot` says (an engine's fallback, hints)."""
-    return choose(game, rng, FALLBACK_LEVEL)
 
 
 class EngineAgent(Agent):

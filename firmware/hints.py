@@ -15,14 +15,16 @@ import random
 import sys
 from typing import Any
 
-from firmware.agents import FALLBACK_LEVEL, strong_policy
+from firmware.bots import choose
 from firmware.games import Game, find_game
 from firmware.i18n import _
+
+HINT_LEVEL = "strong"  # a hint is the strong bot's choice
 
 
 def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
     """The strong bot's decision for `game`'s pending decision and the reason it gives."""
-    decision = strong_policy(game, rng)
-    policy = find_game(game.name).policy(FALLBACK_LEVEL)
+    decision = choose(game, rng, HINT_LEVEL)
+    policy = find_game(game.name).policy(HINT_LEVEL)
     explain = getattr(sys.modules.get(policy.__module__), "explain", None)
     return decision, explain(game, decision) if explain is not None else _("strong bot's choice")

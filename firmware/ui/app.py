@@ -24,11 +24,12 @@ from typing import Any
 from PIL import Image
 
 from firmware import i18n
-from firmware.agents import (FALLBACK_LEVEL, AgentAnswer, Agents, EngineAgent, HintAnswer, Inline,
+from firmware.agents import (AgentAnswer, Agents, EngineAgent, HintAnswer, Inline,
                              Token, checked_engine_answer)
 from firmware.errors import IllegalStepError, Text, text_of
 from firmware.games import Roll
 from firmware.i18n import N_, _, tr
+from firmware.hints import HINT_LEVEL
 from firmware.table import Seat, Table
 from firmware.thinker import Reply, Thought
 from firmware.ui.animation import Animation, Frame, Overlay
@@ -555,7 +556,7 @@ class BoardApp:
         def hinted(reply: Reply) -> None:
             post(HintAnswer(token, reply.step, reply.error, note=reply.note, reason=reply.reason))
 
-        thought = Thought("hint", FALLBACK_LEVEL, session.game.copy(), session.bot_rng(), i18n.language())
+        thought = Thought("hint", HINT_LEVEL, session.game.copy(), session.bot_rng(), i18n.language())
         self.agents.runner.think(thought, hinted)
 
     def _hinted(self, answer: HintAnswer) -> None:
