@@ -6,7 +6,7 @@ turn. A note never takes input or stops anything; a press hides it and still doe
     >>> notes = Notes(loop.call_later, lambda: None)
     >>> notes.show("first"); notes.show("second"); notes.current
     'first'
-    >>> loop.clock.advance(NOTE_S); _ = loop.run_pending(print); notes.current
+    >>> _ = loop.clock.advance(NOTE_S); _ = loop.run_pending(print); notes.current
     'second'
 """
 

@@ -8,7 +8,7 @@ it and what a bot's move does.
     >>> pace = BotPace(loop.call_later)
     >>> pace.start(0.5, lambda: print("the bot moves")); pace.state
     <PaceState.RUNNING: 'running'>
-    >>> loop.clock.advance(1.0); _ = loop.run_pending(print)
+    >>> _ = loop.clock.advance(1.0); _ = loop.run_pending(print)
     the bot moves
 """
 
