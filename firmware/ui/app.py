@@ -183,15 +183,18 @@ class BoardApp:
         finally:
             if kind == "release":
                 self._held.discard(name)
-                if not self._held and self.pace.idle:
-                    self._arm_bot(after_person=not self.pace.after_bot)
+                self._arm_when_free()
 
     def let_go(self, name: str) -> None:
         """A release the board kept for itself (the operator's gestures): the button is up, so
         no bot waits for it any more."""
         self._held.discard(name)
-        if not self._held and self._bot_timer is None and not self._bot_due:
-            self._arm_bot(after_person=not self._by_bot)
+        self._arm_when_free()
+
+    def _arm_when_free(self) -> None:
+        """No button is down any more: a bot that waited for that (no pace running) is armed."""
+        if not self._held and self.pace.idle:
+            self._arm_bot(after_person=not self.pace.after_bot)
 
     def _stuck(self, name: str, press: int) -> None:
         """A button still down STUCK_S after this press (and no press since): a jammed key or a
@@ -199,8 +202,7 @@ class BoardApp:
         if name in self._held and self._press_of.get(name) == press:
             self._held.discard(name)
             self.report(Text(N_("Button {name} seems stuck"), name=name.upper()))
-            if not self._held and self.pace.idle:
-                self._arm_bot(after_person=not self.pace.after_bot)
+            self._arm_when_free()
 
     def _button(self, name: str, kind: str, held: bool) -> None:
         if self.note is not None and kind == "press":
