@@ -318,6 +318,13 @@ def warm_up() -> None:
 
 
 def main() -> int:
+    try:
+        return serve()
+    except (BrokenPipeError, ConnectionResetError):  # the board went away first: nothing to say
+        return 0
+
+
+def serve() -> int:
     inbox = Connection(os.dup(0), writable=False)
     outbox = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # a stray print goes to the log, never into the replies' frames
