@@ -236,7 +236,8 @@ class ThinkerProcess:
         try:
             self._ensure()  # started with the board: the first question finds it ready
         except ThinkerError as exc:
-            log.warning("the bots' thinking process did not start: %s", exc)
+            if not self._closed:  # (a board stopped while it started is no failure)
+                log.warning("the bots' thinking process did not start: %s", exc)
         while True:
             job = self._jobs.get()
             if job is None:
