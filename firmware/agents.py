@@ -34,8 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from firmware.bots import choose
 from firmware.errors import RecordError
-from firmware.games import Game, Player
+from firmware.games import Game, Player, find_game
 from firmware.thinker import Answer, Reply, Thought, run_thought
 
 if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
@@ -196,7 +197,9 @@ class BotAgent(Agent):
         if self.policy is not None:
             self.runner.submit(lambda: self._think(question))
             return
-        thought = Thought("decide", self.level if self.fixed else None, question.game, question.rng)
+        # An engine's fallback plays the game's strongest level (its last); a seat, its own.
+        level = find_game(question.game.name).levels[-1] if self.fixed else None
+        thought = Thought("decide", level, question.game, question.rng)
         self.runner.think(thought, lambda reply: self._answered(question, reply))
 
     def _answered(self, question: Question, reply: Reply) -> None:
@@ -232,6 +235,12 @@ def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
 
 FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
 ENGINE_PREFIX = "engine:"  # a seat's `bot` for an engine: "engine:NAME" (docs/records.md)
+
+
+def strong_policy(game: Game, rng: random.Random) -> Any:
+    """The game's strongest built-in level (its last), whatever the seat's `bot` says (an
+    engine's fallback, hints)."""
+    return choose(game, rng, find_game(game.name).levels[-1])
 
 
 class EngineAgent(Agent):
@@ -290,8 +299,9 @@ class Agents:
     EngineConfig). Close it with the board."""
 
     def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None,
-                 engines: Any = ()) -> None:
+                 engines: Any = (), hidden: Any = ()) -> None:
         self.post = post
+        self.hidden = tuple(hidden)  # paths engines may not read: the board description, the journal
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
         self.engines = {engine.name: engine for engine in engines}
@@ -315,7 +325,10 @@ class Agents:
             agent = EngineAgent(name, EngineProcess(name, ["-"]), self.post, fallback, runner=Inline())
             agent.failed = f"engine {name!r} is not in this board's description"
             return agent
-        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s)
+        from firmware.xdp.sandbox import Sandbox
+
+        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s,
+                                sandbox=Sandbox(self.hidden))
         agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
         self._made = [a for a in self._made if not a.closed]
         self._made.append(agent)

@@ -39,6 +39,13 @@ class SystemDice:
 
 
 SCHEME = "hmac-sha256-v1"  # the derivation below, as records name it (docs/dice.md)
+SCHEME_WORD = "hmac-sha256-v2"  # the same with the table's word in every message
+SCHEMES = (SCHEME, SCHEME_WORD)
+
+
+def scheme_for(word: str | None) -> str:
+    """The scheme a game's rolls follow: v2 once the table gave a word, else v1."""
+    return SCHEME if word is None else SCHEME_WORD
 
 
 def new_secret() -> str:
@@ -56,18 +63,23 @@ def commitment(secret: str) -> str:
     return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def derive_roll(secret: str, index: int, dice: Sequence[Faces]) -> tuple[Any, ...]:
+def derive_roll(secret: str, index: int, dice: Sequence[Faces], word: str | None = None) -> tuple[Any, ...]:
     """Roll number `index` (0 = the game's first roll) of a game whose seed is `secret`.
 
     The bytes of HMAC-SHA256(key = the seed's UTF-8, message = "roll:<index>"), then of
     "roll:<index>:1", "roll:<index>:2", ... are read in order; a die of n faces takes the next
     byte b below 256 - 256 % n (others are skipped: no modulo bias) and shows face b % n of
-    its faces as listed.
+    its faces as listed. With the table's `word` (scheme hmac-sha256-v2) the message is
+    "roll:<index>:word:<word>" (then the same with ":1", ":2", ...), as UTF-8: the board chose
+    the seed before anyone said the word, so it cannot have chosen a seed that suits it.
 
     >>> derive_roll("7", 0, [(1, 2, 3, 4, 5, 6)] * 5)
     (2, 1, 1, 3, 1)
+    >>> derive_roll("7", 0, [(1, 2, 3, 4, 5, 6)] * 5, word="LRD")
+    (3, 3, 5, 1, 6)
     """
     key = secret.encode("utf-8")
+    base = f"roll:{index}" if word is None else f"roll:{index}:word:{word}"
     out: list[Any] = []
     block, stream, at = 0, b"", 0
     for faces in dice:
@@ -78,8 +90,8 @@ def derive_roll(secret: str, index: int, dice: Sequence[Faces]) -> tuple[Any, ..
         limit = 256 - 256 % count
         while True:
             if at == len(stream):
-                message = f"roll:{index}" if block == 0 else f"roll:{index}:{block}"
-                stream, at, block = hmac.new(key, message.encode("ascii"), hashlib.sha256).digest(), 0, block + 1
+                message = base if block == 0 else f"{base}:{block}"
+                stream, at, block = hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest(), 0, block + 1
             byte = stream[at]
             at += 1
             if byte < limit:
@@ -89,24 +101,26 @@ def derive_roll(secret: str, index: int, dice: Sequence[Faces]) -> tuple[Any, ..
 
 
 class CommittedDice:
-    """The board's dice: roll n is `derive_roll(secret, n, dice)`; `rolls_made` is the index of
-    the next roll (a game restored after a power cut goes on from its count of rolls).
+    """The board's dice: roll n is `derive_roll(secret, n, dice, word)`; `rolls_made` is the index
+    of the next roll (a game restored after a power cut goes on from its count of rolls); `word`
+    is the table's word, None until (unless) the players give one before the first roll.
 
     >>> dice = CommittedDice("7")
     >>> dice.roll([(1, 2, 3, 4, 5, 6)] * 5), dice.rolls_made
     ((2, 1, 1, 3, 1), 1)
     """
 
-    def __init__(self, secret: str, rolls_made: int = 0) -> None:
+    def __init__(self, secret: str, rolls_made: int = 0, word: str | None = None) -> None:
         self.secret = secret
         self.rolls_made = rolls_made
+        self.word = word
 
     @property
     def commitment(self) -> str:
         return commitment(self.secret)
 
     def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
-        faces = derive_roll(self.secret, self.rolls_made, dice)
+        faces = derive_roll(self.secret, self.rolls_made, dice, self.word)
         self.rolls_made += 1
         return faces
 

@@ -1,6 +1,6 @@
 """Hints: what the built-in strong bot would do for the pending decision, and why in a few
-words (docs/board.md: LEFT and RIGHT together while deciding). Each game's strong policy module may
-offer `explain(game, decision) -> str`; without one the hint says only "strong bot's choice".
+words (docs/board.md: LEFT and RIGHT together while deciding). A game's registry entry may name
+its `hint` reason, `(game, decision) -> str`; without one the hint says only "strong bot's choice".
 
     >>> import random
     >>> from firmware.games import new_game, Roll
@@ -12,19 +12,16 @@ offer `explain(game, decision) -> str`; without one the hint says only "strong b
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
 from firmware.bots import choose
 from firmware.games import Game, find_game
 from firmware.i18n import _
 
-HINT_LEVEL = "strong"  # a hint is the strong bot's choice
-
 
 def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
     """The strong bot's decision for `game`'s pending decision and the reason it gives."""
-    decision = choose(game, rng, HINT_LEVEL)
-    policy = find_game(game.name).policy(HINT_LEVEL)
-    explain = getattr(sys.modules.get(policy.__module__), "explain", None)
-    return decision, explain(game, decision) if explain is not None else _("strong bot's choice")
+    spec = find_game(game.name)
+    decision = choose(game, rng, spec.levels[-1])
+    reason = spec.hint_reason
+    return decision, reason(game, decision) if reason is not None else _("strong bot's choice")

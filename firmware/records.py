@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games import Game, Player, game_class, game_names
+from firmware.games import Game, Player, find_game, game_class, game_names
 
 FORMAT = "xtraboard-record"
 VERSION = 1
 RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice", "notes")
-DICE_KEYS = ("scheme", "commit", "seed", "physical")  # the optional dice block (docs/dice.md)
+DICE_KEYS = ("scheme", "commit", "word", "seed", "physical")  # the optional dice block (docs/dice.md)
 PLAYER_KEYS = ("name", "bot", "kids")
-# Keys a step may hold besides those its own kind writes (EXTRA!'s `column` may be null or left out).
-OPTIONAL_STEP_KEYS = {"extra": frozenset({"column"})}
 
 
 def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
@@ -58,11 +56,12 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
 
 
 def _check_dice(dice: Any) -> None:
-    """The dice block: an object of DICE_KEYS; `commit` and `seed` text, `physical` true or false."""
+    """The dice block: an object of DICE_KEYS; `scheme`, `commit`, `word` and `seed` text,
+    `physical` true or false."""
     if not isinstance(dice, Mapping):
         raise RecordError(Text(N_("'dice' must be an object, not {value}"), value=_show(dice)))
     _check_keys(dice, DICE_KEYS, "'dice'")
-    for key in ("scheme", "commit", "seed"):
+    for key in ("scheme", "commit", "word", "seed"):
         if key in dice and not isinstance(dice[key], str):
             raise RecordError(Text(N_("'dice' {key!r} must be text, not {value}"), key=key, value=_show(dice[key])))
     if "physical" in dice and type(dice["physical"]) is not bool:
@@ -76,7 +75,7 @@ def replay_record(record: Mapping[str, Any]) -> Game:
         game = cls(players)
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
-    optional = OPTIONAL_STEP_KEYS.get(cls.name, frozenset())
+    optional = find_game(cls.name).optional_step_keys  # keys a step may hold besides its own
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)
@@ -96,6 +95,9 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if "\n" not in text.rstrip("\r\n"):  # one line (of JSON Lines): its column says where
+            raise RecordError(Text(N_("{source} is not valid JSON: {error} at column {column}"),
+                                   source=source, error=exc.msg, column=exc.colno)) from exc
         raise RecordError(Text(N_("{source} is not valid JSON: {error} at line {line} column {column}"),
                                source=source, error=exc.msg, line=exc.lineno, column=exc.colno)) from exc
     except RecursionError as exc:
@@ -105,7 +107,33 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
                                source=source, digits=sys.get_int_max_str_digits())) from exc
     if not isinstance(data, dict):
         raise RecordError(Text(N_("{source} must hold one JSON object, not {kind}"), source=source, kind=type(data).__name__))
+    _check_text(data, source)
     return data
+
+
+def _check_text(data: Any, source: str) -> None:
+    """RecordError naming the first key or text that is not valid Unicode (JSON lets "\\ud800",
+    a lone surrogate, through; no UTF-8 can hold it, so hashing or printing it would fail)."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        items: list[tuple[str, Any]] = []
+        if isinstance(value, dict):
+            items = [(f"{where}.{key}" if where else str(key), item) for key, item in value.items()]
+            texts = [(f"{where}.{key}" if where else str(key), key) for key in value]
+        elif isinstance(value, list):
+            items = [(f"{where}.{i}" if where else str(i), item) for i, item in enumerate(value)]
+            texts = []
+        else:
+            texts = [(where, value)] if isinstance(value, str) else []
+        for place, text in texts:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise RecordError(Text(N_("{source}: '{where}' holds text that is not valid Unicode ({char})"),
+                                       source=source, where=_cut(place.encode("utf-8", "backslashreplace").decode()),
+                                       char=ascii(text[exc.start])[1:-1])) from None
+        stack.extend(reversed(items))
 
 
 def read_record(path: str | Path) -> dict[str, Any]:

@@ -26,15 +26,16 @@ import itertools
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware.agents import Agent, Question, Token
-from firmware.dice import SCHEME, CommittedDice, DiceSource, SeededDice, SystemDice, commitment, new_secret
+from firmware.dice import CommittedDice, DiceSource, SeededDice, SystemDice, commitment, new_secret, scheme_for
 from firmware.errors import RecordError
 from firmware.games import ROLL, Game, Player, Roll, new_game
 from firmware.records import replay_record
 
 _TABLE_IDS = itertools.count(1)
+G = TypeVar("G", bound=Game)
 
 
 @dataclass
@@ -94,8 +95,10 @@ class Table:
         seed = meta.get("seed")
         _check_meta(colours, seed, len(game.players), colour_names)
         rolls = sum(isinstance(s, Roll) for s in game.history)
-        secret = meta.get("dice_seed")
-        dice = CommittedDice(secret, rolls) if isinstance(secret, str) else dice_for(seed, rolls)
+        secret, word = meta.get("dice_seed"), meta.get("dice_word")
+        if word is not None and not isinstance(word, str):
+            raise RecordError(f"the table's word must be text, not {word!r}")
+        dice = CommittedDice(secret, rolls, word) if isinstance(secret, str) else dice_for(seed, rolls)
         notes = [n for n in stored.record.get("notes", []) if isinstance(n, str)]
         return cls(game, list(colours), dice, journal, stored.id, seed, meta, notes)
 
@@ -103,9 +106,11 @@ class Table:
         """The game's record without steps or result, with its dice block (docs/records.md):
         the commitment to the secret seed, and whether the players key in physical dice."""
         header = {k: v for k, v in self.game.to_record().items() if k not in ("steps", "result")}
-        secret = self.meta.get("dice_seed")
+        secret, word = self.meta.get("dice_seed"), self.word
         if isinstance(secret, str) and self.meta.get("dice") != "scripted":  # scripted: no claim
-            header["dice"] = {"scheme": SCHEME, "commit": commitment(secret)}
+            header["dice"] = {"scheme": scheme_for(word), "commit": commitment(secret)}
+            if word is not None:
+                header["dice"]["word"] = word
             if self.meta.get("dice") == "physical":
                 header["dice"]["physical"] = True
         return header
@@ -121,6 +126,38 @@ class Table:
             record["notes"] = list(self.notes)
         return record
 
+    # --- the seal players take part in (docs/dice.md) ----------------------------------------
+    @property
+    def word(self) -> str | None:
+        """The table's word, if the players gave one before the first roll."""
+        word = self.meta.get("dice_word")
+        return word if isinstance(word, str) else None
+
+    @property
+    def seal(self) -> str | None:
+        """The dice's seal as the board shows it (12 hex digits of the commitment), if sealed."""
+        dice = self.header().get("dice")
+        return dice["commit"][7:19] if dice is not None else None
+
+    def asks_word(self) -> bool:
+        """Whether the players are still to be asked for the table's word: a game played with
+        the board's own random seed and electronic dice, not asked yet, before its first roll.
+        Seeded, scripted, demo and physical-dice games keep their rolls as they are."""
+        return (self.seed is None and isinstance(self.meta.get("dice_seed"), str)
+                and self.meta.get("dice") == "electronic" and self.meta.get("mode") == "play"
+                and "dice_word" not in self.meta and self._rolls_made() == 0)
+
+    def set_word(self, word: str | None) -> None:
+        """The table's word (None: skipped), before the first roll: from here the rolls follow
+        hmac-sha256-v2 with it; the journal's record says so at once."""
+        if self._rolls_made():
+            raise ValueError("the table's word comes before the first roll")
+        self.meta["dice_word"] = word
+        if isinstance(self.dice, CommittedDice):
+            self.dice.word = word
+        if self.journal is not None and self.journal_id is not None:
+            self.journal.reseal(self.journal_id, self.header(), self.meta)
+
     def add_note(self, note: str) -> None:
         """Say in the record (and the journal) what happened at the table, e.g. a failed engine."""
         self.notes.append(note)
@@ -128,6 +165,13 @@ class Table:
             self.journal.add_note(self.journal_id, note)
 
     # --- the position -----------------------------------------------------------------------
+    def game_as(self, engine: type[G]) -> G:
+        """The game as its engine class: a game's own screens read that engine's state.
+        TypeError if another game is being played."""
+        if not isinstance(self.game, engine):
+            raise TypeError(f"the table plays {self.game.name}, not {engine.__name__}")
+        return self.game
+
     @property
     def token(self) -> Token:
         """This table's current position; answers computed for another one are stale."""
@@ -174,6 +218,10 @@ class Table:
         if kept is None or len(kept.faces) != len(dice) or any(f not in d for f, d in zip(kept.faces, dice)):
             return None
         return kept
+
+    def rolls_made(self) -> int:
+        """Rolls in the game so far (taken-back ones not counted)."""
+        return self._rolls_made()
 
     def _rolls_made(self) -> int:
         return sum(isinstance(s, Roll) for s in self.game.history)
@@ -252,7 +300,7 @@ class Table:
         """What to ask the pending bot seat's agent, or None when no bot decision is pending
         (a roll, a person, the end, agents not bound)."""
         pending = self.game.pending()
-        if pending.kind != "decision" or self.pending_agent() is None or not self.pending_bot():
+        if pending.kind != "decision" or pending.player is None or self.pending_agent() is None or not self.pending_bot():
             return None
         return Question(self.token, pending.player, self.game.copy(), self.bot_rng())
 
@@ -274,9 +322,6 @@ class Table:
     @property
     def awaiting_roll(self) -> bool:
         return self.game.pending().kind == ROLL
-
-
-GameSession = Table  # the name the board's screens and tests know it by
 
 
 def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:

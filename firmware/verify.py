@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.dice import SCHEME, commitment, derive_roll
+from firmware.dice import SCHEME, SCHEME_WORD, SCHEMES, commitment, derive_roll
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Roll
 from firmware.i18n import _, decimal, fixed, grouped, ngettext
@@ -58,8 +58,10 @@ class Verification:
 
 
 def check_record(record: Mapping[str, Any]) -> Verification:
-    """Recompute every roll of `record` from its revealed seed. RecordError when the record
-    itself is malformed or does not replay (as `xtraboard replay` would say)."""
+    """Recompute every roll of `record` from its revealed seed (and the table's word, scheme v2).
+    Every roll depends only on the seed, its number and the word, so all are checked before the
+    replay: the first tampered roll is named even when it makes a later step illegal. RecordError
+    when the record itself is malformed or does not replay (as `xtraboard replay` would say)."""
     cls, players = header_of(record)
     report = Verification()
     dice = record.get("dice")
@@ -67,9 +69,16 @@ def check_record(record: Mapping[str, Any]) -> Verification:
         report.problems.append(_("the record has no 'dice' block: its dice were not committed (an older or scripted game)"))
         return report
     report.physical = dice.get("physical") is True
-    scheme, commit, seed = dice.get("scheme"), dice.get("commit"), dice.get("seed")
-    if scheme != SCHEME:
-        report.problems.append(_("unknown dice scheme {scheme!r}; this verifier knows {known!r}").format(scheme=scheme, known=SCHEME))
+    scheme, commit, seed, word = dice.get("scheme"), dice.get("commit"), dice.get("seed"), dice.get("word")
+    if scheme not in SCHEMES:
+        report.problems.append(_("unknown dice scheme {scheme!r}; this verifier knows {known}").format(
+            scheme=scheme, known=", ".join(repr(s) for s in SCHEMES)))
+        return report
+    if scheme == SCHEME_WORD and word is None:
+        report.problems.append(_("scheme {scheme!r} needs the table's word, and the 'dice' block has no 'word'").format(scheme=scheme))
+        return report
+    if scheme == SCHEME and word is not None:
+        report.problems.append(_("scheme {scheme!r} takes no word, yet the 'dice' block has a 'word'").format(scheme=scheme))
         return report
     if commit is None:
         report.problems.append(_("the 'dice' block has no 'commit'"))
@@ -85,24 +94,40 @@ def check_record(record: Mapping[str, Any]) -> Verification:
         game = cls(players)
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
+    faces_of = game.dice()  # every game here rolls the same dice all game
+    steps: list[Any] = []
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)
-            if isinstance(step, Roll):
-                expected = derive_roll(seed, report.rolls, game.dice())
-                if tuple(step.faces) == expected:
-                    report.matched += 1
-                elif report.physical:
-                    report.notes.append(_("step {index} (roll {roll}): keyed in: {faces}").format(
-                        index=index, roll=report.rolls, faces=_faces(step.faces)))
-                else:
-                    report.problems.append(_("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
-                        index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)))
-                report.rolls += 1
-            game.apply(step)
         except IllegalStepError as exc:
             raise RecordError(Text(N_("illegal step: {reason}"), reason=exc.text), index) from exc
+        steps.append(step)
+        if isinstance(step, Roll):
+            _check_roll(report, index, step, derive_roll(seed, report.rolls, faces_of, word))
+    tampered = bool(report.problems)
+    for index, step in enumerate(steps):
+        try:
+            game.apply(step)
+        except IllegalStepError as exc:
+            if not tampered:
+                raise RecordError(Text(N_("illegal step: {reason}"), reason=exc.text), index) from exc
+            # A tampered roll can make what follows illegal: the roll is the finding, not this.
+            report.notes.append(_("step {index}: the replay stops here ({reason}), after the rolls above"
+                                  " that do not match").format(index=index, reason=str(exc)))
+            break
     return report
+
+
+def _check_roll(report: Verification, index: int, step: Roll, expected: tuple[Any, ...]) -> None:
+    if tuple(step.faces) == expected:
+        report.matched += 1
+    elif report.physical:
+        report.notes.append(_("step {index} (roll {roll}): keyed in: {faces}").format(
+            index=index, roll=report.rolls, faces=_faces(step.faces)))
+    else:
+        report.problems.append(_("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
+            index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)))
+    report.rolls += 1
 
 
 def _faces(faces: Iterable[Any]) -> str:

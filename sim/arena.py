@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=200,
                         help="games per seating and level pairing (default 200)")
     parser.add_argument("--solo-games", type=int, default=None,
-                        help="EXTRA! solo games per level (default: --games)")
+                        help="solo games per level, for games that keep a solo record (default: --games)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--instructions", action="store_true",
@@ -69,6 +69,7 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
         if pending.kind == "roll":
             game.roll(dice)
         else:
+            assert pending.player is not None, "a decision names its player"
             level = levels[pending.player]
             start = time.process_time()
             decision = choose(game, rng, level)

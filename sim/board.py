@@ -23,7 +23,7 @@ from firmware.board_loop import Board
 from firmware.hardware.board import open_hardware
 from firmware.hardware.config import BUTTON_NAMES, load_board
 from firmware.loop import EventLoop, FakeClock
-from sim.state import read_state, state_roots
+from firmware.state_reader import read_state, state_roots
 from sim.timing import BOUNCE_GAP_S, SETTLE_LIMIT_S, SETTLE_POLL_S, TAP_S, hold_press_s
 
 AGENT_WAIT_S = 30.0  # real seconds a fake-clock board waits for a thinking agent's answer
@@ -56,6 +56,11 @@ class SimBoard:
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.loop = EventLoop(self.clock, events=self.events)
         self.config = load_board(board_file)
+        self.lock = None
+        if state_dir is not None:
+            from firmware.paths import StateLock
+
+            self.lock = StateLock(Path(state_dir))  # StateDirInUse: another board plays on it
         self.hardware = open_hardware(self.config, "mock", emit=self.loop.post, clock=self.clock)
         self.journal = None
         if state_dir is not None:
@@ -165,9 +170,11 @@ class SimBoard:
             return
         end = self.clock.now + seconds
         self.run_pending()
+        self.board.fast_forward(end)  # an hour of idle show is one frame, not 30,000
         while (deadline := self.loop.next_deadline()) is not None and deadline <= end:
             self.clock.now = max(self.clock.now, deadline)
             self.run_pending()
+            self.board.fast_forward(end)  # the show may have started on the way
         self.clock.now = end
         self.run_pending()
 
@@ -191,8 +198,9 @@ class SimBoard:
         if cell not in self.config.leds.cells:
             raise ValueError(f"no LED cell {cell!r} in {self.config.path}")
         value = self.board._frame.get(cell, (0, 0, 0))
-        if isinstance(value, list):
-            value = value[int(self.clock() / self.hardware.leds.cycle_s) % len(value)]
+        leds = self.hardware.leds
+        if isinstance(value, list) and leds is not None:  # without a chain, no colour takes turns
+            value = value[int(self.clock() / leds.cycle_s) % len(value)]
         return tuple(value)
 
     def image(self) -> Any:
@@ -225,3 +233,5 @@ class SimBoard:
         self.hardware.close()
         if self.journal is not None:
             self.journal.close()
+        if self.lock is not None:
+            self.lock.release()

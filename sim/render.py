@@ -112,7 +112,7 @@ def lit_colour(colour: Colour) -> Colour:
     if peak == 0:
         return (0, 0, 0)
     factor = 255 * (peak / 255) ** LED_LIFT / peak
-    return tuple(min(255, round(c * factor)) for c in colour)  # type: ignore[return-value]
+    return tuple(min(255, round(c * factor)) for c in colour)
 
 
 def _init_fonts() -> None:
@@ -275,11 +275,11 @@ class BoardRenderer:
         points = [self.at(p) for _, p in cells]
         if len(points) > 1:
             pygame.draw.lines(layer, PATH, False, points, self.px(12))
-            for point in points:
-                _disc(layer, PATH, point, self.px(6))
+            for pixel in points:
+                _disc(layer, PATH, pixel, self.px(6))
         last = len(cells) - 1
         half = TRACK_TILE_MM / 2
-        for index, (name, point) in enumerate(cells):
+        for index, (_name, point) in enumerate(cells):
             end = index in (0, last)
             size = self.px(TRACK_TILE_MM)
             rect = pygame.Rect(0, 0, size, size)
@@ -290,7 +290,7 @@ class BoardRenderer:
             label = "START" if index == 0 else "FINISH" if index == last else str(index)
             self._text(layer, label, self.at((point[0], point[1] + half - 3.4)), 2.6 if end else 3.0,
                        ACCENT if end else INK_FAINT, bold=end)
-        self._group_label(layer, "EXXTRA  TRACK", [p for _, p in cells], TRACK_TILE_MM / 2 + 5.0)
+        self._group_label(layer, "TRACK", [p for _, p in cells], TRACK_TILE_MM / 2 + 5.0)
 
     def _draw_ladder(self, layer: Any) -> None:
         import pygame
@@ -324,8 +324,8 @@ class BoardRenderer:
             return
         rows: dict[int, list[tuple[int, Point]]] = {}
         for name, point in cells:
-            _, row, fieldno = name.split(".")
-            rows.setdefault(int(row), []).append((int(fieldno), point))
+            _, row_text, field_text = name.split(".")
+            rows.setdefault(int(row_text), []).append((int(field_text), point))
         size = self.px(GRID_TILE_MM)
         for row, fields in sorted(rows.items()):
             fields.sort()
@@ -342,7 +342,7 @@ class BoardRenderer:
                                3.0, X_INK, bold=True)
             first = min(fields, key=lambda item: item[1][0])[1]
             self._text(layer, str(row), self.at((first[0] - GRID_TILE_MM / 2 - 5.0, first[1])), 3.6, INK_FAINT, bold=True)
-        self._group_label(layer, "LEVEL X", [p for _, p in cells], GRID_TILE_MM / 2 + 6.0)
+        self._group_label(layer, "GRID", [p for _, p in cells], GRID_TILE_MM / 2 + 6.0)
 
     def _draw_dice(self, layer: Any) -> None:
         import pygame
@@ -412,7 +412,6 @@ class BoardRenderer:
                    spacing=0.3, anchor="left")
 
     def _draw_socket(self, layer: Any, name: str) -> None:
-        import pygame
 
         centre = self.cell_centre(name)
         radius = self.led_radius(name)
@@ -547,7 +546,7 @@ class BoardRenderer:
         pygame.draw.polygon(surface, colour, points)
 
 
-def _disc(surface: Any, colour: Colour, centre: tuple[int, int], radius: int) -> None:
+def _disc(surface: Any, colour: tuple[int, ...], centre: tuple[int, int], radius: int) -> None:
     """A filled circle with an anti-aliased edge."""
     import pygame
     import pygame.gfxdraw

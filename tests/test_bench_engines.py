@@ -1,7 +1,7 @@
 """The engine benchmark runs and prints its figures (no timing is asserted)."""
 
 from firmware.cli import main
-from firmware.games import GAME_NAMES
+from tests.support import GAME_NAMES
 
 
 def test_bench_engines_prints_every_figure(capsys):

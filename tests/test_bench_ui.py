@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from firmware.cli import main
-from firmware.games import GAME_NAMES
 from sim.bench.ui import presses_per_decision
+from tests.support import GAME_NAMES
 
 
 def test_bench_ui_prints_median_and_max_for_every_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,6 +15,7 @@ from firmware.bots import choose
 from firmware.dice import SeededDice
 from firmware.games import Player, find_game, game_names, new_game
 from sim import arena
+from tests.support import decisions_of, play_on
 
 LEVELS = ("easy", "medium", "strong")
 CASES = [(name, level) for name in game_names() for level in LEVELS]
@@ -37,14 +38,11 @@ def play_checked(name: str, level: str, seed: int, count: int | None = None, ste
     game = new_game(name, seats(name, level, count))
     policy = find_game(name).policy(level)
     dice, rng = SeededDice(f"bots:{seed}"), random.Random(seed)
-    while not game.is_over() and (steps is None or len(game.history) < steps):
-        if game.pending().kind == "roll":
-            game.roll(dice)
-            continue
-        decisions = game.legal_decisions()
-        decision = policy(game, decisions, rng)
-        assert decision in decisions, f"{name} {level}: {decision!r} is not legal in {game!r}"
-        game.apply(decision)
+    for position in decisions_of(game, dice, limit=steps):
+        decisions = position.legal_decisions()
+        decision = policy(position, decisions, rng)
+        assert decision in decisions, f"{name} {level}: {decision!r} is not legal in {position!r}"
+        position.apply(decision)
     return game
 
 
@@ -83,11 +81,7 @@ def test_any_position_gets_a_legal_decision(name, level, seed, depth, players):
     game = new_game(name, seats(name, level, count))
     rng = random.Random(seed)
     dice = SeededDice(f"any:{seed}")
-    while not game.is_over() and len(game.history) < depth:
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(rng.choice(game.legal_decisions()))
+    play_on(game, dice, rng, limit=depth)
     while game.pending().kind == "roll":  # an EXXTRA roll with an X can end the turn: roll on
         game.roll(dice)
     if game.is_over():
@@ -141,7 +135,7 @@ def test_arena_games_are_the_same_for_the_same_seed():
 
 def test_the_seat_menu_offers_every_level():
     from firmware.ui.menus import SeatScreen
-    from firmware.ui.session import Seat
+    from firmware.table import Seat
 
     screen = SeatScreen("extra", [Seat("Red", "red")], 0)
     seen = []

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.dice import SeededDice
-from firmware.games import GAME_NAMES, OVER, ROLL, Game, Roll, game_class, new_game
+from firmware.games import OVER, ROLL, Game, Roll, game_class, new_game
 from firmware.games.base import Player
 from firmware.games.extra import rules as extra_engine
 from firmware.games.extra.rules import Choice, Extra, Sheet
@@ -27,6 +27,7 @@ from firmware.games.levelx import rules as levelx_engine
 from firmware.games.levelx.rules import Groups
 from firmware.records import replay_record
 from tests.test_engine_snapshots import full_state
+from tests.support import GAME_NAMES
 
 GAMES = settings(max_examples=8, deadline=None)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

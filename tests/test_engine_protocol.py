@@ -15,6 +15,7 @@ from firmware.games import find_game, new_game
 from firmware.games.registry import games
 from firmware.records import replay_record
 from firmware.xdp.server import EngineServer
+from tests.support import play_on
 
 HANDSHAKE = [
     "id name xtraboard 0.1.0",
@@ -26,7 +27,7 @@ HANDSHAKE = [
 
 def converse(lines: list[str], timeout: float = 60) -> list[str]:
     """Run `xtraboard engine` with these input lines; its output lines."""
-    done = subprocess.run([sys.executable, "-m", "firmware", "engine"], input="".join(f"{l}\n" for l in lines),
+    done = subprocess.run([sys.executable, "-m", "firmware", "engine"], input="".join(f"{line}\n" for line in lines),
                           capture_output=True, text=True, timeout=timeout, check=True)
     assert done.stderr == ""
     return done.stdout.splitlines()
@@ -45,11 +46,7 @@ def mid_game_records(name: str, count: int, seed: int) -> list[dict[str, Any]]:
         game = new_game(name, [f"P{i}" for i in range(spec.players[n % len(spec.players)])])
         dice = SeededDice(seed + n)
         stop = rng.randrange(1, 60)
-        while not game.is_over() and len(game.history) < stop:
-            if game.pending().kind == "roll":
-                game.roll(dice)
-            else:
-                game.apply(rng.choice(game.legal_decisions()))
+        play_on(game, dice, rng, limit=stop)
         while game.pending().kind == "roll":
             game.roll(dice)
         if not game.is_over():

@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 
 from firmware.dice import SeededDice
 from firmware.errors import IllegalStepError
-from firmware.games import DECISION, GAME_NAMES, OVER, ROLL, Game, Roll, game_class, new_game
+from firmware.games import DECISION, OVER, ROLL, Game, Roll, game_class, new_game
 from firmware.games.extra.rules import Choice, Extra
 from firmware.games.exxtra.rules import Exxtra, Place, Reroll
 from firmware.games.levelx.rules import Groups, LevelX, TurnOnes, outcomes
 from firmware.records import replay_record
+from tests.support import GAME_NAMES
 
 GAMES = settings(max_examples=10, deadline=None)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

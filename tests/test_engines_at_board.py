@@ -7,7 +7,6 @@ LEFT/RIGHT points the options at the strong bot's choice and says why."""
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from firmware.games import new_game
 from firmware.hardware.config import EngineConfig, default_board_path, load_board
 from firmware.hints import hint
 from firmware.records import replay_record
-from firmware.ui.gamescreens import game_ui
+from firmware.ui.gameview import game_view
 from firmware.ui.menus import SeatScreen
 from firmware.ui.play import PlayScreen, ResultScreen
 from sim.board import SimBoard
@@ -208,8 +207,7 @@ def test_left_and_right_together_point_at_the_strong_bots_choice_and_say_why(gam
         assert board.app.note == f"Hint: {reason}"
         assert f"Hint: {reason}"[:10] in " ".join(board.screen_text())
         value = play.choice.current.value
-        same = getattr(game_ui(game), "same_choice", None)
-        assert value == expected or (same is not None and same(session, value, expected))
+        assert value == expected or game_view(game).same_choice(session, value, expected)
         if game != "exxtra":
             assert any(ch.isdigit() for ch in reason)  # a number: points expected
         before = len(session.game.history)

@@ -33,7 +33,8 @@ from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.menus import MainMenu
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
-from firmware.ui.screen import MenuScreen, TextScreen
+from firmware.ui.screen import MenuScreen
+from firmware.ui.seal import WordScreen
 from sim.board import SimBoard
 
 BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
@@ -98,7 +99,7 @@ def walk_menus(walk: Walk, state: Path, **board_args: Any) -> None:
         pick(board, lambda v: v == ("rules", None))
         walk.shot("rules: game choice", board)
         for game in game_names():
-            pick(board, lambda v: v == game)
+            pick(board, lambda v, game=game: v == game)
             walk.shot(f"rules page: {game}", board, keep=True)
             for _ in range(4):
                 board.tap("right")
@@ -162,6 +163,14 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             while app.screen.kind() != "bot:easy":
                 board.tap("right")
             board.tap("ok")
+        if not physical:  # the table's word (asked of unseeded games only: this one is seeded)
+            app.push(WordScreen(app))
+            walk.shot(f"seal: {tag} no word", board)
+            for button in ("left", "right", "roll", "roll", "right", "left", "left", "roll"):
+                board.tap(button)
+            walk.shot(f"seal: {tag} word", board)
+            app.pop()
+            app.advance()
         board.settle()
         decisions = 0
         for _ in range(3000):
@@ -196,6 +205,12 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
                 board.hold("back")  # the game menu, its confirm, and back to the game
                 board.settle()
                 walk.shot("game menu", board)
+                pick(board, lambda v: v == "seal")
+                walk.shot(f"game menu: dice seal {tag}", board)
+                for _ in range(3):
+                    board.tap("right")
+                walk.shot(f"game menu: dice seal scrolled {tag}", board)
+                board.tap("back")
                 pick(board, lambda v: v == "abandon")
                 walk.shot("game menu: confirm", board)
                 board.tap("back")
@@ -261,7 +276,8 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
     moments = set(walks("en").problems)
     for kind in ("main menu", "demo: game choice", "rules page", "records", "settings", "operator menu",
                  "operator: audits", "operator: confirm", "seat count", "seat screen", "game menu",
-                 "game menu: confirm", "main menu: resume", "dice entry", "caption", "note",
+                 "game menu: confirm", "game menu: dice seal", "seal: ", "main menu: resume", "dice entry",
+                 "caption", "note",
                  "result", "records: after", "legend"):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():

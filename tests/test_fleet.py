@@ -20,6 +20,7 @@ import pytest
 import firmware.fleet.publisher as publisher
 from firmware import __version__
 from firmware.cli import main
+from firmware.dice import commitment
 from firmware.errors import ConfigError
 from firmware.fleet import table_state
 from firmware.fleet.publisher import SENSORS
@@ -86,7 +87,8 @@ def test_the_state_is_a_pure_function_of_the_app() -> None:
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later)
     assert table_state(app, attract=False) == {"status": "idle", "game": None, "title": None, "mode": None,
-                                               "round": None, "rolls": 0, "players": [], "turn": None, "result": None}
+                                               "round": None, "rolls": 0, "players": [], "turn": None, "result": None,
+                                               "dice": None}
     assert table_state(app, attract=True)["status"] == "attract"
     board = SimBoard(seed=3)
     for button in ("right", "ok", "ok", "right", "ok", "ok"):  # LEVEL X: Red a bot, Blue a person
@@ -96,6 +98,7 @@ def test_the_state_is_a_pure_function_of_the_app() -> None:
     assert (state["status"], state["game"], state["title"], state["round"], state["turn"]) == (
         "playing", "levelx", "LEVEL X", 1, "Red")
     assert state["players"] == [{"name": "Red", "bot": "easy"}, {"name": "Blue", "bot": None}]
+    assert state["dice"] == {"scheme": "hmac-sha256-v1", "commit": commitment("3"), "word": None}  # seeded: no word
 
 
 # --- against a broker ---------------------------------------------------------------------------
@@ -268,7 +271,7 @@ def test_the_fleet_view_reads_only_its_own_topics() -> None:
 
 def test_rounds_as_each_game_counts_them() -> None:
     from firmware.dice import CommittedDice
-    from firmware.fleet.state import round_of
+    from firmware.fleet.report import round_of
     from firmware.games import new_game
     from firmware.games.exxtra.rules import Reroll
 

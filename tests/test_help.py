@@ -13,7 +13,7 @@ from firmware.games.exxtra.rules import Exxtra, Place
 from firmware.games.extra.rules import Extra
 from firmware.games.levelx.rules import Groups, LevelX
 from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
-from firmware.ui.explain import explain
+from firmware.ui.describe import describe
 from firmware.ui.help import CUE_S, NOT_NOW, TIP
 from firmware.ui.legend import LEGENDS
 from firmware.ui.menus import MainMenu
@@ -43,23 +43,23 @@ def test_exxtra_says_where_the_pair_went_and_whom_it_kicked() -> None:
     game = Exxtra(["Blue", "Red", "Green"])
     game.apply(Roll(("4", "1")))
     game.apply(Place(5))
-    assert explain("exxtra", ["Blue", "Red", "Green"], game.events) == "Blue: 41 on rung 5"
+    assert describe("exxtra", ["Blue", "Red", "Green"], game.events) == "Blue: 41 on rung 5"
     game.apply(Roll(("7", "3")))
     game.apply(Place(2))
-    assert explain("exxtra", ["Blue", "Red", "Green"], game.events) == "Red: 73 on rung 2, kicks Blue"
+    assert describe("exxtra", ["Blue", "Red", "Green"], game.events) == "Red: 73 on rung 2, kicks Blue"
     game.apply(Roll(("X", "X")))
-    assert explain("exxtra", ["Blue", "Red", "Green"], game.events) is None  # a first roll: X counts 0
+    assert describe("exxtra", ["Blue", "Red", "Green"], game.events) is None  # a first roll: X counts 0
 
 
 def test_exxtra_an_x_on_a_later_roll_and_a_double() -> None:
     names = ["Blue", "Red", "Green"]
     game = Exxtra(names)
     game.apply(Roll(("2", "2")))
-    assert explain("exxtra", names, game.events) == "Blue: double, +2"
+    assert describe("exxtra", names, game.events) == "Blue: double, +2"
     game.apply(game.legal_decisions()[0])  # roll again
-    assert explain("exxtra", names, game.events) == "Blue rolls again"
+    assert describe("exxtra", names, game.events) == "Blue rolls again"
     game.apply(Roll(("X", "1")))
-    assert explain("exxtra", names, game.events) == "Blue: X, back 1"
+    assert describe("exxtra", names, game.events) == "Blue: X, back 1"
 
 
 def test_levelx_and_extra_words() -> None:
@@ -67,14 +67,14 @@ def test_levelx_and_extra_words() -> None:
     game = LevelX(names)
     game.apply(Roll((2, 3, 4, 6)))
     game.apply(Groups(((0, 1), (2, 3))))
-    assert explain("levelx", names, game.events) == "Ann: rows 5+10"
+    assert describe("levelx", names, game.events) == "Ann: rows 5+10"
     extra = Extra(names)
     extra.apply(Roll((1, 2, 3, 4, 5)))
     choice = extra.legal_decisions()[0]
     extra.apply(choice)
     face = extra.events[0]["face"]
     sums = "+".join(str(e["sum"]) for e in extra.events if e["kind"] == "cross")
-    assert explain("extra", names, extra.events) == f"Ann: extra {face}, crosses {sums}"
+    assert describe("extra", names, extra.events) == f"Ann: extra {face}, crosses {sums}"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -86,7 +86,7 @@ def test_every_bot_move_is_explained_on_the_display_until_the_next_move(game: st
         board.wait(2.0)  # the bot's pace, then the animation
         text = board.app.help.explanation
         if text is not None and not board.app.animation:
-            words = explain(game, [p.name for p in session.game.players], session.game.events)
+            words = describe(game, [p.name for p in session.game.players], session.game.events)
             if words is not None:
                 assert text == words
             assert text[:12] in shown(board)
@@ -106,7 +106,7 @@ def test_a_press_hides_the_line_and_a_plain_roll_keeps_it(board: SimBoard) -> No
     board.settle()
     session = board.app.session
     if not session.awaiting_roll and session.game.events[0]["kind"] == "roll" and \
-            explain("exxtra", [p.name for p in session.game.players], session.game.events) is None:
+            describe("exxtra", [p.name for p in session.game.players], session.game.events) is None:
         assert line not in shown(board)  # the ROLL press hid it; the screen is the player's
 
 

@@ -21,7 +21,8 @@ from firmware.errors import ConfigError
 from firmware.games import game_names
 from firmware.hardware.config import load_board
 from firmware.i18n import _, ngettext
-from firmware.rules import RULES, rules_pages
+from firmware.ui.gameview import game_view
+from firmware.ui.rules_page import rules_pages
 from firmware.ui.draw import Canvas, problems
 from firmware.ui.menus import RulesScreen
 from sim.app import start_demo
@@ -95,7 +96,7 @@ def test_the_pseudo_locale_is_longer_accented_bracketed_and_keeps_placeholders()
     assert text.startswith("[") and text.endswith("]") and "{game}" in text
     assert text.format(game="EXXTRA").endswith(" EXXTRA]")
     assert re.search(r"[éüö]", text) and text.encode("latin-1")  # accented, within the fonts' Latin-1
-    for message in [m for paragraphs in RULES.values() for m in paragraphs]:
+    for message in [m for game in game_names() for m in game_view(game).rules]:
         assert len(i18n.pseudo(message)) >= 1.3 * len(message)
         assert i18n.placeholders(i18n.pseudo(message)) == i18n.placeholders(message)
     assert ngettext("{n} player", "{n} players", 2).format(n=2) == "[2 pláýérs····]"
@@ -129,6 +130,52 @@ def test_a_read_only_cache_compiles_in_memory(tmp_path: Path) -> None:
     locale = tmp_path / "locale"
     shutil.copytree(ROOT / "firmware" / "locale" / "fr", locale / "fr", ignore=shutil.ignore_patterns("*.mo"))
     assert i18n.load_translations("fr", locale, blocked).gettext("Yes") == "Oui"
+
+
+@pytest.mark.parametrize("damage", ["truncated", "bad magic", "garbage"])
+def test_a_damaged_mo_speaks_english_with_one_log_line(tmp_path: Path, damage: str,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "firmware" / "locale" / "de", locale / "de")
+    mo = i18n.po_path("de", locale).with_suffix(".mo")
+    good = i18n.compile_po(i18n.po_path("de", locale))
+    mo.write_bytes({"truncated": good[:30], "bad magic": b"\0" * 4 + good[4:],
+                    "garbage": good[:28] + b"\xff" * 40}[damage])
+    later = time.time() + 5
+    os.utime(mo, (later, later))
+    with caplog.at_level("WARNING", logger="xtraboard.i18n"):
+        assert i18n.load_translations("de", locale, tmp_path / "cache").gettext("Settings") == "Settings"
+    assert len(caplog.records) == 1 and "is damaged" in caplog.records[0].getMessage()
+
+
+def test_every_command_works_with_a_damaged_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "firmware" / "locale", locale)
+    mo = i18n.po_path("de", locale).with_suffix(".mo")
+    mo.write_bytes(mo.read_bytes()[:30])  # a card write cut short
+    later = time.time() + 5
+    os.utime(mo, (later, later))
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XTRABOARD_LANG", "de")
+    i18n.translations.cache_clear()
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            main(["--help"])
+        assert exit_.value.code == 0
+        assert "The xtraboard dice-game board." in capsys.readouterr().out
+        with pytest.raises(SystemExit) as exit_:
+            main(["records", "--help"])
+        assert exit_.value.code == 0
+        assert main(["selfplay", "exxtra", "--players", "9"]) == 2
+        assert capsys.readouterr().err == "xtraboard selfplay: EXXTRA is for 3 to 6 players, not 9\n"
+        (tmp_path / "state").mkdir()
+        assert main(["records", "list", "--state-dir", str(tmp_path / "state")]) == 1
+        assert "xtraboard records: no journal at" in capsys.readouterr().err
+    finally:
+        i18n.translations.cache_clear()
+        i18n.use("en")
 
 
 def test_an_unknown_language_is_one_clear_line() -> None:
@@ -265,7 +312,7 @@ def test_the_rules_fit_every_display_in_pages(profile: Path, code: str) -> None:
         assert all(0 < len(page) <= canvas.lines - 1 for page in pages)
         assert all(len(line) <= canvas.columns for page in pages for line in page), (game, code)
         assert " ".join(w for page in pages for w in " ".join(page).split()) == " ".join(
-            " ".join(_(p).split()) for p in RULES[game])  # nothing lost, nothing added
+            " ".join(_(p).split()) for p in game_view(game).rules)  # nothing lost, nothing added
 
 
 def test_the_rules_screen_flips_pages(tmp_path: Path) -> None:

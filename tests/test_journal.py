@@ -30,8 +30,8 @@ from firmware.journal import (
     SCHEMA_VERSION,
     UNAVAILABLE,
     Journal,
-    connect_file,
 )
+from tests.support import limited_to, play_on
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -356,13 +356,8 @@ def test_an_exported_record_replays_to_the_same_game(tmp_path: Path) -> None:
     journal = Journal(tmp_path)
     game = new_game("extra", [Player("Marie"), Player("Robo", bot="easy")])
     gid = journal.start_game(game.to_record(), {"seed": 11})
-    dice = SeededDice(11)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(game.legal_decisions()[0])
-        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
+    play_on(game, SeededDice(11), decide=lambda g: g.legal_decisions()[0],
+            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
     journal.finish(gid, game.result())  # type: ignore[arg-type]
 
     record = json.loads(json.dumps(journal.record(gid)))
@@ -522,18 +517,6 @@ def test_a_state_dir_that_is_a_file_keeps_play_going(tmp_path: Path) -> None:
     assert journal.problem == UNAVAILABLE
     play_solo(journal, "Marie", 40)
     assert journal.solo_best().score == 40  # type: ignore[union-attr]
-
-
-def limited_to(extra_pages: int):
-    """A connection whose database may grow only `extra_pages` more pages: a full disk to SQLite."""
-
-    def connect(path: Path) -> sqlite3.Connection:
-        conn = connect_file(path)
-        pages = conn.execute("PRAGMA page_count").fetchone()[0]
-        conn.execute(f"PRAGMA max_page_count = {max(pages, 1) + extra_pages}")
-        return conn
-
-    return connect
 
 
 def test_full_storage_during_a_game_keeps_every_step(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

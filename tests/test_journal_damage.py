@@ -26,6 +26,7 @@ from firmware.journal import DB_NAME, Journal
 from firmware.ui.menus import records_text, resume
 from firmware.ui.settings import Settings
 from sim.board import SimBoard
+from tests.support import play_on
 
 NOTE_COLUMNS = 21  # a 128×64 OLED
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,13 +37,8 @@ def play(journal: Journal, game_name: str, players: list[Player], seed: int, ste
     game = new_game(game_name, players)
     header = {k: v for k, v in game.to_record().items() if k != "steps"}
     gid = journal.start_game(header, {"seed": seed, "mode": "play", "colours": ["red", "blue", "green"][:len(players)]})
-    dice, choose = SeededDice(seed), random.Random(seed)
-    while not game.is_over() and (steps is None or len(game.history) < steps):
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose.choice(game.legal_decisions()))
-        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
+    play_on(game, SeededDice(seed), random.Random(seed), limit=steps,
+            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
     if game.is_over():
         journal.finish(gid, game.result())  # type: ignore[arg-type]
     return gid

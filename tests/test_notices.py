@@ -7,11 +7,12 @@ import sqlite3
 from pathlib import Path
 
 from firmware.board_loop import Board
-from firmware.journal import FULL, READ_ONLY, Journal, connect_file
+from firmware.journal import FULL, READ_ONLY, Journal
 from firmware.ui.app import NOTE_S
 from firmware.ui.menus import records_text
 from sim.app import start_demo
 from sim.board import SimBoard
+from tests.support import limited_to
 
 
 def shown(board: SimBoard) -> str:
@@ -106,14 +107,3 @@ def read_only(path: Path) -> sqlite3.Connection:
     """How SQLite opens a file it may not write (as on a read-only mount)."""
     return sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
 
-
-def limited_to(extra_pages: int):
-    """A connection whose database may grow only `extra_pages` more pages: a full disk to SQLite."""
-
-    def connect(path: Path) -> sqlite3.Connection:
-        conn = connect_file(path)
-        pages = conn.execute("PRAGMA page_count").fetchone()[0]
-        conn.execute(f"PRAGMA max_page_count = {max(pages, 1) + extra_pages}")
-        return conn
-
-    return connect

@@ -24,6 +24,7 @@ from firmware.ui.screen import ConfirmScreen, TextScreen
 from firmware.ui.settings import OperatorSettings
 from sim.app import choose
 from sim.board import SimBoard
+from tests.support import play_on
 
 CODE = ("left", "left", "right", "ok", "roll")
 
@@ -188,13 +189,8 @@ def finished_game(journal: Journal, name: str = "extra", players: tuple[str, ...
 
     game = new_game(name, [Player(p) for p in players])
     gid = journal.start_game(game.to_record(), {"mode": "play"})
-    dice, choose_step = SeededDice(1), random.Random(1)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose_step.choice(game.legal_decisions()))
-        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
+    play_on(game, SeededDice(1), random.Random(1),
+            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
     journal.finish(gid, game.result())  # type: ignore[arg-type]
     return gid
 

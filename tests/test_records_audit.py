@@ -19,6 +19,7 @@ from firmware.dice import SeededDice
 from firmware.games import new_game
 from firmware.games.base import Player
 from firmware.journal import DB_NAME, Journal
+from tests.support import play_on
 
 T0 = 1_714_572_000.0  # 2024-05-01 14:00 UTC
 
@@ -26,15 +27,10 @@ T0 = 1_714_572_000.0  # 2024-05-01 14:00 UTC
 def play(journal: Journal, name: str, players: list[Player], seed: int, *, finish: bool = True) -> int:
     game = new_game(name, players)
     gid = journal.start_game(game.to_record(), {"seed": seed, "mode": "play" if seed % 2 else "demo"})
-    dice, choose = SeededDice(seed), random.Random(seed)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose.choice(game.legal_decisions()))
-        journal.append_step(gid, len(game.history) - 1, game.history[-1].to_json())
-        if not finish and len(game.history) >= 6:
-            return gid
+    play_on(game, SeededDice(seed), random.Random(seed), limit=None if finish else 6,
+            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    if not finish:
+        return gid
     journal.finish(gid, game.result())  # type: ignore[arg-type]
     return gid
 

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from firmware.cli import main
-from firmware.games import GAME_NAMES, game_class
+from firmware.games import game_class
 from firmware.records import replay_record
+from tests.support import GAME_NAMES
 
 PLAYERS = {"exxtra": 3, "levelx": 2, "extra": 1}
 

@@ -13,8 +13,9 @@ import os
 
 import pytest
 
-from firmware.games import GAME_NAMES, Roll, game_class
+from firmware.games import Roll, game_class
 from sim.robustness import Campaign, RobustnessError, choose, main, run_campaign
+from tests.support import GAME_NAMES
 
 SHORT_TABLES = (20, 90)  # actions per table in CI: every game and seat count in one campaign
 

@@ -14,7 +14,7 @@ from firmware.cli import main
 from firmware.games.exxtra.rules import Exxtra, LadderPair, Place
 from firmware.games.base import Pending, Roll
 from sim.board import SimBoard
-from sim.scenario import (BoardDriver, ScenarioDice, ScenarioError, StateError, load_scenario, parse_path,
+from sim.scenario import (BoardDriver, ScriptedDice, ScenarioError, StateError, load_scenario, parse_path,
                           plain, read_state, replay_problem, run_scenario, same)
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -231,7 +231,7 @@ def test_simboard_satisfies_the_driver_protocol():
 
 def test_a_driver_with_only_the_protocol_runs_a_whole_game(capsys: pytest.CaptureFixture[str]):
     scenario = load_scenario(SCENARIOS / "exxtra_rulebook.toml")
-    board = SimBoard(seed=scenario.seed, dice=ScenarioDice())
+    board = SimBoard(seed=scenario.seed, dice=ScriptedDice())
     driver = ProtocolOnly(board)
     try:
         result = run_scenario(scenario, driver, hold_s=1.0)
@@ -298,7 +298,7 @@ def test_replay_problem_names_a_record_that_does_not_replay():
 
 
 def test_scenario_dice_fit_exxtra_faces_given_as_numbers():
-    dice = ScenarioDice()
+    dice = ScriptedDice()
     dice.push([7, "X"])
     dice.push([1, 2, 3, 4])
     assert dice.roll(Exxtra.dice(Exxtra(["A", "B", "C"]))) == ("7", "X")

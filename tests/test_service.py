@@ -232,7 +232,8 @@ def test_a_dry_run_shows_the_code_and_venv_owned_by_root() -> None:
     assert "install -d -o root -g root -m 0755 /opt/xtraboard" in commands
     [copy] = [command for command in commands if command.startswith("rsync ")]
     # rsync -a alone would keep the clone owner's uid: that user could then swap the venv's code.
-    assert "--chown=root:root" in copy and "--chmod=a+rX\\,go-w" in copy and copy.endswith(" /opt/xtraboard/")
+    # --chmod only takes write access away: a file the clone keeps private is never made readable.
+    assert "--chown=root:root" in copy and " --chmod=go-w " in copy and copy.endswith(" /opt/xtraboard/")
     assert "python3 -m venv /opt/xtraboard/venv" in commands  # created by root (the script runs as root)
     assert not [command for command in commands if "sudo -u" in command or "runuser" in command]
 
@@ -268,7 +269,7 @@ def test_a_venv_anyone_but_root_could_change_is_made_anew(tmp_path: Path) -> Non
     mine = f"OWNER=$(id -un); DRY_RUN=1; VENV={venv}; PREFIX={tmp_path}; install_venv"
     trusted = source_and_run(mine)
     assert trusted.returncode == 0, trusted.stderr
-    assert f"{venv} exists" in trusted.stdout and "rm -rf" not in trusted.stdout
+    assert f"{venv} exists" in trusted.stdout and f"rm -rf {venv}" not in trusted.stdout
     (venv / "bin" / "activate").write_text("")
     (venv / "bin" / "activate").chmod(0o666)  # writable by anyone: no longer the owner's alone
     stranger = source_and_run(mine)
@@ -364,6 +365,34 @@ def test_the_installer_adds_the_fleet_drop_in_only_for_a_board_with_fleet(tmp_pa
     line = f"would run: install -o root -g root -m 0644 {FLEET_DROP_IN} /etc/systemd/system/xtraboard.service.d/fleet.conf"
     assert (line in done.stdout) is installed
     assert ("no [fleet] in" in done.stdout) is not installed
+
+
+# --- external engines: bubblewrap, and the drop-in that lets it build the box ----------------------
+ENGINES_DROP_IN = ROOT / "systemd" / "xtraboard-engines.conf"
+
+
+def test_a_dry_run_installs_bubblewrap() -> None:
+    [apt] = [command for command in dry_run_commands() if " apt-get install " in command]
+    assert "bubblewrap" in apt.split()
+
+
+def test_the_engines_drop_in_allows_the_namespaces_bwrap_needs_and_verifies(tmp_path: Path) -> None:
+    entries = [(key, value) for section, key, value in unit_entries(ENGINES_DROP_IN.read_text()) if section == "Service"]
+    assert ("RestrictNamespaces", "user mnt pid net ipc uts cgroup") in entries
+    assert ("RestrictAddressFamilies", "AF_NETLINK") in entries  # merged with the unit's AF_UNIX
+    (tmp_path / "xtraboard.service.d").mkdir()
+    (tmp_path / "xtraboard.service.d" / "engines.conf").write_text(ENGINES_DROP_IN.read_text())
+    assert verify(UNIT.read_text(), tmp_path) == []
+
+
+@pytest.mark.parametrize("engines", [True, False])
+def test_the_installer_adds_the_engines_drop_in_only_for_a_board_with_engines(tmp_path: Path, engines: bool) -> None:
+    board = tmp_path / "board.toml"
+    board.write_text('[board]\nname = "x"\n' + ('\n[[engines]]\nname = "deep"\ncommand = ["deep"]\n' if engines else ""))
+    done = source_and_run(f"DRY_RUN=1; BOARD_CONFIG={board}; SOURCE={ROOT}; install_unit")
+    assert done.returncode == 0, done.stderr
+    line = f"would run: install -o root -g root -m 0644 {ENGINES_DROP_IN} /etc/systemd/system/xtraboard.service.d/engines.conf"
+    assert (line in done.stdout) is engines
 
 
 def test_a_dry_run_with_overlay_shows_the_state_partition_and_the_overlay(tmp_path: Path) -> None:

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from firmware.dice import SeededDice
-from firmware.games import DECISION, GAME_NAMES, OVER, ROLL, Game, Roll, game_class
-from firmware.ui.session import GameSession, Seat
+from firmware.games import DECISION, OVER, ROLL, Game, Roll, game_class
+from firmware.table import Seat, Table
+from tests.support import GAME_NAMES
 
 
 def replayed_target(game: Game) -> int | None:
@@ -30,7 +31,7 @@ def replayed_target(game: Game) -> int | None:
 def test_undo_target_matches_a_replay_and_undo_goes_there(name: str) -> None:
     count = game_class(name).min_players + 1
     seats = [Seat(f"P{i}", "red", bot="easy" if i % 2 else None) for i in range(count)]
-    session = GameSession.start(name, seats, seed=3)
+    session = Table.start(name, seats, seed=3)
     dice, rng = SeededDice(3), random.Random(3)
     undone = 0
     while session.game.pending().kind != OVER:

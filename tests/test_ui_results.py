@@ -23,7 +23,7 @@ from firmware.ui.colours import DEFAULT_ORDER, DIM
 from firmware.ui.draw import Canvas
 from firmware.games.exxtra import screens as exxtra_ui
 from firmware.ui.play import PlayScreen, ResultScreen
-from firmware.ui.session import GameSession, Seat
+from firmware.table import Seat, Table
 from sim.board import SimBoard
 
 # One display per size class: small (SSD1306/SH1106/SSD1309), wide (SSD1322), tall (SSD1327).
@@ -177,7 +177,7 @@ def test_golden_exxtra_play_screen(size_class: str) -> None:
     """Six players, a decision with pairs on the ladder: the layout of each size class."""
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0)
-    session = GameSession.start("exxtra", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:6]])
+    session = Table.start("exxtra", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:6]])
     steps = [Roll(("4", "6")), Place(5), Roll(("3", "3")), Reroll(), Roll(("2", "1")), Place(1),
              Roll(("7", "2")), Place(0), Roll(("4", "1")), Place(0), Roll(("2", "X")), Place(3),
              Roll(("7", "5"))]
@@ -193,7 +193,7 @@ def exxtra_table(steps: list, rolls: list[tuple[str, str]]) -> tuple[BoardApp, E
     """Three people at EXXTRA after `steps`, the dice scripted with `rolls`."""
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0, dice=ScriptedDice(rolls))
-    session = GameSession.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")])
+    session = Table.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")])
     for step in steps:
         session.apply(step)
     app.start_session(session)
@@ -242,7 +242,7 @@ def test_bug5_seat_initials_never_touch_a_digit_and_every_counter_is_shown(size_
     written next to a digit ("B8", "O0", "G6", "64B" read as numbers in the bitmap font)."""
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0)
-    session = GameSession.start("exxtra", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:6]])
+    session = Table.start("exxtra", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:6]])
     for step in (Roll(("4", "6")), Place(5), Roll(("3", "3")), Reroll(), Roll(("2", "1")), Place(1)):
         session.apply(step)
     app.start_session(session)
@@ -290,7 +290,7 @@ def test_bug7_an_x_on_the_start_space_does_not_say_back() -> None:
 
 
 def test_bug7_an_x_says_how_far_the_counter_really_goes_back() -> None:
-    session = GameSession.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")])
+    session = Table.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")])
     for step in (Roll(("1", "1")), Reroll(), Roll(("X", "X"))):  # at 1 after the double, then X-X
         session.apply(step)
     loop = EventLoop(FakeClock())
@@ -306,7 +306,7 @@ def test_levelx_scores_never_put_a_seat_initial_by_a_digit(size_class: str) -> N
     """Four players on 128×64 do not fit by name: the scores go by seat tag, not "B12"."""
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0)
-    session = GameSession.start("levelx", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:4]], seed=5)
+    session = Table.start("levelx", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:4]], seed=5)
     session.apply(session.draw_roll())
     app.start_session(session)
     drawn = texts(app, SIZE_CLASSES[size_class])

@@ -20,9 +20,10 @@ from firmware.games import Roll, game_names, new_game
 from firmware.journal import Journal
 from firmware.records import replay_record
 from firmware.ui.app import NOTE_S
-from firmware.ui.session import GameSession, Seat
+from firmware.table import Seat, Table
 from firmware.verify import chi2_p, check_record, fairness
 from sim.board import SimBoard
+from tests.support import play_on
 
 
 def bot_seats(count: int) -> list[Seat]:
@@ -30,7 +31,7 @@ def bot_seats(count: int) -> list[Seat]:
     return [Seat(f"Bot{i}", colours[i], "easy") for i in range(count)]
 
 
-def play_session(session: GameSession, rng: random.Random) -> None:
+def play_session(session: Table, rng: random.Random) -> None:
     """Play a session to its end as the board does: rolls drawn by the session, bots decide."""
     while not session.over:
         if session.awaiting_roll:
@@ -61,14 +62,14 @@ def test_derivation_is_the_documented_keyed_hash() -> None:
 @pytest.mark.parametrize("name", game_names())
 def test_every_record_the_board_writes_verifies(capsys, tmp_path: Path, name: str) -> None:
     journal = Journal(tmp_path / "state")
-    session = GameSession.start(name, bot_seats(3), journal=journal)
+    session = Table.start(name, bot_seats(3), journal=journal)
     play_session_until_rolls(session, 2)
     # While the game is played the record holds the commitment, never the seed.
     stored = journal.unfinished()
     assert stored is not None and "seed" not in stored.record["dice"]
     assert stored.record["dice"] == {"scheme": SCHEME, "commit": commitment(stored.meta["dice_seed"])}
     # Resumed after a power cut, the dice go on from the same seed.
-    session = GameSession.restore(stored, journal)
+    session = Table.restore(stored, journal)
     play_session(session, random.Random(1))
     journal.close()
     out = tmp_path / "games.jsonl"
@@ -82,7 +83,7 @@ def test_every_record_the_board_writes_verifies(capsys, tmp_path: Path, name: st
     assert (code, text) == (0, f"ok: all {rolls} rolls match the seed\n")
 
 
-def play_session_until_rolls(session: GameSession, rolls: int) -> None:
+def play_session_until_rolls(session: Table, rolls: int) -> None:
     rng = random.Random(0)
     while sum(isinstance(s, Roll) for s in session.game.history) < rolls:
         if session.awaiting_roll:
@@ -137,7 +138,7 @@ def test_a_changed_seed_or_commit_and_an_unrevealed_seed_are_named(tmp_path: Pat
 
 def test_physical_dice_games_are_recorded_and_verify_says_so(capsys, tmp_path: Path) -> None:
     journal = Journal(tmp_path / "state")
-    session = GameSession.start("extra", bot_seats(1), journal=journal, meta={"dice": "physical"})
+    session = Table.start("extra", bot_seats(1), journal=journal, meta={"dice": "physical"})
     assert session.header()["dice"]["physical"] is True
     record = tampered_game("extra", "p", at=0) | {"dice": {"scheme": SCHEME, "commit": commitment("p"), "seed": "p",
                                                            "physical": True}}
@@ -174,8 +175,8 @@ def test_verify_reads_json_lines_and_says_which_record(capsys, tmp_path: Path) -
 
 
 def test_seeded_sessions_stay_reproducible_and_the_seed_is_the_secret() -> None:
-    one = GameSession.start("levelx", bot_seats(2), seed=5)
-    two = GameSession.start("levelx", bot_seats(2), seed=5)
+    one = Table.start("levelx", bot_seats(2), seed=5)
+    two = Table.start("levelx", bot_seats(2), seed=5)
     play_session(one, random.Random(2))
     play_session(two, random.Random(2))
     assert one.game.to_record() == two.game.to_record()
@@ -189,10 +190,10 @@ def test_the_board_shows_the_commitment_before_the_first_roll(tmp_path: Path) ->
     for button in ("ok", "ok", "ok", "ok", "ok"):  # EXXTRA for three people
         board.tap(button)
     commit = board.journal.unfinished().record["dice"]["commit"]
-    assert board.app.note == f"Dice sealed: {commit[7:19]}"
-    assert f"Dice sealed: {commit[7:19]}" in " ".join(board.screen_text())
-    board.wait(NOTE_S)
-    assert board.app.note is None
+    assert f"Seal {commit[7:19]}" in " ".join(board.screen_text())  # with the table's word asked
+    board.tap("ok")  # no word
+    board.wait(NOTE_S * 2)  # not a note that goes: it stays until the first roll
+    assert f"Seal {commit[7:19]}" in " ".join(board.screen_text())
     board.close()
 
 
@@ -213,11 +214,7 @@ def test_fairness_on_seeded_games_and_on_loaded_dice() -> None:
 
 def play_record(name: str, secret: str) -> dict[str, Any]:
     game, dice, rng = new_game(name, ["Anna", "Ben", "Cleo"]), CommittedDice(secret), random.Random(secret)
-    while not game.is_over():
-        if game.pending().kind == "roll":
-            game.roll(dice)
-        else:
-            game.apply(choose(game, rng))
+    play_on(game, dice, decide=lambda g: choose(g, rng))
     return game.to_record() | {"dice": {"scheme": SCHEME, "commit": commitment(secret), "seed": secret}}
 
 

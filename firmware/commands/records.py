@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--out", default="-", metavar="FILE", help=_("the file to write, or - for standard output"))
     listing = actions.add_parser("list", parents=[common], help=_("one line per finished game: id, date, game, players, winners"))
     listing.add_argument("--limit", type=limit, default=None, metavar="N", help=_("only the N newest games"))
-    best = actions.add_parser("best", parents=[common], help=_("high scores, wins and the EXTRA! solo record"))
+    best = actions.add_parser("best", parents=[common], help=_("high scores, wins and solo records"))
     best.add_argument("--limit", type=limit, default=5, metavar="N", help=_("entries per table (default 5)"))
     audit = actions.add_parser("audit", parents=[common], help=_("the audits: plays, minutes, people and bots, busiest"
                                                                    " hours, game lengths, dice fairness"))
@@ -124,7 +124,7 @@ def record_problem(record: dict[str, Any]) -> str | None:
     'EXTRA! is for 1 to 6 players, not 0 players'
     """
     try:
-        cls = game_class(record.get("game"))  # type: ignore[arg-type]
+        cls = game_class(str(record.get("game")))
     except (KeyError, ValueError, TypeError):
         return f"unknown game {str(record.get('game'))[:40]!r}"
     players = record.get("players")

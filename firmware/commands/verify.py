@@ -10,6 +10,7 @@ every record matches, 1 when one does not (or cannot be checked), 2 when a recor
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -49,16 +50,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> list[tuple[str, str]]:
-    """(where, JSON text) per record: the whole text if it is one object, else one per line."""
+    """(where, JSON text) per record: the whole text if it is one JSON value, else one per line
+    (JSON Lines), each named by its line number. Lines end at "\\n" only: JSON lets a record hold
+    U+2028 or U+0085 as they are, which str.splitlines would take for line ends."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(_("cannot read {file}: {error}").format(
             file=_("standard input") if path == "-" else path, error=exc)) from exc
     name = _("standard input") if path == "-" else path
-    lines = [(_("{file} line {n}").format(file=name, n=n), line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if len(lines) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}") for _, line in lines):
-        return lines
     if not text.strip():
         raise RecordError(_("{file} holds no record").format(file=name))
+    lines = [(_("{file} line {n}").format(file=name, n=n), line.rstrip("\r"))
+             for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if len(lines) > 1 and lines[0][1].lstrip().startswith("{") and lines[0][1].rstrip().endswith("}") and not _one_value(text):
+        return lines
     return [(name, text)]
+
+
+def _one_value(text: str) -> bool:
+    """The whole text is one JSON value (a record written over several lines)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True

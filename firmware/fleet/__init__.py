@@ -4,7 +4,7 @@
     fleet.update(table_state(app, attract=False))   # the loop: never waits on the network
     fleet.close()
 
-`state.py` turns the board's state into what is published (pure functions); `publisher.py`
+`report.py` turns the board's state into what is published (pure functions); `publisher.py`
 owns the MQTT client on a thread of its own, behind a bounded outbox. Nothing listens on the
 board: it only connects out to the broker.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.fleet.publisher import FleetPublisher
-from firmware.fleet.state import result_message, table_state
+from firmware.fleet.report import result_message, table_state
 
 __all__ = ["FleetPublisher", "open_fleet", "result_message", "table_state"]
 

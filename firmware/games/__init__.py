@@ -8,9 +8,6 @@ from collections.abc import Sequence
 from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Player, Roll
 from firmware.games.registry import find_game, game_names
 
-# The built-in games' names; code asks `game_names()`, which also knows registered games.
-GAME_NAMES = ("exxtra", "levelx", "extra")
-
 
 def game_class(name: str) -> type[Game]:
     """The engine class for a record's `game` name (RecordError, a ValueError, if unknown)."""
@@ -22,5 +19,5 @@ def new_game(name: str, players: Sequence[Player | str]) -> Game:
     return game_class(name)(players)
 
 
-__all__ = ["DECISION", "GAME_NAMES", "OVER", "ROLL", "Game", "Pending", "Player", "Roll", "find_game",
+__all__ = ["DECISION", "OVER", "ROLL", "Game", "Pending", "Player", "Roll", "find_game",
            "game_class", "game_names", "new_game"]

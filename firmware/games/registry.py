@@ -2,8 +2,10 @@
 menus, records, high scores, selfplay, benchmarks, scenarios, bots — asks this registry.
 
 A built-in game is one line in `BUILTIN`: its package, `firmware/games/<game>/`, whose
-`__init__.py` defines its `SPEC`. Anything else
-(a plug-in, a test's toy game) calls `register_game(spec)`.
+`__init__.py` defines its `SPEC`. A plug-in game is a package defining `SPEC` the same way,
+anywhere on the import path, named in the environment variable `XTRABOARD_GAMES` (module
+paths, comma-separated; `xtraboard --game-module MODULE` sets it) or registered in-process
+with `register_game(spec)`.
 
     >>> find_game("levelx").title
     'LEVEL X'
@@ -14,20 +16,22 @@ A built-in game is one line in `BUILTIN`: its package, `firmware/games/<game>/`,
     ...
     firmware.errors.RecordError: unknown game 'chess': expected one of exxtra, levelx, extra
 
-Fields that name other parts (the screens, the bots, the rules page) may be given as
-"module" / "module:attribute" strings, resolved on first use, so that reading a record or
-running an engine never imports the display code.
+Fields that name other parts (the bots, the hint's reason) may be given as "module:attribute"
+strings, resolved on first use; the view (the game's screens) is always such a string, loaded by
+`firmware.ui.gameview.game_view`, so that reading a record or running an engine never imports
+the display code.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from firmware.errors import N_, RecordError, Text
+from firmware.errors import N_, ConfigError, RecordError, Text
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
@@ -39,7 +43,10 @@ BUILTIN: tuple[str, ...] = (
     "firmware.games.extra",
 )
 
+GAMES_ENV = "XTRABOARD_GAMES"  # plug-in games: their packages' module paths, comma-separated
+
 Policy = Callable[..., Any]  # (game, legal_decisions, rng) -> one of legal_decisions
+HintReason = Callable[..., str]  # (game, decision) -> why the strongest bot picks it, in a few words
 
 
 @dataclass(frozen=True)
@@ -63,20 +70,23 @@ class GameSpec:
     """Everything the board needs to know about one game.
 
     `engine`: the rules engine class (its `name`, `title` and player range are the game's).
-    `ui`: the game's screens — a module or object offering the contract of
-    `firmware.ui.gamescreens` (options, draw, scene, animation, on_roll, result_lines, RULES).
-    `bots`: bot level → policy `(game, legal_decisions, rng) -> decision`, easiest first.
-    `ranking`: how results rank for high scores. `rules`: the rules page's text (default: the
-    ui's `RULES`). `seat_options`: extra kinds of seat the setup menu offers (e.g. "kids").
-    `bench_players`: the seat count benchmarks use (default: 4 within the game's range).
+    `view`: where its screens are, "package.module:ATTRIBUTE", a `firmware.ui.gameview.GameView`
+    (loaded only when drawn). `bots`: bot level → policy `(game, legal_decisions, rng) ->
+    decision` (or its "module:attribute"), easiest first. `ranking`: how results rank for high
+    scores. `hint`: `(game, decision) -> str`, why the strongest level picks a decision (the
+    board's hint; None: the hint gives no reason). `seat_options`: extra kinds of seat the setup
+    menu offers (e.g. "kids"). `optional_step_keys`: keys a record's step may hold besides those
+    the step writes itself. `bench_players`: the seat count benchmarks use (default: 4 within the
+    game's range).
     """
 
     engine: type[Game]
-    ui: Any
+    view: str
     bots: Mapping[str, Policy | str]
     ranking: Ranking = field(default_factory=Ranking)
-    rules: str | None = None
+    hint: HintReason | str | None = None
     seat_options: tuple[str, ...] = ()
+    optional_step_keys: frozenset[str] = frozenset()
     bench_players: int | None = None
 
     @property
@@ -100,20 +110,17 @@ class GameSpec:
         """The faces of each die of a roll (every game here rolls the same dice all game)."""
         return self.engine([f"P{i}" for i in range(self.players.start)]).dice()
 
-    @cached_property
-    def view(self) -> Any:
-        """The game's screens (imported on first use: engines never need them)."""
-        return _resolve(self.ui)
-
     def policy(self, level: str) -> Policy:
         if level not in self.bots:
             raise RecordError(Text(N_("{game} has no bot level {level!r}: expected one of {levels}"), game=self.title,
                                    level=level, levels=", ".join(self.bots)))
-        return _resolve(self.bots[level])
+        policy: Policy = _resolve(self.bots[level])
+        return policy
 
     @property
-    def rules_text(self) -> str:
-        return str(_resolve(self.rules)) if self.rules else str(self.view.RULES)
+    def hint_reason(self) -> HintReason | None:
+        """The function giving the reason of the strongest level's decision, if the game has one."""
+        return None if self.hint is None else _resolve(self.hint)
 
     @property
     def benchmark_players(self) -> int:
@@ -157,6 +164,28 @@ def find_game(name: Any) -> GameSpec:
     return spec
 
 
+def load_game_module(module: str) -> GameSpec:
+    """Import the package `module` of a plug-in game and register its `SPEC`; ConfigError (one
+    line) when it cannot be imported or has no GameSpec called SPEC."""
+    try:
+        spec = getattr(import_module(module), "SPEC", None)
+    except ImportError as exc:
+        raise ConfigError(Text(N_("game module {module!r} cannot be imported: {error}"), module=module, error=exc)) from exc
+    if not isinstance(spec, GameSpec):
+        raise ConfigError(Text(N_("game module {module!r} defines no SPEC (a GameSpec)"), module=module))
+    return register_game(spec)
+
+
+def plugin_modules(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The plug-in games' modules named in `XTRABOARD_GAMES`.
+
+        >>> plugin_modules({"XTRABOARD_GAMES": "examples.highdie, my.game"})
+        ['examples.highdie', 'my.game']
+    """
+    value = (os.environ if environ is None else environ).get(GAMES_ENV, "")
+    return [module.strip() for module in value.split(",") if module.strip()]
+
+
 def _load_builtin() -> None:
     global _loaded
     if not _loaded:
@@ -164,10 +193,12 @@ def _load_builtin() -> None:
         for module in BUILTIN:
             spec = import_module(module).SPEC
             _REGISTRY.setdefault(spec.name, spec)
+        for module in plugin_modules():
+            load_game_module(module)
 
 
 def _resolve(target: Any) -> Any:
-    """"pkg.module" → the module; "pkg.module:attr" → its attribute; anything else as it is."""
+    """"pkg.module:attr" → that attribute; anything else (a function) as it is."""
     if not isinstance(target, str):
         return target
     module, _, attribute = target.partition(":")

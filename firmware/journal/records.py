@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from firmware.errors import N_, RecordError, Text
@@ -142,6 +143,24 @@ class GameRecords(Storage):
 
         self._write(action)
 
+    def reseal(self, game_id: int, header: Mapping[str, Any], meta: Any) -> None:
+        """Rewrite the header and meta of a game being played that has no step yet: the table's
+        word joins its dice block before the first roll (docs/dice.md)."""
+        game, header_text = checked_header(header)
+        meta_text = to_json({} if meta is None else meta, "meta")
+
+        def action(conn: sqlite3.Connection) -> None:
+            status = status_of(conn, game_id)
+            if status != PLAYING:
+                raise RecordError(f"game {game_id} is {status}: its dice cannot be sealed again")
+            (steps,) = conn.execute("SELECT COUNT(*) FROM steps WHERE game_id = ?", (game_id,)).fetchone()
+            if steps:
+                raise RecordError(f"game {game_id} has {steps} steps: its dice were sealed before the first")
+            conn.execute("UPDATE games SET header = ?, meta = ?, updated = ? WHERE id = ? AND game = ?",
+                         (header_text, meta_text, self._clock(), game_id, game))
+
+        self._write(action)
+
     def abandon(self, game_id: int) -> None:
         """Give up a game being played (kept, but never resumed or counted); idempotent."""
 
@@ -171,7 +190,7 @@ class GameRecords(Storage):
                 return None
             gid = int(row[0])
             try:
-                return self._read(lambda conn: resumable(conn, gid))
+                return self._read(partial(resumable, game_id=gid))
             except RecordError as exc:
                 if self.read_only:
                     raise

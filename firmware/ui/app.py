@@ -29,20 +29,21 @@ from firmware.agents import (AgentAnswer, Agents, EngineAgent, HintAnswer, Inlin
 from firmware.errors import IllegalStepError, Text, text_of
 from firmware.games import Roll
 from firmware.i18n import N_, _, tr
-from firmware.hints import HINT_LEVEL
 from firmware.table import Seat, Table
 from firmware.thinker import Reply, Thought
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
-from firmware.ui.gamescreens import game_ui
-from firmware.ui.help import Help
+from firmware.hardware.sound import Sound
+from firmware.ui.gameview import game_view
+from firmware.ui.help import Help, bottom_bar
+from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.pace import BotPace, PaceState
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
-from firmware.ui.screen import Screen
+from firmware.ui.seal import WordScreen, seal_line
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["NOTE_S", "Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
@@ -77,6 +78,7 @@ class BoardApp:
         self.notes = Notes(schedule, self.changed)  # a banner over the screen, one at a time
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
+        self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
         self.agents = agents if agents is not None else Agents(self.answer, Inline())
@@ -91,7 +93,7 @@ class BoardApp:
         self._failed: Token | None = None  # a position the bot could not decide: not asked again
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
         self.texts: list[str] = []  # the text on the last image drawn
-        self.stack: list[Screen] = [MainMenu(self)]
+        self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
@@ -107,10 +109,10 @@ class BoardApp:
 
     # --- the screen stack --------------------------------------------------------------------
     @property
-    def screen(self) -> Screen:
+    def screen(self) -> ScreenLike:
         return self.stack[-1]
 
-    def push(self, screen: Screen) -> None:
+    def push(self, screen: ScreenLike) -> None:
         self.stack.append(screen)
         self.changed()
 
@@ -320,9 +322,16 @@ class BoardApp:
         dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
         session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
         self.start_session(session)
-        if "dice" in session.header():  # the dice are sealed: say so before the first roll
-            # Translators: a note before the first roll; {commit} is 12 hex digits of the dice's seal.
-            self.show_note(Text(N_("Dice sealed: {commit}"), commit=session.header()['dice']['commit'][7:19]))
+
+    def set_word(self, word: str | None) -> None:
+        """The table's word for the dice (None: skipped), from the seal screen: the rolls follow
+        it from the first one on (docs/dice.md); then the game goes on."""
+        session = self.session
+        if session is not None and session.rolls_made() == 0:
+            session.set_word(word)
+            log.info("table's word for game %s: %s", session.journal_id, word if word is not None else "(skipped)")
+        self.changed()
+        self.advance()
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
@@ -359,6 +368,8 @@ class BoardApp:
                 self._engine_failed(agent, agent.failed)
         del self.stack[1:]
         self.push(PlayScreen(self))
+        if session.asks_word():  # the seal and the table's word before the first roll (bots wait)
+            self.push(WordScreen(self))
         self.pace.after_bot = False
         self.advance()
 
@@ -428,7 +439,7 @@ class BoardApp:
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
-        frames = game_ui(session.game.name).animation(self, session, session.game.events)
+        frames = game_view(session.game.name).animation(self, session, session.game.events)
         self.animate(frames, self.advance)
 
     def roll(self) -> None:
@@ -558,7 +569,7 @@ class BoardApp:
         def hinted(reply: Reply) -> None:
             post(HintAnswer(token, reply.step, reply.error, note=reply.note, reason=reply.reason))
 
-        thought = Thought("hint", HINT_LEVEL, session.game.copy(), session.bot_rng(), i18n.language())
+        thought = Thought("hint", None, session.game.copy(), session.bot_rng(), i18n.language())
         self.agents.runner.think(thought, hinted)
 
     def _hinted(self, answer: HintAnswer) -> None:
@@ -598,7 +609,7 @@ class BoardApp:
     def cancel_bot(self) -> None:
         self.pace.cancel()
 
-    def play_screen(self) -> Any:
+    def play_screen(self) -> PlayScreen | None:
         return next((s for s in self.stack if isinstance(s, PlayScreen)), None)
 
     # --- animations ---------------------------------------------------------------------------
@@ -644,6 +655,8 @@ class BoardApp:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:
             banner(canvas, tr(self.note))
+        elif self.animation is None and isinstance(self.screen, PlayScreen) and (seal := seal_line(self)) is not None:
+            bottom_bar(canvas, seal, 0)  # the seal stays in view until the first roll
         self.texts = canvas.texts
         return canvas
 
@@ -651,7 +664,7 @@ class BoardApp:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
         frame: dict[str, Any] = {}
         if self.session is not None:
-            game_ui(self.session.game.name).scene(self, self.session, frame)
+            game_view(self.session.game.name).scene(self, self.session, frame)
             for seat, colour in enumerate(self.session.colours):
                 frame.setdefault(f"seat.{seat}", PLAYER_COLOURS[colour])
         else:

@@ -23,7 +23,7 @@ from typing import Any
 
 from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, wrap
-from firmware.ui.explain import explain
+from firmware.ui.describe import describe
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
 # Translators: a press that cannot act now; shown for a second at the bottom right
@@ -79,7 +79,7 @@ class Help:
         until the next decision)."""
         game = session.game
         names, events = [p.name for p in game.players], list(game.events)
-        if explain(game.name, names, events) is not None:
+        if describe(game.name, names, events) is not None:
             self._explained = (game.name, names, events)
             self._explained_at = len(game.history)
             self._mover = game.events[0].get("player")
@@ -88,7 +88,7 @@ class Help:
     @property
     def explanation(self) -> str | None:
         """What the last move did, in the active language (None before the first move)."""
-        return explain(*self._explained) if self._explained is not None else None
+        return describe(*self._explained) if self._explained is not None else None
 
     def shown_explanation(self, session: Any) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.i18n import N_, _
+from firmware.ui.gameview import game_view
 
 # By screen class (the first of the class's bases found here applies); translated when shown.
 # Translators: the legends are one display line (21 columns); "<>" stands for LEFT/RIGHT.
@@ -27,9 +28,6 @@ LEGENDS: dict[str, str] = {
     "TextScreen": N_("<> scroll  OK close"),
     "FaceEntryScreen": N_("<> face  OK next"),
     "ResultScreen": N_("OK: main menu"),
-}
-ROLL_WHILE_DECIDING = {
-    "exxtra": N_("<> OK ROLL:again"), "levelx": N_("<> OK ROLL:scores"), "extra": N_("<> OK ROLL:sheets"),
 }
 
 
@@ -50,5 +48,4 @@ def _play(play: Any, session: Any) -> str:
         return _("bots play  hold BACK")
     if session.awaiting_roll:
         return _("ROLL: roll the dice")
-    roll = ROLL_WHILE_DECIDING.get(session.game.name)
-    return _(roll) if roll else _("<> choose  OK pick")
+    return game_view(session.game.name).legend()  # what ROLL does while deciding is the game's

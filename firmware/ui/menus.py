@@ -14,8 +14,11 @@ from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
+from firmware.ui.intents import table_in_play
 from firmware.ui.names import colour_name, default_name, level_name
+from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
+from firmware.ui.seal import seal_screen
 from firmware.ui.settings import CHOICES, label
 
 if TYPE_CHECKING:
@@ -157,7 +160,7 @@ class SeatScreen(Screen):
         self.people = people  # the players' names kept on the board (firmware/players.py)
 
     @property
-    def title(self) -> str:  # type: ignore[override]
+    def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
         # Translators: the seat setup's title, "EXXTRA: seat 2/4".
         return _("{game}: seat {number}/{count}").format(game=title_of(self.game), number=self.index + 1,
                                                           count=len(self.seats))
@@ -250,7 +253,7 @@ def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
 
 class GameMenu(MenuScreen):
     """The in-game menu (a long BACK): back to the game, take back (as a short BACK on the play
-    screen does), redo what was taken back, rules, abandon."""
+    screen does), redo what was taken back, rules, the dice seal, abandon."""
 
     def __init__(self, app: App) -> None:
         session = app.session
@@ -259,7 +262,10 @@ class GameMenu(MenuScreen):
             options.append(Option(_("Take back"), "undo"))
         if session is not None and session.can_redo():
             options.append(Option(_("Redo"), "redo"))
-        options += [Option(_("Rules"), "rules"), Option(_("Abandon game"), "abandon")]
+        options += [Option(_("Rules"), "rules")]
+        if session is not None and session.seal is not None:
+            options.append(Option(_("Dice seal"), "seal"))
+        options.append(Option(_("Abandon game"), "abandon"))
         super().__init__(_("Game menu"), options, self._pick)
 
     def _pick(self, app: App, option: Option) -> None:
@@ -271,7 +277,9 @@ class GameMenu(MenuScreen):
             if not (app.undo() if option.value == "undo" else app.redo()):
                 app.advance()
         elif option.value == "rules":
-            app.push(RulesScreen(app.session.game.name))
+            app.push(RulesScreen(table_in_play(app).game.name))
+        elif option.value == "seal":
+            app.push(seal_screen(app))
         elif option.value == "abandon":
             app.push(ConfirmScreen(_("Abandon game?"), abandon))
 
@@ -336,7 +344,7 @@ class RulesScreen(Screen):
         self.pages: list[list[str]] = []
 
     @property
-    def title(self) -> str:  # type: ignore[override]
+    def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
         return title_of(self.game)
 
     def press(self, app: App, button: str) -> bool:
@@ -351,17 +359,11 @@ class RulesScreen(Screen):
         return self.page != page
 
     def draw(self, canvas: Canvas) -> None:
-        from firmware.rules import rules_pages
-
         self.pages = rules_pages(self.game, canvas.columns, canvas.lines - 1)
         self.page = min(self.page, len(self.pages) - 1)
         canvas.title(self.title, f"{self.page + 1}/{len(self.pages)}")
         for row, text in enumerate(self.pages[self.page], start=1):
             canvas.line(row, text)
-
-
-def rules_text(game: str) -> str:
-    return find_game(game).rules_text
 
 
 def records_text(app: App) -> str:

@@ -1,7 +1,7 @@
 """The play screen every game shares, physical-dice entry, the tumble and the result screen.
 
-What is particular to a game (its options, drawing, LED scene, animations) lives in
-`firmware/games/<game>/screens.py`, behind the contract described in `firmware/ui/gamescreens.py`.
+What is particular to a game (its options, drawing, LED scene, animations) lives in its view,
+`firmware/games/<game>/screens.py`, a `firmware.ui.gameview.GameView`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
-from firmware.ui.gamescreens import game_ui
+from firmware.ui.gameview import GameView, ResultPage, game_view
+from firmware.ui.intents import table_in_play
 from firmware.ui.screen import Choice, Screen
-from firmware.table import Seat
+from firmware.table import Seat, Table
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.session import GameSession
 
 # Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
 # 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
@@ -52,15 +52,16 @@ class PlayScreen(Screen):
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self.ui = game_ui(app.session.game.name)
-        self.title = app.session.game.title
+        session = table_in_play(app)
+        self.ui: GameView = game_view(session.game.name)
+        self.title = session.game.title
         self.choice: Choice | None = None
         self.view: int | None = None  # whose sheet is shown, when flipping through (EXTRA!)
         self.position: tuple[int, Any] | None = None  # the game position the screens above belong to
 
     @property
-    def session(self) -> GameSession:
-        return self.app.session
+    def session(self) -> Table:
+        return table_in_play(self.app)
 
     def refresh(self, app: App) -> None:
         """New options for the pending human decision (only legal ones), or none; screens
@@ -75,16 +76,15 @@ class PlayScreen(Screen):
         pending = session.game.pending()
         self.view = None
         if pending.kind == "decision" and not session.pending_bot():
-            make = getattr(self.ui, "choice", Choice)  # a game may choose in stages (EXTRA!)
-            self.choice = make(self.ui.options(app, session))
+            self.choice = self.ui.choice(self.ui.options(app, session))  # a game may choose in stages
         else:
             self.choice = None
 
     def press(self, app: App, button: str) -> bool:
         session = self.session
         if button == "back":  # a short BACK takes back the last decision of a person...
-            back = getattr(self.ui, "on_back", None)  # ...unless the game's screen uses it (EXTRA!: a stage back)
-            if back is None or session is None or not back(app, session, self):
+            # ...unless the game's view uses it (a stage back)
+            if session is None or not self.ui.on_back(app, session, self):
                 app.takeback()  # it takes back, or says why it cannot
             return session is not None
         if session is None or session.over or session.pending_bot():
@@ -127,12 +127,11 @@ class PlayScreen(Screen):
 
     def point_at(self, step: Any) -> bool:
         """Move the cursor to the option that plays `step` (a hint): the option holding it, else
-        one the game's UI says does the same (`same_choice`, optional). False if none does."""
+        one the game's view says does the same (`same_choice`). False if none does."""
         if self.choice is None:
             return False
-        same = getattr(self.ui, "same_choice", None)
         for test in (lambda value: value == step,
-                     lambda value: same is not None and same(self.session, value, step)):
+                     lambda value: self.ui.same_choice(self.session, value, step)):
             for index, option in enumerate(self.choice.options):
                 if test(option.value):
                     self.choice.jump(index)
@@ -217,7 +216,7 @@ class DiceEntryScreen(FaceEntryScreen):
     title = N_("Enter dice")
 
     def __init__(self, app: App) -> None:
-        dice = app.session.game.dice()
+        dice = table_in_play(app).game.dice()
         super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces))))
 
     def draw(self, canvas: Canvas) -> None:
@@ -237,17 +236,6 @@ class DiceEntryScreen(FaceEntryScreen):
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
         pip_cells(self.values[: self.index + 1], frame)
-
-
-PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "2/5" for its title
-
-
-@dataclass(frozen=True)
-class ResultPage:
-    """One page of the result screen: a name (for tests and scenarios) and its drawer."""
-
-    name: str
-    draw: PageDrawer
 
 
 def seat_tag(canvas: Canvas, x: int, y: int, letter: str) -> int:
@@ -341,7 +329,7 @@ REMATCH, MENU = "Rematch", "Menu"
 
 class ResultScreen(Screen):
     """The end of a game, as pages: the standings, the game's own pages (`result_pages` of its
-    UI module: final track, grid, sheets) and last the choice "Rematch" / "Menu". LEFT/RIGHT
+    view: final track, grid, sheets) and last the choice "Rematch" / "Menu". LEFT/RIGHT
     (and ROLL) flip through them and wrap; OK on a page jumps to the choice, OK on the choice
     does it ("Menu", or a long BACK, closes the game); a short BACK takes back the decision that
     ended it (when the house rule allows; the game goes on). Rematch starts the same game with
@@ -351,12 +339,11 @@ class ResultScreen(Screen):
 
     def __init__(self, app: App) -> None:
         self.app = app
-        session = app.session
-        ui = game_ui(session.game.name)
+        session = table_in_play(app)
+        view = game_view(session.game.name)
         self.title = _("{game}: result").format(game=session.game.title)
-        self.lines = ui.result_lines(session)
-        hook = getattr(ui, "result_pages", None)
-        pages = hook(session) if hook is not None else [standings_page(self.title, self.lines)]
+        self.lines = view.result_lines(session)
+        pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
         self.pages: list[ResultPage] = [*pages, ResultPage(REMATCH, self._draw_choice),
                                         ResultPage(MENU, self._draw_choice)]
         self.index = 0
@@ -405,7 +392,7 @@ class ResultScreen(Screen):
             canvas.line(canvas.lines - 1, hint if canvas.fits(hint) else HINT)
 
 
-def tumble_frames(app: App, session: GameSession, roll: Roll) -> list[Frame]:
+def tumble_frames(app: App, session: Table, roll: Roll) -> list[Frame]:
     """The dice tumbling on the pip LEDs before the real faces show (cosmetic randomness)."""
     dice = session.game.dice()
     frames = []

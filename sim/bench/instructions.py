@@ -90,7 +90,10 @@ CURSOR = BOARD + """
 """
 
 STEP = BOARD + """
-    table = Table.start("exxtra", [Seat("A", "red"), Seat("B", "blue"), Seat("C", "green")], seed=1)
+    from firmware.games.registry import games
+
+    game = next(spec.name for spec in games() if 3 in spec.players)  # the menu's first game for three
+    table = Table.start(game, [Seat("A", "red"), Seat("B", "blue"), Seat("C", "green")], seed=1)
     board.app.start_session(table)
     board.render()
 

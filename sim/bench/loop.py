@@ -43,7 +43,7 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
     loop = EventLoop(clock)
     board, _, pins = _board(clock, loop)
     board.render()
-    for button in ("ok", "ok"):  # Play EXXTRA → 3 players → the first seat screen
+    for button in ("ok", "ok"):  # play the menu's first game → its first seat count → the first seat screen
         _tap(board, loop, pins[button])
     samples = []
     for _ in range(samples_wanted):
@@ -72,6 +72,7 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
     strong bot, one position after another, as a long think would): each RIGHT moves the
     cursor; timed from the pin's edge to the display push. The board's loop shares nothing with
     the search but the machine's cores."""
+    from firmware.games.registry import games
     from firmware.table import Seat, Table
     from firmware.thinker import ThinkerProcess, Thought
 
@@ -81,7 +82,9 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
     runner = board.agents.runner
     if not isinstance(runner, ThinkerProcess):
         raise RuntimeError("the board does not think in its own process")
-    table = Table.start("extra", [Seat("Red", "red", bot="strong"), Seat("Blue", "blue")], seed=5)
+    spec = next(spec for spec in games() if 2 in spec.players)  # the first game for two
+    strongest = spec.levels[-1]
+    table = Table.start(spec.name, [Seat("Red", "red", bot=strongest), Seat("Blue", "blue")], seed=5)
     table.apply(table.draw_roll())  # Red (the bot) decides next
     board.app.start_session(table)
     board.app.open_menu()
@@ -92,7 +95,7 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
     def again(_reply: Any = None) -> None:  # keeps the process searching until the presses end
         if not done.is_set():
             thoughts[0] += 1
-            runner.think(Thought("decide", "strong", table.game.copy(), table.bot_rng()), again)
+            runner.think(Thought("decide", strongest, table.game.copy(), table.bot_rng()), again)
 
     again()
     busy_from = _cpu_seconds(runner.pid)
@@ -236,35 +239,40 @@ def peak_memory() -> dict[str, float]:
 
 
 def thinking_pss() -> dict[str, float]:
-    """The peak of both processes' PSS added up during an EXTRA! game of a person's seat played
-    by the strong bot against the strong bot (both thinking in the board's process)."""
+    """The peak of both processes' PSS added up during a game of two seats played by the
+    strongest bot (thinking in the board's process), for every game that seats two: the largest."""
     from sim.board import SimBoard
 
+    from firmware.games.registry import games
     from firmware.table import Seat, Table
 
-    board = SimBoard(seed=1, think_apart=True)
-    runner = board.board.agents.runner
     peak = [0.0, 0.0, 0.0]
-    done = threading.Event()
+    for spec in games():
+        if 2 not in spec.players:
+            continue
+        board = SimBoard(seed=1, think_apart=True)
+        runner = board.board.agents.runner
+        done = threading.Event()
 
-    def sample() -> None:
-        while not done.is_set():
-            board_mb, thinker_mb = _pss_mb(os.getpid()), _pss_mb(getattr(runner, "pid", None))
-            peak[:] = [max(peak[0], board_mb), max(peak[1], thinker_mb), max(peak[2], board_mb + thinker_mb)]
-            time.sleep(0.02)
+        def sample() -> None:
+            while not done.is_set():
+                board_mb, thinker_mb = _pss_mb(os.getpid()), _pss_mb(getattr(runner, "pid", None))
+                peak[:] = [max(peak[0], board_mb), max(peak[1], thinker_mb), max(peak[2], board_mb + thinker_mb)]
+                time.sleep(0.02)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        table = Table.start("extra", [Seat("A", "red", bot="strong"), Seat("B", "blue", bot="strong")], seed=2)
-        board.app.start_session(table)
-        board.settle(600.0)
-        if not table.over:
-            raise RuntimeError("the EXTRA! game did not end")
-    finally:
-        done.set()
-        sampler.join(5)
-        board.close()
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            level = spec.levels[-1]
+            table = Table.start(spec.name, [Seat("A", "red", bot=level), Seat("B", "blue", bot=level)], seed=2)
+            board.app.start_session(table)
+            board.settle(600.0)
+            if not table.over:
+                raise RuntimeError(f"the {spec.title} game did not end")
+        finally:
+            done.set()
+            sampler.join(5)
+            board.close()
     return {"peak_pss_mb_board": peak[0], "peak_pss_mb_thinking_process": peak[1], "peak_pss_mb_both": peak[2]}
 
 
@@ -275,6 +283,7 @@ def thinker_restart() -> dict[str, float]:
     import signal
 
     from firmware.games import new_game
+    from firmware.games.registry import games
     from firmware.thinker import ThinkerProcess, Thought
 
     runner = ThinkerProcess()
@@ -282,12 +291,13 @@ def thinker_restart() -> dict[str, float]:
     try:
         runner.submit(got.set)
         got.wait(60)
-        game = new_game("exxtra", ["A", "B", "C"])
+        spec = games()[0]
+        game = new_game(spec.name, [f"P{n}" for n in range(spec.players[0])])
         game.apply(game_roll(game))
         got.clear()
         start = time.perf_counter()
         os.kill(runner.pid or 0, signal.SIGKILL)
-        runner.think(Thought("decide", "easy", game, random.Random(1)), lambda reply: got.set())
+        runner.think(Thought("decide", spec.levels[0], game, random.Random(1)), lambda reply: got.set())
         if not got.wait(60):
             raise RuntimeError("no answer after the restart")
         restart = time.perf_counter() - start

@@ -1,7 +1,7 @@
 """Scenarios: scripted button presses, dice and expectations in TOML (docs/scenarios.md).
 
 The format (parsing, validation) is `sim.scenario.format`, running one against a board is
-`sim.scenario.runner`, and reading a board's state is `sim.state`; this package gathers their
+`sim.scenario.runner`, and reading a board's state is `firmware.state_reader`; this package gathers their
 public names so `from sim.scenario import run_scenario` keeps working.
 
     >>> scenario = load_scenario("tests/scenarios/menu.toml")         # doctest: +SKIP
@@ -16,12 +16,10 @@ from sim.scenario.format import (
 from sim.scenario.runner import (
     Runner, ScenarioResult, StepFailed, replay_problem, run_scenario, run_scenario_file,
 )
-from sim.state import StateError, parse_path, plain, read_state, same, state_roots
-
-ScenarioDice = ScriptedDice  # the name scenarios' scripted dice had before they were one class
+from firmware.state_reader import StateError, parse_path, plain, read_state, same, state_roots
 
 __all__ = [
-    "BoardDriver", "Expectation", "Runner", "Scenario", "ScenarioDice", "ScenarioError", "ScenarioResult",
+    "BoardDriver", "Expectation", "Runner", "Scenario", "ScenarioError", "ScenarioResult",
     "ScriptedDice", "StateError", "Step", "StepFailed", "load_scenario", "parse_path", "parse_scenario", "plain",
     "read_state", "replay_problem", "run_scenario", "run_scenario_file", "same", "state_roots",
 ]

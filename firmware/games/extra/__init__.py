@@ -13,9 +13,11 @@ from firmware.games.registry import GameSpec, Ranking
 
 SPEC = GameSpec(
     Extra,
-    ui="firmware.games.extra.screens",
+    view="firmware.games.extra.screens:VIEW",
     bots={"easy": "firmware.games.extra.bots:easy", "medium": "firmware.games.extra.bots:medium",
           "strong": "firmware.games.extra.bots:strong"},
+    hint="firmware.games.extra.bots:hint_reason",
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),
     seat_options=("kids",),
+    optional_step_keys=frozenset({"column"}),  # a record may leave out or null EXTRA!'s column
 )

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import copy
 from collections import Counter, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from firmware.games.base import DECISION, ROLL
-from firmware.games.extra.rules import ROW_SIZES, Choice, Sheet
+from firmware.games.base import DECISION, ROLL, Roll
+from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
+from firmware.games.extra import text
 from firmware.i18n import _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, Colour, dim
@@ -33,24 +35,16 @@ from firmware.games.extra.sheet import (
     part_text,
     sheet_layout,
 )
-from firmware.ui.play import PIPS, ResultPage, standings_page
+from firmware.ui.play import PIPS, standings_page
 from firmware.ui.screen import Choice as ScreenChoice
+from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
-    from firmware.games.extra.rules import Extra
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
-    from firmware.ui.session import GameSession
+    from firmware.games.base import Game
+    from firmware.table import Table
 
-RULES = """\
-One roll counts for all. Keep one die as EXTRA die, pair the other four and cross the next box \
-of each pair's sum (rows 2-12; a full row takes none).
-EXTRA: at most 3 numbers, one per column (7, 8, 9 boxes); the die crosses its column. Owning 3: \
-take one if rolled, else free ride (no EXTRA die).
-A column's last box ends your game.
-Row: none 0, wall only -200, else points x last factor. Best total wins.
-Child: new numbers get no cross."""
 
 
 
@@ -65,13 +59,13 @@ def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, .
     return face, column, tuple(sorted(crossed_sums(sheet, [faces[a] + faces[b] for a, b in choice.pairs])))
 
 
-def same_choice(session: GameSession, value: Any, step: Any) -> bool:
+def same_choice(session: Table, value: Any, step: Any) -> bool:
     """Whether the option `value` plays `step` (a hint): the board offers one choice per effect."""
-    game = session.game
+    game = session.game_as(Extra)
     if not isinstance(value, Choice) or not isinstance(step, Choice):
         return False
-    sheet = game.sheets[game.undecided[0]]  # type: ignore[attr-defined]
-    faces = game.faces or ()  # type: ignore[attr-defined]
+    sheet = game.sheets[game.undecided[0]]
+    faces = game.faces or ()
     return effect(sheet, faces, value) == effect(sheet, faces, step)
 
 
@@ -125,9 +119,9 @@ class StagedOption(Option):
     parts: tuple[tuple[Any, str], ...] = ()
 
 
-def options(app: App, session: GameSession) -> list[Option]:
+def options(app: App, session: Table) -> list[Option]:
     """One option per distinct effect, ordered by extra face, then sums, then column."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     sheet = game.sheets[game.undecided[0]]
     faces = game.faces or ()
     chosen: dict[tuple[Any, ...], Choice] = {}
@@ -135,12 +129,12 @@ def options(app: App, session: GameSession) -> list[Option]:
         chosen.setdefault(effect(sheet, faces, choice), choice)
 
     def order(item: tuple[tuple[Any, ...], Choice]) -> tuple[Any, ...]:
-        (face, column, _), choice = item
+        (face, column, _pairs), choice = item
         sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
         return (face or 0, sums, -1 if column is None else column)
 
     made: list[Option] = []
-    for (face, column, _), choice in sorted(chosen.items(), key=order):
+    for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
         text = label(sheet, faces, choice)
         pairs = pairs_text(sheet, faces, choice)
         parts = ((FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
@@ -177,7 +171,7 @@ class StagedChoice(ScreenChoice):
         super().__post_init__()
         if not all(isinstance(o, StagedOption) and len(o.parts) == len(STAGE_NAMES) for o in self.options):
             raise ValueError("a staged choice needs options with one part per stage")
-        self.keys = [tuple(key for key, _ in o.parts) for o in self.options]  # type: ignore[attr-defined]
+        self.keys = [tuple(key for key, _ in o.parts) for o in self.options if isinstance(o, StagedOption)]
 
     def _keys(self, index: int) -> tuple[Any, ...]:
         return self.keys[index]
@@ -273,7 +267,7 @@ def choice(options: list[Option]) -> StagedChoice:
     return StagedChoice(options)
 
 
-def on_back(app: App, session: GameSession, play: PlayScreen) -> bool:
+def on_back(app: App, session: Table, play: PlaySurface) -> bool:
     """A short BACK on the play screen: a stage back while a person chooses; False when the
     choice is at its first stage (the press is the board's, not EXTRA!'s)."""
     return isinstance(play.choice, StagedChoice) and play.choice.back()
@@ -361,11 +355,11 @@ class SheetFrame(Frame):
     header: str = ""
 
 
-def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     """While a person decides: on small displays the focus view, on wide and tall ones the whole
     sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
     everyone else's; otherwise the sheet of whoever rolls or decides."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     names = [p.name for p in game.players]
     layout = sheet_layout(canvas.width, canvas.height)
     room = header_room(layout)
@@ -430,12 +424,12 @@ def die_cells(die: int, face: int, colour: Colour, frame: dict[str, Any]) -> Non
         frame[f"dice.{die}.{pip}"] = colour
 
 
-def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
+def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
     """Dice: the roll being decided; while a person chooses, the option under the cursor shows
     how it uses the dice: its extra die in the decider's colour, the pair of the lower sum white,
     the other pair dim. Seats: the decider blinks, the roller (while a roll is pending) alternates
     with white, ended players dim."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     pending = game.pending()
     for player in range(len(game.players)):
         colour = app.colour_of(player)
@@ -461,10 +455,10 @@ def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
                 die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
 
 
-def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Frame]:
     """A decision: its new crosses blink on the player's sheet (cross-to-be, crossed) while the
     dice show the extra die in the player's colour; when a player's game ends their seat flashes."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     made = [e for e in events if e["kind"] in ("extra", "free_ride", "cross", "row_full")]
     if not made:
         return []  # a roll: the tumble has shown it
@@ -493,11 +487,11 @@ def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> l
     return frames
 
 
-def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL while a decision is pending: the next page. While a person chooses: their own whole
     sheet, then everyone else's; while a bot decides, everyone else's. After a full round the
     decider's view again."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     pending = game.pending()
     if pending.player is None:
         return
@@ -514,10 +508,10 @@ def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
 
 
 # --- the result ----------------------------------------------------------------------------------
-def result_lines(session: GameSession) -> list[str]:
+def result_lines(session: Table) -> list[str]:
     """Who won, then every total, best first (`*` marks winners; beyond four players two to a
     line, names cut to four letters)."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
     scores, winners = result["scores"], result["winners"]
     names = [p.name for p in game.players]
@@ -540,21 +534,21 @@ def result_lines(session: GameSession) -> list[str]:
     return lines + [f"{a:<10} {b}".rstrip() for a, b in zip(entries[::2], entries[1::2] + [""])]
 
 
-def final_order(session: GameSession) -> list[int]:
+def final_order(session: Table) -> list[int]:
     """The players best total first (seat order among equals): the order of the final sheets."""
-    sheets = session.game.sheets  # type: ignore[attr-defined]
+    sheets = session.game_as(Extra).sheets
     return sorted(range(len(sheets)), key=lambda p: (-sheets[p].total, p))
 
 
-def draw_final_sheet(canvas: Canvas, session: GameSession, player: int, position: str = "") -> None:
+def draw_final_sheet(canvas: Canvas, session: Table, player: int, position: str = "") -> None:
     """`player`'s final sheet as a result page: the whole sheet, their name and `position` (the
     page's place, e.g. "2/5")."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     layout = sheet_layout(canvas.width, canvas.height)
     sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
 
 
-def result_pages(session: GameSession) -> list[ResultPage]:
+def result_pages(session: Table) -> list[ResultPage]:
     """The result screen's pages: the standings (`result_lines`), then every player's final
     sheet, best total first."""
     pages = [standings_page(_("{game}: result").format(game=session.game.title), result_lines(session))]
@@ -565,10 +559,60 @@ def result_pages(session: GameSession) -> list[ResultPage]:
     return pages
 
 
-def is_solo_record(session: GameSession) -> bool:
+def is_solo_record(session: Table) -> bool:
     """Whether this finished solo game is the board's best solo total (the journal's)."""
     journal, game_id = session.journal, session.journal_id
     if journal is None or game_id is None:
         return False
     best = journal.solo_best(kids=session.game.players[0].kids)
     return best is not None and best.game_id == game_id
+
+
+# --- the view: what the board asks of EXTRA! (firmware.ui.gameview.GameView) -------------------
+class ExtraView(GameView):
+    """EXTRA!'s screens, LEDs, words and rules page."""
+
+    rules = text.RULES
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        return options(app, table)
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        draw(canvas, app, table, play)
+
+    def result_lines(self, table: Table) -> list[str]:
+        return result_lines(table)
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        scene(app, table, frame)
+
+    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
+        return animation(app, table, list(events))
+
+    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
+        on_roll(app, table, play)
+
+    def result_pages(self, table: Table) -> list[ResultPage]:
+        return result_pages(table)
+
+    def legend(self) -> str:
+        return _(text.LEGEND)
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        return text.describe(names, events)
+
+    def choice(self, options: list[Option]) -> ScreenChoice:
+        return choice(options)
+
+    def on_back(self, app: App, table: Table, play: PlaySurface) -> bool:
+        return on_back(app, table, play)
+
+    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
+        return same_choice(table, value, step)
+
+    def round_of(self, game: Game) -> int | None:
+        """Every player uses each roll: a round is a roll."""
+        return max(1, sum(isinstance(step, Roll) for step in game.history))
+
+
+VIEW = ExtraView()

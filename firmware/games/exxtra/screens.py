@@ -9,38 +9,34 @@ shown by its colour initial in a white box, never next to a digit it could be re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from firmware.games.exxtra.rules import FINISH, Place, Reroll
+from firmware.games.base import Roll
+from firmware.games.exxtra.rules import FINISH, Exxtra, Place, Reroll
+from firmware.games.exxtra import text
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
+from firmware.ui.colours import OFF, PLAYER_COLOURS, dim
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
-from firmware.ui.play import ResultPage, Standing, page_title, pip_cells, ranked_page, seat_tag
+from firmware.ui.play import Standing, page_title, pip_cells, ranked_page, seat_tag
+from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
-    from firmware.ui.session import GameSession
+    from firmware.games.base import Game
+    from firmware.table import Table
 
-RULES = """\
-EXXTRA (Knizia), 3-6 players. First to the finish (space 21) wins.
-Your turn: if your dice lie on rung r of the ladder, move r spaces and take them back.
-Roll die A (1 2 3 4 7 X) and die B (1 2 3 5 6 X). Read the higher face first: 7-1 is 71.
-First roll of the turn: X counts 0 (X-X is 00). Later rolls: any X ends the turn and you move back one space per X.
-Doubles 1-1, 2-2, 3-3 move you 1, 2, 3 at once.
-Roll again as often as you dare (ROLL), or accept: put the dice on rung 0 or any free rung 1-5.
-Every pair on a higher rung that is equal or lower than yours goes back to its owner. Rung 0 holds any number of pairs and is never cleared."""
 
 STEP_S = 0.15  # one space of a counter's walk
 FLASH_S = 0.2
 
 
-def options(app: App, session: GameSession) -> list[Option]:
+def options(app: App, session: Table) -> list[Option]:
     """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
     (ROLL does it too)."""
-    game = session.game
+    game = session.game_as(Exxtra)
     legal = game.legal_decisions()
     result = []
     for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
@@ -53,7 +49,7 @@ def options(app: App, session: GameSession) -> list[Option]:
     return result
 
 
-def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL while deciding = roll again, at once (when allowed): one press, as docs/board.md says."""
     if Reroll() in session.game.legal_decisions() and not session.pending_bot():
         app.step(Reroll())
@@ -61,17 +57,17 @@ def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
             app.roll()
 
 
-def _name(session: GameSession, player: int) -> str:
+def _name(session: Table, player: int) -> str:
     return session.game.players[player].name
 
 
-def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
-    game = session.game
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
+    game = session.game_as(Exxtra)
     player = game.current_player
     # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
     at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
     canvas.title(f"{_name(session, player)}", at)
-    if game.current_combination is not None:
+    if game.current_combination is not None and game.current_roll is not None:  # (both or neither)
         # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
         nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
         faces = "-".join(game.current_roll)
@@ -118,11 +114,11 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
     canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
-def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int, *, names: bool,
+def _ladder_cell(canvas: Canvas, x: int, y: int, session: Table, rung: int, *, names: bool,
                  right: int | None = None) -> int:
     """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
     for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
-    pairs = session.game.ladder[rung]
+    pairs = session.game_as(Exxtra).ladder[rung]
     if not pairs or (len(pairs) > 1 and not names):
         text = f"{rung}:---" if not pairs else f"{rung}:x{len(pairs)}"
         canvas.text(x, y, text)
@@ -144,10 +140,10 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: GameSession, rung: int
     return x
 
 
-def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool) -> None:
+def _draw_positions(canvas: Canvas, session: Table, y: int, *, names: bool) -> None:
     """Every counter's space, seat by seat, spread over the width: tag and number ("[B]21"),
     with the names when they all fit."""
-    game = session.game
+    game = session.game_as(Exxtra)
     count = len(game.players)
     slot = canvas.width // count
     for player, position in enumerate(game.positions):
@@ -159,10 +155,10 @@ def _draw_positions(canvas: Canvas, session: GameSession, y: int, *, names: bool
         canvas.text(x, y, text)
 
 
-def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> None:
+def _draw_race(canvas: Canvas, session: Table, top: int, bottom: int) -> None:
     """Each counter as a bar from the start to its space (the finish is the bar's right end),
     seat by seat between y = `top` and `bottom` (inclusive): tag, bar, space number."""
-    game = session.game
+    game = session.game_as(Exxtra)
     count = len(game.players)
     pitch = min(2 * LINE_HEIGHT, max(LINE_HEIGHT - 1, (bottom + 1 - top) // max(1, count)))
     left = CHAR_WIDTH + 3
@@ -181,9 +177,9 @@ def _draw_race(canvas: Canvas, session: GameSession, top: int, bottom: int) -> N
         canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
 
 
-def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
-    game = session.game
-    on_space: dict[int, list] = {}
+def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
+    game = session.game_as(Exxtra)
+    on_space: dict[int, list[tuple[int, int, int]]] = {}
     for player, position in enumerate(game.positions):
         on_space.setdefault(position, []).append(PLAYER_COLOURS[session.colours[player]])
     for position, colours in on_space.items():
@@ -199,7 +195,7 @@ def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
         frame[f"seat.{game.current_player}"] = [colour, dim(colour, 0.15)]
 
 
-def animation(app: App, session: GameSession, events: list[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Frame]:
     frames: list[Frame] = []
     for event in events:
         kind = event["kind"]
@@ -238,14 +234,14 @@ def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) 
             else _("X! {name} stays at start").format(name=who))
 
 
-def _order(session: GameSession) -> list[int]:
+def _order(session: Table) -> list[int]:
     """Players by position, best first (seat order among equals)."""
-    positions = session.game.positions
+    positions = session.game_as(Exxtra).positions
     return sorted(range(len(positions)), key=lambda p: -positions[p])
 
 
-def result_lines(session: GameSession) -> list[str]:
-    game = session.game
+def result_lines(session: Table) -> list[str]:
+    game = session.game_as(Exxtra)
     result = game.result() or {}
     winners = result.get("winners", [])
     lines = [_("{name} wins!").format(name=_name(session, w)) for w in winners]
@@ -253,10 +249,10 @@ def result_lines(session: GameSession) -> list[str]:
     return lines
 
 
-def result_pages(session: GameSession) -> list[ResultPage]:
+def result_pages(session: Table) -> list[ResultPage]:
     """The standings (every player, ranked), the final track (the race as bars) and the final
     ladder (every rung with its pair and owner)."""
-    game = session.game
+    game = session.game_as(Exxtra)
     positions = game.positions
     standings = [Standing(1 + sum(q > positions[p] for q in positions), session.colours[p],
                           _name(session, p), str(positions[p])) for p in _order(session)]
@@ -270,12 +266,12 @@ def result_pages(session: GameSession) -> list[ResultPage]:
             ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position))]
 
 
-def _track_page(canvas: Canvas, session: GameSession, position: str) -> None:
+def _track_page(canvas: Canvas, session: Table, position: str) -> None:
     page_title(canvas, _("Final track"), position)
     _draw_race(canvas, session, canvas.line_height, canvas.height - 1)
 
 
-def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
+def _ladder_page(canvas: Canvas, session: Table, position: str) -> None:
     """Rungs 5..0: one a line with the owner's name where the panel has the lines, else two
     columns; rung 0 lists its pairs as far as they fit."""
     page_title(canvas, _("Final ladder"), position)
@@ -290,3 +286,46 @@ def _ladder_page(canvas: Canvas, session: GameSession, position: str) -> None:
         wide = canvas.columns >= 40 or rung == 0
         _ladder_cell(canvas, column * half, top + row * LINE_HEIGHT, session, rung, names=wide,
                      right=(column + 1) * half - CHAR_WIDTH)
+
+
+# --- the view: what the board asks of EXXTRA (firmware.ui.gameview.GameView) -------------------
+class ExxtraView(GameView):
+    """EXXTRA's screens, LEDs, words and rules page."""
+
+    rules = text.RULES
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        return options(app, table)
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        draw(canvas, app, table, play)
+
+    def result_lines(self, table: Table) -> list[str]:
+        return result_lines(table)
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        scene(app, table, frame)
+
+    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
+        return animation(app, table, list(events))
+
+    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
+        on_roll(app, table, play)
+
+    def result_pages(self, table: Table) -> list[ResultPage]:
+        return result_pages(table)
+
+    def legend(self) -> str:
+        return _(text.LEGEND)
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        return text.describe(names, events)
+
+    def round_of(self, game: Game) -> int | None:
+        """One round is a turn of each player; a turn starts with a roll that is not a reroll."""
+        history = game.history
+        turns = sum(1 for i, step in enumerate(history) if isinstance(step, Roll) and (i == 0 or history[i - 1] != Reroll()))
+        return (max(turns, 1) - 1) // len(game.players) + 1
+
+
+VIEW = ExxtraView()

@@ -11,8 +11,9 @@ from firmware.games.registry import GameSpec, Ranking
 
 SPEC = GameSpec(
     LevelX,
-    ui="firmware.games.levelx.screens",
+    view="firmware.games.levelx.screens:VIEW",
     bots={"easy": "firmware.games.levelx.bots:easy", "medium": "firmware.games.levelx.bots:medium",
           "strong": "firmware.games.levelx.bots:strong"},
+    hint="firmware.games.levelx.bots:hint_reason",
     ranking=Ranking(score="scores"),
 )

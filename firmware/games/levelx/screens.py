@@ -26,28 +26,23 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.levelx.rules import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
+from firmware.games.levelx import text
 from firmware.i18n import N_, _, npgettext, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.names import colour_name, is_default_name
-from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, ResultPage, Standing, page_title, pip_cells,
+from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, Standing, page_title, pip_cells,
                               ranked_page, seat_tag)
+from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
+from firmware.ui.intents import table_in_play
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-    from firmware.ui.play import PlayScreen
-    from firmware.ui.session import GameSession
+    from firmware.games.base import Game
+    from firmware.table import Table
 
-RULES = (
-    "Roll 4 dice. Group any of them into sums of 5-10 (unused dice are fine). Each sum acts on "
-    "its row: brings in your piece or moves it one field on. Arriving on X ousts the piece there "
-    "and takes a chip; already on X: takes a chip; closed row: nothing. Two or more 1s: turn all "
-    "but one to any faces. A row's last chip closes it; its pieces are lost. Each set of six "
-    "different chips takes the top tile (15 12 9 6). End: after the round in which a 3rd row "
-    "closes or the last tile goes. Chips + tiles: most wins."
-)
 
 DIE = 12  # OLED die size in pixels (pips 2×2)
 DIE_GAP = 3
@@ -57,9 +52,9 @@ TURN_ONES = N_("Turn ones...")
 
 
 # --- choices -------------------------------------------------------------------------------
-def options(app: App, session: GameSession) -> list[Option]:
+def options(app: App, session: Table) -> list[Option]:
     """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes."""
-    game = session.game
+    game = session.game_as(LevelX)
     choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
     if game.ones_to_turn:
         # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
@@ -68,14 +63,14 @@ def options(app: App, session: GameSession) -> list[Option]:
     return choices
 
 
-def same_choice(session: GameSession, value: Any, step: Any) -> bool:
+def same_choice(session: Table, value: Any, step: Any) -> bool:
     """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
     outcome offered stands for every grouping that leaves the same position."""
     if isinstance(step, TurnOnes):
         return isinstance(value, Open)
     if isinstance(value, Open):
         return False
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     return _state_key(_after(game, value)) == _state_key(_after(game, step))
 
 
@@ -177,8 +172,8 @@ def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
     if fitting is not None:
         return fitting
     # Nothing fits whole: the words cut to stems (a deliberate abbreviation; the rows stay whole).
-    short = abbreviate(candidates[-1], columns)
-    return short if not short.endswith("~") else clip(candidates[-1], columns)
+    abbreviated = abbreviate(candidates[-1], columns)
+    return abbreviated if not abbreviated.endswith("~") else clip(candidates[-1], columns)
 
 
 def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]:
@@ -197,7 +192,7 @@ class TurnOnesScreen(FaceEntryScreen):
     title = N_("Turn ones")
 
     def __init__(self, app: App) -> None:
-        game = app.session.game
+        game = table_in_play(app).game_as(LevelX)
         self.game = game
         self.faces = tuple(game.faces or ())
         self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
@@ -250,8 +245,8 @@ def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
 
 
 # --- the play screen -----------------------------------------------------------------------
-def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> None:
-    game: LevelX = session.game  # type: ignore[assignment]
+def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
+    game = session.game_as(LevelX)
     if play.view is not None:
         _draw_scores(canvas, session)
         return
@@ -274,8 +269,8 @@ def draw(canvas: Canvas, app: App, session: GameSession, play: PlayScreen) -> No
         _draw_rows(canvas, right_of_dice, top + 2, game)
         band = top + DIE + 2
     # The option bar (or what the board waits for), then what the option does.
-    if current is not None:
-        _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
+    if choice is not None and current is not None:
+        _option_bar(canvas, band, current.label, choice.position())
         detail = current.detail
         if isinstance(current.value, Groups):
             detail = effect_text(game, current.value, _small(canvas))
@@ -304,7 +299,7 @@ def _small(canvas: Canvas) -> int:
     return canvas.width // CHAR_WIDTH
 
 
-def _who(session: GameSession, player: int) -> str:
+def _who(session: Table, player: int) -> str:
     name = session.game.players[player].name
     colour = session.colours[player]
     return name if is_default_name(name, colour) else f"{name} ({colour_name(colour)})"
@@ -364,14 +359,14 @@ def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
     canvas.text(canvas.width - (len(position) + 2) * CHAR_WIDTH, y, position, fill=0)
 
 
-def _score_texts(session: GameSession) -> list[str]:
+def _score_texts(session: Table) -> list[str]:
     """Each player's score as chips + tiles: "23+15", or "12" without tiles."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     return [f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score)
             for score, tiles in zip(game.scores, game.bonus)]
 
 
-def _scores_line(session: GameSession, columns: int) -> str | None:
+def _scores_line(session: Table, columns: int) -> str | None:
     """Each player's score, chips + tiles, by name as long as it fits: "Red 23+15  Blue 12",
     "Red 23+15 Blue 12"; None when it does not (then `_draw_scores_line` uses seat tags)."""
     names = [p.name for p in session.game.players]
@@ -381,7 +376,7 @@ def _scores_line(session: GameSession, columns: int) -> str | None:
     return next((text for text in candidates if len(text) <= columns), None)
 
 
-def _draw_scores_line(canvas: Canvas, y: int, session: GameSession) -> None:
+def _draw_scores_line(canvas: Canvas, y: int, session: Table) -> None:
     """The scores line at y: by name when it fits, else seat tag and score spread over the width."""
     text = _scores_line(session, _small(canvas))
     if text is not None:
@@ -402,7 +397,7 @@ def _footer(game: LevelX) -> str:
     return _("tiles {tiles}").format(tiles=tiles) if tiles else _("no tiles left")
 
 
-def _last_turn(session: GameSession) -> str:
+def _last_turn(session: Table) -> str:
     """What the previous player did, from the last step's events ("Blue played 7+9")."""
     game = session.game
     events = game.events
@@ -417,10 +412,10 @@ def _last_turn(session: GameSession) -> str:
             else _("{name} passed").format(name=name))
 
 
-def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores"), right: str | None = None) -> None:
+def _draw_scores(canvas: Canvas, session: Table, title: str = N_("Scores"), right: str | None = None) -> None:
     """The score table: each player's chips per row, tiles and total; then the tiles left
     (`right` replaces the round number: the result page gives its page number)."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     page_title(canvas, _(title), _("round {n}").format(n=game.round_number) if right is None else right)
     y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
     left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
@@ -431,10 +426,10 @@ def _draw_scores(canvas: Canvas, session: GameSession, title: str = N_("Scores")
         canvas.text(0, canvas.height - LINE_HEIGHT + 1, clip(footer, _small(canvas)))
 
 
-def _score_table(canvas: Canvas, session: GameSession, y: int, bottom: int) -> int:
+def _score_table(canvas: Canvas, session: Table, y: int, bottom: int) -> int:
     """Row numbers (tiny), then a line per player from `y` down to `bottom`: name, chips per
     row, tiles (T) and points (PTS); returns the y after the last line drawn."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     name_w = 4 * CHAR_WIDTH + 2
     total_w = 3 * CHAR_WIDTH
     col = min(18, max(11, (canvas.width - name_w - 2 * CHAR_WIDTH - total_w - 4) // len(ROWS)))
@@ -470,15 +465,15 @@ def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
         canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
 
 
-def on_roll(app: App, session: GameSession, play: PlayScreen) -> None:
+def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL flips between the play screen and the score table."""
     play.view = None if play.view is not None else 0
     app.changed()
 
 
-def result_lines(session: GameSession) -> list[str]:
+def result_lines(session: Table) -> list[str]:
     """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     lines = [_headline(session)]
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
@@ -487,24 +482,24 @@ def result_lines(session: GameSession) -> list[str]:
     return lines
 
 
-def _headline(session: GameSession) -> str:
-    game: LevelX = session.game  # type: ignore[assignment]
+def _headline(session: Table) -> str:
+    game = session.game_as(LevelX)
     best = max(game.scores)
     winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
     return (_("Winner: {name}").format(name=winners[0]) if len(winners) == 1
             else _("Shared: {names}").format(names=", ".join(winners)))
 
 
-def _ranking(session: GameSession) -> list[tuple[int, int]]:
+def _ranking(session: Table) -> list[tuple[int, int]]:
     """(player, rank) by score, best first; equal scores share a rank."""
-    scores = session.game.scores  # type: ignore[attr-defined]
+    scores = session.game_as(LevelX).scores
     order = sorted(range(len(scores)), key=lambda p: -scores[p])
     return [(p, 1 + sum(s > scores[p] for s in scores)) for p in order]
 
 
-def result_pages(session: GameSession) -> list[ResultPage]:
+def result_pages(session: Table) -> list[ResultPage]:
     """The standings (points as chips + tiles = total), the final grid and the chips table."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     standings = []
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
@@ -515,10 +510,10 @@ def result_pages(session: GameSession) -> list[ResultPage]:
             ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position))]
 
 
-def _grid_page(canvas: Canvas, session: GameSession, position: str) -> None:
+def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
     """The final grid, a row of fields per sum (5 at the top, the X fields in one column): the
     pieces as seat tags, a closed row struck through; the chips left at the right."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     page_title(canvas, _("Final grid"), position)
     pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - canvas.line_height) // len(ROWS)))
     label_w = 2 * CHAR_WIDTH + 2
@@ -570,8 +565,8 @@ def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], co
     return cells
 
 
-def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
-    game: LevelX = session.game  # type: ignore[assignment]
+def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
+    game = session.game_as(LevelX)
     colours = [PLAYER_COLOURS[c] for c in session.colours]
     frame.update(grid_cells(game.pieces, game.closed_rows, colours))
     if game.faces is not None:
@@ -589,9 +584,10 @@ def scene(app: App, session: GameSession, frame: dict[str, Any]) -> None:
 def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
     """Blink the fields the option under the cursor would move the player's pieces to."""
     play = app.play_screen()
-    if play is None or app.screen is not play or play.choice is None or app.animation is not None:
+    choice = None if play is None else play.choice
+    if choice is None or app.screen is not play or app.animation is not None:
         return  # (while a step is shown, the choice still belongs to the position before it)
-    value = play.choice.current.value
+    value = choice.current.value
     if not isinstance(value, Groups):
         return
     mine = colours[game.current_player]
@@ -605,7 +601,7 @@ def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str,
             frame[name] = [mine, *(others or [OFF])]
 
 
-def animation(app: App, session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
     """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
     enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
     kinds = {e["kind"] for e in events}
@@ -624,7 +620,7 @@ def _dice_leds(faces: Sequence[int], bright: set[int]) -> dict[str, Any]:
     return leds
 
 
-def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame]:
+def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
     faces = event["faces"]
     before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
     turned = set(event["dice"])
@@ -634,10 +630,10 @@ def _turn_ones_frames(session: GameSession, event: dict[str, Any]) -> list[Frame
             for _blink in range(2) for shown in (before, faces)]
 
 
-def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
     """Frames over the whole grid, rebuilt from the position before the step event by event
     (the scene underneath already shows the position after it)."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     before = game.copy()
     before.undo()
     faces = list(before.faces or (1, 1, 1, 1))
@@ -685,7 +681,7 @@ def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> li
                 show(0.2, _("Row {row} closes").format(row=row), cells)
             for rows in pieces:
                 rows[index] = None
-            closed.append(row)
+            closed.append(event["row"])
             show(0.2, _("Row {row} closes").format(row=row))
         elif kind == "bonus":
             seat = f"seat.{event['player']}"
@@ -700,3 +696,46 @@ def _groups_frames(session: GameSession, events: Sequence[dict[str, Any]]) -> li
     if not frames:  # a pass
         show(0.3, _("{name} passes").format(name=names[mover]))
     return frames
+
+
+# --- the view: what the board asks of LEVEL X (firmware.ui.gameview.GameView) -------------------
+class LevelXView(GameView):
+    """LEVEL X's screens, LEDs, words and rules page."""
+
+    rules = text.RULES
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        return options(app, table)
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        draw(canvas, app, table, play)
+
+    def result_lines(self, table: Table) -> list[str]:
+        return result_lines(table)
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        scene(app, table, frame)
+
+    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
+        return animation(app, table, list(events))
+
+    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
+        on_roll(app, table, play)
+
+    def result_pages(self, table: Table) -> list[ResultPage]:
+        return result_pages(table)
+
+    def legend(self) -> str:
+        return _(text.LEGEND)
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        return text.describe(names, events)
+
+    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
+        return same_choice(table, value, step)
+
+    def round_of(self, game: Game) -> int | None:
+        return game.round_number if isinstance(game, LevelX) else None
+
+
+VIEW = LevelXView()

@@ -10,6 +10,7 @@ import pytest
 from firmware.dice import SeededDice
 from firmware.games import Player, new_game
 from firmware.games.extra.rules import row_score
+from tests.support import decisions_of
 
 
 def _extra_sheet(game):
@@ -23,12 +24,9 @@ def _solo_decisions(tag, games=4):
     for seed in range(games):
         game = new_game("extra", [Player("Solo", bot="strong")])
         dice, rng = SeededDice(f"{tag}:{seed}"), random.Random(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
-            yield game, rng
-            game.apply(rng.choice(game.legal_decisions()))
+        for position in decisions_of(game, dice):
+            yield position, rng
+            position.apply(rng.choice(position.legal_decisions()))
 
 
 @pytest.mark.parametrize("kids", [False, True])
@@ -40,12 +38,9 @@ def test_extra_lookahead_offers_what_the_engine_allows(kids):
     from firmware.games.extra.table import NUMBERS, TABLE
 
     for seed in range(12):
-        game = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
+        start = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
         dice, rng = SeededDice(f"effects:{seed}"), random.Random(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
+        for game in decisions_of(start, dice):
             engine = set()
             for choice in game.legal_decisions():
                 twin = game.copy()
@@ -73,7 +68,7 @@ def test_extra_search_counts_the_empty_rows_too():
     from firmware.games.extra.table import NUMBERS, TABLE
 
     assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
-    for game, rng in _solo_decisions("empty-rows"):
+    for game, _rng in _solo_decisions("empty-rows"):
         rows, numbers, columns = _extra_sheet(game)
         position = Position(rows, numbers, columns, False, TABLE, NUMBERS)
         for effect in effects(game.faces, rows, numbers, False):

@@ -19,8 +19,9 @@ from firmware.ui.colours import PIP, PLAYER_COLOURS, dim
 from firmware.games.extra import screens as ui
 from firmware.ui.play import PlayScreen
 from firmware.ui.screen import Option
-from firmware.ui.session import GameSession
+from firmware.table import Table
 from sim.board import SimBoard
+from tests.support import decisions_of
 
 RED = PLAYER_COLOURS["red"]
 
@@ -59,13 +60,8 @@ def decisions(games: int) -> Any:
     for seed in range(games):
         rng = random.Random(seed)
         seats = [Player(f"P{i}", kids=rng.random() < 0.2) for i in range(1 + seed % 4)]
-        game = Extra(seats)
-        dice = SeededDice(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
-            options = ui.options(None, GameSession(game, ["red"] * len(seats), None))  # type: ignore[arg-type]
+        for game in decisions_of(Extra(seats), SeededDice(seed)):
+            options = ui.options(None, Table(game, ["red"] * len(seats), None))  # type: ignore[arg-type]
             yield game, options
             game.apply(choose(game, rng, "easy" if seed % 3 else "strong"))
 
@@ -88,7 +84,7 @@ def test_every_legal_option_is_played_in_fewer_than_8_presses() -> None:
 def test_the_first_roll_takes_the_extra_die_then_the_pairs_then_the_column() -> None:
     game = Extra(["Marie"])
     game.apply(game.parse_step({"roll": [1, 2, 2, 3, 5]}))
-    options = ui.options(None, GameSession(game, ["red"], None))  # type: ignore[arg-type]
+    options = ui.options(None, Table(game, ["red"], None))  # type: ignore[arg-type]
     staged = ui.choice(options)
     assert len(options) == 27 and staged.stage_name() == "EXTRA die" and staged.position() == "1/4"
     staged.move("left")  # the 5
@@ -110,7 +106,7 @@ def test_the_first_roll_takes_the_extra_die_then_the_pairs_then_the_column() -> 
 def test_a_stage_with_one_possibility_is_skipped() -> None:
     game = Extra(["Marie"])
     game.apply(game.parse_step({"roll": [4, 4, 4, 4, 4]}))
-    options = ui.options(None, GameSession(game, ["red"], None))  # type: ignore[arg-type]
+    options = ui.options(None, Table(game, ["red"], None))  # type: ignore[arg-type]
     staged = ui.choice(options)
     assert [o.label for o in options] == ["8+8 x4>A", "8+8 x4>B", "8+8 x4>C"]
     assert staged.stage_name() == "column" and presses_to_play(options) == {0: 1, 1: 2, 2: 2}
@@ -151,7 +147,7 @@ def test_a_hint_points_at_a_whole_option_that_one_ok_plays() -> None:
 def test_the_pip_leds_show_the_extra_die_and_the_two_pairs_of_the_option_under_the_cursor() -> None:
     board = SimBoard(seed=5)
     try:
-        board.app.start_session(GameSession(Extra(["Marie"]), ["red"], None))  # type: ignore[arg-type]
+        board.app.start_session(Table(Extra(["Marie"]), ["red"], None))  # type: ignore[arg-type]
         board.app.step(Extra.parse_step({"roll": [1, 2, 2, 3, 5]}))
         board.settle()
         play = board.app.screen

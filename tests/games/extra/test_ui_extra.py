@@ -26,11 +26,13 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.records import replay_record
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import OFF, PIP, PLAYER_COLOURS, dim
-from firmware.ui.draw import Canvas, tiny_width, wrap
+from firmware.ui.draw import Canvas, tiny_width
 from firmware.games.extra import screens as ui
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
-from firmware.ui.session import GameSession, Seat
+from firmware.table import Seat, Table
 from firmware.ui.settings import Settings
+from tests.support import play_on
+from firmware.ui.rules_page import rules_pages
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "extra"
 EXAMPLE = Path(__file__).parents[2] / "data" / "extra_example_sheet.json"
@@ -287,7 +289,7 @@ def test_the_rulebook_example_sheet_through_physical_dice_entry(tmp_path: Path) 
     journal = Journal(tmp_path, clock=FakeClock(1000.0))
     board = Board(dice_mode="physical", journal=journal)
     app = board.app
-    session = GameSession.start("extra", [Seat("Marie", "red")], journal=journal)
+    session = Table.start("extra", [Seat("Marie", "red")], journal=journal)
     app.start_session(session)
     board.settle()
     goldens = {1: "first_roll", 31: "free_ride"}  # the rulebook's "4, 6 and 3" and its free ride
@@ -356,7 +358,7 @@ def test_an_equal_solo_total_is_not_a_new_record(tmp_path: Path) -> None:
     example = json.loads(EXAMPLE.read_text())
     ids, lines = [], []
     for _ in range(2):
-        session = GameSession.start("extra", [Seat("Marie", "red")], journal=journal)
+        session = Table.start("extra", [Seat("Marie", "red")], journal=journal)
         for data in example["steps"]:
             session.apply(Extra.parse_step(data))
         ids.append(session.journal_id)
@@ -379,7 +381,7 @@ def enter_dice(board: Board, faces: tuple[int, ...]) -> None:
 def test_first_roll_options_are_labelled_as_spoken_and_ordered_by_face_then_sums() -> None:
     game = Extra(["Marie"])
     game.apply(Roll((1, 2, 2, 3, 5)))
-    session = GameSession(game, ["red"], None)
+    session = Table(game, ["red"], None)
     labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
     # the two 2s are the same die to a player; equal sums collapse (2+3 and 2+5 either way)
     assert labels[:9] == ["4+8 x1>A", "4+8 x1>B", "4+8 x1>C", "5+7 x1>A", "5+7 x1>B", "5+7 x1>C",
@@ -405,12 +407,12 @@ def test_sums_of_full_rows_are_bracketed_and_choices_with_the_same_effect_collap
 
 def test_three_numbers_owned_make_a_free_ride_or_force_the_extra_die() -> None:
     game = load(EXAMPLE, 31)  # Marie owns 6, 3 and 1; the roll 2 4 5 5 5 shows none
-    session = GameSession(game, ["red"], None)
+    session = Table(game, ["red"], None)
     assert game.faces == (2, 4, 5, 5, 5)
     labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
     assert labels == ["free: 6+10", "free: 7+9", "free: 7+10", "free: 9+10"]
     game = load(EXAMPLE, 33)  # 3 3 2 4 6: she must keep a 3 or the 6
-    session = GameSession(game, ["red"], None)
+    session = Table(game, ["red"], None)
     labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
     assert {label.split(" x")[1] for label in labels} == {"3", "6"}
     check_options(game, ui.options(None, session))  # type: ignore[arg-type]
@@ -420,7 +422,7 @@ def test_three_numbers_owned_make_a_free_ride_or_force_the_extra_die() -> None:
 def three_player_board(steps: int, bots: tuple[int, ...] = ()) -> Board:
     board = Board()
     game = load(THREE, steps, bots=bots)
-    board.app.start_session(GameSession(game, ["red", "blue", "green"], SeededDice(1)))
+    board.app.start_session(Table(game, ["red", "blue", "green"], SeededDice(1)))
     return board
 
 
@@ -478,7 +480,7 @@ def test_a_long_name_gives_way_to_the_option_in_the_header() -> None:
     record["players"] = [{"name": "Maximiliane"}]
     record["steps"] = record["steps"][:31]  # the free ride
     board = Board()
-    board.app.start_session(GameSession(replay_record(record), ["red"], SeededDice(1)))
+    board.app.start_session(Table(replay_record(record), ["red"], SeededDice(1)))
     board.settle()
     assert board.play.choice.current.label == "free: 6+10"
     board.image()
@@ -493,8 +495,11 @@ def test_a_long_name_gives_way_to_the_option_in_the_header() -> None:
 
 
 def test_rules_fit_the_display() -> None:
-    lines = wrap(ui.RULES, Canvas(SIZE).columns)
-    assert 10 <= len(lines) <= 25
+    """The rules page the menus open (the view's paragraphs): whole lines, a handful of pages."""
+    canvas = Canvas(SIZE)
+    pages = rules_pages("extra", canvas.columns, canvas.lines - 1)
+    assert 3 <= len(pages) <= 10
+    assert all(len(page) <= canvas.lines - 1 and all(len(line) <= canvas.columns for line in page) for page in pages)
 
 
 @pytest.mark.parametrize("size", [(128, 32), (256, 64), (128, 128), (96, 16), (320, 240)])
@@ -544,7 +549,7 @@ def test_led_frame_of_the_first_roll_shows_the_extra_die_in_the_deciders_colour_
     """1 2 2 3 5: the extra die in red, the pair of the lower sum white, the other pair dim."""
     board = Board()
     game = load(EXAMPLE, 1)
-    board.app.start_session(GameSession(game, ["red"], None))  # type: ignore[arg-type]
+    board.app.start_session(Table(game, ["red"], None))  # type: ignore[arg-type]
     board.settle()
     assert board.play.choice.current.label == "4+8 x1>A"  # 2+2 white, 3+5 dim
     grey = dim(PIP)
@@ -572,7 +577,7 @@ def test_led_frame_while_a_roll_is_pending_marks_the_roller_and_dims_ended_playe
 def test_a_decision_animates_its_crosses_on_the_sheet_and_the_extra_die_on_the_leds() -> None:
     board = Board()
     game = load(EXAMPLE, 1)
-    board.app.start_session(GameSession(game, ["red"], None))  # type: ignore[arg-type]
+    board.app.start_session(Table(game, ["red"], None))  # type: ignore[arg-type]
     board.settle()
     options = list(board.play.choice.options)
     board.pick(next(i for i, o in enumerate(options) if o.label == "4+6 x3>B"))
@@ -595,7 +600,7 @@ def test_a_decision_animates_its_crosses_on_the_sheet_and_the_extra_die_on_the_l
 
 def test_a_roll_adds_no_animation_of_its_own() -> None:
     board = Board()
-    session = GameSession(Extra(["Marie"]), ["red"], None)  # type: ignore[arg-type]
+    session = Table(Extra(["Marie"]), ["red"], None)  # type: ignore[arg-type]
     board.app.start_session(session)
     session.game.apply(Roll((1, 2, 2, 3, 5)))
     assert ui.animation(board.app, session, session.game.events) == []
@@ -607,7 +612,7 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     for _ in range(7):  # 3+3 and 4+4 stay in the walls of rows 6 and 8; the 6 ends a column
         lost.apply(Roll((6, 3, 3, 4, 4)))
         lost.apply(Choice(0, 0, None if lost.sheets[0].numbers[0] else 0, ((1, 2), (3, 4))))
-    assert ui.result_lines(GameSession(lost, ["red"], SeededDice(1))) == ["Anna: -400", "Lost (below 0)"]
+    assert ui.result_lines(Table(lost, ["red"], SeededDice(1))) == ["Anna: -400", "Lost (below 0)"]
 
     example = json.loads(EXAMPLE.read_text())
     twins = Extra(["Anna", "Ben"])  # both play Marie's sheet
@@ -615,17 +620,13 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
         step = Extra.parse_step(data)
         for player in (0, 1) if isinstance(step, Choice) else (None,):
             twins.apply(step if player is None else Choice(player, step.extra, step.column, step.pairs))
-    assert ui.result_lines(GameSession(twins, ["red", "blue"], SeededDice(1))) == [
+    assert ui.result_lines(Table(twins, ["red", "blue"], SeededDice(1))) == [
         "Anna & Ben share", "*Anna 210", "*Ben 210"]
 
     six = Extra([Player(n, "easy") for n in ("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz")])
-    dice, rng = SeededDice(4), random.Random(4)
-    while not six.is_over():
-        if six.pending().kind == "roll":
-            six.roll(dice)
-        else:
-            six.apply(choose(six, rng))
-    lines = ui.result_lines(GameSession(six, ["red"] * 6, SeededDice(1)))
+    rng = random.Random(4)
+    play_on(six, SeededDice(4), decide=lambda game: choose(game, rng))
+    lines = ui.result_lines(Table(six, ["red"] * 6, SeededDice(1)))
     scores, winners = six.result()["scores"], six.result()["winners"]
     ranked = sorted(range(6), key=lambda p: (-scores[p], p))
     assert len(lines) == 4 and lines[0] in ("Anna Ben Cleo Dora Emil Fritz".split()[winners[0]] + " wins!",

@@ -16,7 +16,7 @@ from firmware.ui.app import BoardApp
 from firmware.ui.colours import PIP, PLAYER_COLOURS, X_RED, dim
 from firmware.games.exxtra import screens as ui
 from firmware.ui.play import PlayScreen, ResultScreen
-from firmware.ui.session import GameSession, Seat
+from firmware.table import Seat, Table
 from sim.board import SimBoard
 
 RED, BLUE, GREEN = (PLAYER_COLOURS[c] for c in ("red", "blue", "green"))
@@ -82,7 +82,7 @@ def known_position() -> tuple[BoardApp, EventLoop]:
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0)
     seats = [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")]
-    session = GameSession.start("exxtra", seats)
+    session = Table.start("exxtra", seats)
     for step in (Roll(("4", "6")), Place(5), Roll(("2", "2")), Reroll(), Roll(("7", "1"))):
         session.apply(step)
     app.start_session(session)

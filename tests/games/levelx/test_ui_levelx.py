@@ -6,7 +6,6 @@ frames for known positions, and the animations of a step."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,18 +21,18 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.records import replay_record
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import CLOSED, OFF, PIP, PLAYER_COLOURS, X_FIELD
-from firmware.ui.draw import wrap
 from firmware.games.levelx import screens as ui
 from firmware.ui.play import Open, PlayScreen, ResultScreen
-from firmware.ui.session import GameSession, Seat
+from firmware.table import Seat, Table
+from firmware.ui.rules_page import rules_pages
 
 SIZES = [(128, 64), (128, 32), (256, 64)]
 RED, BLUE, GREEN, YELLOW = (PLAYER_COLOURS[c] for c in ("red", "blue", "green", "yellow"))
 CELLS = set(cell_names())
 
 
-# --- the table: a board app, buttons and a fake clock --------------------------------------
-class Table:
+# --- the rig: a board app, buttons and a fake clock --------------------------------------------
+class Rig:
     def __init__(self, seed: int | str = 1, *, render: bool = True) -> None:
         self.loop = EventLoop(FakeClock())
         self.app = BoardApp(schedule=self.loop.call_later, seed=seed)
@@ -164,7 +163,7 @@ def check_frame(frame: dict[str, Any]) -> None:
             assert len(colour) == 3 and all(0 <= c <= 255 for c in colour), (cell, value)
 
 
-def play_out(table: Table, rng: random.Random) -> None:
+def play_out(table: Rig, rng: random.Random) -> None:
     """People pick pseudo-random options by buttons; bots and animations run on the clock."""
     app = table.app
     for _ in range(5000):
@@ -198,7 +197,7 @@ def play_out(table: Table, rng: random.Random) -> None:
     raise AssertionError("the game did not end")
 
 
-def check_record(table: Table) -> None:
+def check_record(table: Rig) -> None:
     assert not table.app.problems  # no illegal step was ever tried
     session = table.app.session
     assert isinstance(table.app.screen, ResultScreen)
@@ -215,7 +214,7 @@ def check_record(table: Table) -> None:
     (13, [True, False, True, False]),
 ])
 def test_complete_game_through_the_buttons(seed: int, bots: list[bool]) -> None:
-    table = Table(seed)
+    table = Rig(seed)
     table.start(bots)
     play_out(table, random.Random(seed))
     check_record(table)
@@ -232,7 +231,7 @@ def test_complete_game_through_the_buttons(seed: int, bots: list[bool]) -> None:
 
 
 def test_bots_only_game_and_score_table_while_they_play() -> None:
-    table = Table("bots")
+    table = Rig("bots")
     table.pick_menu(("demo", None))
     table.pick_menu("levelx")
     table.pick_menu(4)
@@ -248,10 +247,10 @@ def test_bots_only_game_and_score_table_while_they_play() -> None:
 
 
 # --- the lucky loser ------------------------------------------------------------------------
-def three_players() -> Table:
+def three_players() -> Rig:
     """Red, Blue, Green (people) after three scripted turns:
     Red on row 5's X with a 5-chip; Blue on rows 6 (field 1) and 7 (field 0); Green on 10's X."""
-    table = Table()
+    table = Rig()
     table.start([False, False, False])
     table.turn((5, 5, 5, 5), "5+5+5+5")
     table.turn((3, 4, 6, 6), "6+6+7")
@@ -330,9 +329,9 @@ def test_golden_screens() -> None:
 
 
 def test_names_that_are_not_colours() -> None:
-    table = Table()
+    table = Rig()
     seats = [Seat("Alexandra", "purple"), Seat("Bo", "cyan")]
-    table.app.start_session(GameSession.start("levelx", seats, seed=3))
+    table.app.start_session(Table.start("levelx", seats, seed=3))
     check_golden("named_players", table.png())
     table.press("roll")
     table.settle()
@@ -365,7 +364,10 @@ def test_effect_wording() -> None:
 
 
 def test_rules_fit_the_display() -> None:
-    assert 10 <= len(wrap(ui.RULES, 21)) <= 25
+    """The rules page the menus open (the view's paragraphs): whole lines, a handful of pages."""
+    pages = rules_pages("levelx", 21, 5)  # a 128×64 display: 21 columns, 5 lines under the title
+    assert 3 <= len(pages) <= 10
+    assert all(len(page) <= 5 and all(len(line) <= 21 for line in page) for page in pages)
 
 
 # --- LEDs -------------------------------------------------------------------------------------
@@ -405,7 +407,7 @@ def test_preview_blinks_the_fields_reached() -> None:
 def test_closed_rows_and_result() -> None:
     """Red empties rows 10, 9 and 8 (2 players) while Blue climbs row 6; the third closed stack
     ends the game at the end of that round."""
-    table = Table()
+    table = Rig()
     table.start([False, False])
     # The last "10+10" would take the last chip, close the row, then do nothing: it is "10".
     reds = [((5, 5, 5, 5), "10+10")] * 3 + [((5, 5, 5, 5), "10")]
@@ -426,7 +428,7 @@ def test_closed_rows_and_result() -> None:
 
 
 def test_closed_row_scene_and_collapsed_options() -> None:
-    table = Table()
+    table = Rig()
     table.start([False, False])
     for label in ("10+10", "10+10", "10+10", "10"):
         table.turn((5, 5, 5, 5), label)
@@ -472,7 +474,7 @@ def test_oust_animation() -> None:
 
 def test_close_and_bonus_animations() -> None:
     """Red takes a chip of every row: the sixth value makes a set and the 15 tile comes."""
-    table = Table()
+    table = Rig()
     table.start([False, False])
     for faces, label in (((5, 5, 5, 5), "5+5+5+5"), ((6, 6, 6, 6), "6+6+6+6"), ((3, 4, 3, 4), "7+7"),
                          ((3, 4, 3, 4), "7+7"), ((4, 4, 4, 4), "8+8"), ((4, 4, 4, 4), "8+8"),

@@ -18,11 +18,11 @@ IDLE, ATTRACT, PLAYING, OVER = "idle", "attract", "playing", "over"
 
 def table_state(app: Any, attract: bool) -> dict[str, Any]:
     """The table as the café sees it: `status` (idle, attract, playing, over), the game, its
-    round, the players and whose turn it is; `result` once the game is over."""
+    round, the players and whose turn it is; `result` once the game is over; `dice`, its seal."""
     session = app.session
     if session is None:
         return {"status": ATTRACT if attract else IDLE, "game": None, "title": None, "mode": None, "round": None,
-                "rolls": 0, "players": [], "turn": None, "result": None}
+                "rolls": 0, "players": [], "turn": None, "result": None, "dice": None}
     game = session.game
     pending = game.pending()
     over = session.over
@@ -36,24 +36,24 @@ def table_state(app: Any, attract: bool) -> dict[str, Any]:
         "players": [{"name": p.name, "bot": p.bot} for p in game.players],
         "turn": None if over or pending.player is None else game.players[pending.player].name,
         "result": result_message(session) if over else None,
+        "dice": dice_seal(session),
     }
 
 
+def dice_seal(session: Any) -> dict[str, Any] | None:
+    """The game's dice seal as the café may check it (docs/dice.md): the scheme, the commitment
+    and the table's word (null until given, or skipped); null for scripted dice. Never the seed."""
+    dice = session.header().get("dice")
+    if dice is None:
+        return None
+    return {"scheme": dice["scheme"], "commit": dice["commit"], "word": dice.get("word")}
+
+
 def round_of(game: Any) -> int | None:
-    """The round being played, counted from 1: the engine's own count where it keeps one
-    (LEVEL X), every roll in EXTRA! (all players use each roll), and in EXXTRA one turn per
-    player (a turn starts with a roll that is not a reroll)."""
-    own = getattr(game, "round_number", None)
-    if isinstance(own, int):
-        return own
-    history = game.history
-    if game.name == "extra":
-        return max(1, sum(isinstance(step, Roll) for step in history))
-    if game.name == "exxtra":
-        turns = sum(isinstance(step, Roll) and (i == 0 or history[i - 1].to_json() != {"do": "reroll"})
-                    for i, step in enumerate(history))
-        return (max(turns, 1) - 1) // len(game.players) + 1
-    return None
+    """The round being played, counted from 1, as the game's view counts it (None if it has none)."""
+    from firmware.ui.gameview import game_view  # only a board with a game in play loads the views
+
+    return game_view(game.name).round_of(game)
 
 
 def result_message(session: Any) -> dict[str, Any]:

@@ -1,0 +1,70 @@
+"""High die on the board: its view (firmware.ui.gameview.GameView). The LEDs show the die's pips
+through the board's own dice cells; the game has no board cells of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from examples.highdie.rules import ROUNDS, HighDie, Keep
+from firmware.games.base import Game
+from firmware.ui.draw import Canvas
+from firmware.ui.gameview import Events, GameView, PlaySurface
+from firmware.ui.play import pip_cells
+from firmware.ui.screen import Option
+
+if TYPE_CHECKING:
+    from firmware.table import Table
+    from firmware.ui.intents import App
+
+
+class HighDieView(GameView):
+    """What the board shows of High die."""
+
+    rules = (
+        "Roll one die. Keep it, or roll once more and keep that.",
+        "Two rounds; what you keep adds up. The highest total wins.",
+    )
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        return [Option("Keep" if isinstance(d, Keep) else "Roll again", d) for d in table.game.legal_decisions()]
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        game = _game(table)
+        canvas.title(game.title, f"round {game.round_number}/{ROUNDS}")
+        canvas.line(1, "  ".join(f"{p.name[:3]} {t}" for p, t in zip(game.players, game.totals)))
+        if game.face is not None:
+            canvas.line(2, f"Die: {game.face}")
+        if play.choice is not None:
+            canvas.line(3, "> " + play.choice.current.label)
+        canvas.line(canvas.lines - 1, play.prompt())
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        face = _game(table).face
+        if face is not None:
+            pip_cells([face], frame)
+
+    def result_lines(self, table: Table) -> list[str]:
+        game = _game(table)
+        return [f"{p.name}: {t}" for p, t in zip(game.players, game.totals)]
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        event = events[0]
+        who = names[event["player"]]
+        if event["kind"] == "keep":
+            return f"{who} keeps {event['face']} ({event['total']})"
+        if event["kind"] == "again":
+            return f"{who} rolls again"
+        return None  # a roll: the die shows it
+
+    def round_of(self, game: Game) -> int | None:
+        return game.round_number if isinstance(game, HighDie) else None
+
+
+def _game(table: Table) -> HighDie:
+    game = table.game
+    assert isinstance(game, HighDie)
+    return game
+
+
+VIEW = HighDieView()

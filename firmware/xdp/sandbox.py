@@ -1,0 +1,105 @@
+"""The box an external engine runs in (docs/engine-protocol.md, "The engine's box"): bubblewrap
+(`bwrap`, the Debian package `bubblewrap`) with the file system read-only, a private /tmp as its
+only writable folder, no network, no view of the board's processes, no capabilities, and the
+board's secrets made unreadable: its state directory (the journal holds the running game's dice
+seed), /etc/xtraboard (the board description, the operator code) and the board description
+wherever it is.
+
+    >>> Sandbox(hidden=["/etc/xtraboard"]).command(["deep", "--xdp"], bwrap="/usr/bin/bwrap")[:3]
+    ['/usr/bin/bwrap', '--unshare-all', '--die-with-parent']
+
+An engine that does not fit the box (it needs to write its own files, or lives in /tmp or /run)
+must be changed, not the box: the board's dice are only secret while engines cannot read them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware.paths import default_state_dir
+
+PACKAGE = "bubblewrap"  # the Debian package that provides bwrap
+CONFIG_DIR = Path("/etc/xtraboard")  # the installed board's description and operator code
+SYSTEM_STATE_DIR = Path("/var/lib/xtraboard")  # the installed board's journal
+TMP_SIZE = 64 * 1024 * 1024  # the engine's own /tmp (RAM-backed): bytes
+# Top-level folders the box does not show as they are: fresh ones replace them. /proc is left
+# out entirely (a new procfs cannot be mounted under systemd's ProtectProc=/ProtectKernelTunables=,
+# and the board's own would show its open files); /run holds sockets a read-only mount does not
+# close (connecting to a socket is no write).
+REPLACED = {"proc", "dev", "tmp", "run"}
+
+
+class SandboxMissing(RuntimeError):
+    """bwrap is not installed: the board starts no engine without its box."""
+
+
+def find_bwrap() -> str:
+    """The bwrap program on PATH; SandboxMissing naming the package to install."""
+    found = shutil.which("bwrap")
+    if found is None:
+        raise SandboxMissing(f"the engine sandbox needs bwrap: install the package {PACKAGE} "
+                             f"(sudo apt-get install {PACKAGE})")
+    return found
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """Where an engine may not look, beyond the defaults (/etc/xtraboard, the board's usual state
+    directories): the board's own state directory and board description."""
+
+    hidden: Sequence[str | Path] = field(default_factory=tuple)
+
+    def hidden_paths(self) -> list[Path]:
+        """Every existing path to hide, outermost only (a path inside a hidden one is hidden
+        already, as is anything in the fresh /tmp, /run, /dev)."""
+        candidates = [CONFIG_DIR, SYSTEM_STATE_DIR, default_state_dir(), *map(Path, self.hidden)]
+        found: list[Path] = []
+        for path in sorted({Path(os.path.realpath(p)) for p in candidates}, key=lambda p: len(p.parts)):
+            if not path.exists() or len(path.parts) < 2 or path.parts[1] in REPLACED:
+                continue
+            if any(path.is_relative_to(outer) for outer in found):
+                continue
+            found.append(path)
+        return found
+
+    def command(self, command: Sequence[str], *, bwrap: str | None = None,
+                empty_fds: Sequence[int] = ()) -> list[str]:
+        """`command` wrapped in bwrap. Each hidden file is covered by an unreadable empty file
+        read from one of `empty_fds` (pipes at their end, passed to the child: bwrap reads each
+        once); `files_to_cover()` says how many it needs."""
+        hidden = self.hidden_paths()
+        files = [path for path in hidden if not path.is_dir()]
+        if len(empty_fds) < len(files):
+            raise ValueError(f"{len(files)} hidden files need as many empty_fds, not {len(empty_fds)}")
+        fds = iter(empty_fds)
+        args = [bwrap or find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session",
+                "--cap-drop", "ALL"]
+        args += _root_entries(entry for entry in sorted(os.listdir("/")) if entry not in REPLACED)
+        args += ["--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--tmpfs", "/run"]
+        for path in hidden:
+            if path.is_dir():
+                args += ["--perms", "0000", "--tmpfs", str(path)]
+            else:
+                args += ["--perms", "0000", "--ro-bind-data", str(next(fds)), str(path)]
+        args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", "/tmp", "--"]
+        return args + list(command)
+
+    def files_to_cover(self) -> int:
+        """How many hidden files (not folders) need an `empty_fd` each."""
+        return sum(1 for path in self.hidden_paths() if not path.is_dir())
+
+
+def _root_entries(names: Iterable[str]) -> list[str]:
+    """The top-level folders read-only, its symlinks (Debian's /bin -> usr/bin) as they are."""
+    args: list[str] = []
+    for name in names:
+        path = "/" + name
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    return args

@@ -1,0 +1,63 @@
+"""Helpers many test files share: the built-in games, playing a game on at random, and storage
+that fills up. (Fixtures live in conftest.py; these are plain functions to import.)"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from firmware.dice import DiceSource
+from firmware.games import ROLL, Game
+from firmware.games.registry import BUILTIN
+from firmware.journal.storage import connect_file
+
+# The built-in games' names, in the registry's order (tests parametrised over them).
+GAME_NAMES: tuple[str, ...] = tuple(import_module(package).SPEC.name for package in BUILTIN)
+
+
+def decisions_of(game: Game, dice: DiceSource, limit: int | None = None) -> Iterator[Game]:
+    """Play `game` on: every pending roll from `dice`; at every pending decision yield the game,
+    and the caller applies one. Stops when the game is over or has `limit` steps."""
+    while not game.is_over() and (limit is None or len(game.history) < limit):
+        if game.pending().kind == ROLL:
+            game.roll(dice)
+            continue
+        before = len(game.history)
+        yield game
+        if len(game.history) == before:
+            raise RuntimeError("decisions_of: the caller applied no decision")
+
+
+def play_on(game: Game, dice: DiceSource, rng: random.Random | None = None, *, limit: int | None = None,
+            decide: Callable[[Game], Any] | None = None, each: Callable[[Game], None] | None = None) -> Game:
+    """Play `game` on (to its end, or until it has `limit` steps): rolls from `dice`, decisions
+    from `decide(game)`, by default a random legal one drawn with `rng`; `each(game)` after every
+    step (a journal append). Returns the game."""
+    while not game.is_over() and (limit is None or len(game.history) < limit):
+        if game.pending().kind == ROLL:
+            game.roll(dice)
+        elif decide is not None:
+            game.apply(decide(game))
+        else:
+            assert rng is not None, "play_on needs `rng` or `decide`"
+            game.apply(rng.choice(game.legal_decisions()))
+        if each is not None:
+            each(game)
+    return game
+
+
+def limited_to(extra_pages: int) -> Callable[[Path], sqlite3.Connection]:
+    """A journal connection whose database may grow only `extra_pages` more pages: a full disk
+    to SQLite."""
+
+    def connect(path: Path) -> sqlite3.Connection:
+        conn = connect_file(path)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {max(pages, 1) + extra_pages}")
+        return conn
+
+    return connect
