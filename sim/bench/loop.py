@@ -254,7 +254,7 @@ def thinking_pss() -> dict[str, float]:
         runner = board.board.agents.runner
         done = threading.Event()
 
-        def sample() -> None:
+        def sample(done: threading.Event = done, runner: object = runner) -> None:
             while not done.is_set():
                 board_mb, thinker_mb = _pss_mb(os.getpid()), _pss_mb(getattr(runner, "pid", None))
                 peak[:] = [max(peak[0], board_mb), max(peak[1], thinker_mb), max(peak[2], board_mb + thinker_mb)]
