@@ -44,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="solo games per level, for games that keep a solo record (default: --games)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instead: count the strongest level's decision (no movetime) in instructions "
+                             "with callgrind, p50/p99 over --positions seeded positions per game; slow")
+    parser.add_argument("--positions", type=int, default=30,
+                        help="positions per game for --instructions (default 30)")
     parser.add_argument("--game", action="append", choices=game_names(),
                         help="only this game (repeatable; default: every game)")
     parser.add_argument("--levels", default=None,
@@ -204,6 +209,11 @@ def figures(name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: 
 
 def run(args: Any) -> Iterator[tuple[str, float]]:
     names = args.game or list(game_names())
+    if getattr(args, "instructions", False):
+        from sim.bench.instructions import decision_figures
+
+        yield from decision_figures(names, max(1, args.positions), args.seed)
+        return
     games = max(1, args.games)
     solo_games = games if args.solo_games is None else max(1, args.solo_games)
     if getattr(args, "vs_greedy", False):
