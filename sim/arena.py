@@ -11,6 +11,9 @@ A development tool (not firmware): `python -m sim.arena --games 400 --seed 1 --j
   standard error;
 - one against the rest: one seat of each level (seats rotated), each level's win share;
 - EXTRA! solo: mean score per level and its standard error (`--solo-games`);
+- with `--vs-greedy`, instead: each level alone against the greedy baseline (`sim/greedy.py`) at
+  every player count, seats rotated (`{game}_{level}_vs_greedy_{n}p_...`: win share, mean
+  scores of the level and of greedy, each with its standard error, and the fair share);
 - decision time per level: p50 and p99 in milliseconds, over every decision timed (the
   process's CPU time, so that other work on a shared machine does not count).
 
