@@ -185,8 +185,9 @@ class BotAgent(Agent):
 
     kind = "bot"
 
-    def __init__(self, level: str, post: Post, runner: Runner, policy: Policy | None = None,
-                 fixed: bool = False) -> None:
+    def __init__(
+        self, level: str, post: Post, runner: Runner, policy: Policy | None = None, fixed: bool = False
+    ) -> None:
         self.level = level
         self.post = post
         self.runner = runner
@@ -225,11 +226,17 @@ def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
     try:
         step = game.parse_step(answer.step)
     except (RecordError, ValueError, TypeError, KeyError) as exc:
-        return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
-                                               f"not a legal decision: {exc}", engine=answer.engine)
+        return AgentAnswer(
+            answer.token,
+            error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision: {exc}",
+            engine=answer.engine,
+        )
     if step not in game.legal_decisions():
-        return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
-                                               "not a legal decision", engine=answer.engine)
+        return AgentAnswer(
+            answer.token,
+            error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision",
+            engine=answer.engine,
+        )
     return AgentAnswer(answer.token, step)
 
 
@@ -251,8 +258,15 @@ class EngineAgent(Agent):
 
     kind = "engine"
 
-    def __init__(self, name: str, process: EngineProcess, post: Post, fallback: Agent,
-                 movetime_ms: int | None = None, runner: Runner | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        process: EngineProcess,
+        post: Post,
+        fallback: Agent,
+        movetime_ms: int | None = None,
+        runner: Runner | None = None,
+    ) -> None:
         self.name = name
         self.process = process
         self.post = post
@@ -298,8 +312,14 @@ class Agents:
     "engine:NAME" (`engines`: the board description's [[engines]], firmware.hardware.config.
     EngineConfig). Close it with the board."""
 
-    def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None,
-                 engines: Any = (), hidden: Any = ()) -> None:
+    def __init__(
+        self,
+        post: Post,
+        runner: Runner | None = None,
+        policy: Policy | None = None,
+        engines: Any = (),
+        hidden: Any = (),
+    ) -> None:
         self.post = post
         self.hidden = tuple(hidden)  # paths engines may not read: the board description, the journal
         self.runner: Runner = runner if runner is not None else Worker()
@@ -327,8 +347,9 @@ class Agents:
             return agent
         from firmware.xdp.sandbox import Sandbox
 
-        process = EngineProcess(name, config.command, options=dict(config.options), timeout_s=config.timeout_s,
-                                sandbox=Sandbox(self.hidden))
+        process = EngineProcess(
+            name, config.command, options=dict(config.options), timeout_s=config.timeout_s, sandbox=Sandbox(self.hidden)
+        )
         agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
         self._made = [a for a in self._made if not a.closed]
         self._made.append(agent)

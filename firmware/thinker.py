@@ -111,8 +111,9 @@ class _Child:
         root = str(Path(__file__).resolve().parent.parent)  # the firmware package, installed or not
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
         self.started = time.monotonic()
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-                                        start_new_session=True)  # a Ctrl-C of the board is not its
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True
+        )  # a Ctrl-C of the board is not its
         assert self.process.stdin is not None and self.process.stdout is not None
         self.send_end = Connection(os.dup(self.process.stdin.fileno()), readable=False)
         self.receive_end = Connection(os.dup(self.process.stdout.fileno()), writable=False)
@@ -181,8 +182,13 @@ class ThinkerProcess:
     `Runner` (firmware.agents). `start()` (done by the first job if not before) starts the
     process; `close()` ends both."""
 
-    def __init__(self, command: list[str] | None = None, *, timeout_s: float = THINK_TIMEOUT_S,
-                 start_timeout_s: float = START_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        command: list[str] | None = None,
+        *,
+        timeout_s: float = THINK_TIMEOUT_S,
+        start_timeout_s: float = START_TIMEOUT_S,
+    ) -> None:
         self.command = command or [sys.executable, "-m", "firmware.thinker"]
         self.timeout_s = timeout_s
         self.start_timeout_s = start_timeout_s

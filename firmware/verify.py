@@ -50,11 +50,13 @@ class Verification:
             return ngettext("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
         if self.physical:
             keyed = self.rolls - self.matched
-            return _("physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
-                     " checked; the other {matched} match the seed").format(keyed=keyed, rolls=self.rolls,
-                                                                             matched=self.matched)
-        return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed",
-                        self.rolls).format(n=self.rolls)
+            return _(
+                "physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
+                " checked; the other {matched} match the seed"
+            ).format(keyed=keyed, rolls=self.rolls, matched=self.matched)
+        return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed", self.rolls).format(
+            n=self.rolls
+        )
 
 
 def check_record(record: Mapping[str, Any]) -> Verification:
@@ -66,19 +68,28 @@ def check_record(record: Mapping[str, Any]) -> Verification:
     report = Verification()
     dice = record.get("dice")
     if dice is None:
-        report.problems.append(_("the record has no 'dice' block: its dice were not committed (an older or scripted game)"))
+        report.problems.append(
+            _("the record has no 'dice' block: its dice were not committed (an older or scripted game)")
+        )
         return report
     report.physical = dice.get("physical") is True
     scheme, commit, seed, word = dice.get("scheme"), dice.get("commit"), dice.get("seed"), dice.get("word")
     if scheme not in SCHEMES:
-        report.problems.append(_("unknown dice scheme {scheme!r}; this verifier knows {known}").format(
-            scheme=scheme, known=", ".join(repr(s) for s in SCHEMES)))
+        report.problems.append(
+            _("unknown dice scheme {scheme!r}; this verifier knows {known}").format(
+                scheme=scheme, known=", ".join(repr(s) for s in SCHEMES)
+            )
+        )
         return report
     if scheme == SCHEME_WORD and word is None:
-        report.problems.append(_("scheme {scheme!r} needs the table's word, and the 'dice' block has no 'word'").format(scheme=scheme))
+        report.problems.append(
+            _("scheme {scheme!r} needs the table's word, and the 'dice' block has no 'word'").format(scheme=scheme)
+        )
         return report
     if scheme == SCHEME and word is not None:
-        report.problems.append(_("scheme {scheme!r} takes no word, yet the 'dice' block has a 'word'").format(scheme=scheme))
+        report.problems.append(
+            _("scheme {scheme!r} takes no word, yet the 'dice' block has a 'word'").format(scheme=scheme)
+        )
         return report
     if commit is None:
         report.problems.append(_("the 'dice' block has no 'commit'"))
@@ -87,8 +98,11 @@ def check_record(record: Mapping[str, Any]) -> Verification:
         report.problems.append(_("the seed is not revealed: the game is not over yet, or the record was cut short"))
         return report
     if commitment(seed) != commit:
-        report.problems.append(_("the revealed seed does not match the commitment: its SHA-256 is {sha},"
-                                 " the board committed to {commit}").format(sha=commitment(seed), commit=commit))
+        report.problems.append(
+            _(
+                "the revealed seed does not match the commitment: its SHA-256 is {sha}, the board committed to {commit}"
+            ).format(sha=commitment(seed), commit=commit)
+        )
         return report
     try:
         game = cls(players)
@@ -112,8 +126,11 @@ def check_record(record: Mapping[str, Any]) -> Verification:
             if not tampered:
                 raise RecordError(Text(N_("illegal step: {reason}"), reason=exc.text), index) from exc
             # A tampered roll can make what follows illegal: the roll is the finding, not this.
-            report.notes.append(_("step {index}: the replay stops here ({reason}), after the rolls above"
-                                  " that do not match").format(index=index, reason=str(exc)))
+            report.notes.append(
+                _("step {index}: the replay stops here ({reason}), after the rolls above that do not match").format(
+                    index=index, reason=str(exc)
+                )
+            )
             break
     return report
 
@@ -122,11 +139,17 @@ def _check_roll(report: Verification, index: int, step: Roll, expected: tuple[An
     if tuple(step.faces) == expected:
         report.matched += 1
     elif report.physical:
-        report.notes.append(_("step {index} (roll {roll}): keyed in: {faces}").format(
-            index=index, roll=report.rolls, faces=_faces(step.faces)))
+        report.notes.append(
+            _("step {index} (roll {roll}): keyed in: {faces}").format(
+                index=index, roll=report.rolls, faces=_faces(step.faces)
+            )
+        )
     else:
-        report.problems.append(_("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
-            index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)))
+        report.problems.append(
+            _("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
+                index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)
+            )
+        )
     report.rolls += 1
 
 
@@ -174,8 +197,11 @@ class Fairness:
         return _("dice fairness: {dice} in {games}, chi² {chi2} on {df} df, p = {p} ({verdict})").format(
             dice=ngettext("{n} die", "{n} dice", self.dice).format(n=grouped(self.dice)),
             games=ngettext("{n} game", "{n} games", self.games).format(n=grouped(self.games)),
-            chi2=fixed(self.chi2, 1), df=self.df, p=decimal(float(f"{self.p:.3g}")),
-            verdict=verdict)
+            chi2=fixed(self.chi2, 1),
+            df=self.df,
+            p=decimal(float(f"{self.p:.3g}")),
+            verdict=verdict,
+        )
 
 
 def fairness(records: Iterable[Mapping[str, Any]]) -> Fairness:

@@ -57,8 +57,7 @@ peak = tracemalloc.get_traced_memory()[1] if trace else 0
 print(json.dumps({"ms": elapsed * 1000, "rss_kb": after - before, "trace_bytes": peak}))
 """
 
-_POSITIONS = [(1, 2, 3, 4, 6), (2, 2, 5, 6, 1), (3, 4, 4, 5, 6), (1, 1, 2, 5, 6), (6, 5, 3, 2, 2),
-              (4, 4, 4, 1, 3)]
+_POSITIONS = [(1, 2, 3, 4, 6), (2, 2, 5, 6, 1), (3, 4, 4, 5, 6), (1, 1, 2, 5, 6), (6, 5, 3, 2, 2), (4, 4, 4, 1, 3)]
 
 
 def _cold_env(copy: str) -> dict[str, str]:
@@ -70,21 +69,35 @@ def _cold_env(copy: str) -> dict[str, str]:
 
 def _fresh_copy(root: Path, into: str) -> None:
     """The firmware package of `root` without a single `.pyc`."""
-    shutil.copytree(root / "firmware", Path(into) / "firmware", symlinks=True,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        root / "firmware", Path(into) / "firmware", symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
 
 
 def _import_run(root: Path, mode: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as copy:
         _fresh_copy(root, copy)
-        out = subprocess.run([sys.executable, "-c", _IMPORT, mode], cwd=copy, env=_cold_env(copy),
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _IMPORT, mode],
+            cwd=copy,
+            env=_cold_env(copy),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _record(faces: tuple[int, ...]) -> str:
-    return json.dumps({"format": "xtraboard-record", "version": 1, "game": "extra",
-                       "players": [{"name": "Solo"}], "steps": [{"roll": list(faces)}]})
+    return json.dumps(
+        {
+            "format": "xtraboard-record",
+            "version": 1,
+            "game": "extra",
+            "players": [{"name": "Solo"}],
+            "steps": [{"roll": list(faces)}],
+        }
+    )
 
 
 def _engine_run(root: Path) -> tuple[float, float, float]:
@@ -94,7 +107,12 @@ def _engine_run(root: Path) -> tuple[float, float, float]:
         start = time.perf_counter()
         engine = subprocess.Popen(
             [sys.executable, "-c", "import sys; from firmware.cli import main; sys.exit(main(['engine']))"],
-            cwd=copy, env=_cold_env(copy), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            cwd=copy,
+            env=_cold_env(copy),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert engine.stdin is not None and engine.stdout is not None
 
         def ask(line: str, until: str) -> None:

@@ -41,24 +41,34 @@ MAX_STEPS = 20_000  # a game longer than this is a bug in a bot: stop and count 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=200,
-                        help="games per seating and level pairing (default 200)")
-    parser.add_argument("--solo-games", type=int, default=None,
-                        help="solo games per level, for games that keep a solo record (default: --games)")
+    parser.add_argument("--games", type=int, default=200, help="games per seating and level pairing (default 200)")
+    parser.add_argument(
+        "--solo-games",
+        type=int,
+        default=None,
+        help="solo games per level, for games that keep a solo record (default: --games)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--instructions", action="store_true",
-                        help="instead: count the strongest level's decision (no movetime) in instructions "
-                             "with callgrind, p50/p99 over --positions seeded positions per game; slow")
-    parser.add_argument("--positions", type=int, default=30,
-                        help="positions per game for --instructions (default 30)")
-    parser.add_argument("--game", action="append", choices=game_names(),
-                        help="only this game (repeatable; default: every game)")
-    parser.add_argument("--levels", default=None,
-                        help="comma-separated levels to compare (default: every level of each game)")
-    parser.add_argument("--vs-greedy", action="store_true",
-                        help="instead: each level alone against the greedy baseline (sim/greedy.py) at every "
-                             "player count, seats rotated, and greedy's solo mean; --games per level and count")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instead: count the strongest level's decision (no movetime) in instructions "
+        "with callgrind, p50/p99 over --positions seeded positions per game; slow",
+    )
+    parser.add_argument("--positions", type=int, default=30, help="positions per game for --instructions (default 30)")
+    parser.add_argument(
+        "--game", action="append", choices=game_names(), help="only this game (repeatable; default: every game)"
+    )
+    parser.add_argument(
+        "--levels", default=None, help="comma-separated levels to compare (default: every level of each game)"
+    )
+    parser.add_argument(
+        "--vs-greedy",
+        action="store_true",
+        help="instead: each level alone against the greedy baseline (sim/greedy.py) at every "
+        "player count, seats rotated, and greedy's solo mean; --games per level and count",
+    )
 
 
 def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list[int], dict[str, list[float]], bool]:
@@ -66,7 +76,9 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
     (EXTRA!/LEVEL X) or positions (EXXTRA), decision times per level, whether it stalled."""
     from firmware.bots import choose
 
-    game = new_game(name, [Player(f"P{i}", bot=None if level == greedy.NAME else level) for i, level in enumerate(levels)])
+    game = new_game(
+        name, [Player(f"P{i}", bot=None if level == greedy.NAME else level) for i, level in enumerate(levels)]
+    )
     dice = SeededDice(f"arena:{seed}")
     rng = random.Random(f"arena-bot:{seed}")
     times: dict[str, list[float]] = defaultdict(list)
@@ -137,7 +149,9 @@ def _greedy_tasks(name: str, levels: Sequence[str], games: int, solo_games: int,
                 continue
             label = f"{level}_vs_greedy_{count}p"
             seatings = [_rotate((level,) + (greedy.NAME,) * (count - 1), k) for k in range(count)]
-            tasks += [(name, label, seatings[index % count], f"{seed}:{name}:{label}:{index}") for index in range(games)]
+            tasks += [
+                (name, label, seatings[index % count], f"{seed}:{name}:{label}:{index}") for index in range(games)
+            ]
     if spec.ranking.solo_record and 1 in spec.players:
         for level in (greedy.NAME, *levels):
             label = f"solo_{level}"
@@ -160,7 +174,9 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def figures(name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: Sequence[str]) -> Iterator[tuple[str, float]]:
+def figures(
+    name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: Sequence[str]
+) -> Iterator[tuple[str, float]]:
     """The figures of one game from its played games."""
     by_label: dict[str, list[tuple[tuple[str, ...], Any]]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
@@ -179,9 +195,13 @@ def figures(name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: 
         if "_vs_greedy_" in label:
             level = label.split("_vs_greedy_")[0]
             share = [sum(s for seat, s in zip(seats, shares) if seat == level) for seats, (shares, _) in played]
-            mine = [statistics.fmean(v for seat, v in zip(seats, scores) if seat == level) for seats, (_, scores) in played]
-            theirs = [statistics.fmean(v for seat, v in zip(seats, scores) if seat == greedy.NAME)
-                      for seats, (_, scores) in played]
+            mine = [
+                statistics.fmean(v for seat, v in zip(seats, scores) if seat == level) for seats, (_, scores) in played
+            ]
+            theirs = [
+                statistics.fmean(v for seat, v in zip(seats, scores) if seat == greedy.NAME)
+                for seats, (_, scores) in played
+            ]
             for figure, values in (("win_rate", share), ("mean_score", mine), ("greedy_mean_score", theirs)):
                 mean, se = _mean_se(values)
                 yield f"{name}_{label}_{figure}", mean
@@ -190,8 +210,10 @@ def figures(name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: 
             continue
         if label == "all_levels":
             for level in levels:
-                share = [sum(s for seat, s in zip(seats, shares) if seat == level) / seats.count(level)
-                         for seats, (shares, _) in played]
+                share = [
+                    sum(s for seat, s in zip(seats, shares) if seat == level) / seats.count(level)
+                    for seats, (shares, _) in played
+                ]
                 mean, se = _mean_se(share)
                 yield f"{name}_all_levels_{level}_win_rate", mean
                 yield f"{name}_all_levels_{level}_win_rate_se", se
@@ -222,7 +244,9 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
     if getattr(args, "vs_greedy", False):
         unknown = [name for name in args.game or () if name not in greedy.POLICIES]
         if unknown:
-            raise ValueError(f"the greedy baseline has no policy for {', '.join(unknown)} (it plays {', '.join(greedy.POLICIES)})")
+            raise ValueError(
+                f"the greedy baseline has no policy for {', '.join(unknown)} (it plays {', '.join(greedy.POLICIES)})"
+            )
         names = [name for name in names if name in greedy.POLICIES]
     for name in names:
         spec = find_game(name)
@@ -231,8 +255,10 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
             levels = tuple(level.strip() for level in args.levels.split(","))
             unknown = [level for level in levels if level not in spec.levels]
             if unknown:
-                raise ValueError(f"{spec.title} has no bot level {', '.join(map(repr, unknown))}: "
-                                 f"expected some of {', '.join(spec.levels)}")
+                raise ValueError(
+                    f"{spec.title} has no bot level {', '.join(map(repr, unknown))}: "
+                    f"expected some of {', '.join(spec.levels)}"
+                )
         make = _greedy_tasks if getattr(args, "vs_greedy", False) else _tasks
         tasks = make(name, levels, games, solo_games, args.seed)
         start = time.perf_counter()

@@ -164,7 +164,9 @@ def extra(game: Any, decisions: Sequence[Any], rng: random.Random) -> Any:
 
 
 POLICIES: dict[str, Callable[[Any, Sequence[Any], random.Random], Any]] = {
-    "exxtra": exxtra, "levelx": levelx, "extra": extra,
+    "exxtra": exxtra,
+    "levelx": levelx,
+    "extra": extra,
 }
 
 

@@ -35,8 +35,13 @@ def steps_before_offer() -> list[dict[str, Any]]:
 
 def record(steps: list[dict[str, Any]], version: int = 2, red_bot: str | None = None) -> dict[str, Any]:
     red: dict[str, Any] = {"name": "Red"} | ({"bot": red_bot} if red_bot else {})
-    return {"format": "xtraboard-record", "version": version, "game": "levelx",
-            "players": [{"name": "Yellow"}, red], "steps": steps}
+    return {
+        "format": "xtraboard-record",
+        "version": version,
+        "game": "levelx",
+        "players": [{"name": "Yellow"}, red],
+        "steps": steps,
+    }
 
 
 def offer_record(version: int = 2, red_bot: str | None = None) -> dict[str, Any]:

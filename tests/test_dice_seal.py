@@ -68,7 +68,7 @@ def test_before_the_first_roll_the_board_shows_the_seal_and_asks_the_tables_word
         board.tap("ok")
         assert "Dice seal" in text(board) and "Word: LRD" in text(board)
         page = board.app.screen.text
-        assert " ".join(commit[i:i + 8] for i in range(7, 71, 8)) in page and SCHEME_WORD in page
+        assert " ".join(commit[i : i + 8] for i in range(7, 71, 8)) in page and SCHEME_WORD in page
     finally:
         board.close()
 
@@ -95,8 +95,11 @@ def test_the_bots_wait_for_the_word_and_ok_at_once_skips_it(tmp_path: Path) -> N
 def test_seeded_scripted_and_demo_games_skip_the_word_and_keep_their_rolls(tmp_path: Path, kind: str) -> None:
     from firmware.dice import ScriptedDice
 
-    board = SimBoard(state_dir=tmp_path / "state", seed=7 if kind != "scripted" else None,
-                     dice=ScriptedDice([(7, "X")]) if kind == "scripted" else None)
+    board = SimBoard(
+        state_dir=tmp_path / "state",
+        seed=7 if kind != "scripted" else None,
+        dice=ScriptedDice([(7, "X")]) if kind == "scripted" else None,
+    )
     try:
         if kind == "demo":
             board.app.start_game("exxtra", [Seat(c, c.lower(), "easy") for c in ("Red", "Blue", "Green")], "demo")
@@ -150,15 +153,22 @@ def test_the_exported_record_holds_the_word_and_verify_checks_both_schemes(capsy
     out = tmp_path / "games.jsonl"
     assert main(["records", "export", "--state-dir", str(tmp_path / "state"), "--out", str(out)]) == 0
     first, second = (json.loads(line) for line in out.read_text().splitlines())
-    assert first["dice"]["scheme"] == SCHEME_WORD and first["dice"]["word"] == "DLR" and len(first["dice"]["seed"]) == 64
+    assert (
+        first["dice"]["scheme"] == SCHEME_WORD and first["dice"]["word"] == "DLR" and len(first["dice"]["seed"]) == 64
+    )
     assert second["dice"]["scheme"] == SCHEME and "word" not in second["dice"]
     capsys.readouterr()
     assert main(["verify", str(out)]) == 0
     said = capsys.readouterr().out.splitlines()
-    assert [line.split(": ", 1)[1] for line in said] == [f"ok: all {rolls(first)} rolls match the seed",
-                                                          f"ok: all {rolls(second)} rolls match the seed"]
+    assert [line.split(": ", 1)[1] for line in said] == [
+        f"ok: all {rolls(first)} rolls match the seed",
+        f"ok: all {rolls(second)} rolls match the seed",
+    ]
     # Another word, or none, and the rolls no longer match: the word is in every roll.
-    for dice in (first["dice"] | {"word": "DLL"}, {k: v for k, v in first["dice"].items() if k != "word"} | {"scheme": SCHEME}):
+    for dice in (
+        first["dice"] | {"word": "DLL"},
+        {k: v for k, v in first["dice"].items() if k != "word"} | {"scheme": SCHEME},
+    ):
         assert not check_record(first | {"dice": dice}).ok
     no_word = {k: v for k, v in first["dice"].items() if k != "word"}
     assert "needs the table's word" in check_record(first | {"dice": no_word}).problems[0]

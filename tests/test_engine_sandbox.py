@@ -59,12 +59,20 @@ def the_boards_files(folder: Path) -> tuple[Path, Path]:
     return state, board
 
 
-def test_an_engine_cannot_read_the_journal_or_the_board_description_nor_write_but_in_its_tmp(
-        outside_tmp: Path) -> None:
+def test_an_engine_cannot_read_the_journal_or_the_board_description_nor_write_but_in_its_tmp(outside_tmp: Path) -> None:
     state, board = the_boards_files(outside_tmp)
-    probes = ["--must-not-read", str(state), "--must-not-read", str(state / "xtraboard.db"),
-              "--must-not-read", str(board), "--must-not-write", str(outside_tmp),
-              "--must-not-write", str(Path(__file__).parent)]
+    probes = [
+        "--must-not-read",
+        str(state),
+        "--must-not-read",
+        str(state / "xtraboard.db"),
+        "--must-not-read",
+        str(board),
+        "--must-not-write",
+        str(outside_tmp),
+        "--must-not-write",
+        str(Path(__file__).parent),
+    ]
     with EngineProcess("nosy", TEST_ENGINE + probes, sandbox=Sandbox([state, board])) as engine:
         assert engine.decide(exxtra_after_a_roll()) == {"do": "reroll"}  # it exits 4 if it could
         said = engine.stderr_tail()
@@ -88,9 +96,18 @@ def test_at_the_board_an_engine_cannot_read_the_journal_or_the_board_description
     state = outside_tmp / "state"
     code_file = outside_tmp / "operator-code"  # beside the board description, as on a board
     write_code_file(code_file, StoredCode.make(["ok", "left", "right", "ok"], n=2**4))
-    flags = ("--must-not-read", str(state), "--must-not-read", str(state / "xtraboard.db"),
-             "--must-not-read", str(outside_tmp / "board.toml"), "--must-not-read", str(code_file),
-             "--must-not-read", "/etc/xtraboard")
+    flags = (
+        "--must-not-read",
+        str(state),
+        "--must-not-read",
+        str(state / "xtraboard.db"),
+        "--must-not-read",
+        str(outside_tmp / "board.toml"),
+        "--must-not-read",
+        str(code_file),
+        "--must-not-read",
+        "/etc/xtraboard",
+    )
     path = board_file(outside_tmp, engine_entry(flags=flags, timeout_s=2))
     board = SimBoard(board_file=path, seed=5, state_dir=state)
     try:
@@ -106,7 +123,8 @@ def test_at_the_board_an_engine_cannot_read_the_journal_or_the_board_description
 
 
 def test_without_bubblewrap_the_board_starts_no_engine_and_names_the_package(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on it (the engine's python is named in full)
     with pytest.raises(EngineError, match="engine 'boxless' is not started: .*install the package bubblewrap"):
         EngineProcess("boxless", TEST_ENGINE).decide(exxtra_after_a_roll())

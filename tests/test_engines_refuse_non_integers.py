@@ -88,7 +88,9 @@ def corrupt(step: Any, data: st.DataObject) -> Any:
 
 
 def has_integers(step: Any) -> bool:
-    return isinstance(step, (Place, Bonus, Choice)) or bool(getattr(step, "faces", None) or getattr(step, "groups", None))
+    return isinstance(step, (Place, Bonus, Choice)) or bool(
+        getattr(step, "faces", None) or getattr(step, "groups", None)
+    )
 
 
 def fingerprint(game: Any) -> tuple[Any, ...]:
@@ -96,8 +98,7 @@ def fingerprint(game: Any) -> tuple[Any, ...]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(sorted(PLAYERS)), seed=st.integers(0, 2**31), length=st.integers(0, 120),
-       data=st.data())
+@given(name=st.sampled_from(sorted(PLAYERS)), seed=st.integers(0, 2**31), length=st.integers(0, 120), data=st.data())
 def test_a_non_integer_is_refused_and_changes_nothing(name: str, seed: int, length: int, data: st.DataObject) -> None:
     game, dice, rng = position(name, seed, length)
     twin = game.copy()
@@ -116,8 +117,15 @@ def test_a_non_integer_is_refused_and_changes_nothing(name: str, seed: int, leng
     assert game.to_record() == twin.to_record() and game.events == twin.events
 
 
-@pytest.mark.parametrize(("name", "faces"), [("extra", (True, 2, 3, 4, 5)), ("extra", (1.0, 2, 3, 4, 5)),
-                                             ("levelx", (True, 2, 3, 4)), ("levelx", (1.0, 2, 3, 4))])
+@pytest.mark.parametrize(
+    ("name", "faces"),
+    [
+        ("extra", (True, 2, 3, 4, 5)),
+        ("extra", (1.0, 2, 3, 4, 5)),
+        ("levelx", (True, 2, 3, 4)),
+        ("levelx", (1.0, 2, 3, 4)),
+    ],
+)
 def test_the_issues_rolls_are_refused(name: str, faces: tuple[Any, ...]) -> None:
     game = new_game(name, ["A", "B"])
     with pytest.raises(IllegalStepError, match="integer"):
@@ -125,10 +133,15 @@ def test_the_issues_rolls_are_refused(name: str, faces: tuple[Any, ...]) -> None
     assert game.history == [] and game.to_record()["steps"] == []
 
 
-@pytest.mark.parametrize(("choice", "words"), [
-    (Choice(0, 0, 0.0, ((1, 2), (3, 4))), "not a column"), (Choice(False, 0, 0, ((1, 2), (3, 4))), "turn order"),
-    (Choice(0, False, 0, ((1, 2), (3, 4))), "not a die index"), (Choice(0, 0, 0, ((True, 2), (3, 4))), "two pairs"),
-])
+@pytest.mark.parametrize(
+    ("choice", "words"),
+    [
+        (Choice(0, 0, 0.0, ((1, 2), (3, 4))), "not a column"),
+        (Choice(False, 0, 0, ((1, 2), (3, 4))), "turn order"),
+        (Choice(0, False, 0, ((1, 2), (3, 4))), "not a die index"),
+        (Choice(0, 0, 0, ((True, 2), (3, 4))), "two pairs"),
+    ],
+)
 def test_the_issues_choices_are_refused_with_illegal_step_error(choice: Choice, words: str) -> None:
     game = new_game("extra", ["A", "B"])
     game.apply(Roll((1, 2, 3, 4, 5)))

@@ -54,7 +54,6 @@ SIZES = sorted(set(PROFILES.values()))
 TRANSFORMS: dict[str, dict[str, Any]] = {code: {"language": code} for code in FIT_LANGUAGES}
 
 
-
 @dataclass
 class Walk:
     """What the walk saw: per moment and canvas size, the fit problems and clipped texts."""
@@ -268,8 +267,11 @@ def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
         board.settle()
         play = board.app.screen
         faces = COMPLETING[0]  # the option "7+10": the chips that complete the fourth set
-        target = next(i for i, o in enumerate(play.choice.options)
-                      if sorted(sum(faces[d] for d in g) for g in getattr(o.value, "groups", ())) == [7, 10])
+        target = next(
+            i
+            for i, o in enumerate(play.choice.options)
+            if sorted(sum(faces[d] for d in g) for g in getattr(o.value, "groups", ())) == [7, 10]
+        )
         while play.choice.index != target:
             board.tap("right")
         board.tap("ok")
@@ -325,16 +327,39 @@ def test_every_screen_fits(walks: Callable[[str], Walk], transform: str, profile
 
 def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> None:
     moments = set(walks("en").problems)
-    for kind in ("main menu", "demo: game choice", "rules page", "records", "settings", "operator menu",
-                 "operator: audits", "operator: confirm", "seat count", "seat screen", "game menu",
-                 "game menu: confirm", "game menu: dice seal", "seal: ", "main menu: resume", "dice entry",
-                 "caption", "note",
-                 "result", "records: after", "legend"):
+    for kind in (
+        "main menu",
+        "demo: game choice",
+        "rules page",
+        "records",
+        "settings",
+        "operator menu",
+        "operator: audits",
+        "operator: confirm",
+        "seat count",
+        "seat screen",
+        "game menu",
+        "game menu: confirm",
+        "game menu: dice seal",
+        "seal: ",
+        "main menu: resume",
+        "dice entry",
+        "caption",
+        "note",
+        "result",
+        "records: after",
+        "legend",
+    ):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():
         assert sum(m.startswith(f"play: {game} decision") for m in moments) >= 3, game
-    assert {"play: levelx last tile", "play: levelx last tile declined", "note: levelx last tile hint",
-            "caption: levelx last tile declined", "play: levelx last tile explained"} <= moments
+    assert {
+        "play: levelx last tile",
+        "play: levelx last tile declined",
+        "note: levelx last tile hint",
+        "caption: levelx last tile declined",
+        "play: levelx last tile explained",
+    } <= moments
 
 
 @pytest.mark.parametrize("profile", list(PROFILES))

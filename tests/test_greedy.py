@@ -177,8 +177,9 @@ def test_extra_value_adds_five_per_cross_into_a_started_row():
 
 
 # --- the arena ---------------------------------------------------------------------------
-@pytest.mark.parametrize("name,count", [("exxtra", 3), ("exxtra", 6), ("levelx", 2), ("levelx", 4),
-                                        ("extra", 1), ("extra", 6)])
+@pytest.mark.parametrize(
+    "name,count", [("exxtra", 3), ("exxtra", 6), ("levelx", 2), ("levelx", 4), ("extra", 1), ("extra", 6)]
+)
 def test_greedy_games_are_legal_and_seeded(name, count):
     levels = ("greedy",) * count if count == 1 else ("strong",) + ("greedy",) * (count - 1)
     first = arena.play(name, levels, "t:1")
@@ -194,7 +195,14 @@ def test_arena_vs_greedy_prints_every_player_count(capsys):
     names = {line.split(": ")[0] for line in lines}
     for game, counts in (("exxtra", range(3, 7)), ("levelx", range(2, 5)), ("extra", range(2, 7))):
         for count in counts:
-            for figure in ("win_rate", "win_rate_se", "mean_score", "mean_score_se",
-                           "greedy_mean_score", "greedy_mean_score_se", "fair_share"):
+            for figure in (
+                "win_rate",
+                "win_rate_se",
+                "mean_score",
+                "mean_score_se",
+                "greedy_mean_score",
+                "greedy_mean_score_se",
+                "fair_share",
+            ):
                 assert f"{game}_easy_vs_greedy_{count}p_{figure}" in names
     assert {"extra_solo_greedy_mean_score", "extra_solo_greedy_mean_score_se", "extra_solo_easy_mean_score"} <= names

@@ -68,8 +68,9 @@ def test_the_process_answers_what_the_bot_answers_in_process_and_from_another_pi
         for seed in range(3):
             table = _extra_position(seed)
             thought = Thought("decide", "strong", table.game.copy(), table.bot_rng())
-            assert _asked(runner, thought) == run_thought(Thought("decide", "strong", table.game.copy(),
-                                                                  table.bot_rng()))
+            assert _asked(runner, thought) == run_thought(
+                Thought("decide", "strong", table.game.copy(), table.bot_rng())
+            )
         assert runner.pid is not None and runner.pid != os.getpid() and runner.restarts == 0
         assert sys.getswitchinterval() == 0.005  # Python's default: nothing lowers it any more
     finally:
@@ -156,8 +157,9 @@ def test_the_bots_process_is_killed_mid_thought_and_the_game_goes_on():
     seats = [Seat("A", "red", bot="strong"), Seat("B", "blue", bot="strong")]
     reference = Table.start("extra", seats, seed=11)
     while not reference.over:
-        reference.apply(reference.draw_roll() if reference.awaiting_roll
-                        else choose(reference.game, reference.bot_rng()))
+        reference.apply(
+            reference.draw_roll() if reference.awaiting_roll else choose(reference.game, reference.bot_rng())
+        )
 
     board = SimBoard(seed=1, think_apart=True)
     try:

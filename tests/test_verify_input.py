@@ -27,7 +27,7 @@ def tampered_so_the_replay_breaks(record: dict) -> tuple[dict, int]:
                 if face == faces[die]:
                     continue
                 steps = [dict(s) for s in record["steps"]]
-                steps[step]["roll"] = [*faces[:die], face, *faces[die + 1:]]
+                steps[step]["roll"] = [*faces[:die], face, *faces[die + 1 :]]
                 changed = record | {"steps": steps}
                 try:
                     replay_record(changed)
@@ -48,11 +48,14 @@ def test_a_changed_roll_that_makes_a_later_step_illegal_is_named_as_the_changed_
     assert "the replay stops here" in text and lines[-1] == "1 problem"
 
 
-@pytest.mark.parametrize(("where", "edit"), [
-    ("dice.seed", lambda r: r["dice"].__setitem__("seed", "\ud800")),
-    ("players.1.name", lambda r: r["players"][1].__setitem__("name", "Ben\udfff")),
-    ("notes.0", lambda r: r.__setitem__("notes", ["ok", "\ud83d"][1:])),
-])
+@pytest.mark.parametrize(
+    ("where", "edit"),
+    [
+        ("dice.seed", lambda r: r["dice"].__setitem__("seed", "\ud800")),
+        ("players.1.name", lambda r: r["players"][1].__setitem__("name", "Ben\udfff")),
+        ("notes.0", lambda r: r.__setitem__("notes", ["ok", "\ud83d"][1:])),
+    ],
+)
 def test_text_that_is_no_unicode_is_one_line_not_a_traceback(capsys, tmp_path: Path, where: str, edit) -> None:
     record = tampered_game("extra", "s", at=-1)
     edit(record)

@@ -23,7 +23,9 @@ PROG = "xtraboard verify"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD", help=_("a record file (JSON, or JSON Lines of several), - for standard input"))
+    parser.add_argument(
+        "record", metavar="RECORD", help=_("a record file (JSON, or JSON Lines of several), - for standard input")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,14 +58,23 @@ def _read(path: str) -> list[tuple[str, str]]:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(_("cannot read {file}: {error}").format(
-            file=_("standard input") if path == "-" else path, error=exc)) from exc
+        raise RecordError(
+            _("cannot read {file}: {error}").format(file=_("standard input") if path == "-" else path, error=exc)
+        ) from exc
     name = _("standard input") if path == "-" else path
     if not text.strip():
         raise RecordError(_("{file} holds no record").format(file=name))
-    lines = [(_("{file} line {n}").format(file=name, n=n), line.rstrip("\r"))
-             for n, line in enumerate(text.split("\n"), 1) if line.strip()]
-    if len(lines) > 1 and lines[0][1].lstrip().startswith("{") and lines[0][1].rstrip().endswith("}") and not _one_value(text):
+    lines = [
+        (_("{file} line {n}").format(file=name, n=n), line.rstrip("\r"))
+        for n, line in enumerate(text.split("\n"), 1)
+        if line.strip()
+    ]
+    if (
+        len(lines) > 1
+        and lines[0][1].lstrip().startswith("{")
+        and lines[0][1].rstrip().endswith("}")
+        and not _one_value(text)
+    ):
         return lines
     return [(name, text)]
 

@@ -53,8 +53,11 @@ class WordScreen(Screen):
         canvas.title(self.title)
         # Translators: the word the players make by presses; {word} is e.g. "LRRD" ("-": none yet).
         lines = [_("Seal {seal}").format(seal=seal), _("Word: {word}").format(word=self.word or "-")]
-        help_text = (_("LEFT RIGHT ROLL: a word for the dice; OK: done") if self.word
-                     else _("LEFT RIGHT ROLL: a word for the dice; OK: skip"))
+        help_text = (
+            _("LEFT RIGHT ROLL: a word for the dice; OK: done")
+            if self.word
+            else _("LEFT RIGHT ROLL: a word for the dice; OK: skip")
+        )
         lines += wrap(help_text, canvas.columns)
         for row, text in enumerate(lines[: canvas.lines - 1], start=1):
             canvas.line(row, text)
@@ -79,12 +82,15 @@ def seal_screen(app: App) -> TextScreen:
         text = _("This game's dice make no claim: they are scripted.")
     else:
         commit = dice["commit"].removeprefix("sha256:")
-        groups = " ".join(commit[i:i + 8] for i in range(0, len(commit), 8))
+        groups = " ".join(commit[i : i + 8] for i in range(0, len(commit), 8))
         word = dice.get("word")
-        text = "\n".join([
-            _("Word: {word}").format(word=word) if word is not None else _("Word: none"),
-            _("Sealed before the game (SHA-256 of the seed):"), groups,
-            _("Scheme: {scheme}").format(scheme=dice["scheme"]),
-            _("The seed is in the record when the game is over: xtraboard verify checks every roll."),
-        ])
+        text = "\n".join(
+            [
+                _("Word: {word}").format(word=word) if word is not None else _("Word: none"),
+                _("Sealed before the game (SHA-256 of the seed):"),
+                groups,
+                _("Scheme: {scheme}").format(scheme=dice["scheme"]),
+                _("The seed is in the record when the game is over: xtraboard verify checks every roll."),
+            ]
+        )
     return TextScreen(_("Dice seal"), text)

@@ -46,8 +46,15 @@ class EngineError(XtraboardError, RuntimeError):
 class EngineProcess:
     """One engine program, started on first use and kept running between decisions."""
 
-    def __init__(self, name: str, command: Sequence[str], *, options: Mapping[str, str] | None = None,
-                 timeout_s: float = 5.0, sandbox: Sandbox | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        command: Sequence[str],
+        *,
+        options: Mapping[str, str] | None = None,
+        timeout_s: float = 5.0,
+        sandbox: Sandbox | None = None,
+    ) -> None:
         if not command:
             raise EngineError(f"engine {name!r}: no command line")
         self.name = name
@@ -120,10 +127,12 @@ class EngineProcess:
         self.close()
         self._process = self._start()
         self._lines, self._stderr = _Lines(), _Tail()
-        threading.Thread(target=_pump, args=(self._process.stdout, self._lines), daemon=True,
-                         name=f"xdp-{self.name}").start()
-        self._drainer = threading.Thread(target=_drain, args=(self._process.stderr, self._stderr), daemon=True,
-                                         name=f"xdp-{self.name}-stderr")
+        threading.Thread(
+            target=_pump, args=(self._process.stdout, self._lines), daemon=True, name=f"xdp-{self.name}"
+        ).start()
+        self._drainer = threading.Thread(
+            target=_drain, args=(self._process.stderr, self._stderr), daemon=True, name=f"xdp-{self.name}-stderr"
+        )
         self._drainer.start()
         deadline = time.monotonic() + HANDSHAKE_S
         self._send("xdp", deadline)
@@ -151,16 +160,23 @@ class EngineProcess:
         except SandboxMissing as exc:
             raise EngineError(f"engine {self.name!r} is not started: {exc}") from exc
         if shutil.which(self.command[0]) is None:
-            raise EngineError(f"engine {self.name!r} does not start ({' '.join(self.command)}): "
-                              f"no program {self.command[0]!r}")
+            raise EngineError(
+                f"engine {self.name!r} does not start ({' '.join(self.command)}): no program {self.command[0]!r}"
+            )
         pipes = [os.pipe() for _ in range(self.sandbox.files_to_cover())]
         empty = [read for read, write in pipes]
         for _, write in pipes:
             os.close(write)  # each reads as an empty file, once
         try:
             command = self.sandbox.command(self.command, bwrap=bwrap, empty_fds=empty)
-            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, pass_fds=empty, start_new_session=True)
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=empty,
+                start_new_session=True,
+            )
             if process.stdin is not None:  # writes wait with a deadline (select), never for ever
                 os.set_blocking(process.stdin.fileno(), False)
             return process
@@ -181,7 +197,7 @@ class EngineProcess:
             fd = process.stdin.fileno()
             while data:
                 try:
-                    data = data[os.write(fd, data):]
+                    data = data[os.write(fd, data) :]
                 except BlockingIOError:
                     left = deadline - time.monotonic()
                     if left <= 0 or not select.select([], [fd], [], left)[1]:

@@ -41,8 +41,9 @@ def find_bwrap() -> str:
     """The bwrap program on PATH; SandboxMissing naming the package to install."""
     found = shutil.which("bwrap")
     if found is None:
-        raise SandboxMissing(f"the engine sandbox needs bwrap: install the package {PACKAGE} "
-                             f"(sudo apt-get install {PACKAGE})")
+        raise SandboxMissing(
+            f"the engine sandbox needs bwrap: install the package {PACKAGE} (sudo apt-get install {PACKAGE})"
+        )
     return found
 
 
@@ -66,8 +67,7 @@ class Sandbox:
             found.append(path)
         return found
 
-    def command(self, command: Sequence[str], *, bwrap: str | None = None,
-                empty_fds: Sequence[int] = ()) -> list[str]:
+    def command(self, command: Sequence[str], *, bwrap: str | None = None, empty_fds: Sequence[int] = ()) -> list[str]:
         """`command` wrapped in bwrap. Each hidden file is covered by an unreadable empty file
         read from one of `empty_fds` (pipes at their end, passed to the child: bwrap reads each
         once); `files_to_cover()` says how many it needs."""
@@ -76,8 +76,7 @@ class Sandbox:
         if len(empty_fds) < len(files):
             raise ValueError(f"{len(files)} hidden files need as many empty_fds, not {len(empty_fds)}")
         fds = iter(empty_fds)
-        args = [bwrap or find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session",
-                "--cap-drop", "ALL"]
+        args = [bwrap or find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
         args += _root_entries(entry for entry in sorted(os.listdir("/")) if entry not in REPLACED)
         args += ["--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--tmpfs", "/run"]
         for path in hidden:

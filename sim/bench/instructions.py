@@ -36,9 +36,20 @@ def callgrind(script: str) -> list[int]:
     with tempfile.TemporaryDirectory(prefix="xtraboard-callgrind-") as folder:
         out = Path(folder) / "callgrind.out"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                               f"--dump-before={MARK}", sys.executable, "-c", textwrap.dedent(script)],
-                              env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                f"--dump-before={MARK}",
+                sys.executable,
+                "-c",
+                textwrap.dedent(script),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"the counted script failed: {done.stderr.strip().splitlines()[-1:]}")
         parts = sorted(Path(folder).glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
@@ -84,12 +95,17 @@ BOARD = """
         clock.advance(0.05); loop.run_pending(board.handle)
 """
 
-CURSOR = BOARD + """
+CURSOR = (
+    BOARD
+    + """
     for _ in range(N_REPEAT):  # RIGHT on the main menu: the cursor moves, the display is pushed
         tap("right")
 """
+)
 
-STEP = BOARD + """
+STEP = (
+    BOARD
+    + """
     from firmware.games.registry import games
 
     game = next(spec.name for spec in games() if 3 in spec.players)  # the menu's first game for three
@@ -106,6 +122,7 @@ STEP = BOARD + """
         while not table.awaiting_roll and not table.over:
             tap("ok"); settle()
 """
+)
 
 READY = """
     import os
@@ -177,8 +194,12 @@ def decision_figures(names: list[str], count: int, seed: int) -> Iterator[tuple[
     for name in names:
         spec = find_game(name)
         players = spec.bench_players or min(4, spec.players[-1])
-        script = (DECISIONS.replace("GAME", repr(name)).replace("COUNT", str(count))
-                  .replace("SEED", str(seed)).replace("PLAYERS", str(players)))
+        script = (
+            DECISIONS.replace("GAME", repr(name))
+            .replace("COUNT", str(count))
+            .replace("SEED", str(seed))
+            .replace("PLAYERS", str(players))
+        )
         counts = sorted(callgrind(script)[1:-1])
         level = spec.levels[-1]
         yield f"{name}_{level}_decision_minstr_p50", counts[len(counts) // 2] / 1e6

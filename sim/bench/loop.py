@@ -26,8 +26,9 @@ from sim.bench.buses import recording_serial
 from sim.timing import TAP_S
 
 
-def _board(clock: Any, loop: EventLoop, path: Path | None = None,
-           think_apart: bool | None = None) -> tuple[Board, Any, dict[str, Any]]:
+def _board(
+    clock: Any, loop: EventLoop, path: Path | None = None, think_apart: bool | None = None
+) -> tuple[Board, Any, dict[str, Any]]:
     config = load_board(path)
     serial, bus = recording_serial(config.display)
     hardware = open_hardware(config, "mock", emit=loop.post, clock=clock, serial=serial)
@@ -180,8 +181,12 @@ def idle_cpu(seconds: float) -> dict[str, float]:
     loop.post(Stop())
     thread.join(5)
     board.close()
-    return {"idle_cpu_percent": 100.0 * cpu / wall, "idle_cpu_percent_thinking_process": 100.0 * child / wall,
-            "idle_cpu_percent_both": 100.0 * (cpu + child) / wall, "idle_seconds": wall}
+    return {
+        "idle_cpu_percent": 100.0 * cpu / wall,
+        "idle_cpu_percent_thinking_process": 100.0 * child / wall,
+        "idle_cpu_percent_both": 100.0 * (cpu + child) / wall,
+        "idle_seconds": wall,
+    }
 
 
 def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
@@ -207,8 +212,11 @@ def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
 def cursor_move_bytes() -> dict[str, float]:
     """I2C bytes for one RIGHT press on the main menu, against a full frame."""
     full, move, _ = _bus_bytes()
-    return {"i2c_bytes_full_frame": full, "i2c_bytes_cursor_move": move,
-            "i2c_cursor_move_percent_of_full": 100.0 * move / full}
+    return {
+        "i2c_bytes_full_frame": full,
+        "i2c_bytes_cursor_move": move,
+        "i2c_cursor_move_percent_of_full": 100.0 * move / full,
+    }
 
 
 def profile_bytes() -> dict[str, float]:
@@ -217,9 +225,12 @@ def profile_bytes() -> dict[str, float]:
     for path in sorted((default_board_path().parent / "boards").glob("*.toml")):
         full, move, unchanged = _bus_bytes(path)
         name = path.stem
-        figures |= {f"{name}_bus_bytes_full_frame": full, f"{name}_bus_bytes_cursor_move": move,
-                    f"{name}_cursor_move_percent_of_full": 100.0 * move / full,
-                    f"{name}_bus_bytes_unchanged_frame": unchanged}
+        figures |= {
+            f"{name}_bus_bytes_full_frame": full,
+            f"{name}_bus_bytes_cursor_move": move,
+            f"{name}_cursor_move_percent_of_full": 100.0 * move / full,
+            f"{name}_bus_bytes_unchanged_frame": unchanged,
+        }
     return figures
 
 
@@ -313,13 +324,18 @@ def game_roll(game: Any) -> Any:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--idle-seconds", type=float, default=30.0,
-                        help="how long to measure the idle CPU (default 30)")
-    parser.add_argument("--samples", type=int, default=400,
-                        help="button presses timed for the edge-to-push figures (default 400)")
-    parser.add_argument("--instructions", action="store_true",
-                        help="instead: count instructions with callgrind (cursor move, a step with its "
-                             "animation, start to READY); slow")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=30.0, help="how long to measure the idle CPU (default 30)"
+    )
+    parser.add_argument(
+        "--samples", type=int, default=400, help="button presses timed for the edge-to-push figures (default 400)"
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instead: count instructions with callgrind (cursor move, a step with its "
+        "animation, start to READY); slow",
+    )
 
 
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:

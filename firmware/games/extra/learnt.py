@@ -80,8 +80,7 @@ def _section(table: dict[Any, float], width: int) -> bytes:
     return _SECTION.pack(width, len(table)) + bytes(keys) + values.tobytes()
 
 
-def dump(path: Path, rows: dict[Key, float], numbers: dict[Key, float], joint: dict[Key, float],
-         command: str) -> None:
+def dump(path: Path, rows: dict[Key, float], numbers: dict[Key, float], joint: dict[Key, float], command: str) -> None:
     """Write the tables to `path` (refusing a value that does not round-trip exactly)."""
     payload = _section(rows, 5) + _section(numbers, 3) + _section(joint, 2)
     text = command.encode()
@@ -104,21 +103,22 @@ def load(path: Path = PATH) -> Tables:
     start = _HEADER.size + command_length
     payload = memoryview(data)[start:]
     if len(payload) != payload_length:
-        raise LearntTablesError(f"{path}: {len(payload)} bytes of tables where the header says {payload_length} "
-                                "(truncated or padded)")
+        raise LearntTablesError(
+            f"{path}: {len(payload)} bytes of tables where the header says {payload_length} (truncated or padded)"
+        )
     if hashlib.sha256(payload).digest() != digest:
         raise LearntTablesError(f"{path}: the tables do not match their checksum (the file is damaged)")
     try:
-        command = bytes(data[_HEADER.size:start]).decode()
+        command = bytes(data[_HEADER.size : start]).decode()
         tables: list[dict[Any, float]] = []
         offset = 0
         for _ in range(3):
             width, count = _SECTION.unpack_from(payload, offset)
             offset += _SECTION.size
-            keys = payload[offset:offset + width * count]
+            keys = payload[offset : offset + width * count]
             offset += width * count
             values = array("h")
-            values.frombytes(payload[offset:offset + 2 * count])
+            values.frombytes(payload[offset : offset + 2 * count])
             offset += 2 * count
             if len(keys) != width * count or len(values) != count:
                 raise ValueError("a table runs past the end")

@@ -26,9 +26,7 @@ SUMS: tuple[int, ...] = tuple(range(2, 13))
 POINTS: Mapping[int, int] = MappingProxyType(
     {2: 100, 3: 70, 4: 60, 5: 50, 6: 40, 7: 30, 8: 40, 9: 50, 10: 60, 11: 70, 12: 100}
 )
-WALLS: Mapping[int, int] = MappingProxyType(
-    {2: 3, 3: 3, 4: 4, 5: 5, 6: 7, 7: 7, 8: 7, 9: 5, 10: 4, 11: 3, 12: 3}
-)
+WALLS: Mapping[int, int] = MappingProxyType({2: 3, 3: 3, 4: 4, 5: 5, 6: 7, 7: 7, 8: 7, 9: 5, 10: 4, 11: 3, 12: 3})
 FACTORS: tuple[int, ...] = (0, 1, 2, 3, 5, 7)
 ROW_SIZES: Mapping[int, int] = MappingProxyType({s: WALLS[s] + len(FACTORS) for s in SUMS})
 COLUMN_SIZES: tuple[int, ...] = (7, 8, 9)
@@ -82,7 +80,9 @@ def row_score(total: int, crosses: int) -> int:
     if crosses == 0:
         return 0
     if not 0 < crosses <= ROW_SIZES[total]:
-        raise IllegalStepError(N_("sheet: row {row} has {size} boxes, not {n} crosses"), row=total, size=ROW_SIZES[total], n=crosses)
+        raise IllegalStepError(
+            N_("sheet: row {row} has {size} boxes, not {n} crosses"), row=total, size=ROW_SIZES[total], n=crosses
+        )
     wall = WALLS[total]
     if crosses <= wall:
         return WALL_SCORE
@@ -127,19 +127,30 @@ class Sheet:
             if total not in ROW_SIZES:
                 raise IllegalStepError(N_("sheet: there is no row {row!r} (rows are 2 to 12)"), row=total)
             if type(count) is not int or not 0 <= count <= ROW_SIZES[total]:
-                raise IllegalStepError(N_("sheet: row {row} has {size} boxes, {n!r} crosses do not fit"), row=total, size=ROW_SIZES[total], n=count)
+                raise IllegalStepError(
+                    N_("sheet: row {row} has {size} boxes, {n!r} crosses do not fit"),
+                    row=total,
+                    size=ROW_SIZES[total],
+                    n=count,
+                )
             sheet._crosses[total - 2] = count
         if len(numbers) != len(COLUMN_SIZES) or len(column_crosses) != len(COLUMN_SIZES):
             raise IllegalStepError(N_("sheet: the EXTRA table has exactly 3 columns"))
         owned = [n for n in numbers if n is not None]
         if any(n not in FACES for n in owned) or len(set(owned)) != len(owned):
-            raise IllegalStepError(N_("sheet: EXTRA numbers must be different die faces 1-6, not {numbers}"), numbers=list(numbers))
+            raise IllegalStepError(
+                N_("sheet: EXTRA numbers must be different die faces 1-6, not {numbers}"), numbers=list(numbers)
+            )
         for column, (number, count) in enumerate(zip(numbers, column_crosses)):
             size = COLUMN_SIZES[column]
             if type(count) is not int or not 0 <= count <= size or (number is None and count):
                 raise IllegalStepError(
                     N_("sheet: column {column} ({size} boxes, number {number}) cannot hold {n!r} crosses"),
-                    column=column, size=size, number=number, n=count)
+                    column=column,
+                    size=size,
+                    number=number,
+                    n=count,
+                )
             sheet._numbers[column] = number
             sheet._column_crosses[column] = count
             if count == size:
@@ -223,7 +234,10 @@ class Sheet:
         if not isinstance(other, Sheet):
             return NotImplemented
         return (self._crosses, self._numbers, self._column_crosses) == (
-            other._crosses, other._numbers, other._column_crosses)
+            other._crosses,
+            other._numbers,
+            other._column_crosses,
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable (by the engine)
 
@@ -340,8 +354,9 @@ def _roll_table(faces: tuple[int, ...]) -> bytes:
     table = _TABLES.get(faces)
     if table is None:
         a, b, c, d, e = faces
-        table = _TABLES[faces] = (_TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d]
-                                  + _TERMS[4][e]).to_bytes(_SHOWN_SETS, "little")
+        table = _TABLES[faces] = (_TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e]).to_bytes(
+            _SHOWN_SETS, "little"
+        )
     return table
 
 
@@ -383,15 +398,22 @@ def _integers(step: Choice) -> bool:
     equal to 1, 1 and 0: such a choice would pass for the offered one and be played and
     recorded as given, so it goes to the full check, which names the field."""
     pairs = step.pairs
-    return (type(step.player) is int and (step.extra is None or type(step.extra) is int)
-            and (step.column is None or type(step.column) is int) and type(pairs) is tuple
-            and all(type(pair) is tuple and all(type(index) is int for index in pair) for pair in pairs))
+    return (
+        type(step.player) is int
+        and (step.extra is None or type(step.extra) is int)
+        and (step.column is None or type(step.column) is int)
+        and type(pairs) is tuple
+        and all(type(pair) is tuple and all(type(index) is int for index in pair) for pair in pairs)
+    )
 
 
 def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
-    if not (isinstance(pairs, tuple) and len(pairs) == 2
-            and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)):
+    if not (
+        isinstance(pairs, tuple)
+        and len(pairs) == 2
+        and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)
+    ):
         return Text(N_("pairs must be two pairs of dice indices, not {pairs!r}"), pairs=pairs)
     used = {*pairs[0], *pairs[1]}
     if any(not 0 <= i < DICE_COUNT for i in used):
@@ -399,7 +421,11 @@ def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     if len(used) != 4:
         return Text(N_("pairs {pairs} must use four different dice"), pairs=[list(p) for p in pairs])
     if extra in used:
-        return Text(N_("pairs {pairs}: the extra die {extra} cannot also be in a pair"), pairs=[list(p) for p in pairs], extra=extra)
+        return Text(
+            N_("pairs {pairs}: the extra die {extra} cannot also be in a pair"),
+            pairs=[list(p) for p in pairs],
+            extra=extra,
+        )
     return None
 
 
@@ -455,8 +481,17 @@ class Extra(Game):
             return (self._events, tuple(self._undecided), self.faces, self.rolls)
         player = self._undecided[0]  # a Choice for someone else is refused before any change
         sheet = self.sheets[player]
-        return (self._events, tuple(self._undecided), tuple(self._in_game), self.roller, player,
-                tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended)
+        return (
+            self._events,
+            tuple(self._undecided),
+            tuple(self._in_game),
+            self.roller,
+            player,
+            tuple(sheet._crosses),
+            tuple(sheet._numbers),
+            tuple(sheet._column_crosses),
+            sheet._ended,
+        )
 
     def _restore(self, record: Any) -> None:
         self._offered = None
@@ -642,7 +677,9 @@ class Extra(Game):
         """The rule `step` breaks, or None; changes nothing."""
         player = self._undecided[0]
         if type(step.player) is not int or step.player != player:
-            return Text(N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player)
+            return Text(
+                N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player
+            )
         faces = cast(tuple[int, ...], self.faces)  # a decision is pending only after a roll
         sheet = self.sheets[player]
         extra, column = step.extra, step.column
@@ -655,25 +692,46 @@ class Extra(Game):
             shown = [i for i, face in enumerate(faces) if face in numbers]
             if shown and extra not in shown:
                 owned = sorted(n for n in numbers if n is not None)
-                return Text(N_("extra die: the roll shows an EXTRA number of {owned}, so the extra die "
-                               "must be one of dice {shown}, not {extra}"), owned=owned, shown=shown, extra=extra)
+                return Text(
+                    N_(
+                        "extra die: the roll shows an EXTRA number of {owned}, so the extra die "
+                        "must be one of dice {shown}, not {extra}"
+                    ),
+                    owned=owned,
+                    shown=shown,
+                    extra=extra,
+                )
             if not shown and extra is not None:
-                return Text(N_("free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"), extra=extra)
+                return Text(
+                    N_("free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"),
+                    extra=extra,
+                )
         elif extra is None:
-            return Text(N_("free ride: only with three EXTRA numbers; player {player} owns {owned}, so an extra die is needed"),
-                        player=player, owned=sheet.owned)
+            return Text(
+                N_("free ride: only with three EXTRA numbers; player {player} owns {owned}, so an extra die is needed"),
+                player=player,
+                owned=sheet.owned,
+            )
         if extra is not None:
             face = faces[extra]
             owned_column = sheet.column_of(face)
             if owned_column is not None and column is not None:
-                return Text(N_("EXTRA column: {face} is already the EXTRA number of column {column}; give no column"),
-                            face=face, column=owned_column)
+                return Text(
+                    N_("EXTRA column: {face} is already the EXTRA number of column {column}; give no column"),
+                    face=face,
+                    column=owned_column,
+                )
             if owned_column is None:
                 if column is None:
-                    return Text(N_("EXTRA column: {face} becomes a new EXTRA number; choose an empty column"), face=face)
+                    return Text(
+                        N_("EXTRA column: {face} becomes a new EXTRA number; choose an empty column"), face=face
+                    )
                 if numbers[column] is not None:
-                    return Text(N_("EXTRA column: column {column} already holds the EXTRA number {number}"),
-                                column=column, number=numbers[column])
+                    return Text(
+                        N_("EXTRA column: column {column} already holds the EXTRA number {number}"),
+                        column=column,
+                        number=numbers[column],
+                    )
         elif column is not None:
             return Text(N_("EXTRA column: a free ride writes no EXTRA number; give no column"))
         return _pairs_problem(step.pairs, extra)
@@ -724,8 +782,17 @@ class Extra(Game):
                 if column_crosses[column] == COLUMN_SIZES[column]:
                     sheet._ended = True
             if events is not None:
-                events.append({"kind": "extra", "player": player, "die": extra, "face": face,
-                               "column": column, "new": new, "crossed": cross})
+                events.append(
+                    {
+                        "kind": "extra",
+                        "player": player,
+                        "die": extra,
+                        "face": face,
+                        "column": column,
+                        "new": new,
+                        "crossed": cross,
+                    }
+                )
         crosses = sheet._crosses
         (a, b), (c, d) = step.pairs
         first, second = faces[a] + faces[b] - 2, faces[c] + faces[d] - 2  # the rows' indices
@@ -799,8 +866,12 @@ class Extra(Game):
         if "roll" in data:
             return parse_roll(data, DICE_COUNT, int)
         if "player" not in data:
-            raise RecordError(Text(N_("an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {keys}"),
-                                   keys=sorted(data)))
+            raise RecordError(
+                Text(
+                    N_("an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {keys}"),
+                    keys=sorted(data),
+                )
+            )
         player = data["player"]
         if type(player) is not int or player < 0:
             raise RecordError(Text(N_("'player' must be a seat index (integer from 0), not {player!r}"), player=player))
@@ -813,10 +884,19 @@ class Extra(Game):
         if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
             raise RecordError(Text(N_("'column' must be 0, 1, 2 or null, not {column!r}"), column=column))
         pairs = data.get("pairs")
-        if not (isinstance(pairs, list) and len(pairs) == 2 and all(
+        if not (
+            isinstance(pairs, list)
+            and len(pairs) == 2
+            and all(
                 isinstance(p, list) and len(p) == 2 and all(type(i) is int and 0 <= i < DICE_COUNT for i in p)
-                for p in pairs)):
-            raise RecordError(Text(N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
-                                   pairs=pairs))
+                for p in pairs
+            )
+        ):
+            raise RecordError(
+                Text(
+                    N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
+                    pairs=pairs,
+                )
+            )
         (a, b), (c, d) = pairs
         return Choice(player, extra, column, ((a, b), (c, d)))

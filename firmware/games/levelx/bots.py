@@ -140,7 +140,8 @@ def _player_value(state: _State, player: int, weights: Weights, horizon: float) 
             continue
         if at == _LAST[i]:
             threatened = weights.oust_risk and any(
-                rows[i] == _LAST[i] - 1 for p, rows in enumerate(state.pieces) if p != player)
+                rows[i] == _LAST[i] - 1 for p, rows in enumerate(state.pieces) if p != player
+            )
             value += horizon * weights.on_x * ROWS[i] * (1 - weights.oust_risk if threatened else 1)
         else:
             value += horizon * weights.progress * ROWS[i] * (at + 1) / FIELDS[i]
@@ -168,8 +169,9 @@ def _judge(state: _State, me: int, weights: Weights) -> float:
     return mine - max(others)
 
 
-def _best_outcome(game: Any, faces: tuple[int, ...], base: _State, me: int, weights: Weights,
-                  cache: dict[tuple[int, ...], float]) -> tuple[float, Any]:
+def _best_outcome(
+    game: Any, faces: tuple[int, ...], base: _State, me: int, weights: Weights, cache: dict[tuple[int, ...], float]
+) -> tuple[float, Any]:
     best: tuple[float, Any] = (float("-inf"), None)
     for outcome in outcomes(faces):
         value = cache.get(outcome.sums)
@@ -220,8 +222,14 @@ def _lead_with_tile(game: Any) -> int:
 def _threat(game: Any, player: int) -> int:
     """The most `player` can be expected to add in one turn: a chip for each of their pieces on
     (or one field before) an X of an open row, the best two (a turn rarely forms more groups)."""
-    chips = sorted((row for row, at, last, left in zip(ROWS, game.pieces[player], _LAST, game.chips_left)
-                    if at is not None and at >= last - 1 and left), reverse=True)
+    chips = sorted(
+        (
+            row
+            for row, at, last, left in zip(ROWS, game.pieces[player], _LAST, game.chips_left)
+            if at is not None and at >= last - 1 and left
+        ),
+        reverse=True,
+    )
     return sum(chips[:2])
 
 
@@ -234,8 +242,7 @@ def _tile_wins(game: Any) -> bool:
     me = game.current_player
     scores = list(game.scores)
     scores[me] += game.tiles_left[0]
-    return all(scores[p] + (_threat(game, p) if p > me else 0) < scores[me]
-               for p in range(len(scores)) if p != me)
+    return all(scores[p] + (_threat(game, p) if p > me else 0) < scores[me] for p in range(len(scores)) if p != me)
 
 
 def hint_reason(game: Any, decision: Any) -> str:
@@ -287,7 +294,9 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
         return Bonus(True)
     if game.ones_to_turn:
         return rng.choice(decisions)  # turning ones: any new faces; the outcome is chosen next
-    best = max(outcomes(game), key=lambda o: (len(o.sums), sum(_levelx_progress(game, s) for s in o.sums), rng.random()))
+    best = max(
+        outcomes(game), key=lambda o: (len(o.sums), sum(_levelx_progress(game, s) for s in o.sums), rng.random())
+    )
     return best.groups
 
 

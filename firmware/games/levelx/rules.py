@@ -20,8 +20,7 @@ from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import (OVER, RECORD_VERSION, Game, Pending, Roll, parse_roll, pending_values,
-                                 winners_of)
+from firmware.games.base import OVER, RECORD_VERSION, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
 FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
@@ -117,7 +116,9 @@ class Groups:
         for group in groups:
             for index in group:
                 if type(index) is not int:
-                    raise IllegalStepError(N_("groups: die index {index!r} must be an integer 0–{last}"), index=index, last=DICE_COUNT - 1)
+                    raise IllegalStepError(
+                        N_("groups: die index {index!r} must be an integer 0–{last}"), index=index, last=DICE_COUNT - 1
+                    )
         object.__setattr__(self, "groups", groups)
         object.__setattr__(self, "_key", tuple(sorted(tuple(sorted(group)) for group in groups)))
         # For the engine's fast path: each group's bit mask of dice indices (in the order
@@ -320,17 +321,48 @@ class LevelX(Game):
         return self._full_record()
 
     def _full_record(self) -> tuple[Any, ...]:
-        return (self._faces, self._ones_turned, self._events, self._current, self._round,
-                tuple(self._pieces), tuple(self._x_holders), tuple(self._chips_left),
-                tuple(self._chip_counts), self._bonus, self._tiles_left, tuple(self._supply), self._lost,
-                self._closed, self._end_triggered, self._over, self._asking)
+        return (
+            self._faces,
+            self._ones_turned,
+            self._events,
+            self._current,
+            self._round,
+            tuple(self._pieces),
+            tuple(self._x_holders),
+            tuple(self._chips_left),
+            tuple(self._chip_counts),
+            self._bonus,
+            self._tiles_left,
+            tuple(self._supply),
+            self._lost,
+            self._closed,
+            self._end_triggered,
+            self._over,
+            self._asking,
+        )
 
     def _restore(self, record: Any) -> None:
         self._faces, self._ones_turned, self._events = record[0], record[1], record[2]
         if len(record) > 3:
-            (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, self._bonus,
-             self._tiles_left, supply, self._lost, self._closed, self._end_triggered, self._over,
-             self._asking) = record
+            (
+                _,
+                _,
+                _,
+                self._current,
+                self._round,
+                pieces,
+                x_holders,
+                chips_left,
+                chip_counts,
+                self._bonus,
+                self._tiles_left,
+                supply,
+                self._lost,
+                self._closed,
+                self._end_triggered,
+                self._over,
+                self._asking,
+            ) = record
             self._pieces = list(pieces)
             self._x_holders = list(x_holders)
             self._chips_left = list(chips_left)
@@ -411,7 +443,9 @@ class LevelX(Game):
     def _apply(self, step: Any) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).
         if self._asking and not isinstance(step, Bonus):
-            raise IllegalStepError(N_("the last bonus tile is offered: take it or decline it first (bonus true or false)"))
+            raise IllegalStepError(
+                N_("the last bonus tile is offered: take it or decline it first (bonus true or false)")
+            )
         previous, self._events = self._events, []
         try:
             if isinstance(step, Roll):
@@ -423,7 +457,9 @@ class LevelX(Game):
             elif isinstance(step, Bonus):
                 self._choose_bonus(step.take)
             else:
-                raise IllegalStepError(N_("{step!r} is not a LEVEL X step (roll, turn_ones, groups or bonus)"), step=step)
+                raise IllegalStepError(
+                    N_("{step!r} is not a LEVEL X step (roll, turn_ones, groups or bonus)"), step=step
+                )
         except IllegalStepError:
             self._events = previous  # a refused step changes nothing, its events included
             raise
@@ -442,12 +478,20 @@ class LevelX(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
-            raise RecordError(Text(N_("a LEVEL X step must be an object with 'roll', 'turn_ones', 'groups' or 'bonus',"
-                                      " not {data!r}"), data=data))
+            raise RecordError(
+                Text(
+                    N_("a LEVEL X step must be an object with 'roll', 'turn_ones', 'groups' or 'bonus', not {data!r}"),
+                    data=data,
+                )
+            )
         keys = [key for key in ("roll", "turn_ones", "groups", "bonus") if key in data]
         if len(keys) != 1:
-            raise RecordError(Text(N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups', 'bonus';"
-                                      " got {keys}"), keys=sorted(data)))
+            raise RecordError(
+                Text(
+                    N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups', 'bonus'; got {keys}"),
+                    keys=sorted(data),
+                )
+            )
         if keys[0] == "bonus":
             take = data["bonus"]
             if type(take) is not bool:
@@ -464,7 +508,9 @@ class LevelX(Game):
         if not isinstance(groups, list) or not all(
             isinstance(group, list) and all(type(index) is int for index in group) for group in groups
         ):
-            raise RecordError(Text(N_("'groups' must be a list of lists of integer dice indices, not {groups!r}"), groups=groups))
+            raise RecordError(
+                Text(N_("'groups' must be a list of lists of integer dice indices, not {groups!r}"), groups=groups)
+            )
         return Groups(tuple(tuple(group) for group in groups))
 
     # --- read-only state for the UI ----------------------------------------------------
@@ -497,7 +543,7 @@ class LevelX(Game):
         return self._per_player(self._pieces)
 
     def _per_player(self, flat: list[Any]) -> tuple[tuple[Any, ...], ...]:
-        return tuple(tuple(flat[start:start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
+        return tuple(tuple(flat[start : start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
 
     @property
     def x_holders(self) -> tuple[int | None, ...]:
@@ -581,11 +627,15 @@ class LevelX(Game):
             raise IllegalStepError(N_("lucky loser: the ones were already turned this turn (one choice per turn)"))
         ones = [index for index, face in enumerate(faces) if face == 1]
         if len(ones) < 2:
-            raise IllegalStepError(N_("lucky loser: needs two or more dice showing 1, this roll shows {n}"), n=len(ones))
+            raise IllegalStepError(
+                N_("lucky loser: needs two or more dice showing 1, this roll shows {n}"), n=len(ones)
+            )
         if len(new_faces) != len(ones) - 1:
             raise IllegalStepError(
                 N_("lucky loser: all the ones but one are turned: {want} new faces, not {got}"),
-                want=len(ones) - 1, got=len(new_faces))
+                want=len(ones) - 1,
+                got=len(new_faces),
+            )
         for face in new_faces:
             if type(face) is not int or face not in FACES:
                 raise IllegalStepError(N_("lucky loser: new face {face!r} is not a die face 1–6"), face=face)
@@ -636,16 +686,26 @@ class LevelX(Game):
             total = 0
             for index in group:
                 if not 0 <= index < DICE_COUNT:
-                    raise IllegalStepError(N_("groups: die index {index} does not exist (dice are 0–{last})"), index=index, last=DICE_COUNT - 1)
+                    raise IllegalStepError(
+                        N_("groups: die index {index} does not exist (dice are 0–{last})"),
+                        index=index,
+                        last=DICE_COUNT - 1,
+                    )
                 bit = 1 << index
                 if used & bit:
-                    raise IllegalStepError(N_("groups: die {index} is in two groups (each die belongs to one group)"), index=index)
+                    raise IllegalStepError(
+                        N_("groups: die {index} is in two groups (each die belongs to one group)"), index=index
+                    )
                 used |= bit
                 total += faces[index]
             if not MIN_SUM <= total <= MAX_SUM:
                 raise IllegalStepError(
                     N_("groups: group {group} sums to {total}; a group must sum to {low}–{high}"),
-                    group=list(group), total=total, low=MIN_SUM, high=MAX_SUM)
+                    group=list(group),
+                    total=total,
+                    low=MIN_SUM,
+                    high=MAX_SUM,
+                )
             totals.append(total)
         return totals
 
@@ -692,13 +752,13 @@ class LevelX(Game):
             self._events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
         if self._chips_left[row] == 0:
             self._close(row)
-        sets = min(self._chip_counts[start:start + _WIDTH])
+        sets = min(self._chip_counts[start : start + _WIDTH])
         tiles = self._bonus[player]
         keep = 1 if self.last_tile_choice else 0  # version 2: the last tile is the player's choice
         while sets > len(tiles) and len(self._tiles_left) > keep:
             tile, self._tiles_left = self._tiles_left[0], self._tiles_left[1:]
             tiles += (tile,)
-            self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1:]
+            self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1 :]
             if self._events is not None:
                 self._events.append({"kind": "bonus", "player": player, "tile": tile})
             if not self._tiles_left:
@@ -716,7 +776,7 @@ class LevelX(Game):
         tile = self._tiles_left[0]
         if take:
             self._tiles_left = ()
-            self._bonus = self._bonus[:player] + (self._bonus[player] + (tile,),) + self._bonus[player + 1:]
+            self._bonus = self._bonus[:player] + (self._bonus[player] + (tile,),) + self._bonus[player + 1 :]
             if self._events is not None:
                 self._events.append({"kind": "bonus", "player": player, "tile": tile})
             self._trigger_end("bonus")
@@ -792,7 +852,9 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
     else:
         faces = tuple(game_or_faces)
         if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
-            raise IllegalStepError(N_("outcomes: LEVEL X needs {n} faces 1–6, not {faces}"), n=DICE_COUNT, faces=list(faces))
+            raise IllegalStepError(
+                N_("outcomes: LEVEL X needs {n} faces 1–6, not {faces}"), n=DICE_COUNT, faces=list(faces)
+            )
     sums, bad = _sums_for(faces)
     found: dict[tuple[int, ...], Groups] = {}
     for groups, masks, needs in _GROUPINGS:

@@ -50,12 +50,13 @@ def test_the_shipped_file_carries_its_command_and_checksum() -> None:
     data = learnt.PATH.read_bytes()
     magic, version, command_length, payload_length, digest = learnt._HEADER.unpack_from(data)
     assert (magic, version) == (b"XBLEARNT", 1)
-    payload = data[learnt._HEADER.size + command_length:]
+    payload = data[learnt._HEADER.size + command_length :]
     assert len(payload) == payload_length and hashlib.sha256(payload).digest() == digest
     shipped = learnt.tables()
     assert shipped.command.splitlines() == [
         "python scripts/extra_table.py --rounds 16 --games 8000 --seed 1 --average 4 --step 0.5",
-        "python scripts/extra_table.py --keep-tables --joint-games 4000 --seed 1"]
+        "python scripts/extra_table.py --keep-tables --joint-games 4000 --seed 1",
+    ]
     assert (len(shipped.rows), len(shipped.numbers), len(shipped.joint)) == (26970, 42, 69)
     assert len(data) < 200_000  # about 7 bytes an entry
     assert not list(learnt.PATH.parent.glob("table*.py"))  # no table as Python source
@@ -90,11 +91,16 @@ def _damaged(tmp_path: Path, how: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("how", "says"), [
-    ("flipped", "do not match their checksum"), ("truncated", "truncated"),
-    ("magic", "not an EXTRA! learnt-tables file"), ("version", "format version 2; this firmware reads 1"),
-    ("missing", "cannot read"),
-])
+@pytest.mark.parametrize(
+    ("how", "says"),
+    [
+        ("flipped", "do not match their checksum"),
+        ("truncated", "truncated"),
+        ("magic", "not an EXTRA! learnt-tables file"),
+        ("version", "format version 2; this firmware reads 1"),
+        ("missing", "cannot read"),
+    ],
+)
 def test_a_damaged_file_is_refused_naming_it(tmp_path: Path, how: str, says: str) -> None:
     path = tmp_path / "missing.bin" if how == "missing" else _damaged(tmp_path, how)
     with pytest.raises(learnt.LearntTablesError, match=says) as refused:
@@ -129,13 +135,31 @@ def test_strong_plays_as_medium_on_a_damaged_file_and_logs_it_once(damaged_shipp
 
 def test_the_generator_writes_the_data_file(tmp_path: Path) -> None:
     out = tmp_path / "learnt.bin"
-    done = subprocess.run([sys.executable, "scripts/extra_table.py", "--rounds", "1", "--games", "4", "--jobs", "1",
-                           "--joint-games", "2", "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "scripts/extra_table.py",
+            "--rounds",
+            "1",
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--joint-games",
+            "2",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     made = learnt.load(out)
-    assert made.command == ("python scripts/extra_table.py --rounds 1 --games 4 --seed 1 --average 1 --step 1.0"
-                            " --joint-games 2")
+    assert made.command == (
+        "python scripts/extra_table.py --rounds 1 --games 4 --seed 1 --average 1 --step 1.0 --joint-games 2"
+    )
     assert made.rows and len(made.numbers) == 42 and made.joint
 
 
@@ -160,7 +184,12 @@ def test_the_engine_says_the_tables_are_damaged_and_plays_on(damaged_shipped_fil
     assert answer[-1] == "readyok"
     [error] = [line for line in answer if line.startswith("info string error")]
     assert str(damaged_shipped_file) in error and "plays as medium" in error
-    record = {"format": "xtraboard-record", "version": 1, "game": "extra", "players": [{"name": "A"}],
-              "steps": [{"roll": [1, 2, 3, 4, 6]}]}
+    record = {
+        "format": "xtraboard-record",
+        "version": 1,
+        "game": "extra",
+        "players": [{"name": "A"}],
+        "steps": [{"roll": [1, 2, 3, 4, 6]}],
+    }
     engine.handle("position " + json.dumps(record))
     assert engine.handle("go")[-1].startswith("bestmove {")

@@ -32,8 +32,10 @@ from firmware.ui.play import PlayScreen, ResultScreen
 from sim.board import SimBoard
 
 DECLINE_THEN_TAKE = [
-    {"bonus": False}, *turn_steps(*PASS),
-    *turn_steps((6, 1, 1, 2), [[0]]), {"bonus": True},  # a chip of 6: asked again, takes it
+    {"bonus": False},
+    *turn_steps(*PASS),
+    *turn_steps((6, 1, 1, 2), [[0]]),
+    {"bonus": True},  # a chip of 6: asked again, takes it
     *turn_steps(*PASS),
 ]
 
@@ -144,10 +146,16 @@ def test_a_trailing_or_threatened_strong_bot_declines_and_the_end_makes_it_take(
     data = offer_record()
     data["steps"] += [{"bonus": False}]
     game = replay_record(data)
-    for faces, groups in [((5, 5, 5, 5), [[0], [1], [2], [3]]), ((6, 6, 6, 6), [[0], [1], [2], [3]]),
-                          ((3, 4, 3, 4), [[0, 1], [2, 3]]), ((3, 4, 3, 4), [[0, 1], [2, 3]]),
-                          ((4, 4, 4, 4), [[0, 1], [2, 3]]), ((4, 4, 4, 4), [[0, 1], [2, 3]]),
-                          ((4, 5, 4, 5), [[0, 1], [2, 3]]), ((5, 5, 5, 5), [[0, 1], [2, 3]])]:
+    for faces, groups in [
+        ((5, 5, 5, 5), [[0], [1], [2], [3]]),
+        ((6, 6, 6, 6), [[0], [1], [2], [3]]),
+        ((3, 4, 3, 4), [[0, 1], [2, 3]]),
+        ((3, 4, 3, 4), [[0, 1], [2, 3]]),
+        ((4, 4, 4, 4), [[0, 1], [2, 3]]),
+        ((4, 4, 4, 4), [[0, 1], [2, 3]]),
+        ((4, 5, 4, 5), [[0, 1], [2, 3]]),
+        ((5, 5, 5, 5), [[0, 1], [2, 3]]),
+    ]:
         game.apply_json({"roll": list(faces)})
         game.apply_json({"groups": groups})
         if game.bonus_pending:
@@ -165,8 +173,11 @@ def test_a_trailing_or_threatened_strong_bot_declines_and_the_end_makes_it_take(
     # the game goes on); with the third closed stack the game ends this round: the tile is
     # points for nothing, so even trailing Red takes it.
     game.apply(Bonus(False))
-    for faces, groups in [((5, 5, 4, 4), [[0, 1], [2, 3]]), ((4, 4, 4, 5), [[0, 1], [2, 3]]),
-                          ((4, 5, 3, 4), [[0, 1], [2, 3]])]:
+    for faces, groups in [
+        ((5, 5, 4, 4), [[0, 1], [2, 3]]),
+        ((4, 4, 4, 5), [[0, 1], [2, 3]]),
+        ((4, 5, 3, 4), [[0, 1], [2, 3]]),
+    ]:
         game.apply_json({"roll": [2, 2, 2, 2]})
         game.apply_json({"groups": []})
         game.apply_json({"roll": list(faces)})
@@ -222,10 +233,15 @@ def test_random_play_from_the_offer_never_raises_and_undo_restores(seed: int) ->
 def test_the_engine_answers_the_offer_with_a_bonus_step() -> None:
     v2 = json.dumps(offer_record())
     v1 = json.dumps(offer_record(version=1))
-    lines = [f"position {v2}", "go", "setoption name Level value easy", "go",
-             f"position {v1}", "go", "quit"]
-    done = subprocess.run([sys.executable, "-m", "firmware", "engine"], input="".join(f"{line}\n" for line in lines),
-                          capture_output=True, text=True, timeout=60, check=True)
+    lines = [f"position {v2}", "go", "setoption name Level value easy", "go", f"position {v1}", "go", "quit"]
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "engine"],
+        input="".join(f"{line}\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     moves = [line for line in done.stdout.splitlines() if line.startswith("bestmove")]
     assert moves == ['bestmove {"bonus":true}', 'bestmove {"bonus":true}', "bestmove none"]  # v1: Red to roll
 
@@ -292,7 +308,7 @@ def test_a_person_declines_the_last_tile_then_takes_it_through_the_buttons(tmp_p
         assert isinstance(board.app.screen, ResultScreen) and not board.app.problems
         finished = board.journal.finished("levelx")[0].record
         assert finished["version"] == 2
-        assert finished["steps"][-len(DECLINE_THEN_TAKE):] == DECLINE_THEN_TAKE
+        assert finished["steps"][-len(DECLINE_THEN_TAKE) :] == DECLINE_THEN_TAKE
         assert replay_record(finished).result() == finished["result"]
         assert finished["result"]["bonus"] == [list(BONUS_TILES), []]
     finally:

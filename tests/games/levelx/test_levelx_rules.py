@@ -449,8 +449,11 @@ def test_entitled_player_chooses_and_taking_ends_the_game_after_the_round() -> N
     refused(game, Groups(()), "bonus")
     game.apply(Bonus(True))
     assert game.bonus[0] == BONUS_TILES and game.tiles_left == () and game.end_triggered
-    assert game.events == [{"kind": "bonus", "player": 0, "tile": 6}, {"kind": "end_triggered", "reason": "bonus"},
-                           {"kind": "turn", "player": 1, "round": game.round_number}]
+    assert game.events == [
+        {"kind": "bonus", "player": 0, "tile": 6},
+        {"kind": "end_triggered", "reason": "bonus"},
+        {"kind": "turn", "player": 1, "round": game.round_number},
+    ]
     assert game.actor(-1) == 0 and game.pending() == Pending("roll", 1)
     turn(game, (5, 5, 5, 5), SINGLES)  # Red completes the round
     assert game.is_over() and game.result()["bonus"] == [[15, 12, 9, 6], []]  # type: ignore[index]
