@@ -4,7 +4,9 @@ process are the same thing to the table: asked for a decision, they answer *late
 
 The loop thread applies an answer only if its `token` still names the table's position (see
 `firmware.table.Table.token`); an answer to a position that has changed since (undo, abandon,
-resume) is dropped. Bots think on a worker thread, never on the loop thread:
+resume) is dropped. Bots never think on the loop thread: on the board's thinking process
+(firmware.thinker, the real board and the simulator's window), or on a worker thread (a board on
+a fake clock), or inline (screens tested alone):
 
     >>> import random
     >>> from firmware.games import Roll, new_game
@@ -27,14 +29,15 @@ from __future__ import annotations
 import logging
 import queue
 import random
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.bots import choose
+from firmware.errors import RecordError
 from firmware.games import Game, Player, find_game
+from firmware.thinker import Answer, Reply, Thought, run_thought
 
 if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
     from firmware.xdp.client import EngineProcess
@@ -44,10 +47,6 @@ log = logging.getLogger("xtraboard.agents")
 Token = tuple[int, int]  # (table id, generation): one position of one table
 Post = Callable[[Any], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
 WORKER_IDLE_S = 30.0  # an idle worker thread ends; the next question starts a new one
-# How long a thinking bot may hold the interpreter before the loop thread gets it (Python's
-# default is 5 ms; `xtraboard bench loop` shows edge-to-push while a bot thinks drop from about
-# 6 ms to under 1 ms at the median with 1 ms).
-SWITCH_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -69,6 +68,7 @@ class AgentAnswer:
     step: Any = None
     error: str | None = None
     engine: str | None = None  # an engine's answer: `step` is its JSON, not checked yet
+    note: str | None = None  # the bots' process failed on the way and was started again
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,11 @@ class Person(Agent):
 
 # --- where bots think --------------------------------------------------------------------------
 class Runner(Protocol):
-    """Where an agent's work runs: `submit` returns at once (or, inline, after the job)."""
+    """Where an agent's work runs: `think` and `submit` return at once (or, inline, after the
+    job). `think` runs a bot's search (firmware.thinker.Thought) and hands its Reply to `answer`;
+    `submit` runs a plain job (an engine's question, a test's own policy) on a thread."""
+
+    def think(self, thought: Thought, answer: Answer) -> None: ...
 
     def submit(self, job: Callable[[], None]) -> None: ...
 
@@ -111,6 +115,9 @@ class Runner(Protocol):
 class Inline:
     """Runs each job at once on the caller's thread: only for an app with no loop to post to
     (screens tested alone), where the answer is handled as soon as it is given."""
+
+    def think(self, thought: Thought, answer: Answer) -> None:
+        answer(run_thought(thought))
 
     def submit(self, job: Callable[[], None]) -> None:
         job()
@@ -122,8 +129,8 @@ class Inline:
 class Worker:
     """One daemon thread, started on the first job, that runs jobs in order. It ends after
     `idle_s` without work (a board left unclosed in a test keeps no thread) or on `close()`.
-    Starting it lowers the interpreter's thread switch interval to `SWITCH_S` (process-wide,
-    never raised back) so a bot's pure-Python thinking cannot keep the loop thread waiting."""
+    Boards on a fake clock think here: deterministic, and no process to start per board. It
+    shares the interpreter with the loop thread; the real board thinks in its own process."""
 
     def __init__(self, idle_s: float = WORKER_IDLE_S) -> None:
         self.idle_s = idle_s
@@ -132,14 +139,15 @@ class Worker:
         self._thread: threading.Thread | None = None
         self._closed = False
 
+    def think(self, thought: Thought, answer: Answer) -> None:
+        self.submit(lambda: answer(run_thought(thought)))
+
     def submit(self, job: Callable[[], None]) -> None:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the agents' worker is closed")
             self._jobs.put(job)
             if self._thread is None:
-                if sys.getswitchinterval() > SWITCH_S:
-                    sys.setswitchinterval(SWITCH_S)
                 self._thread = threading.Thread(target=self._run, name="xtraboard-agents", daemon=True)
                 self._thread.start()
 
@@ -170,27 +178,66 @@ Policy = Callable[[Game, random.Random], Any]
 
 
 class BotAgent(Agent):
-    """A built-in bot of `level`: runs the policy (firmware.bots.choose) on the question's copy
-    of the game, on `runner`'s thread, and posts the answer."""
+    """A built-in bot of `level`: its search (firmware.bots.choose) runs on the question's copy
+    of the game where `runner` thinks, and the answer is posted. `fixed`: play `level` whatever
+    the seat says (an engine's fallback); else the seat's own level, as `choose` reads it. A
+    `policy` of the caller's own (tests, benches) runs on the runner's thread instead."""
 
     kind = "bot"
 
-    def __init__(self, level: str, post: Post, runner: Runner, policy: Policy | None = None) -> None:
+    def __init__(
+        self, level: str, post: Post, runner: Runner, policy: Policy | None = None, fixed: bool = False
+    ) -> None:
         self.level = level
         self.post = post
         self.runner = runner
-        self.policy = policy or choose
+        self.policy = policy
+        self.fixed = fixed
 
     def ask(self, question: Question) -> None:
-        self.runner.submit(lambda: self._think(question))
+        if self.policy is not None:
+            self.runner.submit(lambda: self._think(question))
+            return
+        # An engine's fallback plays the game's strongest level (its last); a seat, its own.
+        level = find_game(question.game.name).levels[-1] if self.fixed else None
+        thought = Thought("decide", level, question.game, question.rng)
+        self.runner.think(thought, lambda reply: self._answered(question, reply))
+
+    def _answered(self, question: Question, reply: Reply) -> None:
+        if reply.error is not None:
+            log.warning("bot for seat %d failed: %s", question.seat, reply.error)
+        self.post(AgentAnswer(question.token, reply.step, reply.error, note=reply.note))
 
     def _think(self, question: Question) -> None:
+        assert self.policy is not None
         try:
             answer = AgentAnswer(question.token, self.policy(question.game, question.rng))
         except Exception as exc:  # a bot that fails must not take the worker (or the board) down
             log.exception("bot for seat %d failed", question.seat)
             answer = AgentAnswer(question.token, error=f"{type(exc).__name__}: {exc}")
         self.post(answer)
+
+
+def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
+    """An engine's answer (its step as JSON) made a step of `game`, or with `error` when it is no
+    legal decision of the pending one (checked on the loop thread, against the table's game)."""
+    if answer.error is not None:
+        return answer
+    try:
+        step = game.parse_step(answer.step)
+    except (RecordError, ValueError, TypeError, KeyError) as exc:
+        return AgentAnswer(
+            answer.token,
+            error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision: {exc}",
+            engine=answer.engine,
+        )
+    if step not in game.legal_decisions():
+        return AgentAnswer(
+            answer.token,
+            error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision",
+            engine=answer.engine,
+        )
+    return AgentAnswer(answer.token, step)
 
 
 FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
@@ -259,8 +306,9 @@ class EngineAgent(Agent):
 
 
 class Agents:
-    """Makes each seat's agent: a `Person`, a `BotAgent` thinking on this board's one worker
-    thread (or inline, for an app without a loop), or an `EngineAgent` for a seat whose `bot` is
+    """Makes each seat's agent: a `Person`, a `BotAgent` thinking where `runner` thinks (the
+    board's thinking process, firmware.thinker; a worker thread by default; inline for an app
+    without a loop), or an `EngineAgent` for a seat whose `bot` is
     "engine:NAME" (`engines`: the board description's [[engines]], firmware.hardware.config.
     EngineConfig). Close it with the board."""
 
@@ -291,7 +339,7 @@ class Agents:
         board, a description changed since) is given up at once: the strong bot plays."""
         from firmware.xdp.client import EngineProcess
 
-        fallback = BotAgent(FALLBACK_LEVEL, self.post, self.runner, self.policy or strong_policy)
+        fallback = BotAgent(FALLBACK_LEVEL, self.post, self.runner, self.policy, fixed=True)
         config = self.engines.get(name)
         if config is None:
             agent = EngineAgent(name, EngineProcess(name, ["-"]), self.post, fallback, runner=Inline())

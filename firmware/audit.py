@@ -88,8 +88,8 @@ def audit_lines(
     when the fleet is on, its broker counters."""
     rows = game_rows(games)
     status = Counter(row.status for row in rows)
-    # Translators: the operator's audits, a line each; the leading space indents a detail.
     lines = [
+        # Translators: the operator's audits, a line each; the leading space indents a detail.
         _("Games: {n}").format(n=len(rows)),
         " " + _("finished {n}").format(n=status[FINISHED]),
         " " + _("abandoned {n}").format(n=status[ABANDONED]),

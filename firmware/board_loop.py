@@ -1,7 +1,8 @@
 """The board: hardware, the one event loop and the application, wired together.
 
 Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue, and agents (bots
-thinking on the board's worker thread) only put their `AgentAnswer`s there. The loop thread
+thinking in the board's own thinking process, firmware.thinker) only put their `AgentAnswer`s
+there. The loop thread
 debounces the edges (`ButtonTracker`), hands button events and answers to the app, fires the
 app's timers (animations, the bots' pace), and after each of those renders: the LED frame and
 the OLED image are pure functions of the app's state, and the drivers push only what changed.
@@ -18,12 +19,13 @@ import math
 import signal
 from typing import Any
 
-from firmware.agents import AgentAnswer, Agents
+from firmware.agents import AgentAnswer, Agents, Runner, Worker
 from firmware.debug import DebugRequest
 from firmware.errors import HardwareError, text_of
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
 from firmware.hardware.sound import Sound
-from firmware.loop import EventLoop, Stop, Timer
+from firmware.loop import EventLoop, FakeClock, Stop, Timer
+from firmware.thinker import ThinkerProcess
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import PLAYER_COLOURS, duty, led_level, use_palette
 from firmware.ui.cues import CueWatcher
@@ -64,18 +66,26 @@ class Board:
         dice: Any = None,
         fleet: Any = None,
         language: str | None = None,
+        think_apart: bool | None = None,
     ) -> None:
         self.hardware = hardware
         self.loop = loop
         self.clock = loop.clock
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
-        # Bots think on one worker thread, engines each on their own; answers come as events.
-        # Engines run in a box that cannot read the board description, the operator's code file
-        # or the journal (dice seeds), wherever they are.
+        # Bots and hints think in the board's thinking process, started now and kept (`think_apart`;
+        # by default on a real clock); on a fake clock (tests, headless scenarios) on a worker
+        # thread, deterministic and with no process per board. Engines each ask on a thread of
+        # their own, and run in a box that cannot read the board description, the operator's code
+        # file or the journal (dice seeds), wherever they are. Answers come as events.
+        if think_apart is None:
+            think_apart = not isinstance(loop.clock, FakeClock)
+        runner: Runner = ThinkerProcess() if think_apart else Worker()
+        if isinstance(runner, ThinkerProcess):
+            runner.start()
         config = hardware.config
         code_file = getattr(getattr(config, "operator", None), "code_file", None)
         hidden = [p for p in (getattr(config, "path", None), code_file, getattr(journal, "state_dir", None)) if p]
-        self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
+        self.agents = Agents(loop.post, runner, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
         self._app_args = {"journal": journal, "kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
         self.app = self._new_app()
@@ -500,7 +510,7 @@ class Board:
             notifier.stopping()
 
     def close(self) -> None:
-        """Stop the agents' worker thread and any tune (the hardware and journal are closed by their owners)."""
+        """Stop the agents' thinking process (or worker thread) and any tune (the hardware and journal are closed by their owners)."""
         self.agents.close()
         self.sound.stop()
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from firmware.agents import strong_policy
+from firmware.bots import choose
 from firmware.games import Game, find_game
 from firmware.i18n import _
 
 
 def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
     """The strong bot's decision for `game`'s pending decision and the reason it gives."""
-    decision = strong_policy(game, rng)
-    reason = find_game(game.name).hint_reason
+    spec = find_game(game.name)
+    decision = choose(game, rng, spec.levels[-1])
+    reason = spec.hint_reason
     return decision, reason(game, decision) if reason is not None else _("strong bot's choice")

@@ -18,9 +18,11 @@ from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Game, Player, find_game, game_class, game_names
+from firmware.games.base import RECORD_VERSION, RECORD_VERSIONS
 
 FORMAT = "xtraboard-record"
-VERSION = 1
+VERSION = RECORD_VERSION  # the version the board writes; it reads every one of VERSIONS
+VERSIONS = RECORD_VERSIONS
 RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice", "notes")
 DICE_KEYS = ("scheme", "commit", "word", "seed", "physical")  # the optional dice block (docs/dice.md)
 PLAYER_KEYS = ("name", "bot", "kids")
@@ -36,9 +38,13 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
         )
     _check_keys(record, RECORD_KEYS, Text(N_("the record")))
     version = record.get("version")
-    if type(version) is not int or version != VERSION:  # not True, not 1.0: a format is exact
+    if type(version) is not int or version not in VERSIONS:  # not True, not 1.0: a format is exact
         raise RecordError(
-            Text(N_("'version' must be the integer {version}, not {value}"), version=VERSION, value=_show(version))
+            Text(
+                N_("'version' must be one of the integers {versions}, not {value}"),
+                versions=", ".join(map(str, VERSIONS)),
+                value=_show(version),
+            )
         )
     if record.get("game") not in game_names():
         raise RecordError(
@@ -83,7 +89,7 @@ def replay_record(record: Mapping[str, Any]) -> Game:
     """Rebuild the game a record describes; RecordError names the first bad step by its index."""
     cls, players = header_of(record)
     try:
-        game = cls(players)
+        game = cls.for_record(players, record["version"])  # a version-1 record keeps its rules
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
     optional = find_game(cls.name).optional_step_keys  # keys a step may hold besides its own

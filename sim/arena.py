@@ -11,6 +11,9 @@ A development tool (not firmware): `python -m sim.arena --games 400 --seed 1 --j
   standard error;
 - one against the rest: one seat of each level (seats rotated), each level's win share;
 - EXTRA! solo: mean score per level and its standard error (`--solo-games`);
+- with `--vs-greedy`, instead: each level alone against the greedy baseline (`sim/greedy.py`) at
+  every player count, seats rotated (`{game}_{level}_vs_greedy_{n}p_...`: win share, mean
+  scores of the level and of greedy, each with its standard error, and the fair share);
 - decision time per level: p50 and p99 in milliseconds, over every decision timed (the
   process's CPU time, so that other work on a shared machine does not count).
 
@@ -32,6 +35,7 @@ from typing import Any
 
 from firmware.dice import SeededDice
 from firmware.games import Player, find_game, game_names, new_game
+from sim import greedy
 
 MAX_STEPS = 20_000  # a game longer than this is a bug in a bot: stop and count it as stalled
 
@@ -47,10 +51,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instead: count the strongest level's decision (no movetime) in instructions "
+        "with callgrind, p50/p99 over --positions seeded positions per game; slow",
+    )
+    parser.add_argument("--positions", type=int, default=30, help="positions per game for --instructions (default 30)")
+    parser.add_argument(
         "--game", action="append", choices=game_names(), help="only this game (repeatable; default: every game)"
     )
     parser.add_argument(
         "--levels", default=None, help="comma-separated levels to compare (default: every level of each game)"
+    )
+    parser.add_argument(
+        "--vs-greedy",
+        action="store_true",
+        help="instead: each level alone against the greedy baseline (sim/greedy.py) at every "
+        "player count, seats rotated, and greedy's solo mean; --games per level and count",
     )
 
 
@@ -59,7 +76,9 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
     (EXTRA!/LEVEL X) or positions (EXXTRA), decision times per level, whether it stalled."""
     from firmware.bots import choose
 
-    game = new_game(name, [Player(f"P{i}", bot=level) for i, level in enumerate(levels)])
+    game = new_game(
+        name, [Player(f"P{i}", bot=None if level == greedy.NAME else level) for i, level in enumerate(levels)]
+    )
     dice = SeededDice(f"arena:{seed}")
     rng = random.Random(f"arena-bot:{seed}")
     times: dict[str, list[float]] = defaultdict(list)
@@ -72,7 +91,7 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
             assert pending.player is not None, "a decision names its player"
             level = levels[pending.player]
             start = time.process_time()
-            decision = choose(game, rng, level)
+            decision = greedy.choose(game, rng) if level == greedy.NAME else choose(game, rng, level)
             times[level].append(time.process_time() - start)
             game.apply(decision)
         steps += 1
@@ -119,6 +138,27 @@ def _tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: 
     return tasks
 
 
+def _greedy_tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: int) -> list[tuple]:
+    """Every game of `--vs-greedy` for `name`: one seat of each level against greedy in every
+    other seat, at every player count (seats rotated); solo games of greedy and each level."""
+    spec = find_game(name)
+    tasks: list[tuple] = []
+    for level in levels:
+        for count in spec.players:
+            if count == 1:
+                continue
+            label = f"{level}_vs_greedy_{count}p"
+            seatings = [_rotate((level,) + (greedy.NAME,) * (count - 1), k) for k in range(count)]
+            tasks += [
+                (name, label, seatings[index % count], f"{seed}:{name}:{label}:{index}") for index in range(games)
+            ]
+    if spec.ranking.solo_record and 1 in spec.players:
+        for level in (greedy.NAME, *levels):
+            label = f"solo_{level}"
+            tasks += [(name, label, (level,), f"{seed}:{name}:{label}:{index}") for index in range(solo_games)]
+    return tasks
+
+
 def _rotate(seats: tuple[str, ...], k: int) -> tuple[str, ...]:
     return seats[k:] + seats[:k]
 
@@ -152,6 +192,22 @@ def figures(
             yield f"{name}_{label}_mean_score", mean
             yield f"{name}_{label}_mean_score_se", se
             continue
+        if "_vs_greedy_" in label:
+            level = label.split("_vs_greedy_")[0]
+            share = [sum(s for seat, s in zip(seats, shares) if seat == level) for seats, (shares, _) in played]
+            mine = [
+                statistics.fmean(v for seat, v in zip(seats, scores) if seat == level) for seats, (_, scores) in played
+            ]
+            theirs = [
+                statistics.fmean(v for seat, v in zip(seats, scores) if seat == greedy.NAME)
+                for seats, (_, scores) in played
+            ]
+            for figure, values in (("win_rate", share), ("mean_score", mine), ("greedy_mean_score", theirs)):
+                mean, se = _mean_se(values)
+                yield f"{name}_{label}_{figure}", mean
+                yield f"{name}_{label}_{figure}_se", se
+            yield f"{name}_{label}_fair_share", 1 / len(played[0][0])
+            continue
         if label == "all_levels":
             for level in levels:
                 share = [
@@ -167,8 +223,8 @@ def figures(
         mean, se = _mean_se(share)
         yield f"{name}_{label}_win_rate", mean
         yield f"{name}_{label}_win_rate_se", se
-    for level in levels:
-        if times[level]:
+    for level in (*levels, greedy.NAME):
+        if times.get(level):
             yield f"{name}_{level}_decision_ms_p50", 1000 * _percentile(times[level], 0.50)
             yield f"{name}_{level}_decision_ms_p99", 1000 * _percentile(times[level], 0.99)
             yield f"{name}_{level}_decisions_timed", float(len(times[level]))
@@ -178,8 +234,20 @@ def figures(
 
 def run(args: Any) -> Iterator[tuple[str, float]]:
     names = args.game or list(game_names())
+    if getattr(args, "instructions", False):
+        from sim.bench.instructions import decision_figures
+
+        yield from decision_figures(names, max(1, args.positions), args.seed)
+        return
     games = max(1, args.games)
     solo_games = games if args.solo_games is None else max(1, args.solo_games)
+    if getattr(args, "vs_greedy", False):
+        unknown = [name for name in args.game or () if name not in greedy.POLICIES]
+        if unknown:
+            raise ValueError(
+                f"the greedy baseline has no policy for {', '.join(unknown)} (it plays {', '.join(greedy.POLICIES)})"
+            )
+        names = [name for name in names if name in greedy.POLICIES]
     for name in names:
         spec = find_game(name)
         levels = spec.levels
@@ -191,7 +259,8 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
                     f"{spec.title} has no bot level {', '.join(map(repr, unknown))}: "
                     f"expected some of {', '.join(spec.levels)}"
                 )
-        tasks = _tasks(name, levels, games, solo_games, args.seed)
+        make = _greedy_tasks if getattr(args, "vs_greedy", False) else _tasks
+        tasks = make(name, levels, games, solo_games, args.seed)
         start = time.perf_counter()
         if args.jobs > 1:
             with Pool(args.jobs) as pool:

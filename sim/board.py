@@ -52,6 +52,7 @@ class SimBoard:
         dice: Any = None,
         speed: float | None = None,
         language: str | None = None,
+        think_apart: bool | None = None,
     ) -> None:
         # The fake clock jumps from timer to timer (instant); the wall clock, optionally sped up
         # `speed` times, lets real time pass (the window, watching a demo, power-cut tests).
@@ -81,7 +82,13 @@ class SimBoard:
 
         # A board description with [fleet] reports to that broker, as the board would.
         self.fleet = open_fleet(self.config)
-        self._board_args = {"kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
+        self._board_args = {
+            "kiosk": kiosk,
+            "seed": seed,
+            "dice": dice,
+            "language": language,
+            "think_apart": think_apart,
+        }
         self.board = Board(self.hardware, self.loop, journal=self.journal, fleet=self.fleet, **self._board_args)
         self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}
         self.board.render()

@@ -69,11 +69,11 @@ def replay(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str) -> tup
     return code, one_line(err)
 
 
-@pytest.mark.parametrize("version", ["true", "1.0", '"1"'])
-def test_replay_refuses_a_version_that_is_not_the_integer_1(capsys, tmp_path, version):
+@pytest.mark.parametrize("version", ["true", "1.0", '"1"', "2.0", "3", "0"])
+def test_replay_refuses_a_version_that_is_not_the_integer_1_or_2(capsys, tmp_path, version):
     code, line = replay(capsys, tmp_path, json.dumps(RECORD).replace('"version": 1', f'"version": {version}'))
     assert code == 2
-    assert "'version' must be the integer 1" in line and version in line
+    assert "'version' must be one of the integers 1, 2" in line and version in line
 
 
 def test_replay_refuses_an_unknown_key_in_a_step_naming_step_and_key(capsys, tmp_path):

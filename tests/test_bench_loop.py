@@ -20,6 +20,11 @@ def test_bench_loop_prints_every_figure(capsys):
         "edge_to_push_thinking_p99_ms",
         "i2c_bytes_cursor_move",
         "i2c_bytes_full_frame",
+        "edge_to_push_thinking_goal_p99_ms",
+        "peak_pss_mb_both",
+        "peak_pss_mb_thinking_process",
+        "thinker_restart_ms",
+        "idle_cpu_percent_both",
     ):
         assert float(figures[name]) >= 0, name
     # Exact and deterministic: a cursor move sends only the changed columns of changed pages.

@@ -152,16 +152,15 @@ def test_an_engine_that_fails_hands_its_seat_to_the_strong_bot_and_the_game_goes
 
 
 def test_a_well_formed_step_that_is_not_legal_is_an_engine_failure() -> None:
-    from firmware.agents import AgentAnswer
+    from firmware.agents import AgentAnswer, checked_engine_answer
     from firmware.table import Seat, Table
-    from firmware.ui.app import BoardApp
 
     table = Table.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")], seed=1)
     table.apply(table.draw_roll())
-    checked = BoardApp._checked(table, AgentAnswer(table.token, {"do": "place", "rung": 9}, engine="e"))
+    checked = checked_engine_answer(table.game, AgentAnswer(table.token, {"do": "place", "rung": 9}, engine="e"))
     assert checked.error is not None and "not a legal decision" in checked.error
     legal = table.game.legal_decisions()[0]
-    assert BoardApp._checked(table, AgentAnswer(table.token, legal.to_json(), engine="e")).step == legal
+    assert checked_engine_answer(table.game, AgentAnswer(table.token, legal.to_json(), engine="e")).step == legal
 
 
 def test_the_failure_note_shows_on_the_oled(tmp_path: Path) -> None:

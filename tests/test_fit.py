@@ -285,6 +285,59 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         board.close()
 
 
+def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
+    """LEVEL X's choice of the last bonus tile (rare in a random game, so reached on purpose):
+    a saved game resumed at the turn that completes the person's fourth set; the two options,
+    the hint's note, the decline's caption and explanation."""
+    from levelx_bonus import COMPLETING, offer_record
+
+    from firmware.dice import ScriptedDice
+    from firmware.journal import Journal
+
+    header = offer_record(red_bot="easy")
+    steps = header.pop("steps")
+    with Journal(state) as journal:
+        gid = journal.start_game(header, {"colours": ["yellow", "red"]})
+        for index, step in enumerate(steps[:-2]):  # up to the completing turn, played below
+            journal.append_step(gid, index, step)
+    board = SimBoard(seed=1, state_dir=state, dice=ScriptedDice(), **board_args)
+    try:
+        board.settle()
+        pick(board, lambda v: v == ("resume", None))
+        board.settle()
+        board.queue_dice(COMPLETING[0])
+        board.tap("roll")
+        board.settle()
+        play = board.app.screen
+        faces = COMPLETING[0]  # the option "7+10": the chips that complete the fourth set
+        target = next(
+            i
+            for i, o in enumerate(play.choice.options)
+            if sorted(sum(faces[d] for d in g) for g in getattr(o.value, "groups", ())) == [7, 10]
+        )
+        while play.choice.index != target:
+            board.tap("right")
+        board.tap("ok")
+        board.settle()
+        walk.shot("play: levelx last tile", board)
+        board.tap("right")
+        walk.shot("play: levelx last tile declined", board)
+        board.app.ask_hint()
+        board.settle()
+        walk.shot("note: levelx last tile hint", board)
+        board.app.dismiss_note()
+        board.queue_dice((2, 2, 2, 2))  # the bot's roll after the decline
+        while board.app.screen.choice.current.value.take:
+            board.tap("right")
+        board.tap("ok")
+        walk.shot("caption: levelx last tile declined", board)
+        board.app.finish_animation()
+        walk.shot("play: levelx last tile explained", board)
+        board.settle()
+    finally:
+        board.close()
+
+
 @lru_cache(maxsize=None)
 def walk_for(transform: str, state: Path) -> Walk:
     walk, args = Walk(), TRANSFORMS[transform]
@@ -293,6 +346,7 @@ def walk_for(transform: str, state: Path) -> Walk:
         for index, game in enumerate(game_names()):
             walk_game(walk, game, seed=index + 1, state=state / game, **args)
         walk_game(walk, game_names()[0], seed=9, state=state / "physical", physical=True, **args)
+        walk_last_tile(walk, state / "last tile", **args)
     finally:
         i18n.use("en")  # the board switched the process's language: leave English behind
     return walk
@@ -342,6 +396,13 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():
         assert sum(m.startswith(f"play: {game} decision") for m in moments) >= 3, game
+    assert {
+        "play: levelx last tile",
+        "play: levelx last tile declined",
+        "note: levelx last tile hint",
+        "caption: levelx last tile declined",
+        "play: levelx last tile explained",
+    } <= moments
 
 
 @pytest.mark.parametrize("profile", list(PROFILES))

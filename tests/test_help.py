@@ -18,6 +18,7 @@ from firmware.ui.help import CUE_S, NOT_NOW, TIP
 from firmware.ui.legend import LEGENDS
 from firmware.ui.menus import MainMenu
 from firmware.ui.play import PlayScreen
+from firmware.ui.screen import Screen, TextScreen
 from sim.board import SimBoard
 from tests.test_engines_at_board import pick, seat_up
 
@@ -134,6 +135,43 @@ def test_left_while_a_bot_plays_says_not_now(board: SimBoard) -> None:
         board.wait(0.01)
     assert board.app.session.pending_bot()
     board.tap("left")
+    assert NOT_NOW in shown(board)
+
+
+class KeepsCount(Screen):
+    """A screen of the test's own: RIGHT counts presses it keeps to itself (nothing it draws
+    changes) and reports them used; LEFT it does not use."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def press(self, app: object, button: str) -> bool:
+        if button == "right":
+            self.count += 1
+            return True
+        return False
+
+
+def test_not_now_comes_from_what_the_screen_reports_not_from_the_picture(board: SimBoard) -> None:
+    screen = KeepsCount()
+    board.app.push(screen)
+    board.board.render()
+    board.tap("right")  # used, though the display and LEDs show the same
+    assert screen.count == 1 and NOT_NOW not in shown(board)
+    board.tap("left")
+    assert NOT_NOW in shown(board)
+
+
+def test_the_last_page_of_a_text_says_not_now_on_right_and_the_first_on_left(board: SimBoard) -> None:
+    board.app.push(TextScreen("Text", " ".join(f"word{n}" for n in range(80))))
+    board.board.render()
+    board.tap("left")
+    assert NOT_NOW in shown(board)
+    board.wait(CUE_S)
+    for _ in range(40):
+        board.tap("right")
+    board.wait(CUE_S)
+    board.tap("right")  # past the last page: nothing moves
     assert NOT_NOW in shown(board)
 
 

@@ -197,7 +197,8 @@ def test_finished_games_are_final(tmp_path: Path) -> None:
     ("bad", "message"),
     [
         ({**header(), "format": "pgn"}, "needs 'format': 'xtraboard-record'"),
-        ({**header(), "version": 2}, "'version': 1"),
+        ({**header(), "version": 3}, "'version': one of 1, 2"),
+        ({**header(), "version": True}, "'version': one of 1, 2"),
         ({**header(), "game": "chess"}, "unknown game 'chess'"),
         ({**header(), "players": []}, "non-empty 'players' list"),
         ({**header(), "players": [{"nom": "x"}]}, "string 'name'"),

@@ -93,7 +93,7 @@ def _bad(record: dict, index: int, step) -> dict:
     ("mutate", "expected"),
     [
         (lambda r: r | {"format": "pgn"}, "'format'"),
-        (lambda r: r | {"version": 2}, "'version'"),
+        (lambda r: r | {"version": 3}, "'version'"),
         (lambda r: r | {"game": "chess"}, "'game'"),
         (lambda r: r | {"players": "Alex"}, "'players'"),
         (lambda r: r | {"steps": {}}, "'steps'"),

@@ -155,6 +155,24 @@ def test_the_headless_demo_plays_a_game(installed: tuple[Path, Path, dict[str, s
     assert record["game"] == "extra" and record["steps"] > 0 and len(record["result"]["scores"]) == 2
 
 
+def test_the_installed_strong_extra_bot_reads_its_learnt_tables(installed: tuple[Path, Path, dict[str, str]]) -> None:
+    """The strong EXTRA! bot's learnt tables are a data file in the wheel, read (and checked
+    against their header) from the installed package, with no bytecode written."""
+    wheel, bin_dir, env = installed
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = archive.read("firmware/games/extra/learnt.bin")
+    assert shipped == (ROOT / "firmware" / "games" / "extra" / "learnt.bin").read_bytes()
+    code = (
+        "from firmware.games.extra import learnt; t = learnt.tables(); print(learnt.PATH);"
+        " print(len(t.rows), len(t.numbers), len(t.joint))"
+    )
+    done = run([bin_dir / "python", "-c", code], Path(env["HOME"]), {**env, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert done.returncode == 0, done.stderr
+    path, sizes = done.stdout.splitlines()
+    assert Path(path).is_relative_to(bin_dir.parent / "lib")
+    assert sizes == "26970 42 69"
+
+
 def test_the_wheel_speaks_german_without_babel(installed: tuple[Path, Path, dict[str, str]]) -> None:
     """The build compiled the catalogs (build_hooks.py): the board reads them without Babel."""
     wheel, bin_dir, env = installed

@@ -33,6 +33,11 @@ from typing import Any, ClassVar, Literal, Self
 from firmware.dice import DiceSource
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 
+# The record format this firmware writes, and every version it reads (docs/records.md):
+# version 2 added LEVEL X's choice of the last bonus tile; version 1 records replay as before.
+RECORD_VERSION = 2
+RECORD_VERSIONS = (1, 2)
+
 ROLL: Literal["roll"] = "roll"
 DECISION: Literal["decision"] = "decision"
 OVER: Literal["over"] = "over"
@@ -110,7 +115,9 @@ def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
 
 
 # What the protocol itself keeps on a game; the rest of __dict__ is the game's own state.
-_PROTOCOL_STATE = frozenset({"players", "history", "_actors", "_undo_stack", "_dice_seen", "_rolls_seen"})
+_PROTOCOL_STATE = frozenset(
+    {"players", "history", "_actors", "_undo_stack", "_dice_seen", "_rolls_seen", "record_version"}
+)
 
 
 class Game(ABC):
@@ -157,6 +164,7 @@ class Game(ABC):
         self._undo_stack: list[Any] = []  # one _snapshot record per history step
         self._dice_seen: Any = None  # the last dice() a roll was checked against...
         self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
+        self.record_version = RECORD_VERSION  # the record version whose rules this game plays
         self._setup()
 
     # --- what each game implements -------------------------------------------------------
@@ -201,6 +209,14 @@ class Game(ABC):
     @abstractmethod
     def result(self) -> dict[str, Any] | None:
         """The final result in the shape of docs/records.md, or None while the game goes on."""
+
+    @classmethod
+    def for_record(cls, players: Sequence[Player | str], version: int) -> Game:
+        """A new game under the rules of record `version` (one of RECORD_VERSIONS), written back
+        with that version. A game whose rules changed between versions overrides this."""
+        game = cls(players)
+        game.record_version = version
+        return game
 
     @classmethod
     @abstractmethod
@@ -321,7 +337,7 @@ class Game(ABC):
         """This game as a record (docs/records.md), with its result once it is over."""
         record: dict[str, Any] = {
             "format": "xtraboard-record",
-            "version": 1,
+            "version": self.record_version,
             "game": self.name,
             "players": [p.to_json() for p in self.players],
             "steps": [s.to_json() for s in self.history],

@@ -491,12 +491,12 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
             raise table.fail("address", _('an SPI display has no address; expected no such key with interface "spi"'))
         address = 0
         selects = SPI_CHIP_SELECTS[port]
-        # Translators: between the choices of an SPI chip select, "0 (CE0, GPIO8) or 1 (CE1, GPIO7)".
         device = (
             table.integer(
                 "device",
                 0,
                 len(selects) - 1,
+                # Translators: between the choices of an SPI chip select, "0 (CE0, GPIO8) or 1 (CE1, GPIO7)".
                 expected=_(" or ").join(f"{n} (CE{n}, GPIO{pin})" for n, pin in enumerate(selects)),
             )
             if table.present("device")

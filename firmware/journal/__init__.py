@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from firmware.journal.records import GameRecords
 from firmware.journal.rows import StoredGame
-from firmware.journal.schema import DB_NAME, LOGGER_NAME, RECORD_FORMAT, RECORD_VERSION, SCHEMA_VERSION
+from firmware.journal.schema import DB_NAME, LOGGER_NAME, RECORD_FORMAT, RECORD_VERSION, RECORD_VERSIONS, SCHEMA_VERSION
 from firmware.journal.scores import ScoreEntry, ScoreTables
 from firmware.journal.settings import KeptSettings
 from firmware.journal.storage import DAMAGED, FAILING, FULL, READ_ONLY, UNAVAILABLE, Storage, connect_file
@@ -65,6 +65,7 @@ __all__ = [
     "READ_ONLY",
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "RECORD_VERSIONS",
     "SCHEMA_VERSION",
     "UNAVAILABLE",
     "Journal",

@@ -20,7 +20,7 @@ from firmware.journal.schema import (
     FINISHED,
     PLAYING,
     RECORD_FORMAT,
-    RECORD_VERSION,
+    RECORD_VERSIONS,
     from_json,
     text_of,
     to_json,
@@ -47,10 +47,11 @@ def checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
     """The game name and the header's JSON, after checking it is a record's start (docs/records.md)."""
     if not isinstance(header, Mapping):
         raise RecordError(f"a game header must be a JSON object, not {header!r}")
-    if header.get("format") != RECORD_FORMAT or header.get("version") != RECORD_VERSION:
+    version = header.get("version")
+    if header.get("format") != RECORD_FORMAT or type(version) is not int or version not in RECORD_VERSIONS:
         raise RecordError(
-            f"a game header needs 'format': {RECORD_FORMAT!r} and 'version': {RECORD_VERSION},"
-            f" not {header.get('format')!r} and {header.get('version')!r}"
+            f"a game header needs 'format': {RECORD_FORMAT!r} and 'version': one of"
+            f" {', '.join(map(str, RECORD_VERSIONS))}, not {header.get('format')!r} and {version!r}"
         )
     game = header.get("game")
     if not isinstance(game, str):

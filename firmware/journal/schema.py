@@ -13,12 +13,14 @@ import sqlite3
 from typing import Any
 
 from firmware.errors import RecordError
+from firmware.games.base import RECORD_VERSION as RECORD_VERSION, RECORD_VERSIONS as RECORD_VERSIONS  # re-exported
 
 LOGGER_NAME = "xtraboard.journal"
 DB_NAME = "xtraboard.db"
 SCHEMA_VERSION = 1
 RECORD_FORMAT = "xtraboard-record"
-RECORD_VERSION = 1
+# The journal keeps games of every record version the firmware reads (RECORD_VERSIONS): an
+# unfinished game stored before an update resumes under the rules of its own version.
 
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 

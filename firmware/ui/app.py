@@ -24,12 +24,12 @@ from typing import Any
 from PIL import Image
 
 from firmware import i18n
-from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token
-from firmware.errors import IllegalStepError, RecordError, Text, text_of
+from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token, checked_engine_answer
+from firmware.errors import IllegalStepError, Text, text_of
 from firmware.games import Roll
-from firmware.hints import hint
 from firmware.i18n import N_, _, tr
 from firmware.table import Seat, Table
+from firmware.thinker import Reply, Thought
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
@@ -39,22 +39,22 @@ from firmware.ui.gameview import game_view
 from firmware.ui.help import Help, bottom_bar
 from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
+from firmware.ui.notes import NOTE_S, Notes
+from firmware.ui.pace import BotPace, PaceState
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.seal import WordScreen, seal_line
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
-__all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
+__all__ = ["NOTE_S", "Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
 log = logging.getLogger("xtraboard.app")
 Schedule = Callable[[float, Callable[[], None]], Any]  # (delay, callback) -> timer with cancel()
-NOTE_S = 4.0  # how long a note stays on the display: long enough to read two short lines
 
 
 STUCK_S = 60.0  # a button down a minute is jammed, not held: the bots stop waiting for it
 # Buttons that act on their release, so that holding them can mean something else instead:
 # a long BACK opens the in-game menu, a long ROLL shows the legend (and neither takes back or rolls).
 RELEASED = ("back", "roll")
-TICK_S = 0.1  # the takeback bar drains in steps this long (only while a bot's roll draws near)
 
 
 class BoardApp:
@@ -87,9 +87,8 @@ class BoardApp:
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
-        self.note: str | None = None  # the note on the display now (a banner over the screen)
-        self._notes: list[str] = []  # notes waiting their turn
-        self._note_timer: Any = None
+        self.version = 0  # bumped on every change; the loop re-renders when it moves
+        self.notes = Notes(schedule, self.changed)  # a banner over the screen, one at a time
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
         self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
@@ -98,25 +97,17 @@ class BoardApp:
         self.agents = agents if agents is not None else Agents(self.answer, Inline())
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
-        self._bot_timer: Any = None  # the bots' pace: their move waits `settings.bot_delay_s()`
-        self._bot_due: bool | str = False  # the pace is over: the move follows the answer ("ok": asked by OK)
-        self._by_bot = False  # the last step was a bot's: the next bot waits the shorter pace
-        self._drain: list[float] | None = None  # [left, total] seconds until a bot's roll ends the takeback
-        self._drain_timer: Any = None
+        self.pace = BotPace(schedule)  # the bots' pace: their move waits `settings.bot_delay_s()`
         self._held: set[str] = set()  # buttons down now: no bot acts while a person holds one
         self._presses = 0  # presses so far, and each button's last: a stuck check is for one press
         self._press_of: dict[str, int] = {}
         self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
-        self._answer: AgentAnswer | None = None  # a bot's answer, kept until its pace is over
         self._thinking: set[Token] = set()  # questions asked and not answered yet
         self._failed: Token | None = None  # a position the bot could not decide: not asked again
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
         self.texts: list[str] = []  # the text on the last image drawn
-        self.version = 0  # bumped on every change; the loop re-renders when it moves
         self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
-        self._size, self._mode = (128, 64), "1"  # the display as last drawn ("not now" compares pictures)
-        self._drawn: tuple[int, bytes] | None = None  # (version, pixels) of the last picture drawn
         self.on_game_over: Callable[[Table], None] | None = None
         for problem in self.problems:  # missing parts the board plays on without
             self.show_note(problem)
@@ -176,26 +167,20 @@ class BoardApp:
         self._journal_notes = len(notes)
 
     # --- notes: a banner that gets out of the way ----------------------------------------------
+    @property
+    def note(self) -> str | None:
+        """The note on the display now, or None."""
+        return self.notes.current
+
     def show_note(self, text: str) -> None:
         """Show `text` over the bottom of the display for NOTE_S seconds (after the notes
         before it). It never takes input or stops anything: bots, demos and the idle show go
         on, and a press both hides it and does what it always does."""
-        self._notes.append(text)
-        if self.note is None:
-            self._next_note()
-
-    def _next_note(self) -> None:
-        self._note_timer = None
-        self.note = self._notes.pop(0) if self._notes else None
-        if self.note is not None:
-            self._note_timer = self.schedule(NOTE_S, self._next_note)
-        self.changed()
+        self.notes.show(text)
 
     def dismiss_note(self) -> None:
         """Hide the note on the display now (the next one, if any, takes its place)."""
-        if self._note_timer is not None:
-            self._note_timer.cancel()
-        self._next_note()
+        self.notes.dismiss()
 
     # --- input --------------------------------------------------------------------------------
     def button(self, event: Any) -> None:
@@ -213,15 +198,18 @@ class BoardApp:
         finally:
             if kind == "release":
                 self._held.discard(name)
-                if not self._held and self._bot_timer is None and not self._bot_due:
-                    self._arm_bot(after_person=not self._by_bot)
+                self._arm_when_free()
 
     def let_go(self, name: str) -> None:
         """A release the board kept for itself (the operator's gestures): the button is up, so
         no bot waits for it any more."""
         self._held.discard(name)
-        if not self._held and self._bot_timer is None and not self._bot_due:
-            self._arm_bot(after_person=not self._by_bot)
+        self._arm_when_free()
+
+    def _arm_when_free(self) -> None:
+        """No button is down any more: a bot that waited for that (no pace running) is armed."""
+        if not self._held and self.pace.idle:
+            self._arm_bot(after_person=not self.pace.after_bot)
 
     def _stuck(self, name: str, press: int) -> None:
         """A button still down STUCK_S after this press (and no press since): a jammed key or a
@@ -229,8 +217,7 @@ class BoardApp:
         if name in self._held and self._press_of.get(name) == press:
             self._held.discard(name)
             self.report(Text(N_("Button {name} seems stuck"), name=name.upper()))
-            if not self._held and self._bot_timer is None and not self._bot_due:
-                self._arm_bot(after_person=not self._by_bot)
+            self._arm_when_free()
 
     def _button(self, name: str, kind: str, held: bool) -> None:
         if self.note is not None and kind == "press":
@@ -255,28 +242,21 @@ class BoardApp:
             if self._hinting is None:
                 self.help.not_now(self.schedule, self.changed)
         elif kind == "hold" and name == "back":
-            self._answered(self.open_menu)
+            self._answered(self.open_menu())
             self.help.menu_used()
         elif kind == "hold" and name == "roll":
             self.help.toggle_legend()  # and its release does nothing: asking what ROLL does never rolls
         elif kind in ("press", "repeat") and name not in RELEASED:
-            self._answered(lambda: self.screen.press(self, name))
+            self._answered(self.screen.press(self, name))
         elif kind == "release" and name in RELEASED and not held:
-            self._answered(lambda: self.screen.press(self, name))
+            self._answered(self.screen.press(self, name))
         else:
             return
         self.changed()
 
-    def _answered(self, press: Callable[[], None]) -> None:
-        """Do a press; if nothing visible changed (display and LEDs), say "not now"."""
-        drawn = self._drawn  # the board's last picture, if nothing changed since
-        if drawn is not None and drawn[0] == self.version:
-            shown = drawn[1]
-        else:
-            shown = self.image(self._size, self._mode).tobytes()
-        before = (shown, self.frame())
-        press()
-        if (self.image(self._size, self._mode).tobytes(), self.frame()) == before:
+    def _answered(self, used: bool) -> None:
+        """A press the screen (or the menu) did not use: say "not now"."""
+        if not used:
             self.help.not_now(self.schedule, self.changed)
             cue(self, "refused")  # the buzzer's short low note, where a board has one
 
@@ -286,10 +266,11 @@ class BoardApp:
 
         self.push(OperatorMenu())
 
-    def open_menu(self) -> None:
+    def open_menu(self) -> bool:
         """A long BACK. In a game it opens the in-game menu, or closes it (with whatever was
         opened from it) back to the game: a game is left only by finishing or abandoning it,
-        never stranded behind the main menu. After the game's end it closes the game."""
+        never stranded behind the main menu. After the game's end it closes the game. False
+        when there was nothing to open or close (the main menu)."""
         session = self.session
         if session is not None and not session.over:
             menu = next((i for i, s in enumerate(self.stack) if isinstance(s, GameMenu)), None)
@@ -302,6 +283,9 @@ class BoardApp:
             self.end_session()  # (it refreshes the main menu)
         elif len(self.stack) > 1:
             self.home()
+        else:
+            return False
+        return True
 
     # --- games --------------------------------------------------------------------------------
     @property
@@ -337,7 +321,7 @@ class BoardApp:
         if session.awaiting_roll and self.physical_dice() and session.kept_roll() is None:
             return "roll"
         if self.settings.bot_pace == "step" and not (
-            session.game.history and self._by_bot and isinstance(session.game.history[-1], Roll)
+            session.game.history and self.pace.after_bot and isinstance(session.game.history[-1], Roll)
         ):
             return "ok"  # a bot's decision right after its own roll follows without a press
         return None
@@ -412,12 +396,12 @@ class BoardApp:
         self.push(PlayScreen(self))
         if session.asks_word():  # the seal and the table's word before the first roll (bots wait)
             self.push(WordScreen(self))
-        self._by_bot = False
+        self.pace.after_bot = False
         self.advance()
 
     def end_session(self) -> None:
         self.cancel_bot()
-        self._answer = None
+        self.pace.forget()
         self._close_agents()
         self.session = None
         self.home()
@@ -456,8 +440,8 @@ class BoardApp:
 
     def _after_takeback(self) -> None:
         self.cancel_bot()
-        self._answer = None
-        self._by_bot = False  # a person just acted: the bots leave a moment before going on
+        self.pace.forget()
+        self.pace.after_bot = False  # a person just acted: the bots leave a moment before going on
         if isinstance(self.screen, ResultScreen):  # taken back at the end: the game goes on
             self.stack.remove(self.screen)
         self.advance()
@@ -480,7 +464,7 @@ class BoardApp:
             self.report(Text(N_("Not allowed: {reason}"), reason=exc.text))
             return
         self.help.stepped(session)
-        self._by_bot = by_bot
+        self.pace.after_bot = by_bot
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
@@ -514,7 +498,7 @@ class BoardApp:
             if not isinstance(self.screen, ResultScreen):
                 self.push(ResultScreen(self))
             return
-        self._arm_bot(after_person=not self._by_bot)
+        self._arm_bot(after_person=not self.pace.after_bot)
 
     def _arm_bot(self, after_person: bool) -> None:
         """The pending bot thinks now and acts when its pace is over — unless it waits for a
@@ -527,19 +511,10 @@ class BoardApp:
         self._ask_agent()  # it thinks while the pace runs
         if self.bot_waits_for() is not None or not self.screen.in_game:
             return
-        delay = self.settings.bot_delay_s(after_person)
-        self._bot_timer = self.schedule(delay, self.bot_move)
-        if session.awaiting_roll and self.settings.takeback != "game":  # the roll ends the takeback
-            self._drain = [delay, delay]
-            self._drain_timer = self.schedule(TICK_S, self._drain_tick)
-
-    def _drain_tick(self) -> None:
-        drain = self._drain
-        if drain is None:
-            return
-        drain[0] = max(0.0, drain[0] - TICK_S)
-        self.changed()
-        self._drain_timer = self.schedule(TICK_S, self._drain_tick) if drain[0] > 0 else None
+        roll_ends_it = session.awaiting_roll and self.settings.takeback != "game"  # the roll ends the takeback
+        self.pace.start(
+            self.settings.bot_delay_s(after_person), self.bot_move, drain=self.changed if roll_ends_it else None
+        )
 
     def takeback_window(self) -> float | None:
         """While a step can be taken back (a short BACK): the share of the chance left — 1.0
@@ -550,9 +525,7 @@ class BoardApp:
             return None
         if session.undo_target(whole_game=self.settings.takeback == "game") is None:
             return None
-        if self._drain is None:
-            return 1.0
-        return self._drain[0] / self._drain[1] if self._drain[1] > 0 else 0.0
+        return self.pace.window()
 
     def _ask_agent(self) -> None:
         """Ask the pending bot for its decision, once per position."""
@@ -562,7 +535,7 @@ class BoardApp:
         question = session.question()
         if question is None or question.token in self._thinking or question.token == self._failed:
             return
-        if self._answer is not None and self._answer.token == question.token:
+        if self.pace.has_answer(question.token):
             return
         self._thinking.add(question.token)  # before asking: an inline agent answers at once
         session.ask(question)
@@ -572,6 +545,8 @@ class BoardApp:
         table's position, else dropped (undo, abandon or resume came in between)."""
         self._thinking.discard(answer.token)
         session = self.session
+        if answer.note is not None:  # the bots' process failed and was started again: play goes on
+            self._bots_restarted(answer.note)
         if isinstance(answer, HintAnswer):
             self._hinted(answer)
             return
@@ -579,7 +554,7 @@ class BoardApp:
             log.debug("dropped a stale answer for position %s: %r", answer.token, answer.step)
             return
         if answer.engine is not None:
-            answer = self._checked(session, answer)
+            answer = checked_engine_answer(session.game, answer)
             if answer.error is not None:
                 agent = session.pending_agent()
                 if isinstance(agent, EngineAgent):
@@ -590,33 +565,11 @@ class BoardApp:
             self._failed = answer.token
             self.report(_("a bot could not decide: {error}").format(error=answer.error))
             return
-        self._answer = answer
-        if self._bot_due:  # its pace was over: it moves now (unless a person holds a button)
-            self.bot_move(asked=self._bot_due == "ok")
+        self.pace.keep(answer)
+        if self.pace.due:  # its pace was over: it moves now (unless a person holds a button)
+            self.bot_move(asked=self.pace.state is PaceState.DUE_ASKED)
 
-    # --- engines: checked on the loop thread, given up on any failure --------------------------
-    @staticmethod
-    def _checked(session: Table, answer: AgentAnswer) -> AgentAnswer:
-        """An engine's answer with its JSON made a step, or with `error` if it is no legal step."""
-        if answer.error is not None:
-            return answer
-        game = session.game
-        try:
-            step = game.parse_step(answer.step)
-        except (RecordError, ValueError, TypeError, KeyError) as exc:
-            return AgentAnswer(
-                answer.token,
-                error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision: {exc}",
-                engine=answer.engine,
-            )
-        if step not in game.legal_decisions():
-            return AgentAnswer(
-                answer.token,
-                error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision",
-                engine=answer.engine,
-            )
-        return AgentAnswer(answer.token, step)
-
+    # --- engines: given up on any failure ----------------------------------------------------
     def _engine_failed(self, agent: EngineAgent, why: str) -> None:
         """The seat's engine is given up: the strong bot plays it from here; said on the display
         and in the record's notes."""
@@ -632,6 +585,14 @@ class BoardApp:
         if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)
         self.report(Text(N_("Engine {name} failed: strong bot plays"), name=agent.name))  # Records lists it too
+
+    def _bots_restarted(self, why: str) -> None:
+        """The bots' thinking process failed and was started again (firmware.thinker): said on
+        the display, and in the game's notes as an engine's failure is."""
+        session = self.session
+        if session is not None and not session.over:
+            session.add_note(f"step {len(session.game.history)}: {why}; started again, play goes on")
+        self.report(Text(N_("Bots restarted")))
 
     def _close_agents(self) -> None:
         if self.session is not None:
@@ -652,19 +613,15 @@ class BoardApp:
             or self._hinting == session.token
         ):
             return
-        token, game, rng = session.token, session.game.copy(), session.bot_rng()
+        token = session.token
         post = self.agents.post
         self._hinting = token
 
-        def think() -> None:
-            try:
-                step, reason = hint(game, rng)
-                post(HintAnswer(token, step, reason=reason))
-            except Exception as exc:  # a hint that fails must not take the worker down
-                log.exception("hint failed")
-                post(HintAnswer(token, error=f"{type(exc).__name__}: {exc}"))
+        def hinted(reply: Reply) -> None:
+            post(HintAnswer(token, reply.step, reply.error, note=reply.note, reason=reply.reason))
 
-        self.agents.runner.submit(think)
+        thought = Thought("hint", None, session.game.copy(), session.bot_rng(), i18n.language())
+        self.agents.runner.think(thought, hinted)
 
     def _hinted(self, answer: HintAnswer) -> None:
         if answer.token == self._hinting:
@@ -681,10 +638,9 @@ class BoardApp:
     def bot_move(self, asked: bool = False) -> None:
         """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in) —
         unless a person holds a button or has a menu open (closing it arms the bot again)."""
-        self._bot_timer = None
-        self._bot_due = False
+        self.pace.over()
         if not asked and (self._held or not self.screen.in_game or self.bot_waits_for() is not None):
-            self._drain = None  # it waits for a person again: so does the chance to take back
+            self.pace.stop_drain()  # it waits for a person again: so does the chance to take back
             return  # the last release (or closing the menu) arms it again
         self._bot_act(asked)
 
@@ -695,23 +651,15 @@ class BoardApp:
         if session.awaiting_roll:
             self.roll()
             return
-        answer = self._answer
-        if answer is None or answer.token != session.token:
-            self._bot_due = "ok" if asked else True  # still thinking: `answer()` moves when it comes
+        answer = self.pace.take(session.token)
+        if answer is None:
+            self.pace.wait_for_answer(asked)  # still thinking: `answer()` moves when it comes
             self._ask_agent()
             return
-        self._answer = None
         self.step(answer.step)
 
     def cancel_bot(self) -> None:
-        self._bot_due = False
-        self._drain = None
-        if self._drain_timer is not None:
-            self._drain_timer.cancel()
-            self._drain_timer = None
-        if self._bot_timer is not None:
-            self._bot_timer.cancel()
-            self._bot_timer = None
+        self.pace.cancel()
 
     def play_screen(self) -> PlayScreen | None:
         return next((s for s in self.stack if isinstance(s, PlayScreen)), None)
@@ -748,10 +696,7 @@ class BoardApp:
     # --- rendering (pure functions of the state above) ---------------------------------------
     def image(self, size: tuple[int, int], mode: str = "1") -> Image.Image:
         """The display image: the screen, an animation's caption, a note (greys in mode "L")."""
-        self._size, self._mode = size, mode
-        image = self.canvas(size).result(mode)
-        self._drawn = (self.version, image.tobytes())
-        return image
+        return self.canvas(size).result(mode)
 
     def canvas(self, size: tuple[int, int]) -> Canvas:
         """The display drawn on a Canvas of `size`, with the boxes of its texts (the fit test)."""

@@ -129,12 +129,13 @@ class Canvas:
     def free_rows(self) -> list[int]:
         """The body font's text lines no `asks` text touches (where a banner may go)."""
         pitch = self.line_height
+        boxes = [box.box for box in self.asks() if box.box is not None]
         taken = {
             row
-            for box in self.asks()
+            for top, bottom in ((b[1], b[3]) for b in boxes)
             for row in range(self.lines)
-            if box.box[1] <= (row + 1) * pitch - 1 and row * pitch <= box.box[3]
-        }  # type: ignore[index]
+            if top <= (row + 1) * pitch - 1 and row * pitch <= bottom
+        }
         return [row for row in range(self.lines) if row not in taken]
 
     # --- drawing -------------------------------------------------------------------------------
@@ -428,7 +429,7 @@ def takeback_bar(canvas: Canvas, share: float) -> None:
         row = canvas.image.crop((0, y, canvas.width, y + 1))
         if row.getextrema() == (1, 1) or row.getbbox() is None:  # all lit (a white bar) or all dark
             for x in range(length):
-                canvas.image.putpixel((x, y), 1 - canvas.image.getpixel((x, y)))
+                canvas.image.putpixel((x, y), 0 if canvas.image.getpixel((x, y)) else 1)
             return
 
 

@@ -25,7 +25,7 @@ class ScreenLike(Protocol):
     @property
     def title(self) -> str: ...  # read-only: a class attribute, or a property of the screen's state
 
-    def press(self, app: App, button: str) -> None: ...
+    def press(self, app: App, button: str) -> bool: ...
 
     def draw(self, canvas: Canvas) -> None: ...
 
@@ -45,6 +45,7 @@ class App(Protocol):
     problems: list[str]  # every note shown since the board started
     seed: int | str | None
     animation: Animation | None
+    version: int  # moves on every change the app makes (a screen's press used it if it moved)
     cosmetic: random.Random  # tumbling faces only; never decides anything
     agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
 

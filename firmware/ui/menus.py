@@ -97,10 +97,10 @@ class MainMenu(MenuScreen):
         elif action == "settings":
             app.push(SettingsScreen(app))
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         if button == "back":
-            return  # nowhere to go back to
-        super().press(app, button)
+            return False  # nowhere to go back to
+        return super().press(app, button)
 
 
 class SavedGameScreen(MenuScreen):
@@ -202,8 +202,9 @@ class SeatScreen(Screen):
             return f"name:{seat.name}"
         return f"bot:{seat.bot}" if seat.bot else "kids" if seat.kids else "human"
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         seat = self.seat
+        before = (seat.bot, seat.kids, seat.name, seat.colour)
         if button in ("left", "right"):
             kinds = self.kinds()
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
@@ -221,8 +222,11 @@ class SeatScreen(Screen):
                 app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines, self.people))
             else:
                 start_game(app, self.game, self.seats, mode="play")
+            return True
         elif button == "back":
             app.pop()
+            return True
+        return (seat.bot, seat.kids, seat.name, seat.colour) != before
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
@@ -371,13 +375,16 @@ class RulesScreen(Screen):
     def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
         return title_of(self.game)
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         if button in ("ok", "back"):
             app.pop()
-        elif button in ("right", "roll"):
+            return True
+        page = self.page
+        if button in ("right", "roll"):
             self.page = min(self.page + 1, max(0, len(self.pages) - 1)) if self.pages else self.page + 1
         elif button == "left":
             self.page = max(0, self.page - 1)
+        return self.page != page
 
     def draw(self, canvas: Canvas) -> None:
         self.pages = rules_pages(self.game, canvas.columns, canvas.lines - 1)

@@ -87,19 +87,19 @@ class AuditScreen(TextScreen):
         super().__init__(_("Audits"), text)
         self.page = 1  # lines per page, known once drawn
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         if button in ("right", "roll"):
-            self.top += self.page
-        elif button == "left":
-            self.top = max(0, self.top - self.page)
-        else:
-            super().press(app, button)
+            return self.scroll(self.top + self.page)
+        if button == "left":
+            return self.scroll(self.top - self.page)
+        return super().press(app, button)
 
     def draw(self, canvas: Canvas) -> None:
         self.page = canvas.lines - 1
         lines = self._lines(canvas.columns)
         pages = max(1, -(-len(lines) // self.page))
-        self.top = min(self.top - self.top % self.page, (pages - 1) * self.page)
+        self.last_top = (pages - 1) * self.page
+        self.top = min(self.top - self.top % self.page, self.last_top)
         canvas.title(self.title, f"{self.top // self.page + 1}/{pages}")
         for row, text in enumerate(lines[self.top : self.top + self.page], start=1):
             canvas.line(row, text)

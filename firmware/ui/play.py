@@ -88,13 +88,13 @@ class PlayScreen(Screen):
         else:
             self.choice = None
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         session = self.session
         if button == "back":  # a short BACK takes back the last decision of a person...
             # ...unless the game's view uses it (a stage back)
             if session is None or not self.ui.on_back(app, session, self):
-                app.takeback()
-            return
+                app.takeback()  # it takes back, or says why it cannot
+            return session is not None
         if session is None or session.over or session.pending_bot():
             waits = app.bot_waits_for()
             if button == "roll" and waits == "roll":
@@ -102,27 +102,44 @@ class PlayScreen(Screen):
             elif button == "ok" and waits == "ok":
                 app.bot_go()  # the "step" pace: one bot move per OK
             elif button == "roll" and session is not None and not session.over:
-                self.ui.on_roll(app, session, self)  # e.g. flip sheets while bots play
-            return
-        if button == "roll":
-            if session.awaiting_roll:
-                app.roll()
+                return self._game_roll(app, session)  # e.g. flip sheets while bots play
             else:
-                self.ui.on_roll(app, session, self)
-        elif button in ("left", "right") and self.choice is None and session.awaiting_roll:
+                return False
+            return True
+        if button == "roll":
+            if not session.awaiting_roll:
+                return self._game_roll(app, session)
+            app.roll()
+            return True
+        if button in ("left", "right") and self.choice is None and session.awaiting_roll:
             log = app.help.round_log_text(session)  # type: ignore[attr-defined]
-            if log:  # what happened since this player's last move, a line each
-                # Translators: the title of the round log: every move since the player's last one.
-                app.push(TextScreen(_("Since your turn"), log))
-        elif button in ("left", "right") and self.choice is not None:
+            if not log:
+                return False
+            # what happened since this player's last move, a line each
+            # Translators: the title of the round log: every move since the player's last one.
+            app.push(TextScreen(_("Since your turn"), log))
+            return True
+        if button in ("left", "right") and self.choice is not None:
+            index, view = self.choice.index, self.view
             self.choice.move(button)
             self.view = None
-        elif button == "ok" and self.choice is not None and self.choice.pick():
-            value = self.choice.current.value
-            if isinstance(value, Open):
-                app.push(value.screen(app))
-            else:
-                app.step(value)
+            return self.choice.index != index or view is not None
+        if button == "ok" and self.choice is not None:
+            if self.choice.pick():
+                value = self.choice.current.value
+                if isinstance(value, Open):
+                    app.push(value.screen(app))
+                else:
+                    app.step(value)
+            return True  # picked, or the next stage of a choice made in stages
+        return False
+
+    def _game_roll(self, app: App, session: Any) -> bool:
+        """ROLL that is not a roll: the game's own use of it (its screens' `on_roll`); used when
+        it changed what this screen shows or did anything through the app."""
+        before = (self.view, app.version)
+        self.ui.on_roll(app, session, self)
+        return (self.view, app.version) != before
 
     def point_at(self, step: Any) -> bool:
         """Move the cursor to the option that plays `step` (a hint): the option holding it, else
@@ -189,22 +206,27 @@ class FaceEntryScreen(Screen):
         self.finish = finish
         self.index = 0
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         if button in ("left", "right"):
             faces = list(self.choices[self.index])
             step = 1 if button == "right" else -1
-            self.values[self.index] = faces[(faces.index(self.values[self.index]) + step) % len(faces)]
-        elif button == "ok":
+            face = self.values[self.index]
+            self.values[self.index] = faces[(faces.index(face) + step) % len(faces)]
+            return self.values[self.index] != face
+        if button == "ok":
             if self.index + 1 < len(self.values):
                 self.index += 1
             else:
                 app.pop()
                 self.finish(app, list(self.values))
-        elif button == "back":
+            return True
+        if button == "back":
             if self.index:
                 self.index -= 1
             else:
                 app.pop()
+            return True
+        return False
 
 
 class DiceEntryScreen(FaceEntryScreen):
@@ -358,12 +380,13 @@ class ResultScreen(Screen):
     def page(self) -> ResultPage:
         return self.pages[self.index]
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         choices = len(self.pages) - 2  # index of "Rematch"
         if button in ("left", "right", "roll"):
             step = -1 if button == "left" else 1
-            self.index = (self.index + step) % len(self.pages)
-        elif button == "ok" and self.index < choices:
+            index, self.index = self.index, (self.index + step) % len(self.pages)
+            return self.index != index
+        if button == "ok" and self.index < choices:
             self.index = choices
         elif button == "ok" and self.page.name == REMATCH:
             app.start_game(self.game, list(self.seats), self.mode)
@@ -371,6 +394,7 @@ class ResultScreen(Screen):
             app.end_session()
         elif button == "back":
             app.takeback()
+        return True
 
     def draw(self, canvas: Canvas) -> None:
         self.page.draw(canvas, f"{self.index + 1}/{len(self.pages)}")

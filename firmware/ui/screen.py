@@ -68,8 +68,10 @@ class Screen:
     title = ""
     in_game = False  # a long BACK opens the in-game menu instead of the main menu
 
-    def press(self, app: App, button: str) -> None:
-        """A short press of ROLL, OK, LEFT or RIGHT, or a short BACK (on release)."""
+    def press(self, app: App, button: str) -> bool:
+        """A short press of ROLL, OK, LEFT or RIGHT, or a short BACK (on release). Returns
+        whether the press did anything: the board says "not now" when it did not."""
+        return False
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
@@ -94,18 +96,21 @@ class MenuScreen(Screen):
         self.on_pick = on_pick
         self.on_back = on_back
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
         if button in ("left", "right"):
-            self.choice.move(button)
-        elif button == "roll":
-            self.choice.move("right")
-        elif button == "ok":
+            return self.choice.move(button)
+        if button == "roll":
+            return self.choice.move("right")
+        if button == "ok":
             self.on_pick(app, self.choice.current)
-        elif button == "back":
-            if self.on_back is not None:
-                self.on_back(app)
-            elif len(app.stack) > 1:
-                app.pop()
+            return True
+        if button == "back" and self.on_back is not None:
+            self.on_back(app)
+            return True
+        if button == "back" and len(app.stack) > 1:
+            app.pop()
+            return True
+        return False
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.choice.position())
@@ -248,22 +253,32 @@ class TextScreen(Screen):
         self.title = title
         self.text = text
         self.top = 0
+        self.last_top: int | None = None  # the top of the last page, known once drawn
 
     def _lines(self, canvas_columns: int) -> list[str]:
         return wrap(self.text, canvas_columns)
 
-    def press(self, app: App, button: str) -> None:
+    def scroll(self, to: int) -> bool:
+        """Put `to` at the top, within the pages (as drawn last); whether the view moved."""
+        top = max(0, to if self.last_top is None else min(to, self.last_top))
+        moved, self.top = top != self.top, top
+        return moved
+
+    def press(self, app: App, button: str) -> bool:
         if button in ("ok", "back"):
             app.pop()
-        elif button in ("right", "roll"):
-            self.top += 1
-        elif button == "left":
-            self.top = max(0, self.top - 1)
+            return True
+        if button in ("right", "roll"):
+            return self.scroll(self.top + 1)
+        if button == "left":
+            return self.scroll(self.top - 1)
+        return False
 
     def draw(self, canvas: Canvas) -> None:
         lines = self._lines(canvas.columns)
         visible = canvas.lines - 1
-        self.top = min(self.top, max(0, len(lines) - visible))
+        self.last_top = max(0, len(lines) - visible)
+        self.top = min(self.top, self.last_top)
         pages = f"{self.top + 1}/{max(1, len(lines) - visible + 1)}"
         canvas.title(self.title, pages)
         for row, text in enumerate(lines[self.top : self.top + visible], start=1):

@@ -34,7 +34,8 @@ class WordScreen(Screen):
     def title(self) -> str:  # type: ignore[override]
         return _("Dice seal")
 
-    def press(self, app: App, button: str) -> None:
+    def press(self, app: App, button: str) -> bool:
+        word = self.word
         if button in WORD_KEYS:
             if len(self.word) < MAX_WORD:
                 self.word += WORD_KEYS[button]
@@ -43,6 +44,8 @@ class WordScreen(Screen):
         elif button == "ok":
             app.pop()
             app.set_word(self.word or None)
+            return True
+        return self.word != word  # a full word, or BACK with none, does nothing
 
     def draw(self, canvas: Canvas) -> None:
         session = self.app.session

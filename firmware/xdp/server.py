@@ -12,21 +12,28 @@ protocol on stdin/stdout, in the spirit of UCI (docs/engine-protocol.md).
     'bestmove {"do":"place","rung":5}'
 
 Each command line gets its answer lines at once; nothing is printed on its own. Answers are
-reproducible: the bot's randomness comes from the `Seed` option and the position alone.
+reproducible: the bot's randomness comes from the `Seed` option and the position alone. The
+first `isready` loads everything a `go` needs (each game's bots of every level decide once on
+a seeded opening: their modules, the strong EXTRA! bot's learnt tables) before its `readyok`, so
+the first `go` costs what a later one does.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 import time
 from collections.abc import Callable
 
 from firmware import __version__
 from firmware.bots import choose
+from firmware.dice import SeededDice
 from firmware.errors import XtraboardError
-from firmware.games import Game, find_game
+from firmware.games import Game, find_game, new_game
+from firmware.games.base import OVER, ROLL
+from firmware.games.registry import games
 from firmware.records import parse_record_text, replay_record
 
 LEVELS = ("easy", "medium", "strong")
@@ -45,6 +52,7 @@ class EngineServer:
         self.finished = False
         self._record_key = ""
         self._clock = clock
+        self._ready = False  # everything a `go` needs is loaded (the first `isready` does it)
 
     def handle(self, line: str) -> list[str]:
         """The answer lines to one command line (empty for commands that answer nothing)."""
@@ -54,7 +62,7 @@ class EngineServer:
         command, rest = words[0], words[1] if len(words) > 1 else ""
         handler = {
             "xdp": self._hello,
-            "isready": lambda _: ["readyok"],
+            "isready": self._isready,
             "setoption": self._set_option,
             "position": self._position,
             "go": self._go,
@@ -72,6 +80,11 @@ class EngineServer:
             f"option name Seed type spin default 0 min 0 max {SEED_MAX}",
             "xdpok",
         ]
+
+    def _isready(self, _: str) -> list[str]:
+        problems = [] if self._ready else _warm_up()
+        self._ready = True
+        return [f"info string error {problem}" for problem in problems] + ["readyok"]
 
     def _set_option(self, rest: str) -> list[str]:
         name, value = _option(rest)
@@ -129,6 +142,45 @@ class EngineServer:
         """The same position and Seed give the same answer, whatever came before."""
         digest = hashlib.sha256(f"{self.seed}:{self.level}:{self._record_key}".encode()).hexdigest()
         return random.Random(digest)
+
+
+def _warm_up() -> list[str]:
+    """Let every level of every game decide once on a seeded opening position, so that what
+    they load on first use (modules, tables, caches) is loaded now. What failed or was logged as
+    an error meanwhile (a bot that falls back, say), one line each."""
+    problems: list[str] = []
+    heard = _Collect()
+    logging.getLogger().addHandler(heard)
+    try:
+        _decide_once(problems)
+    finally:
+        logging.getLogger().removeHandler(heard)
+    return [" ".join(message.split()) for message in heard.messages + problems]
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def _decide_once(problems: list[str]) -> None:
+    """Each level of each game decides on the game's first decision of a seeded opening."""
+    for spec in games():
+        game = new_game(spec.name, [f"P{n}" for n in range(spec.players.start)])
+        dice = SeededDice("xdp-warm-up")
+        while game.pending().kind == ROLL:
+            game.roll(dice)
+        if game.pending().kind == OVER:
+            continue
+        for level in spec.levels:
+            try:
+                choose(game.copy(), random.Random(0), level)
+            except Exception as exc:  # noqa: BLE001 - any bot failure is reported, not fatal
+                problems.append(f"{spec.title} {level}: {type(exc).__name__}: {exc}")
 
 
 def _option(rest: str) -> tuple[str | None, str | None]:

@@ -221,8 +221,8 @@ def record_session(
     out.write_text(recorder.scenario_text(), encoding="utf-8")
     edges = sum(1 for kind, _ in recorder.items if kind == "edge")
     checks = sum(1 for kind, _ in recorder.items if kind == "check")
-    # Translators: two counts in one line; a "label: number" form avoids plurals.
     print(
+        # Translators: two counts in one line; a "label: number" form avoids plurals.
         _("recorded {edges} button edges and {checks} checkpoints into {file}").format(
             edges=edges, checks=checks, file=out
         )

@@ -1,6 +1,6 @@
 """EXTRA!: the rules engine (`rules`), its screens (`screens`) and the sheet's drawing (`sheet`),
-its bots (`bots`) with the strong bot's model, search and generated table (`model`, `search`,
-`table`).
+its bots (`bots`) with the strong bot's model, search and learnt tables (`model`, `search`,
+`learnt`, reading the data file `learnt.bin`).
 
 The game's entry in the registry (firmware/games/registry.py) is `SPEC`; importing this package
 imports the engine only, never the screens (they are named by module path, resolved on first use).

@@ -13,7 +13,7 @@ sums are crossed on their sheet (rules and the engine's decisions: docs/rules/ex
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
 from types import MappingProxyType
@@ -53,8 +53,6 @@ def _splits(dice: Sequence[int]) -> tuple[tuple[tuple[int, int], tuple[int, int]
 _SPLITS_WITHOUT = tuple(_splits([i for i in range(DICE_COUNT) if i != e]) for e in range(DICE_COUNT))
 _FREE_RIDE_SPLITS = tuple(split for splits in _SPLITS_WITHOUT for split in splits)
 _SHOWN_SETS = 1 << len(FACES)  # sets of faces in a roll's table (see _roll_table)
-# Where a roll's table holds the two rows a split crosses (see _roll_table).
-_ROWS_AT = {split: _SHOWN_SETS + 2 * n for n, split in enumerate(_FREE_RIDE_SPLITS)}
 
 
 def _numbers_key(numbers: Sequence[int | None]) -> int:
@@ -269,9 +267,25 @@ class Choice:
     extra: int | None
     column: int | None
     pairs: tuple[tuple[int, int], tuple[int, int]]
+    # The hash, worked out once: the fast `apply` finds a choice among the offered ones by
+    # value on every step. None when a part cannot be hashed (left for the rules check).
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "pairs", _normalised(self.pairs))
+        pairs = _normalised(self.pairs)
+        object.__setattr__(self, "pairs", pairs)
+        try:
+            object.__setattr__(self, "_hash", hash((self.player, self.extra, self.column, pairs)))
+        except TypeError:
+            pass
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            raise TypeError(f"unhashable parts in {self!r}")
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the hash is worked out again where it is unpickled
+        return Choice, (self.player, self.extra, self.column, self.pairs)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"player": self.player, "extra": self.extra}
@@ -302,59 +316,47 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 
 _CHOICES = _choice_table()
 # `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
-# What `_legal_for` gives: the decisions, the same as a set, and where their rows are by `id`
-_Offered = tuple[list[Choice], frozenset[Choice], dict[int, int]]
+# What `_legal_for` gives: the decisions, and the same as a set (the fast `apply` checks a step
+# against it by value)
+_Offered = tuple[list[Choice], frozenset[Choice]]
 _LEGAL: list[_Offered | None] = [None] * (6 << 8)
-_NOTHING_OFFERED: _Offered = ([], frozenset(), {})
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
 
 
 def _roll_terms() -> tuple[tuple[int, ...], ...]:
     """Per die index and face, that die's share of a roll's table (see `_roll_table`) as one
-    int, the table's bytes little-endian: its bit in every set of faces holding the face, and
-    the face added to the byte of each pair it is in. Terms of different dice never carry
-    into each other (shown masks stay below 32, pair sums below 13), so a roll's table is the
-    sum of its five dice's terms, less 2 in each row byte."""
+    int, the table's bytes little-endian: its bit in every set of faces holding the face.
+    Terms of different dice never carry into each other (shown masks stay below 32), so a
+    roll's table is the sum of its five dice's terms."""
     terms = []
     for die in range(DICE_COUNT):
-        pairs = sum(
-            1 << 8 * (2 * n + k)
-            for n, split in enumerate(_FREE_RIDE_SPLITS)
-            for k, pair in enumerate(split)
-            if die in pair
-        )
         by_face = [0]
         for face in FACES:
-            shown = sum(1 << die << 8 * faces for faces in range(_SHOWN_SETS) if faces >> face - 1 & 1)
-            by_face.append(shown + (face * pairs << 8 * _SHOWN_SETS))
+            by_face.append(sum(1 << die << 8 * faces for faces in range(_SHOWN_SETS) if faces >> face - 1 & 1))
         terms.append(tuple(by_face))
     return tuple(terms)
 
 
 _TERMS = _roll_terms()
-_TABLE_SIZE = _SHOWN_SETS + 2 * len(_FREE_RIDE_SPLITS)
-_TWOS = sum(2 << 8 * i for i in range(_SHOWN_SETS, _TABLE_SIZE))  # a pair's row index is its sum - 2
-# The tables of the rolls met so far: at most 7776 of 94 bytes, about 1.9 MB with the dict (tracemalloc).
+# The tables of the rolls met so far: at most 7776 of 64 bytes.
 _TABLES: dict[tuple[int, ...], bytes] = {}
 
 
 def _roll_table(faces: tuple[int, ...]) -> bytes:
-    """What the fast paths look up about one roll, cached per roll: first, per set of faces
+    """What the legal-decision look-up needs of one roll, cached per roll: per set of faces
     (bit f - 1 for face f, as in `_numbers_key` >> 3), the bit mask of the dice showing one of
-    them; then, per pair split at `_ROWS_AT[split]`, the index (sum - 2) of each pair's row.
+    them.
 
-        >>> table = _roll_table((1, 2, 2, 3, 5))
-        >>> at = _ROWS_AT[(1, 2), (3, 4)]
-        >>> table[0b000010], table[at] + 2, table[at + 1] + 2   # dice 1 and 2 show a 2; 2+2, 3+5
-        (6, 4, 8)
+        >>> _roll_table((1, 2, 2, 3, 5))[0b000010]   # dice 1 and 2 show a 2
+        6
     """
     table = _TABLES.get(faces)
     if table is None:
         a, b, c, d, e = faces
-        table = _TABLES[faces] = (
-            _TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e] - _TWOS
-        ).to_bytes(_TABLE_SIZE, "little")
+        table = _TABLES[faces] = (_TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e]).to_bytes(
+            _SHOWN_SETS, "little"
+        )
     return table
 
 
@@ -363,8 +365,7 @@ def _legal_for(player: int, shown: int, free: int) -> _Offered:
     """`legal_decisions` (and the same as a set) of `player` when the dice in bit mask `shown`
     show one of their EXTRA numbers and the columns in bit mask `free` are empty: at most
     6 × 32 × 8 cases, so each is built once (same order as `Extra.legal_decisions` documents).
-    Third, the `id`s of those very objects (kept alive by `_CHOICES`), each with where a roll's
-    table holds its rows: the fast `apply` knows a decision it offered without hashing it."""
+    """
     table = _CHOICES[player]
     columns = tuple(c for c in range(len(COLUMN_SIZES)) if free >> c & 1)
     if columns:
@@ -381,7 +382,29 @@ def _legal_for(player: int, shown: int, free: int) -> _Offered:
             for column in columns:
                 decisions.extend(table[die][column])
     # a list, never handed out: `legal_decisions` returns copies (a list's copy is the cheapest)
-    return decisions, frozenset(decisions), {id(d): _ROWS_AT[d.pairs] for d in decisions}
+    return decisions, frozenset(decisions)
+
+
+def _all_int(faces: Any) -> bool:
+    """Every face an int (not a bool, not a float equal to one)."""
+    for face in faces:
+        if type(face) is not int:
+            return False
+    return True
+
+
+def _integers(step: Choice) -> bool:
+    """Every field of `step` an int where it is not None. True, 1.0 and 0.0 compare (and hash)
+    equal to 1, 1 and 0: such a choice would pass for the offered one and be played and
+    recorded as given, so it goes to the full check, which names the field."""
+    pairs = step.pairs
+    return (
+        type(step.player) is int
+        and (step.extra is None or type(step.extra) is int)
+        and (step.column is None or type(step.column) is int)
+        and type(pairs) is tuple
+        and all(type(pair) is tuple and all(type(index) is int for index in pair) for pair in pairs)
+    )
 
 
 def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
@@ -593,79 +616,20 @@ class Extra(Game):
 
     # --- applying steps --------------------------------------------------------------------
     def apply(self, step: Any) -> None:
-        """`Game.apply` with the common steps done inline: a roll of five known faces and a
-        choice that is one of the very objects `legal_decisions()` offers, leaving the same
-        state as the plain path but the events unbuilt (`Game.events` builds them when read);
-        anything else, and every refused step, takes the plain path.
-
-        A fast choice's undo record holds only what it changed (see `_restore`): the crossed
-        rows, the EXTRA column's number and count, the roller, and the players still in only
-        when this choice ended the player's game (a deciding player's sheet had not ended)."""
+        """`Game.apply` with its one fast path: a roll of five known faces, or a choice equal to
+        one `legal_decisions()` offers, goes straight to the rules (`_roll`, `_choose`) without
+        the generic checks and with the events unbuilt (`Game.events` builds them when read);
+        anything else, and every refused step, takes the plain path. The rules are the same:
+        only the checking and the undo record differ (a fast choice's record holds what it
+        changed, see `_choose` and `_restore`)."""
         kind = type(step)
         if kind is Choice:
             offered = self._offered  # set while a decision is pending, once it was asked for
-            if offered is None:
-                offered = self._legal() if self._undecided else _NOTHING_OFFERED
-            rows = offered[2].get(id(step))
-            if rows is not None:  # offered, so legal and the pending player's: `_choose` inline,
-                # without events; `rows`: where the roll's table (set by `_legal`) holds the
-                # rows its pairs cross
-                player = step.player
-                sheet = self.sheets[player]
-                table = self._showing
-                crosses = sheet._crosses
-                first = table[rows]
-                box = crosses[first]
-                if box < _ROW_SIZE[first]:
-                    crosses[first] = box + 1
-                else:
-                    first = -1  # the row was full: nothing crossed
-                second = table[rows + 1]
-                box = crosses[second]
-                if box < _ROW_SIZE[second]:
-                    crosses[second] = box + 1
-                else:
-                    second = -1
-                in_game = None
-                extra = step.extra
-                if extra is None:
-                    column, number, cross = -1, None, False
-                else:
-                    face = self.faces[extra]  # type: ignore[index]  # a choice is pending: rolled
-                    numbers = sheet._numbers
-                    column = step.column
-                    if column is None:  # offered without a column: the face is an EXTRA number
-                        column, number, cross = numbers.index(face), face, True
-                    else:
-                        number, cross = None, not self.players[player].kids
-                        numbers[column] = face
-                        sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
-                    if cross:
-                        column_crosses = sheet._column_crosses
-                        count = column_crosses[column] + 1
-                        column_crosses[column] = count
-                        if count == COLUMN_SIZES[column]:  # this player's game ends
-                            sheet._ended = True
-                            in_game = tuple(self._in_game)
-                            self._in_game.remove(player)
-                # (a deciding player's sheet has not ended: they would not be in the game)
-                self._undo_stack.append(
-                    (self._events, player, first, second, column, number, cross, in_game, self.roller)
-                )
-                undecided = self._undecided
-                del undecided[0]
-                if not undecided:  # `_next_roller`, inline
-                    players = self._in_game
-                    if players:
-                        current = self.roller
-                        for later in players:
-                            if later > current:  # type: ignore[operator]  # None only once over
-                                self.roller = later
-                                break
-                        else:
-                            self.roller = players[0]
-                    else:
-                        self.roller = None
+            if offered is None and self._undecided:
+                offered = self._legal()
+            # offered: legal and the pending player's (by value, so True must not pass for 1)
+            if offered is not None and _integers(step) and step in offered[1]:
+                self._undo_stack.append(self._choose(step, None))
                 self._events = None
                 self._offered = None
                 self.history.append(step)
@@ -678,16 +642,11 @@ class Extra(Game):
                     found = _roll_table(faces)
             except TypeError:  # unhashable faces: the plain path names the bad one
                 found = None
-            if found is not None:
+            if found is not None and _all_int(faces):  # True and 1.0 find 1's table too
                 self._undo_stack.append((self._events, (), self.faces, self.rolls))
                 self._events = None
-                if type(faces) is not tuple:
-                    faces = tuple(faces)
-                self.faces = faces
-                self._showing_for, self._showing = faces, found
-                self.rolls += 1
-                self._undecided = list(self._in_game)
-                self._offered = None
+                self._roll(faces)
+                self._showing_for, self._showing = self.faces, found
                 self.history.append(step)
                 return
         Game.apply(self, step)
@@ -702,15 +661,22 @@ class Extra(Game):
         self._offered = None
 
     def _apply_roll(self, step: Roll) -> None:
-        self.faces = tuple(step.faces)
+        if not _all_int(step.faces):  # the base class checked the values, not their type
+            raise IllegalStepError(N_("roll: faces must be integers 1–6, not {faces}"), faces=list(step.faces))
+        self._roll(step.faces)
+        self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
+
+    def _roll(self, faces: Any) -> None:
+        """The roll's rules: every player still in decides on these faces."""
+        self.faces = faces if type(faces) is tuple else tuple(faces)
         self.rolls += 1
         self._undecided = list(self._in_game)
-        self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
+        self._offered = None
 
     def _check_choice(self, step: Choice) -> Text | None:
         """The rule `step` breaks, or None; changes nothing."""
         player = self._undecided[0]
-        if step.player != player:
+        if type(step.player) is not int or step.player != player:
             return Text(
                 N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player
             )
@@ -772,7 +738,7 @@ class Extra(Game):
 
     def _apply_choice(self, step: Choice) -> None:
         try:
-            offered = step in (self._offered or self._legal())[1]
+            offered = _integers(step) and step in (self._offered or self._legal())[1]
         except TypeError:  # unhashable parts: the full check names what is wrong
             offered = False
         if not offered:
@@ -783,13 +749,19 @@ class Extra(Game):
         self._choose(step, events)
         self._events = events
 
-    def _choose(self, step: Choice, events: list[dict[str, Any]] | None) -> None:
-        """Apply a legal choice; its events go to `events` unless that is None (fast `apply`)."""
+    def _choose(self, step: Choice, events: list[dict[str, Any]] | None) -> tuple[Any, ...]:
+        """Apply a legal choice; its events go to `events` unless that is None (fast `apply`).
+        Returns what it changed, the fast path's undo record (see `_restore`): the events
+        before it, the player, the two rows crossed (-1: full), the EXTRA column touched (-1:
+        none) with its number before and whether a box was crossed, the players still in when
+        this choice ended the player's game (else None; a deciding player's sheet had not
+        ended), and the roller."""
+        record_events, roller = self._events, self.roller
         player = step.player
         sheet = self.sheets[player]
-        faces = cast(tuple[int, ...], self.faces)
+        faces: tuple[int, ...] = self.faces  # type: ignore[assignment]  # a choice is pending: rolled
         extra = step.extra
-        column: int | None = None
+        column, before, cross = -1, None, False
         if extra is None:
             if events is not None:
                 events.append({"kind": "free_ride", "player": player})
@@ -798,14 +770,12 @@ class Extra(Game):
             numbers = sheet._numbers
             new = face not in numbers
             if new:
-                column = step.column
+                column = step.column  # type: ignore[assignment]  # a new number names its column
                 cross = not self.players[player].kids
+                numbers[column] = face  # Sheet._take, inline
+                sheet._key = sheet._key & ~(1 << column) | 1 << 2 + face  # _numbers_key, updated
             else:
-                column, cross = numbers.index(face), True
-            assert column is not None, "a legal choice of a new EXTRA number names its column"
-            numbers[column] = face  # Sheet._take, inline
-            if new:
-                sheet._key = _numbers_key(numbers)
+                column, before, cross = numbers.index(face), face, True
             if cross:
                 column_crosses = sheet._column_crosses
                 column_crosses[column] += 1
@@ -824,17 +794,30 @@ class Extra(Game):
                     }
                 )
         crosses = sheet._crosses
-        for a, b in step.pairs:  # Sheet._cross_row, inline
-            index = faces[a] + faces[b] - 2
-            box = crosses[index]
-            if box < _ROW_SIZE[index]:
-                crosses[index] = box + 1
-                if events is not None:
-                    events.append({"kind": "cross", "player": player, "sum": index + 2, "box": box})
-            elif events is not None:
-                events.append({"kind": "row_full", "player": player, "sum": index + 2})
-        self._undecided.pop(0)
+        (a, b), (c, d) = step.pairs
+        first, second = faces[a] + faces[b] - 2, faces[c] + faces[d] - 2  # the rows' indices
+        box = crosses[first]  # Sheet._cross_row, inline (twice)
+        if box < _ROW_SIZE[first]:
+            crosses[first] = box + 1
+            if events is not None:
+                events.append({"kind": "cross", "player": player, "sum": first + 2, "box": box})
+        else:
+            if events is not None:
+                events.append({"kind": "row_full", "player": player, "sum": first + 2})
+            first = -1  # the row was full: nothing crossed
+        box = crosses[second]
+        if box < _ROW_SIZE[second]:
+            crosses[second] = box + 1
+            if events is not None:
+                events.append({"kind": "cross", "player": player, "sum": second + 2, "box": box})
+        else:
+            if events is not None:
+                events.append({"kind": "row_full", "player": player, "sum": second + 2})
+            second = -1
+        del self._undecided[0]
+        in_game = None
         if sheet._ended:
+            in_game = tuple(self._in_game)
             self._in_game.remove(player)
             if events is not None:
                 events.append({"kind": "ended", "player": player, "column": column})
@@ -842,6 +825,7 @@ class Extra(Game):
             self._next_roller()
             if not self._in_game and events is not None:
                 events.append({"kind": "game_over", "winners": self._winners()})
+        return (record_events, player, first, second, column, before, cross, in_game, roller)
 
     def _next_roller(self) -> None:
         """Clockwise to the next player still in; None when nobody is."""

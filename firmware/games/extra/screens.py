@@ -407,13 +407,13 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     if shown != home:  # flipping through the sheets
         # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
         # player's game has ended) and "Anna done 2/4" (decided this roll); at most 4 letters.
-        # A bot still deciding says so: its sheet is not empty for good, it has not crossed yet.
         state = (
             pgettext("EXTRA! sheet", "end")
             if sheet.ended
             else pgettext("EXTRA! sheet", "done")
             if pending.kind == DECISION and shown not in game.undecided
             else pgettext("EXTRA! header", "plays")
+            # a bot still deciding says so: its sheet is not empty for good, it has not crossed yet
             if pending.kind == DECISION and game.players[shown].bot
             else ""
         )

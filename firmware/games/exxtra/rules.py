@@ -242,10 +242,11 @@ class Exxtra(Game):
             twin._events = self._events.copy()
 
     def apply(self, step: Any) -> None:
-        """`Game.apply` with the common steps done inline: any roll of known faces, a reroll
-        and placing on a free rung, checked as the plain path checks them, leaving the same
-        state and undo record but the events unbuilt (`Game.events` builds them when read);
-        anything else, and every refused step, takes the plain path."""
+        """`Game.apply` with its one fast path: any roll of known faces, a reroll and placing
+        on a free rung, checked as the plain path checks them, go to the same rules
+        (`_apply_roll`, `_apply_place`) with the events unbuilt (`Game.events` builds them when
+        read) and a leaner undo record; anything else, and every refused step, takes the plain
+        path."""
         kind = type(step)
         faces = self._faces
         if self._winner is not None:
@@ -263,15 +264,14 @@ class Exxtra(Game):
                     if value >= 0:  # no doubles, no X: only the roll changes
                         self._undo_stack.append((faces, self._value, self._events, rolls))
                         self._events = None
-                        self._rolls = rolls + 1  # _apply_roll's common case, inline
-                        self._faces = rolled  # a tuple (a hashable key of the table)
+                        self._rolls = rolls + 1  # `_apply_roll`'s common case: the roll is decided on
+                        self._faces = rolled
                         self._value = value
                     else:
                         a, b = rolled
-                        value = _ROLL_VALUES[a, b][rolls == 0]
                         self._undo_stack.append(self._full_record())
                         self._events = None
-                        self._apply_roll(a, b, value)
+                        self._apply_roll(a, b, _ROLL_VALUES[a, b][rolls == 0])
                     self.history.append(step)
                     self._actors.append(None)
                     return
@@ -298,45 +298,14 @@ class Exxtra(Game):
                         )
                     )
                     self._events = None
-                    # _apply_place, _next_turn and _advance inline, without events (the same
-                    # rules: a change there is a change here; the fast-path tests compare them)
-                    above = owner[rung + 1 :]
-                    if above and max(above) >= 0:
-                        for higher in range(rung + 1, TOP_RUNG + 1):
-                            other = owner[higher]
-                            if other >= 0 and values[other] <= value:
-                                owner[higher] = -1
-                                rung_of[other] = -1
-                    rung_of[player] = rung
-                    values[player] = value
-                    if rung == 0:
-                        zero.append(player)
-                    else:
-                        owner[rung] = player
-                    self._current = following
-                    self._rolls = 0
-                    self._faces = None
-                    self._value = -1
-                    back = rung_of[following]  # placing may have sent those dice back already
-                    if back == 0:
-                        rung_of[following] = -1
-                        del zero[index]
-                    elif back > 0:
-                        rung_of[following] = -1
-                        owner[back] = -1
-                        after = positions[following] + back
-                        if after >= FINISH:
-                            after = FINISH
-                            self._winner = following
-                        positions[following] = after
+                    self._apply_place(rung)  # the rules, as on the plain path, without events
                     self.history.append(step)
                     self._actors.append(player)
                     return
             elif kind is Reroll:
                 self._undo_stack.append((faces, self._value, self._events))
                 self._events = None
-                self._faces = None
-                self._value = -1
+                self._reroll()
                 self.history.append(step)
                 self._actors.append(self._current)
                 return
@@ -399,8 +368,7 @@ class Exxtra(Game):
             self._apply_roll(a, b, _value_of(a, b, self._rolls == 0))
         elif isinstance(step, Reroll):
             self._events = [{"kind": "reroll", "player": self._current}]
-            self._faces = None
-            self._value = -1
+            self._reroll()
         elif isinstance(step, Place):
             self._check_place(step.rung)
             self._events = []
@@ -495,6 +463,11 @@ class Exxtra(Game):
         if a == b and a != "X":  # doubles 1-1, 2-2, 3-3 (the only ones the dice allow)
             self._advance(player, int(a), "double")
 
+    def _reroll(self) -> None:
+        """The roll being decided on is given up: the same player rolls again."""
+        self._faces = None
+        self._value = -1
+
     def _check_place(self, rung: Any) -> None:
         if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
             raise IllegalStepError(N_("placing: rung must be 0–{top}, not {rung!r}"), top=TOP_RUNG, rung=rung)
@@ -513,13 +486,13 @@ class Exxtra(Game):
         events = self._events
         if events is not None:
             events.append({"kind": "place", "player": player, "rung": rung, "combination": _combination_text(value)})
-        values = self._placed_value
+        values, rung_of = self._placed_value, self._rung_of
         above = owner[rung + 1 :]
         for higher in range(rung + 1, TOP_RUNG + 1) if above and max(above) >= 0 else ():
             other = owner[higher]
             if other >= 0 and values[other] <= value:  # equal or lower on a higher rung goes back
                 owner[higher] = -1
-                self._rung_of[other] = -1
+                rung_of[other] = -1
                 if events is not None:
                     events.append(
                         {
@@ -530,7 +503,7 @@ class Exxtra(Game):
                             "by": player,
                         }
                     )
-        self._rung_of[player] = rung
+        rung_of[player] = rung
         values[player] = value
         if rung == 0:
             self._zero.append(player)

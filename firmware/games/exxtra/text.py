@@ -19,7 +19,7 @@ RULES: tuple[str, ...] = (
         "die A shows 1 2 3 4 7 X, die B 1 2 3 5 6 X."
     ),
     N_("A roll reads as two digits, the higher first: 7 and 1 make 71. On the first roll of a turn an X counts 0."),
-    N_("On a later roll an X ends your turn: your counter goes back one space for each X."),
+    N_("On a later roll an X ends your turn: your counter goes back one space for each X, but never behind the start."),
     N_("A double 1-1, 2-2 or 3-3 moves you on 1, 2 or 3 spaces at once."),
     N_("Roll again as often as you dare, or place the roll on rung 0 or on an empty rung 1 to 5 of the ladder."),
     N_("Every pair on a higher rung whose number is equal or lower goes back to its owner."),

@@ -10,6 +10,12 @@ choice (the new faces, then the best outcome with them). "medium" judges only it
 and turns the ones only to the faces that help it most by the same blunt measure.
 Deterministic: ties go to the first outcome in `outcomes()` order; the rng is not needed.
 
+The last bonus tile, when offered (`Bonus`): taking it ends the game at the end of the round,
+so it is worth taking only to win. "strong" takes it when the game ends this round anyway, or
+when with the tile it leads every other player by more than the chips they can take on their
+X fields in their turns left of this round; "medium" when with the tile it has the best score;
+"easy" always.
+
     >>> import random
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from firmware.games.levelx.rules import FACES, FIELDS, ROWS, STACKS_TO_END, TurnOnes, outcomes
+from firmware.games.levelx.rules import FACES, FIELDS, ROWS, STACKS_TO_END, Bonus, TurnOnes, outcomes
 from firmware.i18n import _, fixed
 
 _LAST = tuple(n - 1 for n in FIELDS)
@@ -199,8 +205,44 @@ def _decide(game: Any, decisions: list[Any], weights: Weights) -> Any:
 
 
 def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
-    """The largest expected lead over the best opponent, lucky loser included."""
+    """The largest expected lead over the best opponent, lucky loser included; the last tile
+    only when it wins."""
+    if game.bonus_pending:
+        return Bonus(_tile_wins(game))
     return _decide(game, decisions, STRONG)
+
+
+def _lead_with_tile(game: Any) -> int:
+    """The current player's lead over the best other player if they take the offered tile."""
+    me = game.current_player
+    scores = game.scores
+    return int(scores[me] + game.tiles_left[0] - max(s for p, s in enumerate(scores) if p != me))
+
+
+def _threat(game: Any, player: int) -> int:
+    """The most `player` can be expected to add in one turn: a chip for each of their pieces on
+    (or one field before) an X of an open row, the best two (a turn rarely forms more groups)."""
+    chips = sorted(
+        (
+            row
+            for row, at, last, left in zip(ROWS, game.pieces[player], _LAST, game.chips_left)
+            if at is not None and at >= last - 1 and left
+        ),
+        reverse=True,
+    )
+    return sum(chips[:2])
+
+
+def _tile_wins(game: Any) -> bool:
+    """Whether "strong" takes the last tile: the game ends this round anyway (the tile is points
+    for nothing), or with it every other player stays behind even after their turns left in
+    this round (those seated after the current player)."""
+    if game.end_triggered:
+        return True
+    me = game.current_player
+    scores = list(game.scores)
+    scores[me] += game.tiles_left[0]
+    return all(scores[p] + (_threat(game, p) if p > me else 0) < scores[me] for p in range(len(scores)) if p != me)
 
 
 def hint_reason(game: Any, decision: Any) -> str:
@@ -212,6 +254,16 @@ def hint_reason(game: Any, decision: Any) -> str:
     >>> hint_reason(game, Groups(((0, 1), (2, 3))))
     'exp. lead +16.3 pts'
     """
+    if isinstance(decision, Bonus):
+        lead = fixed(_lead_with_tile(game), 0, sign=True)
+        if decision.take and game.end_triggered:
+            # Translators: a hint: take the last LEVEL X bonus tile: the game ends after this round anyway.
+            return _("take it: last round anyway")
+        if decision.take:
+            # Translators: a hint: take the last LEVEL X bonus tile; the game then ends after this round, with this lead in points.
+            return _("take it: lead {lead} at the end").format(lead=lead)
+        # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
+        return _("decline: with it lead {lead}").format(lead=lead)
     me = game.current_player
     base = _State.of(game)
     if isinstance(decision, TurnOnes):
@@ -229,12 +281,17 @@ def hint_reason(game: Any, decision: Any) -> str:
 
 
 def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
-    """The best own position by a blunter measure."""
+    """The best own position by a blunter measure; the last tile when it gives the best score."""
+    if game.bonus_pending:
+        return Bonus(_lead_with_tile(game) >= 0)
     return _decide(game, decisions, MEDIUM)
 
 
 def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
-    """Use as many dice as possible, preferring sums where we already stand near the X."""
+    """Use as many dice as possible, preferring sums where we already stand near the X; take
+    the last tile whenever it is offered."""
+    if game.bonus_pending:
+        return Bonus(True)
     if game.ones_to_turn:
         return rng.choice(decisions)  # turning ones: any new faces; the outcome is chosen next
     best = max(

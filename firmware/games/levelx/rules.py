@@ -20,7 +20,7 @@ from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import OVER, Game, Pending, Roll, parse_roll, pending_values, winners_of
+from firmware.games.base import OVER, RECORD_VERSION, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
 FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
@@ -37,6 +37,28 @@ _DICE = (FACES,) * DICE_COUNT
 _OVER = Pending(OVER)
 _LAST_FIELD = tuple(n - 1 for n in FIELDS)
 _WIDTH = len(ROWS)  # per-player state is kept flat: player p's row r at p * _WIDTH + r
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """Take (True) or decline (False) the last bonus tile, when the player who just grouped is
+    entitled to it (version-2 rules: `LevelX(..., last_tile_choice=True)`).
+
+        >>> Bonus(False).to_json()
+        {'bonus': False}
+    """
+
+    take: bool
+
+    def __post_init__(self) -> None:
+        if type(self.take) is not bool:
+            raise IllegalStepError(N_("bonus: 'take' must be true or false, not {take!r}"), take=self.take)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bonus": self.take}
+
+
+_BONUS_CHOICES = (Bonus(True), Bonus(False))
 
 
 @dataclass(frozen=True)
@@ -223,7 +245,12 @@ class LevelX(Game):
     """The LEVEL X rules engine.
 
     A turn: `Roll` of four faces, then optionally `TurnOnes` (two or more ones, once per turn),
-    then one `Groups` decision, which ends the turn.
+    then one `Groups` decision, which ends the turn — unless it left the player entitled to the
+    last bonus tile: then a `Bonus(take)` decision ends it.
+
+    `last_tile_choice`: the rules of record version 2, where the last bonus tile may be
+    declined (the default); False plays version 1, where it is always taken at once (records
+    written before the choice existed replay, and unfinished games resume, under those rules).
 
     Read-only state for the UI (rows indexed like `ROWS`: index 0 is row 5, index 5 row 10;
     fields counted from 0, the X field is `FIELDS[i] - 1`):
@@ -239,6 +266,7 @@ class LevelX(Game):
     - `bonus[player]` (tiles in the order taken), `tiles_left` (top first)
     - `supply[player]`, `lost[player]` (pieces out of the game for good)
     - `scores[player]` (chips + bonus tiles), `end_triggered`
+    - `bonus_pending`: the current player is choosing whether to take the last bonus tile
     - `events`: what the last applied step did, a list of dicts (see docs/rules/levelx.md)
     """
 
@@ -247,6 +275,18 @@ class LevelX(Game):
     min_players = 2
     max_players = 4
     _actors: list[int | None]  # every step's actor is kept (the fast `apply` appends to it)
+
+    def __init__(self, players: Sequence[Any], *, last_tile_choice: bool = True) -> None:
+        if type(last_tile_choice) is not bool:
+            raise TypeError(f"last_tile_choice must be True or False, not {last_tile_choice!r}")
+        self.last_tile_choice = last_tile_choice
+        super().__init__(players)
+        self.record_version = RECORD_VERSION if last_tile_choice else 1
+
+    @classmethod
+    def for_record(cls, players: Sequence[Any], version: int) -> LevelX:
+        """Version 1 records predate the choice of the last tile: their rules take it at once."""
+        return cls(players, last_tile_choice=version >= 2)
 
     def _setup(self) -> None:
         count = len(self.players)
@@ -270,12 +310,13 @@ class LevelX(Game):
         self._closed = 0
         self._end_triggered = False
         self._over = False
+        self._asking = False  # the current player chooses whether to take the last bonus tile
         self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(count)
 
     def _snapshot(self, step: Any) -> Any:
-        if not isinstance(step, Groups):  # a roll or turned ones change only these
+        if isinstance(step, (Roll, TurnOnes)):  # a roll or turned ones change only these
             return (self._faces, self._ones_turned, self._events)
         return self._full_record()
 
@@ -297,6 +338,7 @@ class LevelX(Game):
             self._closed,
             self._end_triggered,
             self._over,
+            self._asking,
         )
 
     def _restore(self, record: Any) -> None:
@@ -319,6 +361,7 @@ class LevelX(Game):
                 self._closed,
                 self._end_triggered,
                 self._over,
+                self._asking,
             ) = record
             self._pieces = list(pieces)
             self._x_holders = list(x_holders)
@@ -337,14 +380,14 @@ class LevelX(Game):
 
     # --- the protocol ------------------------------------------------------------------
     def apply(self, step: Any) -> None:
-        """`Game.apply` with the common steps done inline: a roll of four integer faces 1–6
-        and a grouping whose groups are well formed and sum to 5–10, checked as the plain path
-        checks them, leaving the same state and undo record but the events unbuilt
-        (`Game.events` builds them when read); anything else, and every refused step, takes
-        the plain path."""
+        """`Game.apply` with its one fast path: a roll of four integer faces 1–6 and a grouping
+        whose groups are well formed and sum to 5–10, checked as the plain path checks them, go
+        to the same rules (`_act`, `_end_turn`; a roll only sets the faces) with the events
+        unbuilt (`Game.events` builds them when read); anything else, and every refused step,
+        takes the plain path."""
         kind = type(step)
         faces = self._faces
-        if self._over:
+        if self._over or self._asking:
             pass
         elif kind is Roll:
             if faces is None:
@@ -358,7 +401,7 @@ class LevelX(Game):
                     if type(a) is int and type(b) is int and type(c) is int and type(d) is int:
                         self._undo_stack.append((None, self._ones_turned, self._events))
                         self._events = None
-                        self._faces = rolled
+                        self._faces = rolled  # all `_roll` does once its check passed, events aside
                         self.history.append(step)
                         self._actors.append(None)
                         return
@@ -372,7 +415,7 @@ class LevelX(Game):
                     self._events = None
                     for mask in masks:
                         self._act(player, sums[mask] - MIN_SUM)
-                    self._end_turn()
+                    self._end_groups()
                     self.history.append(step)
                     self._actors.append(player)
                     return
@@ -381,7 +424,7 @@ class LevelX(Game):
     def pending(self) -> Pending:
         if self._over:
             return _OVER
-        return (self._to_roll if self._faces is None else self._to_decide)[self._current]
+        return (self._to_roll if self._faces is None and not self._asking else self._to_decide)[self._current]
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
         return _DICE
@@ -389,13 +432,20 @@ class LevelX(Game):
     def legal_decisions(self) -> list[Any]:
         """TurnOnes choices first when allowed (new faces in lexicographic order), then every
         grouping in canonical form (indices ascending, groups by lowest index), ordered by the
-        number of groups, then lexicographically; `Groups(())` comes first of them."""
+        number of groups, then lexicographically; `Groups(())` comes first of them. While the
+        last bonus tile is offered: `Bonus(True)`, `Bonus(False)`."""
+        if self._asking:
+            return list(_BONUS_CHOICES)
         if self._over or self._faces is None:
             return []
         return list(_decisions_for(self._faces, self._ones_turned))
 
     def _apply(self, step: Any) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).
+        if self._asking and not isinstance(step, Bonus):
+            raise IllegalStepError(
+                N_("the last bonus tile is offered: take it or decline it first (bonus true or false)")
+            )
         previous, self._events = self._events, []
         try:
             if isinstance(step, Roll):
@@ -404,8 +454,12 @@ class LevelX(Game):
                 self._turn_ones(step.faces)
             elif isinstance(step, Groups):
                 self._play_groups(step.groups)
+            elif isinstance(step, Bonus):
+                self._choose_bonus(step.take)
             else:
-                raise IllegalStepError(N_("{step!r} is not a LEVEL X step (roll, turn_ones or groups)"), step=step)
+                raise IllegalStepError(
+                    N_("{step!r} is not a LEVEL X step (roll, turn_ones, groups or bonus)"), step=step
+                )
         except IllegalStepError:
             self._events = previous  # a refused step changes nothing, its events included
             raise
@@ -426,17 +480,23 @@ class LevelX(Game):
         if not isinstance(data, Mapping):
             raise RecordError(
                 Text(
-                    N_("a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}"), data=data
+                    N_("a LEVEL X step must be an object with 'roll', 'turn_ones', 'groups' or 'bonus', not {data!r}"),
+                    data=data,
                 )
             )
-        keys = [key for key in ("roll", "turn_ones", "groups") if key in data]
+        keys = [key for key in ("roll", "turn_ones", "groups", "bonus") if key in data]
         if len(keys) != 1:
             raise RecordError(
                 Text(
-                    N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {keys}"),
+                    N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups', 'bonus'; got {keys}"),
                     keys=sorted(data),
                 )
             )
+        if keys[0] == "bonus":
+            take = data["bonus"]
+            if type(take) is not bool:
+                raise RecordError(Text(N_("'bonus' must be true or false, not {take!r}"), take=take))
+            return _BONUS_CHOICES[0] if take else _BONUS_CHOICES[1]
         if keys[0] == "roll":
             return parse_roll(data, DICE_COUNT, int)
         if keys[0] == "turn_ones":
@@ -543,6 +603,11 @@ class LevelX(Game):
     def end_triggered(self) -> bool:
         return self._end_triggered
 
+    @property
+    def bonus_pending(self) -> bool:
+        """The current player is choosing whether to take the last bonus tile (`Bonus`)."""
+        return self._asking
+
     # --- the rules -----------------------------------------------------------------------
     def _rolled(self) -> tuple[int, ...]:
         if self._faces is None:  # the base class already refuses decisions before the roll
@@ -594,7 +659,7 @@ class LevelX(Game):
             if self._events is not None:
                 self._events.append({"kind": "group", "player": player, "dice": list(group), "row": total})
             self._act(player, total - MIN_SUM)
-        self._end_turn()
+        self._end_groups()
 
     @staticmethod
     def _fast_totals(groups: tuple[tuple[int, ...], ...], faces: tuple[int, ...]) -> list[int] | None:
@@ -689,7 +754,8 @@ class LevelX(Game):
             self._close(row)
         sets = min(self._chip_counts[start : start + _WIDTH])
         tiles = self._bonus[player]
-        while sets > len(tiles) and self._tiles_left:
+        keep = 1 if self.last_tile_choice else 0  # version 2: the last tile is the player's choice
+        while sets > len(tiles) and len(self._tiles_left) > keep:
             tile, self._tiles_left = self._tiles_left[0], self._tiles_left[1:]
             tiles += (tile,)
             self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1 :]
@@ -697,6 +763,27 @@ class LevelX(Game):
                 self._events.append({"kind": "bonus", "player": player, "tile": tile})
             if not self._tiles_left:
                 self._trigger_end("bonus")
+        if keep and sets > len(tiles) and self._tiles_left:
+            # Entitled to the last tile: asked when the turn's groups are done (again in every
+            # later turn in which this player takes a chip and is still entitled).
+            self._asking = True
+
+    def _choose_bonus(self, take: bool) -> None:
+        """Take or decline the last bonus tile, then the turn ends."""
+        if not self._asking:
+            raise IllegalStepError(N_("bonus: no bonus tile is offered now"))
+        player = self._current
+        tile = self._tiles_left[0]
+        if take:
+            self._tiles_left = ()
+            self._bonus = self._bonus[:player] + (self._bonus[player] + (tile,),) + self._bonus[player + 1 :]
+            if self._events is not None:
+                self._events.append({"kind": "bonus", "player": player, "tile": tile})
+            self._trigger_end("bonus")
+        elif self._events is not None:
+            self._events.append({"kind": "bonus_declined", "player": player, "tile": tile})
+        self._asking = False
+        self._end_turn()
 
     def _close(self, row: int) -> None:
         """The stack is empty: the row closes and every piece in it leaves the game for good."""
@@ -720,6 +807,16 @@ class LevelX(Game):
             self._end_triggered = True
             if self._events is not None:
                 self._events.append({"kind": "end_triggered", "reason": reason})
+
+    def _end_groups(self) -> None:
+        """The turn's groups are played: the turn ends, unless the last tile is offered."""
+        if self._asking:
+            self._faces = None
+            self._ones_turned = False
+            if self._events is not None:
+                self._events.append({"kind": "bonus_offer", "player": self._current, "tile": self._tiles_left[0]})
+            return
+        self._end_turn()
 
     def _end_turn(self) -> None:
         self._faces = None
@@ -769,6 +866,7 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
 
 __all__ = [
     "BONUS_TILES",
+    "Bonus",
     "CHIPS",
     "DICE_COUNT",
     "FIELDS",

@@ -10,6 +10,8 @@ Choices of a turn (only legal ones, one per distinct effect):
   with row 5 closed "5+6" is offered as "6"); the label is the one with the fewest groups.
   Order: most groups first, then by ascending sums, "pass" last (LEFT from the first option
   wraps to it).
+- when the groups left the player entitled to the last bonus tile: "Take tile 6" (taking ends
+  the game at the end of the round) or "Leave tile 6" (the game goes on).
 
 ROLL while a decision is pending (or while bots play) flips to the score table and back.
 
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from firmware.games.levelx.rules import FIELDS, ROWS, Groups, LevelX, Outcome, TurnOnes, outcomes
+from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, Outcome, TurnOnes, outcomes
 from firmware.games.levelx import text
 from firmware.i18n import N_, _, npgettext, pgettext
 from firmware.ui.animation import Frame
@@ -62,8 +64,11 @@ TURN_ONES = N_("Turn ones...")
 
 # --- choices -------------------------------------------------------------------------------
 def options(app: App, session: Table) -> list[Option]:
-    """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes."""
+    """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes; or
+    take / decline the last bonus tile."""
     game = session.game_as(LevelX)
+    if game.bonus_pending:
+        return bonus_options(game)
     choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
     if game.ones_to_turn:
         # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
@@ -72,12 +77,31 @@ def options(app: App, session: Table) -> list[Option]:
     return choices
 
 
+def bonus_options(game: LevelX) -> list[Option]:
+    """Take or decline the last bonus tile, each with what it does."""
+    tile = game.tiles_left[0]
+    # Translators: LEVEL X: what taking the last bonus tile does (the game ends when this round is
+    # over); both at most 21 characters, like "the game goes on".
+    ends = _("last round anyway") if game.end_triggered else _("game ends this round")
+    return [
+        # Translators: LEVEL X: the option that takes the last bonus tile, "Take tile 6".
+        Option(_("Take tile {tile}").format(tile=tile), Bonus(True), ends),
+        Option(
+            # Translators: LEVEL X: the option that leaves the last bonus tile; its effect follows.
+            _("Leave tile {tile}").format(tile=tile),
+            Bonus(False),
+            # Translators: LEVEL X: what declining the last bonus tile does.
+            _("the game goes on"),
+        ),
+    ]
+
+
 def same_choice(session: Table, value: Any, step: Any) -> bool:
     """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
     outcome offered stands for every grouping that leaves the same position."""
     if isinstance(step, TurnOnes):
         return isinstance(value, Open)
-    if isinstance(value, Open):
+    if isinstance(value, (Open, Bonus)) or isinstance(step, Bonus):
         return False
     game = session.game_as(LevelX)
     return _state_key(_after(game, value)) == _state_key(_after(game, step))
@@ -448,6 +472,11 @@ def _last_turn(session: Table) -> str:
     mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
     rows = sorted(e["row"] for e in events if e["kind"] == "group")
     name = game.players[mover].name
+    if events[0]["kind"] == "bonus":  # the last tile, taken by choice
+        # Translators: LEVEL X: under the roll prompt, what the previous player did with the last bonus tile.
+        return _("{name} took tile {tile}").format(name=name, tile=events[0]["tile"])
+    if events[0]["kind"] == "bonus_declined":
+        return _("{name} left tile {tile}").format(name=name, tile=events[0]["tile"])
     return (
         _("{name} played {rows}").format(name=name, rows="+".join(map(str, rows)))
         if rows
@@ -703,7 +732,12 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
     closed = list(before.closed_rows)
     names = [p.name for p in game.players]
     mover = before.current_player
-    dice = _dice_leds(faces, set())
+    # (the choice of the last tile comes after the turn's dice are done: they stay dark)
+    dice = (
+        _dice_leds(faces, set())
+        if before.faces is not None
+        else {f"dice.{d}.{pip}": OFF for d in range(len(faces)) for pip in range(7)}
+    )
     seats = {f"seat.{mover}": [colours[mover], OFF]}
     frames: list[Frame] = []
 
@@ -752,6 +786,11 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
             seat = f"seat.{event['player']}"
             show(0.2, _("Bonus tile {tile}!").format(tile=event["tile"]), {seat: WHITE})
             show(0.2, _("Bonus tile {tile}!").format(tile=event["tile"]), {seat: colours[event["player"]]})
+        elif kind == "bonus_offer":
+            # Translators: LEVEL X: the player may take the last bonus tile (or leave it).
+            show(0.4, _("Tile {tile}: take it?").format(tile=event["tile"]))
+        elif kind == "bonus_declined":
+            show(0.4, _("{name} leaves tile {tile}").format(name=who, tile=event["tile"]))
         elif kind == "no_effect":
             show(0.3, _("Row {row} is closed").format(row=row) if event["reason"] == "closed" else _("No piece left"))
         elif kind == "end_triggered":

@@ -20,6 +20,7 @@ RULES: tuple[str, ...] = (
     N_("Two or more ones: you may give new faces to all of those ones but one, once a turn."),
     N_("The last chip of a row closes it; every piece in it leaves the game."),
     N_("Six different chips make a set: each set earns the top bonus tile (15, 12, 9, 6)."),
+    N_("The last tile you may take or leave: taking it ends the game with the round."),
     N_(
         "The game ends with the round in which a third row closes or the last bonus tile is "
         "taken. Chips and tiles add up: the highest score wins."
@@ -37,6 +38,12 @@ def describe(names: Sequence[str], events: Events) -> str | None:
     if first["kind"] == "turn_ones":
         count = len(first.get("dice", ()))
         return ngettext("{who} turns {n} one", "{who} turns {n} ones", count).format(who=who, n=count)
+    if first["kind"] == "bonus":  # the last tile, taken by choice: the game ends with the round
+        # Translators: LEVEL X: a player took the last bonus tile; the game ends after this round.
+        return _("{who} takes the last tile {tile}: last round").format(who=who, tile=first["tile"])
+    if first["kind"] == "bonus_declined":
+        # Translators: LEVEL X: a player left the last bonus tile; the game goes on.
+        return _("{who} leaves the last tile {tile}").format(who=who, tile=first["tile"])
     groups = kinds(events, "group")
     if not groups:
         return None

@@ -35,7 +35,9 @@ def test_extra_lookahead_offers_what_the_engine_allows(kids):
     roll of random solo games, the sheets its effects lead to are exactly those the engine's
     legal decisions lead to, and a game-ending effect is judged by the sheet's final total."""
     from firmware.games.extra.search import Position, effects
-    from firmware.games.extra.table import NUMBERS, TABLE
+    from firmware.games.extra.learnt import tables
+
+    TABLE, NUMBERS = tables().rows, tables().numbers
 
     for seed in range(12):
         start = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
@@ -65,7 +67,9 @@ def test_extra_search_counts_the_empty_rows_too():
     sum over the sheet the effect leads to."""
     from firmware.games.extra.model import MAX_OTHERS, groups
     from firmware.games.extra.search import SIZE, Position, effects, term
-    from firmware.games.extra.table import NUMBERS, TABLE
+    from firmware.games.extra.learnt import tables
+
+    TABLE, NUMBERS = tables().rows, tables().numbers
 
     assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
     for game, _rng in _solo_decisions("empty-rows"):
@@ -93,7 +97,9 @@ def test_extra_search_adds_the_joint_correction():
     from firmware.games.extra import bots as extra
     from firmware.games.extra.model import remaining_rolls
     from firmware.games.extra.search import Position, effects, joint_key
-    from firmware.games.extra.table import JOINT, NUMBERS, TABLE
+    from firmware.games.extra.learnt import tables
+
+    TABLE, NUMBERS, JOINT = tables()[:3]
 
     assert JOINT and len(set(JOINT.values())) > 1  # learnt, not a constant
     for game, rng in _solo_decisions("joint"):

@@ -139,3 +139,17 @@ def test_golden_screens():
     check_golden("exxtra", "roll_prompt", app.image((128, 64)))
     app.open_menu()
     check_golden("exxtra", "game_menu", app.image((128, 64)))
+
+
+# --- the rules text (issue 25, item 3) --------------------------------------------------------
+@pytest.mark.parametrize(("language", "words"), [("en", "never behind the start"), ("de", "Start"), ("fr", "départ")])
+def test_the_rules_say_a_counter_never_goes_back_behind_the_start(language: str, words: str) -> None:
+    from firmware import i18n
+    from firmware.games.exxtra.text import RULES
+
+    backwards = next(p for p in RULES if "goes back" in p)  # the paragraph on an X
+    i18n.use(language)
+    try:
+        assert words in i18n._(backwards)
+    finally:
+        i18n.use("en")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from firmware.dice import SeededDice
 from firmware.errors import IllegalStepError
 from firmware.games.base import Game, Roll
-from firmware.games.levelx.rules import BONUS_TILES, FIELDS, PIECES, Groups, LevelX, TurnOnes, outcomes
+from firmware.games.levelx.rules import BONUS_TILES, FIELDS, PIECES, Bonus, Groups, LevelX, TurnOnes, outcomes
 
 from .test_levelx_rules import state
 
@@ -41,7 +41,7 @@ def check_invariants(game: LevelX) -> None:
         assert game.end_triggered and game.faces is None and game.result() is not None
     else:
         assert pending.player == game.current_player and game.result() is None
-        assert (game.faces is None) == (pending.kind == "roll")
+        assert (game.faces is None) == (pending.kind == "roll" or game.bonus_pending)
     if game.faces is not None:
         assert len(game.faces) == 4 and all(f in range(1, 7) for f in game.faces)
     closed = game.closed_rows
@@ -61,8 +61,11 @@ def check_invariants(game: LevelX) -> None:
         if game.supply[p] == 0:  # why "no piece left to place" cannot happen
             assert all(game.pieces[p][r] is not None for r in range(6) if game.chips_left[r])
         assert len(game.bonus[p]) <= game.sets[p]
-        if game.tiles_left:
-            assert len(game.bonus[p]) == game.sets[p]
+        if len(game.tiles_left) > (1 if game.last_tile_choice else 0):  # tiles are taken at once
+            assert len(game.bonus[p]) == game.sets[p]  # (version 2: all but the last, a choice)
+    if game.bonus_pending:
+        player = game.current_player
+        assert game.last_tile_choice and len(game.tiles_left) == 1 and game.sets[player] > len(game.bonus[player])
         assert game.scores[p] == sum(game.chips[p]) + sum(game.bonus[p])
         assert list(game.chips[p]) == sorted(game.chips[p])
     taken = sorted((t for tiles in game.bonus for t in tiles), reverse=True)
@@ -77,14 +80,15 @@ def candidates(game: LevelX, chooser: random.Random) -> list[Any]:
     wide: list[Any] = [Groups(groups) for groups in INDEX_GROUPINGS]
     wide += [Groups(tuple(tuple(reversed(g)) for g in reversed(groups))) for groups in INDEX_GROUPINGS]
     wide += [Groups(((i,), (i,))) for i in range(4)] + [Groups(((),)), Groups(((4,),)), Groups(((0, 0),))]
+    wide += [Bonus(True), Bonus(False)]
     for length in range(5):
         for _ in range(3):
             wide.append(TurnOnes(tuple(chooser.randint(0, 7) for _ in range(length))))
     return wide
 
 
-def play_checked(seed: int, players: int) -> LevelX:
-    game = LevelX([f"P{i}" for i in range(players)])
+def play_checked(seed: int, players: int, last_tile_choice: bool = True) -> LevelX:
+    game = LevelX([f"P{i}" for i in range(players)], last_tile_choice=last_tile_choice)
     dice, chooser = SeededDice(seed), random.Random(seed)
     lost, counts, closed = list(game.lost), game.chip_counts, game.closed_rows
     for step_number in range(MAX_STEPS):
@@ -97,7 +101,10 @@ def play_checked(seed: int, players: int) -> LevelX:
             continue
         legal = game.legal_decisions()
         legal_set = set(legal)
-        assert len(legal_set) == len(legal) and Groups(()) in legal_set
+        if game.bonus_pending:
+            assert legal == [Bonus(True), Bonus(False)]
+        else:
+            assert len(legal_set) == len(legal) and Groups(()) in legal_set
         assert (game.ones_to_turn > 0) == isinstance(legal[0], TurnOnes)
         for decision in legal:  # every offered decision is accepted
             twin = game.copy()
@@ -129,10 +136,11 @@ def play_checked(seed: int, players: int) -> LevelX:
 
 
 @GAMES
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
-def test_random_games_keep_the_rules(seed: int, players: int) -> None:
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), last_tile_choice=st.booleans())
+def test_random_games_keep_the_rules(seed: int, players: int, last_tile_choice: bool) -> None:
+    """Both rule versions: the last tile as a choice (record version 2) and taken at once (1)."""
     assert len(INDEX_GROUPINGS) == 52  # Bell(5): partitions of the dice plus an "unused" block
-    game = play_checked(seed, players)
+    game = play_checked(seed, players, last_tile_choice)
     result = game.result()
     assert result is not None
     assert result["scores"] == list(game.scores)
@@ -141,7 +149,8 @@ def test_random_games_keep_the_rules(seed: int, players: int) -> None:
     assert game.round_number * players == sum(isinstance(s, Groups) for s in game.history)  # equal turns
     # records round-trip through JSON text and replay to the same game
     text = json.dumps(game.to_record())
-    replay = LevelX([p["name"] for p in json.loads(text)["players"]])
+    assert json.loads(text)["version"] == (2 if last_tile_choice else 1)
+    replay = LevelX.for_record([p["name"] for p in json.loads(text)["players"]], json.loads(text)["version"])
     for data in json.loads(text)["steps"]:
         replay.apply(LevelX.parse_step(data))
     assert replay.to_record() == game.to_record() and state(replay) == state(game)

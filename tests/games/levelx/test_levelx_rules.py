@@ -12,7 +12,7 @@ from firmware.errors import IllegalStepError, RecordError
 from firmware.games import Pending, new_game
 from firmware.games.base import Game
 from firmware.games.base import Roll
-from firmware.games.levelx.rules import BONUS_TILES, Groups, LevelX, TurnOnes, outcomes
+from firmware.games.levelx.rules import BONUS_TILES, Bonus, Groups, LevelX, TurnOnes, outcomes
 
 PASS_FACES = (2, 2, 2, 2)
 
@@ -23,7 +23,7 @@ def state(game: LevelX) -> tuple[Any, ...]:
     return (
         game.pending(), game.current_player, game.round_number, game.faces, game.ones_turned,
         game.pieces, game.x_holders, game.chips_left, game.chip_counts, game.bonus,
-        game.tiles_left, game.supply, game.lost, game.end_triggered, len(game.history),
+        game.tiles_left, game.supply, game.lost, game.end_triggered, game.bonus_pending, len(game.history),
     )  # fmt: skip
 
 
@@ -398,8 +398,9 @@ def test_bonus_goes_to_whoever_completes_a_set_next() -> None:
     assert game.sets == (1, 1) and game.bonus == ((15,), (12,)) and game.tiles_left == (9, 6)
 
 
-def test_last_bonus_tile_ends_the_game_after_the_round() -> None:
-    game = LevelX(["Yellow", "Red"])
+def test_version_1_takes_the_last_bonus_tile_at_once_and_ends_after_the_round() -> None:
+    """Record version 1's rules (`last_tile_choice=False`): the last tile is taken like the others."""
+    game = LevelX(["Yellow", "Red"], last_tile_choice=False)
     _reach_every_x(game)
     for _ in range(2):
         _one_more_set(game)
@@ -418,6 +419,127 @@ def test_last_bonus_tile_ends_the_game_after_the_round() -> None:
     assert result is not None and result["bonus"] == [[15, 12, 9, 6], []] and result["winners"] == [0]
     assert result["scores"][0] == sum(result["chips"][0]) + 42
     assert result["chips"][0] == sorted(result["chips"][0])
+
+
+# --- the last bonus tile: a choice (record version 2) -----------------------------------------
+FOURTH_SET = ((5, 5, 3, 4), PAIRS)  # after `_three_sets`: the chips of 10 and 7 complete a fourth set
+
+
+def _three_sets(game: LevelX) -> None:
+    """The acting player (player 0, or player 1 after a first pass) holds three sets and the
+    tiles 15, 12, 9, and all but a 10 of a fourth set; the other player passes."""
+    _reach_every_x(game)
+    for _ in range(2):
+        _one_more_set(game)
+    turn(game, (5, 6, 4, 5), ((0,), (1,), (2, 3)))
+    pass_turn(game)
+
+
+def test_entitled_player_chooses_and_taking_ends_the_game_after_the_round() -> None:
+    game = LevelX(["Yellow", "Red"])
+    _three_sets(game)
+    assert game.bonus[0] == (15, 12, 9) and game.tiles_left == (6,) and game.sets[0] == 3
+    turn(game, *FOURTH_SET)  # the fourth set: the last tile is offered, not taken
+    assert game.sets[0] == 4 and game.tiles_left == (6,) and game.bonus[0] == (15, 12, 9)
+    assert game.bonus_pending and game.pending() == Pending("decision", 0) and game.faces is None
+    assert game.legal_decisions() == [Bonus(True), Bonus(False)]
+    assert {"kind": "bonus_offer", "player": 0, "tile": 6} in game.events
+    assert not game.end_triggered and not any(e["kind"] == "turn" for e in game.events)
+    refused(game, Roll((5, 5, 5, 5)), "decision")
+    refused(game, Groups(()), "bonus")
+    game.apply(Bonus(True))
+    assert game.bonus[0] == BONUS_TILES and game.tiles_left == () and game.end_triggered
+    assert game.events == [
+        {"kind": "bonus", "player": 0, "tile": 6},
+        {"kind": "end_triggered", "reason": "bonus"},
+        {"kind": "turn", "player": 1, "round": game.round_number},
+    ]
+    assert game.actor(-1) == 0 and game.pending() == Pending("roll", 1)
+    turn(game, (5, 5, 5, 5), SINGLES)  # Red completes the round
+    assert game.is_over() and game.result()["bonus"] == [[15, 12, 9, 6], []]  # type: ignore[index]
+
+
+def test_taking_the_last_tile_in_the_last_seat_ends_the_game_at_once() -> None:
+    game = LevelX(["Yellow", "Red"])
+    pass_turn(game)  # from here Red plays the turns the helpers give player 0
+    _three_sets(game)
+    turn(game, *FOURTH_SET)
+    assert game.pending() == Pending("decision", 1) and game.bonus_pending
+    game.apply(Bonus(True))
+    assert game.is_over() and game.events[-1]["kind"] == "game_over"
+
+
+def test_declined_tile_stays_and_is_offered_again_after_a_later_chip() -> None:
+    game = LevelX(["Yellow", "Red"])
+    _three_sets(game)
+    turn(game, *FOURTH_SET)
+    game.apply(Bonus(False))
+    assert game.events[0] == {"kind": "bonus_declined", "player": 0, "tile": 6}
+    assert game.tiles_left == (6,) and game.bonus[0] == (15, 12, 9) and not game.end_triggered
+    assert game.pending() == Pending("roll", 1)
+    pass_turn(game)
+    turn(game, (2, 3, 1, 1), ((0, 1),))  # 2+3: a chip of 5 on the X; still entitled: asked again
+    assert game.bonus_pending
+    game.apply(Bonus(False))
+    pass_turn(game)
+    turn(game, (1, 1, 1, 2), ())  # no chip this turn: not asked, though still entitled
+    assert not game.bonus_pending and game.pending() == Pending("roll", 1)
+    pass_turn(game)
+    turn(game, (6, 1, 1, 2), ((0,),))  # a chip of 6: asked again, and this time takes it
+    assert game.pending() == Pending("decision", 0)
+    game.apply(Bonus(True))
+    assert game.bonus[0] == BONUS_TILES and game.end_triggered
+    pass_turn(game)
+    assert game.is_over()
+
+
+def test_another_player_is_asked_once_entitled_and_a_player_not_entitled_never() -> None:
+    game = LevelX(["Yellow", "Red"])
+    _three_sets(game)
+    turn(game, (5, 5, 5, 5), SINGLES)  # a chip, no fourth set: not entitled, not asked
+    assert not game.bonus_pending and game.pending() == Pending("roll", 1)
+    for faces, groups in _ARRIVALS:  # Red reaches every X (ousting Yellow): a first set
+        turn(game, faces, groups)
+        if game.bonus_pending:
+            break
+        pass_turn(game)
+    assert game.sets[1] == 1 and game.bonus[1] == () and game.pending() == Pending("decision", 1)
+    game.apply(Bonus(False))
+    pass_turn(game)  # Yellow (three sets, three tiles): nothing to choose
+    turn(game, (6, 1, 1, 2), ((0,),))  # Red on the X of row 6: a chip, asked again
+    assert game.pending() == Pending("decision", 1)
+
+
+def test_bonus_step_refusals() -> None:
+    game = LevelX(["Yellow", "Red"])
+    refused(game, Bonus(True), "roll")
+    game.apply(Roll((5, 5, 5, 5)))
+    refused(game, Bonus(False), "no bonus tile is offered")
+    with pytest.raises(IllegalStepError, match="true or false"):
+        Bonus(1)  # type: ignore[arg-type]
+    v1 = LevelX(["Yellow", "Red"], last_tile_choice=False)
+    _three_sets(v1)
+    turn(v1, *FOURTH_SET)  # version 1: the tile is taken at once, nothing to choose
+    assert v1.bonus[0] == BONUS_TILES and not v1.bonus_pending and v1.pending() == Pending("roll", 1)
+    refused(v1, Bonus(True), "roll")
+    assert v1.to_record()["version"] == 1 and LevelX(["A", "B"]).to_record()["version"] == 2
+
+
+def test_undo_and_copy_across_the_bonus_choice() -> None:
+    game = LevelX(["Yellow", "Red"])
+    _three_sets(game)
+    before = state(game)
+    turn(game, *FOURTH_SET)
+    offered = state(game)
+    twin = game.copy()
+    game.apply(Bonus(True))
+    assert state(twin) == offered
+    assert game.undo() == Bonus(True) and state(game) == offered
+    game.apply(Bonus(False))
+    assert game.undo() == Bonus(False) and state(game) == offered
+    game.undo()
+    game.undo()
+    assert state(game) == before
 
 
 def test_end_triggered_by_the_last_seat_ends_at_once() -> None:
@@ -538,6 +660,7 @@ def test_parse_step_shapes() -> None:
     step = LevelX.parse_step({"groups": [[0, 3], [1, 2]]})
     assert step == Groups(((0, 3), (1, 2))) and step.to_json() == {"groups": [[0, 3], [1, 2]]}
     assert LevelX.parse_step({"groups": []}) == Groups(())
+    assert LevelX.parse_step({"bonus": True}) == Bonus(True) and Bonus(False).to_json() == {"bonus": False}
 
 
 @pytest.mark.parametrize(
@@ -553,6 +676,9 @@ def test_parse_step_shapes() -> None:
         ({"groups": [0, 1]}, "'groups' must be a list of lists"),
         ({"groups": [[0, "1"]]}, "'groups' must be a list of lists"),
         ({"groups": None}, "'groups' must be a list of lists"),
+        ({"bonus": 1}, "'bonus' must be true or false"),
+        ({"bonus": "yes"}, "'bonus' must be true or false"),
+        ({"bonus": True, "groups": []}, "exactly one of"),
     ],
 )
 def test_parse_step_refusals(data: Any, words: str) -> None:
