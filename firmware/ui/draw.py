@@ -410,10 +410,12 @@ def banner(canvas: Canvas, note: str) -> None:
     room = max(1, canvas.lines - 2)
     if len(lines) > room:
         lines = lines[: room - 1] + [clip(" ".join(lines[room - 1 :]), canvas.columns)]
-    # Above the lines that say who is asked and what, when those are at the bottom.
-    free = [row for row in canvas.free_rows() if row > 0]
-    last = free[-1] if free else canvas.lines - 1
-    for row, text in enumerate(lines, start=max(1, last - len(lines) + 1)):
+    # Never over the lines that say who is asked and what: on the lowest rows free of them, in
+    # order (a long note on a small display goes on above and below the option it explains).
+    free = [row for row in canvas.free_rows() if row > 0] or [canvas.lines - 1]
+    if len(lines) > len(free):
+        lines = lines[: len(free) - 1] + [clip(" ".join(lines[len(free) - 1 :]), canvas.columns)]
+    for row, text in zip(free[len(free) - len(lines) :], lines):
         canvas.line(row, text, inverse=True)
 
 
