@@ -85,7 +85,7 @@ def test_levelx_moves_are_said_as_people_say_them(speak, code: str, names: list[
     ("de", "EXTRA! column", "end", "Ende"),
     ("de", "LEVEL X", "new piece", "neuer Stein"),
     ("de", "LEVEL X", "step on", "Stein vor"),
-    ("fr", None, "Rolling...", "Les dés roulent…"),
+    ("fr", None, "Rolling...", "Les dés roulent..."),  # "…" is not in the fonts (Latin-1)
     ("fr", None, "exp. {points} pts at the end", "prévu : {points} pts"),
     ("fr", "EXTRA! column", "new", "nouveau"),
     ("fr", "LEVEL X short", "new", "nouveau"),
