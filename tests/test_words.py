@@ -92,7 +92,7 @@ def test_levelx_moves_are_said_as_people_say_them(speak, code: str, names: list[
     ("fr", None, "physical", "physiques"),
     ("fr", None, "none yet", "pas encore"),
     ("fr", None, "bots play  hold BACK", "bots jouent · BACK long"),
-    ("fr", None, "Takeback", "Annulation"),
+    ("fr", None, "Takeback", "Annuler"),
 ])
 def test_the_listed_words_are_the_native_ones(speak, code: str, context: str | None, english: str,
                                                native: str) -> None:
