@@ -62,10 +62,9 @@ class Board:
         self.tracker = ButtonTracker.from_config(hardware.config.buttons)
         # Bots think on one worker thread, engines each on their own; answers come as events.
         self.agents = Agents(loop.post, engines=getattr(hardware.config, "engines", ()))
-        self.app = BoardApp(schedule=self.schedule, journal=journal, kiosk=kiosk, seed=seed, dice=dice,
-                            problems=hardware.problems, agents=self.agents, language=language,
-                            default_language=getattr(hardware.config, "language", "en"),
-                            led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None))
+        self._app_args = {"journal": journal, "kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
+        self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
+        self.app = self._new_app()
         self.attract_phase: int | None = None  # the idle show's step, None when not showing
         self.pushes = {"leds": 0, "display": 0}
         self._rendered: int | None = None
@@ -86,13 +85,58 @@ class Board:
         self._fleet_seen: tuple[int, bool] | None = None
         self.watchers: list[Any] = []  # see each event before it is handled (the debug service's log)
         self.sound = Sound(getattr(hardware, "buzzer", None), loop.call_later)  # logs only, without a buzzer
-        self.app.sound = self.sound  # type: ignore[attr-defined]  # for cue(app, "refused")
+        self.app.sound = self.sound  # for cue(app, "refused")
         self.cues = CueWatcher()
         self._arm_idle()
 
+    def _new_app(self) -> BoardApp:
+        hardware = self.hardware
+        return BoardApp(schedule=self.schedule, problems=hardware.problems, agents=self.agents,
+                        default_language=getattr(hardware.config, "language", "en"),
+                        led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None),
+                        **self._app_args)
+
+    def factory_reset(self) -> int | None:
+        """The board as at its first power-on, for a test bench before each scenario (the debug
+        service's `reset`): no game waiting to be resumed (the unfinished one is set aside:
+        abandoned, still in the journal), every setting at its default (the guests' and the
+        operator's, the kept players' names, the menu tip), a new app on the main menu with its
+        cursor on the first entry, no note, no idle show, no tune. Finished games and high scores
+        stay: they are the board's history and steer no menu. Returns the id of the game set
+        aside, or None. The dice are the caller's (the debug service puts its own back)."""
+        journal = self._app_args["journal"]
+        waiting = journal.unfinished() if journal is not None else None
+        if waiting is not None:
+            journal.abandon(waiting.id)
+        if journal is not None:
+            journal.clear_settings()
+        self.app._close_agents()  # an external engine of the old game's seats
+        self.sound.stop()
+        self._app_generation += 1
+        self.app = self._new_app()
+        self.app.fleet_status = self.fleet.status if self.fleet is not None else None
+        self.app.sound = self.sound
+        self.cues = CueWatcher()
+        # No idle show, no code entry or code half typed (the operator's lockout stays: it is not
+        # the bench's to lift); a button held now keeps its release to the board as before.
+        for timer in (self._attract_timer, self._code_timer, self._entry_chord):
+            if timer is not None:
+                timer.cancel()
+        self._code_timer = self._entry_chord = None
+        self.entry, self._typed = None, []
+        self.attract_phase = None
+        self._rendered = None
+        self._arm_idle()
+        self.render()
+        return waiting.id if waiting is not None else None
+
     # --- timers the app asks for: run, then render ---------------------------------------------
     def schedule(self, delay: float, callback: Any) -> Timer:
+        generation = self._app_generation
+
         def fire() -> None:
+            if generation != self._app_generation:
+                return  # the app that asked was replaced by a factory reset
             callback()
             self.render()
 
@@ -397,6 +441,27 @@ class Board:
         self._cycle_timer = None
         self.render()
 
+    def fast_forward(self, end: float) -> None:
+        """Move the timers that only animate (the idle show's steps, the multi-colour cells'
+        changes) to their last firing at or before `end`, leaving out the frames in between.
+
+        For a fake clock jumping far ahead (a scenario's `wait = 3600`): the show's phase and the
+        cells' colours at `end` come out as if every step had run, without rendering about eight
+        frames a second of time nobody watches. A real clock never calls this."""
+        timer = self._attract_timer
+        if self.attract_phase is not None and timer is not None and not timer.cancelled:
+            skipped = int((end - timer.deadline) // ATTRACT_STEP_S)
+            if skipped > 0:
+                timer.cancel()
+                self.attract_phase += skipped
+                self._attract_timer = self.loop.call_at(timer.deadline + skipped * ATTRACT_STEP_S, self._attract_step)
+        cycle, leds = self._cycle_timer, self.hardware.leds
+        if cycle is not None and not cycle.cancelled and leds is not None:
+            last_change = int(end / leds.cycle_s) * leds.cycle_s  # changes fall on whole cycles
+            if last_change > cycle.deadline:
+                cycle.cancel()
+                self._cycle_timer = self.loop.call_at(last_change, self._cycle_due)
+
     # --- running ------------------------------------------------------------------------------
     def run(self, notifier: Any = None) -> None:
         """Render once, then serve events until a Stop (SIGTERM/SIGINT post one)."""
@@ -424,11 +489,13 @@ class Board:
 def run_board(hardware: Any, args: Any) -> int:
     """`xtraboard run`: the board on its hardware until stopped."""
     from firmware.journal import Journal
-    from firmware.paths import default_state_dir
+    from firmware.paths import StateLock, default_state_dir
     from firmware.service import SystemdNotifier
 
     loop = EventLoop(hardware.clock, events=hardware.edges)
-    journal = Journal(getattr(args, "state_dir", None) or default_state_dir())
+    state_dir = getattr(args, "state_dir", None) or default_state_dir()
+    lock = StateLock(state_dir)  # StateDirInUse: another board plays on this journal
+    journal = Journal(state_dir)
     kiosk = bool(getattr(args, "kiosk", False))
     from firmware.fleet import open_fleet
 
@@ -451,4 +518,5 @@ def run_board(hardware: Any, args: Any) -> int:
         board.close()
         hardware.close()
         journal.close()
+        lock.release()
     return 0

@@ -27,7 +27,8 @@ def choose(game: Game, rng: random.Random, level: str | None = None) -> Any:
         raise ValueError("no decision is pending")
     spec = find_game(game.name)
     if level is None:
-        seat = game.players[game.pending().player].bot
+        player = game.pending().player  # a decision is pending: whose
+        seat = game.players[player].bot if player is not None else None
         level = seat if seat in spec.levels else spec.levels[0]
     policy = spec.policy(level)
     choice = policy(game, decisions, rng)

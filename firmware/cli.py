@@ -8,10 +8,11 @@ this command and the processes it starts (`XTRABOARD_GAMES`).
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from importlib import import_module
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from firmware import i18n
 from firmware.errors import XtraboardError
@@ -87,6 +88,56 @@ def _module(name: str):
     return import_module(name)
 
 
+class OutputError(OSError):
+    """Standard output cannot be written (a full disk, a closed descriptor): the command stops."""
+
+
+class _Stdout:
+    """sys.stdout while a command runs: a write that fails raises OutputError, so the command line
+    says so in one line instead of a traceback. A reader gone away (`| head`) stays a
+    BrokenPipeError, which is not an error of ours."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _guarded(self, action: str, *args: Any) -> Any:
+        if self._stream is None:  # started with standard output closed (`>&-`)
+            raise OutputError(errno.EBADF, _("standard output is closed"))
+        try:
+            return getattr(self._stream, action)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror or str(exc)) from exc
+
+    def write(self, text: str) -> int:
+        return self._guarded("write", text)
+
+    def writelines(self, lines: Any) -> None:
+        self._guarded("writelines", lines)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            self._guarded("flush")
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point descriptor 1 at /dev/null, so that the interpreter's own flush at exit does not
+    fail (and print a traceback) on what this command could not write."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Messages to people in the environment's language ($XTRABOARD_LANG, $LANGUAGE, ..., $LANG);
@@ -103,8 +154,12 @@ def main(argv: list[str] | None = None) -> int:
         # the processes a command starts (bench jobs, engines, the board) load them too
         os.environ[GAMES_ENV] = ",".join(dict.fromkeys([*plugin_modules(), *modules]))
     args = build_parser(chosen if chosen in COMMANDS else None).parse_args(argv)
+    real_stdout = sys.stdout
+    sys.stdout = _Stdout(real_stdout)
     try:
-        return int(_module(args.module).run(args) or 0)
+        code = int(_module(args.module).run(args) or 0)
+        sys.stdout.flush()  # here, not at exit: a full disk is reported like any other write
+        return code
     except XtraboardError as exc:  # last resort: commands report their own errors first
         print(f"xtraboard {args.command}: {i18n.tr(exc)}", file=sys.stderr)
         return 2
@@ -113,3 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): not an error of ours
         return 0
+    except OutputError as exc:
+        print(f"xtraboard {args.command}: " + _("cannot write to standard output: {error}").format(
+            error=exc.strerror), file=sys.stderr)
+        if real_stdout is not None and real_stdout is sys.__stdout__:
+            _silence_stdout()
+        return 1
+    finally:
+        sys.stdout = real_stdout

@@ -10,6 +10,9 @@ hold time, simulated or not, the clock) and then answers only these commands:
     leds            the LED frame before brightness       → {"ok": true, "frame": {...}, "shown": {...}}
     dice FACES      queue a roll, e.g. dice [1,2,2,3,5]   → {"ok": true, "queued": 1}
     seed N          start over with seed N (dice, bots)   → {"ok": true, "seed": N}
+    reset           the board's factory state (no game     → {"ok": true, "set_aside": ID or null}
+                    waiting, default settings, main menu,
+                    no queued rolls); finished games stay
     events          what the board did since the last ask → {"ok": true, "events": [...], "busy": false}
     press NAME      simulated boards only: close a virtual button
     release NAME    simulated boards only: open it again
@@ -51,7 +54,7 @@ log = logging.getLogger("xtraboard.debug")
 
 PROTOCOL = "xtraboard-debug"
 VERSION = 1
-COMMANDS = ("state", "text", "image", "leds", "dice", "seed", "events")
+COMMANDS = ("state", "text", "image", "leds", "dice", "seed", "events", "reset")
 SIMULATED_COMMANDS = ("press", "release", "wait")  # virtual buttons and board time: simulator only
 MAX_LINE = 16 * 1024  # a request longer than this is refused (and read to its end, then dropped)
 ANSWER_TIMEOUT_S = 30.0  # how long a request waits for the loop thread
@@ -102,7 +105,7 @@ def parse_request(line: bytes) -> tuple[str, Any]:
     if command not in COMMANDS and command not in SIMULATED_COMMANDS:
         shown = command[:40] + ("…" if len(command) > 40 else "")
         raise DebugError(f"unknown command {shown!r}; commands are {', '.join(COMMANDS + SIMULATED_COMMANDS)}")
-    if command in ("text", "image", "leds", "events"):
+    if command in ("text", "image", "leds", "events", "reset"):
         if arg:
             raise DebugError(f"{command} takes no argument")
         return command, None
@@ -160,6 +163,14 @@ class BenchDice:
 
     def push(self, faces: Sequence[Any]) -> None:
         self.queued.push(faces)
+
+    def reset(self, seed: int | str | None) -> None:
+        """No queued roll; the fallback starts over as a board seeded `seed` rolls (the system's
+        dice without one)."""
+        from firmware.dice import CommittedDice, SystemDice
+
+        self.queued = ScriptedDice(empty="no queued roll")
+        self.fallback = CommittedDice(str(seed)) if seed is not None else SystemDice()
 
     @property
     def rolls_made(self) -> int:
@@ -243,6 +254,13 @@ class BoardTarget:
             self.dice.push(arg)
             self.log_event("queued", faces=arg)
             return {"queued": self.dice.queued.left}
+        if command == "reset":
+            set_aside = board.factory_reset()
+            if self.dice is not None:
+                self.dice.reset(board.app.seed)
+                board.app.dice = self.dice
+            self.log_event("reset", set_aside=set_aside)
+            return {"set_aside": set_aside}
         if command == "seed":
             if self._restart is not None:
                 self._restart(arg)
@@ -403,9 +421,10 @@ class DebugService:
         return ", ".join(places)
 
     def hello(self) -> dict[str, Any]:
-        if not self.enabled:
+        target = self.target
+        if not self.enabled or target is None:
             return {"ok": False, "error": OFF}
-        return {"ok": True} | self.target.hello()  # type: ignore[union-attr]
+        return {"ok": True} | target.hello()
 
     def answer_line(self, line: bytes, cursor: list[int] | None = None) -> dict[str, Any]:
         """The answer to one request line (any thread): refused while disabled or malformed,

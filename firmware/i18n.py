@@ -30,6 +30,7 @@ import logging
 import math
 import os
 import re
+import struct
 import sys
 from collections.abc import Mapping
 from functools import lru_cache
@@ -199,8 +200,7 @@ def load_translations(code: str, locale_dir: Path, cache: Path, check_age: bool 
     cached = (cache / code / "LC_MESSAGES" / f"{DOMAIN}.mo")
     for mo in (po.with_suffix(".mo"), cached):
         if _fresh(mo, po, check_age):
-            with mo.open("rb") as source:
-                return _gettext.GNUTranslations(source)
+            return _read_mo(mo, code)
     if not po.exists():
         log.warning("no catalog for %s (%s): the board speaks English", code, po)
         return _gettext.NullTranslations()
@@ -218,6 +218,23 @@ def load_translations(code: str, locale_dir: Path, cache: Path, check_age: bool 
     return _gettext.GNUTranslations(io.BytesIO(data))
 
 
+# What gettext raises on a damaged .mo: a short file (struct.error), a bad magic number (OSError),
+# a broken header or plural rule (ValueError, incl. UnicodeDecodeError), offsets past the end.
+_DAMAGED_MO = (struct.error, OSError, ValueError, LookupError, SyntaxError, OverflowError, MemoryError)
+
+
+def _read_mo(mo: Path, code: str) -> _gettext.NullTranslations:
+    """The compiled catalog `mo`; English (and one log line) when it cannot be read, so a damaged
+    file never stops a command, `--help` included, nor makes the service crash-loop."""
+    try:
+        with mo.open("rb") as source:
+            return _gettext.GNUTranslations(source)
+    except _DAMAGED_MO as exc:
+        log.warning("catalog %s is damaged (%s): the board speaks English instead of %s",
+                    mo, str(exc) or type(exc).__name__, code)
+        return _gettext.NullTranslations()
+
+
 def catalog_problems(po: Path) -> list[str]:
     """What keeps the catalog `po` from being complete: each message without a translation (or
     with a fuzzy one, or an empty plural form), and each translation whose placeholders (`{name}`)
@@ -231,8 +248,8 @@ def catalog_problems(po: Path) -> list[str]:
     for message in catalog:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = tuple(message.id) if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
         if message.fuzzy or not all(strings):
             problems.append(f"{po}: not translated{' (fuzzy)' if message.fuzzy else ''}: {ids[0]!r}")
             continue

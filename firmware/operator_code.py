@@ -161,8 +161,7 @@ class CodeGate:
         kept = store.get_setting(GATE_KEY, None) if store is not None else None
         if not isinstance(kept, dict) or kept.get("code") != code.fingerprint:
             kept = {}
-        number = {k: kept.get(k) if type(kept.get(k)) is int and kept.get(k) >= 0 else 0
-                  for k in ("failures", "locks", "streak", "level")}
+        number = {k: _count(kept.get(k)) for k in ("failures", "locks", "streak", "level")}
         self.failures, self.locks, self.streak, self.level = (number[k] for k in ("failures", "locks", "streak",
                                                                                    "level"))
         self.locked_until = now + self.lock_s(self.level) if kept.get("locked") is True else 0.0
@@ -225,3 +224,8 @@ def gate_counts(store: Any) -> tuple[int, int] | None:
         return None
     failures, locks = kept.get("failures"), kept.get("locks")
     return (failures if type(failures) is int else 0, locks if type(locks) is int else 0)
+
+
+def _count(value: Any) -> int:
+    """A kept counter: a whole number from 0, else 0 (a damaged or foreign value)."""
+    return value if type(value) is int and value >= 0 else 0

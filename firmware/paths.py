@@ -1,5 +1,6 @@
 """Where the board keeps its files, and how: its own directory 0700, its files 0600, whatever
-the umask (under systemd the unit's UMask= and StateDirectoryMode= say the same).
+the umask (under systemd the unit's UMask= and StateDirectoryMode= say the same); and the lock
+that keeps a state directory to one board process at a time.
 
     >>> default_state_dir({"STATE_DIRECTORY": "/var/lib/xtraboard"})
     PosixPath('/var/lib/xtraboard')
@@ -7,13 +8,24 @@ the umask (under systemd the unit's UMask= and StateDirectoryMode= say the same)
 
 from __future__ import annotations
 
+import fcntl
+import logging
 import os
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from firmware.errors import N_, Text, XtraboardError
+
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
+LOCK_NAME = "xtraboard.lock"  # in the state directory: held by the board process using it
+
+log = logging.getLogger("xtraboard.paths")
+
+
+class StateDirInUse(XtraboardError):
+    """Another board process holds the state directory's lock."""
 
 
 def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -71,3 +83,63 @@ def private_file(path: Path, sidecars: Iterable[str] = ()) -> None:
             pass  # a read-only file system, someone else's file: opening it will say so
         finally:
             os.close(fd)
+
+
+class StateLock:
+    """An exclusive lock (flock) on `state_dir/xtraboard.lock`, held by the one board process
+    that plays on that state directory, from its start until `release()` or its end (the
+    system drops a dead process's lock: nothing stale is left to clean up).
+
+    Two boards on one journal would each take the other's unfinished game for their own and
+    write steps in between; the second one refuses to start instead (StateDirInUse, naming the
+    holder's process id). Commands that only read (`records`) or add a name (`players`) take no
+    lock: SQLite keeps their few writes apart. Where the lock file cannot be made (read-only or
+    missing storage) there is nothing to share: the board plays on in memory, unlocked.
+    """
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = Path(state_dir) / LOCK_NAME
+        self._fd: int | None = None
+        try:
+            private_dir(Path(state_dir))
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE_MODE)
+        except OSError as exc:
+            log.info("state directory %s: no lock (%s); its storage cannot be shared either",
+                     state_dir, exc.strerror or exc)
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(fd)
+            os.close(fd)
+            raise StateDirInUse(Text(N_("the state directory {folder} is in use by another board process{holder}; "
+                                        "stop it first, or give this one another --state-dir"),
+                                     folder=str(state_dir), holder=f" (pid {holder})" if holder else "")) from None
+        except OSError as exc:  # a file system without locks: play on, unlocked
+            log.warning("state directory %s: cannot lock %s (%s)", state_dir, self.path, exc.strerror or exc)
+            os.close(fd)
+            return
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        except OSError:
+            pass  # the pid is only for the message of a second process
+        self._fd = fd
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        """Let the state directory go (safe to call twice)."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing the last descriptor drops the flock
+            self._fd = None
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii").strip()
+        return int(text) if text.isdigit() else None
+    except (OSError, UnicodeDecodeError):
+        return None

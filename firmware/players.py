@@ -46,11 +46,21 @@ def seat_colour_names(colours: Iterable[str]) -> set[str]:
     shown whatever the language, so "Rot" would pass for the red seat on a German board."""
     from firmware import i18n
 
-    found = set()
+    found: set[str] = set()
     for code in i18n.LANGUAGES:
         catalog = i18n.translations(code)
         found.update(catalog.pgettext("colour", colour).lower() for colour in colours)
     return found
+
+
+def shown(name: str, most: int = 24) -> str:
+    """`name` as an error message echoes it: cut after `most` characters (a pasted page of text
+    must not fill the terminal), with "…" saying so.
+
+    >>> shown("Anna"), shown("x" * 10_000)
+    ('Anna', 'xxxxxxxxxxxxxxxxxxxxxxxx…')
+    """
+    return name if len(name) <= most else name[:most] + "…"
 
 
 def check_name(name: str) -> str:
@@ -62,7 +72,7 @@ def check_name(name: str) -> str:
         raise PlayerNameError(Text(N_("a player name cannot be empty")))
     if len(text) > MAX_LENGTH:
         raise PlayerNameError(Text(N_("name {name!r} is {n} characters; at most {most} fit the display"),
-                                   name=text, n=len(text), most=MAX_LENGTH))
+                                   name=shown(text), n=len(text), most=MAX_LENGTH))
     bad = next((c for c in text if not drawable(c)), None)
     if bad is not None:
         raise PlayerNameError(Text(N_("name {name!r}: the display cannot draw {char!r} "
@@ -113,8 +123,8 @@ def remove(journal: Any, name: str) -> str:
     found = next((n for n in kept if n.lower() == wanted), None)
     if found is None:
         if not kept:
-            raise PlayerNameError(Text(N_("{name!r} is not on the board's list (none kept)"), name=name.strip()))
-        raise PlayerNameError(Text(N_("{name!r} is not on the board's list ({listed})"), name=name.strip(),
+            raise PlayerNameError(Text(N_("{name!r} is not on the board's list (none kept)"), name=shown(name.strip())))
+        raise PlayerNameError(Text(N_("{name!r} is not on the board's list ({listed})"), name=shown(name.strip()),
                                    listed=", ".join(kept)))
     journal.set_setting(KEY, [n for n in kept if n != found])
     return found

@@ -26,7 +26,7 @@ import itertools
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware.agents import Agent, Question, Token
 from firmware.dice import SCHEME, CommittedDice, DiceSource, SeededDice, SystemDice, commitment, new_secret
@@ -35,6 +35,7 @@ from firmware.games import ROLL, Game, Player, Roll, new_game
 from firmware.records import replay_record
 
 _TABLE_IDS = itertools.count(1)
+G = TypeVar("G", bound=Game)
 
 
 @dataclass
@@ -128,6 +129,13 @@ class Table:
             self.journal.add_note(self.journal_id, note)
 
     # --- the position -----------------------------------------------------------------------
+    def game_as(self, engine: type[G]) -> G:
+        """The game as its engine class: a game's own screens read that engine's state.
+        TypeError if another game is being played."""
+        if not isinstance(self.game, engine):
+            raise TypeError(f"the table plays {self.game.name}, not {engine.__name__}")
+        return self.game
+
     @property
     def token(self) -> Token:
         """This table's current position; answers computed for another one are stale."""
@@ -252,7 +260,7 @@ class Table:
         """What to ask the pending bot seat's agent, or None when no bot decision is pending
         (a roll, a person, the end, agents not bound)."""
         pending = self.game.pending()
-        if pending.kind != "decision" or self.pending_agent() is None or not self.pending_bot():
+        if pending.kind != "decision" or pending.player is None or self.pending_agent() is None or not self.pending_bot():
             return None
         return Question(self.token, pending.player, self.game.copy(), self.bot_rng())
 

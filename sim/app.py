@@ -123,6 +123,13 @@ def run_demo(args: argparse.Namespace) -> int:
                      language=args.lang, kiosk=args.kiosk)
     try:
         if not resume_same_demo(board, args.demo, seats, seed):
+            waiting = board.journal.unfinished() if board.journal is not None else None
+            if waiting is not None:
+                name = waiting.record.get("game")
+                title = game_class(name).title if name in game_names() else str(name)[:40]
+                print("xtraboard sim: " + _("the unfinished {game} game (game {id} in the journal) is set aside for the "
+                                            "demo; the journal keeps it").format(
+                    game=title, id=waiting.id), file=sys.stderr)
             start_demo(board, args.demo, seats)
         board.settle()
         session = board.app.session
@@ -168,9 +175,11 @@ def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
 def start_demo(board, game: str, seats: int) -> None:
     """Main menu → Demo → GAME → N players, by button presses like a person (in the board's
     language: the labels are the menus' own)."""
-    from firmware.ui.menus import players_label
+    from firmware.ui.menus import SavedGameScreen, players_label
 
     choose(board, _("Demo"))
+    if isinstance(board.app.screen, SavedGameScreen):  # a game waits to be resumed: the board asks
+        choose(board, _("Discard it"))  # set aside, kept in the journal (run_demo says so)
     choose(board, game_class(game).title)
     choose(board, players_label(seats))
 

@@ -64,6 +64,7 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
         if pending.kind == "roll":
             game.roll(dice)
         else:
+            assert pending.player is not None, "a decision names its player"
             level = levels[pending.player]
             start = time.process_time()
             decision = choose(game, rng, level)

@@ -55,6 +55,11 @@ class SimBoard:
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.loop = EventLoop(self.clock, events=self.events)
         self.config = load_board(board_file)
+        self.lock = None
+        if state_dir is not None:
+            from firmware.paths import StateLock
+
+            self.lock = StateLock(Path(state_dir))  # StateDirInUse: another board plays on it
         self.hardware = open_hardware(self.config, "mock", emit=self.loop.post, clock=self.clock)
         self.journal = None
         if state_dir is not None:
@@ -163,9 +168,11 @@ class SimBoard:
             return
         end = self.clock.now + seconds
         self.run_pending()
+        self.board.fast_forward(end)  # an hour of idle show is one frame, not 30,000
         while (deadline := self.loop.next_deadline()) is not None and deadline <= end:
             self.clock.now = max(self.clock.now, deadline)
             self.run_pending()
+            self.board.fast_forward(end)  # the show may have started on the way
         self.clock.now = end
         self.run_pending()
 
@@ -189,8 +196,9 @@ class SimBoard:
         if cell not in self.config.leds.cells:
             raise ValueError(f"no LED cell {cell!r} in {self.config.path}")
         value = self.board._frame.get(cell, (0, 0, 0))
-        if isinstance(value, list):
-            value = value[int(self.clock() / self.hardware.leds.cycle_s) % len(value)]
+        leds = self.hardware.leds
+        if isinstance(value, list) and leds is not None:  # without a chain, no colour takes turns
+            value = value[int(self.clock() / leds.cycle_s) % len(value)]
         return tuple(value)
 
     def image(self) -> Any:
@@ -223,3 +231,5 @@ class SimBoard:
         self.hardware.close()
         if self.journal is not None:
             self.journal.close()
+        if self.lock is not None:
+            self.lock.release()

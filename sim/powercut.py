@@ -121,7 +121,7 @@ def kill_game(work_dir: Path, game: str, seats: int, seed: int, kills: int, rng:
 
 def journal_stamp(state_dir: Path) -> tuple[tuple[int, int] | None, ...]:
     """When and how big the journal's files are: it changes when a demo writes a step."""
-    stamps = []
+    stamps: list[tuple[int, int] | None] = []
     for name in ("xtraboard.db", "xtraboard.db-wal"):
         try:
             info = os.stat(state_dir / name)

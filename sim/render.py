@@ -112,7 +112,7 @@ def lit_colour(colour: Colour) -> Colour:
     if peak == 0:
         return (0, 0, 0)
     factor = 255 * (peak / 255) ** LED_LIFT / peak
-    return tuple(min(255, round(c * factor)) for c in colour)  # type: ignore[return-value]
+    return tuple(min(255, round(c * factor)) for c in colour)
 
 
 def _init_fonts() -> None:
@@ -275,11 +275,11 @@ class BoardRenderer:
         points = [self.at(p) for _, p in cells]
         if len(points) > 1:
             pygame.draw.lines(layer, PATH, False, points, self.px(12))
-            for point in points:
-                _disc(layer, PATH, point, self.px(6))
+            for pixel in points:
+                _disc(layer, PATH, pixel, self.px(6))
         last = len(cells) - 1
         half = TRACK_TILE_MM / 2
-        for index, (name, point) in enumerate(cells):
+        for index, (_name, point) in enumerate(cells):
             end = index in (0, last)
             size = self.px(TRACK_TILE_MM)
             rect = pygame.Rect(0, 0, size, size)
@@ -324,8 +324,8 @@ class BoardRenderer:
             return
         rows: dict[int, list[tuple[int, Point]]] = {}
         for name, point in cells:
-            _, row, fieldno = name.split(".")
-            rows.setdefault(int(row), []).append((int(fieldno), point))
+            _, row_text, field_text = name.split(".")
+            rows.setdefault(int(row_text), []).append((int(field_text), point))
         size = self.px(GRID_TILE_MM)
         for row, fields in sorted(rows.items()):
             fields.sort()
@@ -412,7 +412,6 @@ class BoardRenderer:
                    spacing=0.3, anchor="left")
 
     def _draw_socket(self, layer: Any, name: str) -> None:
-        import pygame
 
         centre = self.cell_centre(name)
         radius = self.led_radius(name)
@@ -547,7 +546,7 @@ class BoardRenderer:
         pygame.draw.polygon(surface, colour, points)
 
 
-def _disc(surface: Any, colour: Colour, centre: tuple[int, int], radius: int) -> None:
+def _disc(surface: Any, colour: tuple[int, ...], centre: tuple[int, int], radius: int) -> None:
     """A filled circle with an anti-aliased edge."""
     import pygame
     import pygame.gfxdraw

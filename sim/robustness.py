@@ -31,10 +31,12 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from firmware.errors import XtraboardError
 from firmware.games import find_game, game_class, game_names
+from firmware.journal import Journal
 from firmware.hardware.config import BUTTON_NAMES
 from firmware.records import replay_record
 from sim.app import DemoError
@@ -241,7 +243,7 @@ class Campaign:
             return f"the open {session.game.name} game is unreachable (screens {self._stack()})"
         if any(isinstance(s, DiceEntryScreen) for s in app.stack) and (session.over or not session.awaiting_roll):
             return f"a dice entry open while {session.game.pending()} (screens {self._stack()})"
-        kept = self.board.journal.record(session.journal_id)
+        kept = self._journal(self.board).record(session.journal_id)
         try:
             replayed = replay_record(kept).to_record()
         except ValueError as exc:
@@ -287,7 +289,7 @@ class Campaign:
                 return
             if session.over:
                 self.summary.finished += 1
-                self.act("OK on the result, then Menu", lambda: [self.board.tap(b) for b in ("ok", "right", "ok")])
+                self.act("OK on the result, then Menu", partial(self.taps, "ok", "right", "ok"))
                 return
             r = self.rng.random()
             if r < 0.03:
@@ -296,12 +298,23 @@ class Campaign:
                 self.power_cut()
             elif r < 0.5:
                 button = self.rng.choice(PLAY_BUTTONS)
-                self.act(f"tap {button}", lambda: self.board.tap(button))
+                self.act(f"tap {button}", partial(self.board.tap, button))
             elif r < 0.58:
                 seconds = self.rng.choice((0.3, 1.0, 3.0, 30.0))
-                self.act(f"wait {seconds:g}", lambda: self.board.wait(seconds))
+                self.act(f"wait {seconds:g}", partial(self.board.wait, seconds))
             else:
                 self.mash()
+
+    def taps(self, *buttons: str) -> None:
+        for button in buttons:
+            self.board.tap(button)
+
+    @staticmethod
+    def _journal(board: SimBoard) -> Journal:
+        """A campaign's boards keep their journal in the campaign's state directory."""
+        if board.journal is None:
+            raise RobustnessError("the board has no journal")
+        return board.journal
 
     def mash(self) -> None:
         r = self.rng.random()
@@ -356,9 +369,11 @@ class Campaign:
         offer the kept game and resume it exactly."""
         old = self.board
         session = old.app.session
-        kept = old.journal.record(session.journal_id) if session is not None and not session.over else None
+        kept = self._journal(old).record(session.journal_id) if session is not None and not session.over else None
         settings = old.app.settings
         self._dead.append(old)
+        if old.lock is not None:  # the system drops a dead process's lock on its state directory
+            old.lock.release()
         self.summary.power_cuts += 1
         n = self.summary.actions
         self.board = self._open()
@@ -366,7 +381,7 @@ class Campaign:
         app = self.board.app
         if app.settings != settings:
             raise RobustnessError(self._where(n, "power cut") + f"settings {settings} came back as {app.settings}")
-        stored = self.board.journal.unfinished()
+        stored = self._journal(self.board).unfinished()
         if kept is None:
             if stored is not None:
                 raise RobustnessError(self._where(n, "power cut") + "an unfinished game appeared")

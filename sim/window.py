@@ -50,7 +50,7 @@ def key_buttons() -> dict[int, str]:
     }
 
 
-def fit_scale(config: BoardConfig, size: tuple[int, int]) -> float:
+def fit_scale(config: BoardConfig, size: tuple[float, float]) -> float:
     """The largest scale (px/mm, at most MAX_SCALE) at which the board and its help line fit `size`."""
     width_mm = config.size_mm[0] + 2 * MARGIN_MM
     height_mm = config.size_mm[1] + 2 * MARGIN_MM + FOOTER_MM
@@ -181,10 +181,10 @@ class SimWindow:
         self.surface.fill(DESK)
         self.surface.blit(self._canvas, self.offset)
         if self.true_size is not None:
-            self._draw_true_size()
+            self._draw_true_size(self.true_size)
         pygame.display.flip()
 
-    def _draw_true_size(self) -> None:
+    def _draw_true_size(self, size: tuple[int, int]) -> None:
         """The display at its physical size (never scaled with the window), captioned."""
         import pygame
 
@@ -196,12 +196,12 @@ class SimWindow:
         top += LABEL_PX
         if image is not None:
             if self._true is None or self._true[0] is not image:
-                rgb = oled_rgb(image, self.true_size)
+                rgb = oled_rgb(image, size)
                 self._true = (image, pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB"))
             self.surface.blit(self._true[1], (left, top))
-        pygame.draw.rect(self.surface, CAPTION, (left - 1, top - 1, self.true_size[0] + 2, self.true_size[1] + 2), 1)
+        pygame.draw.rect(self.surface, CAPTION, (left - 1, top - 1, size[0] + 2, size[1] + 2), 1)
         note = f"{self.dpi:g} dpi ({self.dpi_source})"
-        self.surface.blit(font.render(note, True, CAPTION), (left, top + self.true_size[1] + GAP_PX // 2))
+        self.surface.blit(font.render(note, True, CAPTION), (left, top + size[1] + GAP_PX // 2))
 
     def step(self) -> None:
         """One frame: events, firmware, picture."""

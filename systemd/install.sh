@@ -7,6 +7,9 @@
 #                                       # partition (docs/kiosk.md)
 #
 # Idempotent: run it again after `git pull` to update the code and restart the board.
+# It checks everything it can before changing anything (root, apt, systemd as PID 1, Python,
+# the clone, with --overlay the partition and raspi-config): when it cannot finish, it says why
+# and changes nothing; --dry-run says what a real run would stop on.
 # Steps: apt packages, user and groups, code in /opt/xtraboard, its venv, the board description
 # in /etc/xtraboard, I2C and SPI, LED driver check, the systemd unit (with the network drop-in
 # when the board description has [fleet]), with --overlay the overlay file system, enable and start.
@@ -44,6 +47,10 @@ DEVICE_GROUPS=(gpio i2c spi)
 BOOT_CONFIGS=(/boot/firmware/config.txt /boot/config.txt)
 RASPI_CONFIG=/usr/bin/raspi-config
 MODULES_LOAD_DIR=/etc/modules-load.d
+SYSTEMD_RUN_DIR=/run/systemd/system  # exists when systemd is PID 1 (sd_booted)
+PYTHON_MIN=(3 11)  # pyproject.toml's requires-python
+# Not copied to /opt (and not checked): the clone's own tools and what builds leave behind.
+COPY_EXCLUDES=(/venv /.venv .git __pycache__ '*.egg-info' /build /.hypothesis /.pytest_cache /.mypy_cache /.ruff_cache)
 STEPS=9
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -137,20 +144,94 @@ parse_arguments() {
     done
 }
 
-check_preconditions() {
-    [[ -f "$SOURCE/pyproject.toml" && -d "$SOURCE/firmware" ]] ||
-        fail "$SOURCE is not an xtraboard repository (no pyproject.toml and firmware/)"
-    [[ -f "$SOURCE/systemd/$APP.service" ]] || fail "missing $SOURCE/systemd/$APP.service"
-    [[ -f "$SOURCE/$LOCK" ]] || fail "missing $SOURCE/$LOCK (the pinned dependencies)"
-    if ((DRY_RUN)); then
-        echo "Dry run: nothing is changed. Installing from $SOURCE"
-        return
+# The `find` arguments that leave out COPY_EXCLUDES under $SOURCE (what rsync does not copy).
+excluded_paths() {
+    local pattern
+    for pattern in "${COPY_EXCLUDES[@]}"; do
+        if [[ "$pattern" == /* ]]; then
+            printf '%s\0' -path "$SOURCE$pattern" -prune -o
+        else
+            printf '%s\0' -name "$pattern" -prune -o
+        fi
+    done
+}
+
+# What in the clone must not reach /opt (empty if nothing): a symbolic link leading out of the
+# clone (the service, and pip running as root, would follow it to whatever it names), or a file
+# or folder others may not read (made readable for the service's user it would expose a secret;
+# left private the service could not read it).
+unfit_source() {
+    local args=() entry target root
+    root="$(cd "$SOURCE" && pwd -P)"  # links resolve to physical paths
+    mapfile -d '' args < <(excluded_paths)
+    while IFS= read -r -d '' entry; do
+        target="$(readlink -f -- "$entry" 2>/dev/null || true)"
+        if [[ -z "$target" || ( "$target" != "$root" && "$target" != "$root"/* ) ]]; then
+            echo "$entry is a symbolic link leading out of the clone (to $(readlink -- "$entry")): remove it"
+            return
+        fi
+    done < <(find "$SOURCE" "${args[@]}" -type l -print0 2>/dev/null)
+    entry="$(find "$SOURCE" "${args[@]}" \( -type f ! -perm -o=r -o -type d ! -perm -o=rx \) -print -quit 2>/dev/null)"
+    if [[ -n "$entry" ]]; then
+        echo "$entry is private (mode $(stat -c %a -- "$entry")): the service's user could not read it once installed, and making it readable in $PREFIX would expose it; chmod o+rX it if it belongs to the board, else move it out of the clone"
     fi
-    ((EUID == 0)) || fail "must run as root (it installs packages, a user and a service): sudo $0"
-    command -v apt-get >/dev/null || fail "apt-get not found: this installer is for Raspberry Pi OS / Debian"
+}
+
+# Whether python3 (if there is one yet; apt installs it) is at least PYTHON_MIN.
+python_too_old() {
+    command -v python3 >/dev/null &&
+        ! python3 -c "import sys; sys.exit(sys.version_info < (${PYTHON_MIN[0]}, ${PYTHON_MIN[1]}))" 2>/dev/null
+}
+
+# Every reason this run could not finish, one a line, found before anything is changed.
+problems() {
+    [[ -f "$SOURCE/pyproject.toml" && -d "$SOURCE/firmware" ]] ||
+        echo "$SOURCE is not an xtraboard repository (no pyproject.toml and firmware/)"
+    [[ -f "$SOURCE/systemd/$APP.service" ]] || echo "missing $SOURCE/systemd/$APP.service"
+    [[ -f "$SOURCE/$LOCK" ]] || echo "missing $SOURCE/$LOCK (the pinned dependencies)"
+    ((DRY_RUN)) || ((EUID == 0)) || echo "must run as root (it installs packages, a user and a service): sudo $0"
+    command -v apt-get >/dev/null || echo "apt-get not found: this installer is for Raspberry Pi OS / Debian"
+    # The service is a systemd unit: without systemd as PID 1 (a container, a chroot) the last
+    # steps would fail after the packages, the user, the venv and config.txt were changed.
+    [[ -d "$SYSTEMD_RUN_DIR" ]] && command -v systemctl >/dev/null ||
+        echo "systemd is not running as PID 1 here (no $SYSTEMD_RUN_DIR): the board runs as a systemd service; install on the Pi itself, booted normally"
+    ! python_too_old || echo "python3 is $(python3 -V 2>&1 | cut -d' ' -f2); the firmware needs ${PYTHON_MIN[0]}.${PYTHON_MIN[1]} or newer (Raspberry Pi OS Bookworm)"
     # Under the overlay every change is lost at the next boot: say so instead of pretending.
     [[ "$(findmnt -n -o FSTYPE / 2>/dev/null || true)" != overlay ]] ||
-        fail "the root file system is the read-only overlay: disable it first (sudo raspi-config nonint do_overlayfs 1, reboot), then install (docs/kiosk.md)"
+        echo "the root file system is the read-only overlay: disable it first (sudo raspi-config nonint do_overlayfs 1, reboot), then install (docs/kiosk.md)"
+    if [[ "$SOURCE" == "$PREFIX" && -n "$(not_owners "$PREFIX")" ]]; then
+        echo "$PREFIX is the repository and not $OWNER's alone ($(not_owners "$PREFIX")): clone it elsewhere and run install.sh from there"
+    fi
+    [[ "$SOURCE" == "$PREFIX" || ! -d "$SOURCE" ]] || unfit_source
+    if ((OVERLAY)); then
+        local device mounted
+        device="$(blkid -L "$STATE_LABEL" 2>/dev/null || true)"
+        if [[ -z "$device" ]]; then
+            echo "no file system labelled $STATE_LABEL: make one first (docs/kiosk.md: mkfs.ext4 -L $STATE_LABEL /dev/...)"
+        elif mountpoint -q "$STATE_DIR" 2>/dev/null; then
+            mounted="$(findmnt -n -o SOURCE "$STATE_DIR" 2>/dev/null || true)"
+            [[ -z "$mounted" || "$(readlink -f -- "$mounted")" == "$(readlink -f -- "$device")" ]] ||
+                echo "$STATE_DIR is mounted from $mounted, not from the partition labelled $STATE_LABEL ($device): unmount it first"
+        fi
+        [[ -x "$RASPI_CONFIG" ]] || echo "raspi-config not found: the overlay file system needs Raspberry Pi OS (docs/kiosk.md)"
+    fi
+}
+
+check_preconditions() {
+    local found=()
+    mapfile -t found < <(problems)
+    if ((DRY_RUN)); then
+        echo "Dry run: nothing is changed. Installing from $SOURCE"
+        local problem
+        for problem in "${found[@]}"; do
+            echo "    WARNING: a real run would stop before changing anything: $problem" >&2
+        done
+        return
+    fi
+    if ((${#found[@]})); then
+        printf 'install.sh: %s\n' "${found[@]}" >&2
+        fail "nothing was changed"
+    fi
 }
 
 install_packages() {
@@ -204,8 +285,15 @@ copy_code() {
     # The clone's owner must not own the copy the service runs: --chown gives it to root,
     # --chmod takes write access from everyone else. --delete keeps the copy exact; the venv
     # inside PREFIX is not ours to delete.
-    run rsync -a --delete --chown="$OWNER:$OWNER" --chmod=a+rX,go-w --exclude=/venv --exclude=/.venv \
-        --exclude=.git --exclude=__pycache__ --exclude='*.egg-info' --exclude=/build "$SOURCE/" "$PREFIX/"
+    # --safe-links leaves out a link leading out of the clone (the check before refused them):
+    # the copy must not lead root's pip or the service to files the clone's owner chose.
+    # --chmod only takes write access away: a file the clone keeps private stays private (the
+    # check refused them too, as the service could not read them).
+    local excludes=() pattern
+    for pattern in "${COPY_EXCLUDES[@]}"; do
+        excludes+=("--exclude=$pattern")
+    done
+    run rsync -a --delete --safe-links --chown="$OWNER:$OWNER" --chmod=go-w "${excludes[@]}" "$SOURCE/" "$PREFIX/"
 }
 
 install_venv() {
@@ -231,7 +319,11 @@ install_venv() {
     # clone cannot break it), with no further dependencies and the pinned setuptools. Its build
     # compiles the translation catalogs (build_hooks.py, with the pinned Babel), so the board
     # reads compiled .mo files and never compiles at run time.
+    # setuptools builds in the tree and packs what an earlier build left in build/: a module deleted
+    # upstream would come back in the new wheel. Each install builds from nothing.
+    run rm -rf "$PREFIX/build" "$PREFIX/$APP.egg-info"
     run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --force-reinstall "$PREFIX"
+    run rm -rf "$PREFIX/build" "$PREFIX/$APP.egg-info"
 }
 
 # The operator's code (docs/kiosk.md): `xtraboard operator set-code` keeps a salted hash here.
@@ -330,9 +422,8 @@ setup_overlay() {
     say "read-only root file system (overlay), $STATE_DIR on the partition labelled $STATE_LABEL"
     local device
     device="$(blkid -L "$STATE_LABEL" 2>/dev/null || true)"
-    if [[ -z "$device" ]]; then
-        ((DRY_RUN)) || fail "no file system labelled $STATE_LABEL: make one first (docs/kiosk.md: mkfs.ext4 -L $STATE_LABEL /dev/...)"
-        echo "    WARNING: no file system labelled $STATE_LABEL yet (docs/kiosk.md): a real run stops here" >&2
+    if [[ -z "$device" ]]; then  # check_preconditions stopped a real run already
+        echo "    WARNING: no file system labelled $STATE_LABEL yet (docs/kiosk.md): a real run stops before any change" >&2
     else
         echo "    $STATE_LABEL is $device"
     fi
@@ -342,22 +433,22 @@ setup_overlay() {
     # (StateDirectory=), then does not start rather than keep its games in RAM.
     add_line "$FSTAB" "LABEL=$STATE_LABEL $STATE_DIR ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2"
     run install -d -o "$APP" -g "$APP" -m 0700 "$STATE_DIR"
-    if ((!DRY_RUN)) && ! mountpoint -q "$STATE_DIR"; then
+    # The update path (docs/kiosk.md): after the reboot with the overlay off, fstab has mounted
+    # the partition already, and a second mount would fail. Mount only what is not mounted.
+    if mountpoint -q "$STATE_DIR" 2>/dev/null; then
+        echo "    $STATE_DIR is mounted already ($(findmnt -n -o SOURCE "$STATE_DIR" 2>/dev/null || echo "?")): kept"
+    else
         # Games already kept on the root file system move to the partition with the board stopped.
         run systemctl stop "$APP.service"
-        local old
-        old="$(mktemp -d)"
+        local old="${TMPDIR:-/tmp}/tmp.XXXXXXXXXX"  # shown in a dry run; mktemp makes it
+        ((DRY_RUN)) || old="$(mktemp -d)"
         run cp -a "$STATE_DIR/." "$old/"
         run mount "$STATE_DIR"
         run cp -an "$old/." "$STATE_DIR/"
         run chown -R "$APP:$APP" "$STATE_DIR"
         run chmod 0700 "$STATE_DIR"
         run rm -rf "$old"
-    else
-        run mount "$STATE_DIR"
     fi
-    [[ -x "$RASPI_CONFIG" ]] || ((DRY_RUN)) ||
-        fail "raspi-config not found: the overlay file system needs Raspberry Pi OS (docs/kiosk.md)"
     # 0 means "enable"; the overlay takes effect at the next boot.
     run "$RASPI_CONFIG" nonint do_overlayfs 0
     REBOOT_NEEDED=1  # start_service then leaves the start to the reboot

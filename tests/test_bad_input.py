@@ -291,6 +291,25 @@ def test_sim_demo_closes_a_note_on_top_like_a_person(capsys, tmp_path):
     assert json.loads(out)["game"] == "extra"
 
 
+@pytest.mark.parametrize("kiosk", [[], ["--kiosk"]], ids=["plain", "kiosk"])
+def test_sim_demo_starts_over_an_unfinished_game_and_keeps_it_in_the_journal(capsys, tmp_path, kiosk):
+    from firmware.games import new_game
+
+    journal = Journal(tmp_path)
+    waiting = journal.start_game(new_game("exxtra", ["Ann", "Bob", "Cy"]).to_record())
+    journal.close()
+    code, out, err = cli(capsys, "sim", "--headless", *kiosk, "--demo", "extra", "--seed", "1",
+                         "--state-dir", str(tmp_path))
+    assert code == 0, err
+    assert json.loads(out)["game"] == "extra"
+    assert one_line(err) == (f"xtraboard sim: the unfinished EXXTRA game (game {waiting} in the journal) is set "
+                             "aside for the demo; the journal keeps it")
+    journal = Journal(tmp_path, read_only=True)
+    assert journal.unfinished() is None
+    assert any(g.id == waiting and g.record["players"][0]["name"] == "Ann" for g in journal.all_games())
+    journal.close()
+
+
 # --- scenario and board files ----------------------------------------------------------------
 @pytest.mark.parametrize("content", [b"name = \"caf\xe9\"\n", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xff"])
 def test_a_scenario_that_is_not_utf8_is_refused_naming_the_file(capsys, tmp_path, content):

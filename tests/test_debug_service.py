@@ -137,7 +137,8 @@ def test_requests_are_answered_on_the_loop_thread() -> None:
         assert hello["buttons"] == list(sim.config.buttons.pins) and hello["hold_s"] == sim.config.buttons.hold_s
         assert client.ask("text") == {"ok": True, "text": sim.app.texts}
         assert client.ask("state screen") == {"ok": True, "value": type(sim.app.screen).__name__}
-        assert client.ask("state menu")["value"] == "Play EXXTRA"
+        menu = client.ask("state menu")
+        assert menu.get("value") == "Play EXXTRA", menu
         missing = client.ask("state game.positions")
         assert missing["ok"] is False and "no game on the board" in missing["error"]
         assert client.ask("state _private")["error"] == "state path '_private': '_private' is private"
@@ -160,6 +161,59 @@ def test_requests_are_answered_on_the_loop_thread() -> None:
         assert [e["kind"] for e in events["events"]][:2] == ["queued", "seed"]
         client.close()
         assert ("board-loop", "DebugRequest") in seen and all(name == "board-loop" for name, _ in seen)
+
+
+def test_reset_puts_a_real_board_in_its_factory_state_and_keeps_its_history(tmp_path: Path) -> None:
+    """What a real board restarted by `hil run --between` still holds in its journal: a game
+    waiting, settings, kept names, the menu tip; and in memory the menu cursor and queued rolls."""
+    from dataclasses import replace
+
+    from firmware.games import new_game
+    from firmware.journal import Journal
+    from firmware.ui.settings import Settings
+
+    journal = Journal(tmp_path)
+    finished = journal.start_game(new_game("extra", ["Ann"]).to_record())
+    journal.finish(finished, {"scores": [0], "winners": [0]})
+    waiting = journal.start_game(new_game("exxtra", ["Ann", "Bob", "Cy"]).to_record())
+    replace(Settings(), bot_pace="slow", language="de").save(journal)
+    journal.set_setting("players", ["Ann"])
+    journal.close()
+    sim = SimBoard(realtime=True, seed=1, state_dir=tmp_path)
+    service = attach_debug(sim.board, port=0)
+    assert service is not None
+    thread = threading.Thread(target=sim.loop.run, args=(sim.board.handle,), name="board-loop", daemon=True)
+    thread.start()
+    try:
+        client = connect(service)
+        assert "reset" in client.hello["commands"]
+        assert client.ask("state menu")["value"] == "EXXTRA fortsetzen"  # "Resume EXXTRA", in German
+        sim.pins["right"].drive_low()  # the cursor moves on, as a person left it
+        sim.pins["right"].drive_high()
+        while client.ask("state menu")["value"] == "EXXTRA fortsetzen":
+            time.sleep(0.01)
+        assert client.ask("dice [1, 2, 2, 3, 5]") == {"ok": True, "queued": 1}
+        assert client.ask("reset") == {"ok": True, "set_aside": waiting}
+        screen = client.ask("state screen")
+        assert screen.get("value") == "MainMenu", screen
+        menu = client.ask("state menu")
+        assert menu.get("value") == "Play EXXTRA", menu
+        settings = client.ask("state settings")["value"]
+        assert (settings["bot_pace"], settings["language"]) == (Settings().bot_pace, Settings().language)
+        assert sim.board.app.dice.queued.left == 0 and sim.board.app.dice is service.target.dice
+        assert client.ask("reset") == {"ok": True, "set_aside": None}  # a second one: nothing more to do
+        assert [e["kind"] for e in client.ask("events")["events"]][-2:] == ["reset", "reset"]
+        client.close()
+    finally:
+        service.close()
+        sim.loop.post(Stop())
+        thread.join(timeout=10)
+        sim.close()
+    journal = Journal(tmp_path, read_only=True)
+    assert journal.unfinished() is None and [g.id for g in journal.finished()] == [finished]
+    assert any(g.id == waiting and g.status == "abandoned" for g in journal.all_games())
+    assert journal.get_setting("players") is None and journal.get_setting("bot_pace") is None
+    journal.close()
 
 
 def test_garbage_never_breaks_the_service() -> None:

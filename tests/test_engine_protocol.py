@@ -27,7 +27,7 @@ HANDSHAKE = [
 
 def converse(lines: list[str], timeout: float = 60) -> list[str]:
     """Run `xtraboard engine` with these input lines; its output lines."""
-    done = subprocess.run([sys.executable, "-m", "firmware", "engine"], input="".join(f"{l}\n" for l in lines),
+    done = subprocess.run([sys.executable, "-m", "firmware", "engine"], input="".join(f"{line}\n" for line in lines),
                           capture_output=True, text=True, timeout=timeout, check=True)
     assert done.stderr == ""
     return done.stdout.splitlines()

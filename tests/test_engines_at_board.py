@@ -7,7 +7,6 @@ LEFT/RIGHT points the options at the strong bot's choice and says why."""
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any

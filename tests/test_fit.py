@@ -33,7 +33,7 @@ from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.menus import MainMenu
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
-from firmware.ui.screen import MenuScreen, TextScreen
+from firmware.ui.screen import MenuScreen
 from sim.board import SimBoard
 
 BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
@@ -98,7 +98,7 @@ def walk_menus(walk: Walk, state: Path, **board_args: Any) -> None:
         pick(board, lambda v: v == ("rules", None))
         walk.shot("rules: game choice", board)
         for game in game_names():
-            pick(board, lambda v: v == game)
+            pick(board, lambda v, game=game: v == game)
             walk.shot(f"rules page: {game}", board, keep=True)
             for _ in range(4):
                 board.tap("right")

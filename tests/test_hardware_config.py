@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ from firmware.hardware.config import (
     load_board,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TEXT = default_board_path().read_text(encoding="utf-8")
 
 
@@ -277,3 +281,23 @@ def test_deleting_any_line_loads_or_fails_with_a_named_config_error(tmp_path: Pa
             failures += 1
             assert str(exc).startswith(f"{path}: ")
     assert failures > 100  # nearly every data line is required
+
+
+@pytest.mark.parametrize("make", ["fifo", "/dev/zero", "too large"])
+def test_board_refuses_what_is_not_a_regular_file_of_sensible_size(tmp_path: Path, make: str) -> None:
+    """A FIFO used to block the start for ever; /dev/zero grew to gigabytes. A real command, so a
+    hang shows as a timeout."""
+    if make == "fifo":
+        path = tmp_path / "board.toml"
+        os.mkfifo(path)
+    elif make == "too large":
+        path = tmp_path / "board.toml"
+        path.write_text(DEFAULT_TEXT + "#" * 1_000_000 + "\n", encoding="utf-8")
+    else:
+        path = Path(make)
+    done = subprocess.run([sys.executable, "-m", "firmware", "sim", "--headless", "--demo", "extra", "--board", str(path),
+                           "--state-dir", str(tmp_path / "state")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    reason = "larger than 1000000 bytes" if make == "too large" else "not a regular file"
+    assert done.stderr.count("\n") == 1 and f"{path}: {reason}; expected a board description (TOML)" in done.stderr

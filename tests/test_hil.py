@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockConnectedPin
 
+from firmware.journal import Journal
 from sim.hil.command import run_scenarios
 from sim.hil.driver import BenchDriver, BenchError, DebugClient, GpioButtons, VirtualButtons, parse_target
 from sim.hil.record import Recorder
@@ -31,9 +32,13 @@ def expected_summary(path: Path) -> str:
     return f"scenario {scenario.name}: {len(scenario.steps)} steps, {scenario.expectation_count} expectations, passed"
 
 
-def test_the_whole_suite_passes_through_hil_run_against_a_separate_board_process() -> None:
-    board = subprocess.Popen([*XTRABOARD, "sim", "--headless", "--debug-port", "0"], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def test_the_whole_suite_passes_through_hil_run_against_a_separate_board_process(tmp_path: Path) -> None:
+    """Every scenario in one sequence against one board that keeps a journal, as a real one does:
+    the settings, the menu cursor and the unfinished game one scenario leaves never reach the next
+    (`hil run` sends `reset` before each); the finished games stay in the journal."""
+    state = tmp_path / "state"
+    board = subprocess.Popen([*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--state-dir", str(state)],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = board.stdout.readline() if board.stdout else ""
         found = re.fullmatch(r"debug service listening on tcp 127\.0\.0\.1:(\d+)\n", first)
@@ -46,6 +51,9 @@ def test_the_whole_suite_passes_through_hil_run_against_a_separate_board_process
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines() == [expected_summary(path) for path in SCENARIOS]
     assert board.returncode == 0  # SIGTERM stops the board cleanly
+    journal = Journal(state, read_only=True)
+    assert len(journal.finished()) >= 5  # the games the scenarios played to their end
+    journal.close()
 
 
 def test_a_failing_scenario_prints_the_same_lines_as_the_simulator(tmp_path: Path,

@@ -132,6 +132,52 @@ def test_a_read_only_cache_compiles_in_memory(tmp_path: Path) -> None:
     assert i18n.load_translations("fr", locale, blocked).gettext("Yes") == "Oui"
 
 
+@pytest.mark.parametrize("damage", ["truncated", "bad magic", "garbage"])
+def test_a_damaged_mo_speaks_english_with_one_log_line(tmp_path: Path, damage: str,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "firmware" / "locale" / "de", locale / "de")
+    mo = i18n.po_path("de", locale).with_suffix(".mo")
+    good = i18n.compile_po(i18n.po_path("de", locale))
+    mo.write_bytes({"truncated": good[:30], "bad magic": b"\0" * 4 + good[4:],
+                    "garbage": good[:28] + b"\xff" * 40}[damage])
+    later = time.time() + 5
+    os.utime(mo, (later, later))
+    with caplog.at_level("WARNING", logger="xtraboard.i18n"):
+        assert i18n.load_translations("de", locale, tmp_path / "cache").gettext("Settings") == "Settings"
+    assert len(caplog.records) == 1 and "is damaged" in caplog.records[0].getMessage()
+
+
+def test_every_command_works_with_a_damaged_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "firmware" / "locale", locale)
+    mo = i18n.po_path("de", locale).with_suffix(".mo")
+    mo.write_bytes(mo.read_bytes()[:30])  # a card write cut short
+    later = time.time() + 5
+    os.utime(mo, (later, later))
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XTRABOARD_LANG", "de")
+    i18n.translations.cache_clear()
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            main(["--help"])
+        assert exit_.value.code == 0
+        assert "The xtraboard dice-game board." in capsys.readouterr().out
+        with pytest.raises(SystemExit) as exit_:
+            main(["records", "--help"])
+        assert exit_.value.code == 0
+        assert main(["selfplay", "exxtra", "--players", "9"]) == 2
+        assert capsys.readouterr().err == "xtraboard selfplay: EXXTRA is for 3 to 6 players, not 9\n"
+        (tmp_path / "state").mkdir()
+        assert main(["records", "list", "--state-dir", str(tmp_path / "state")]) == 1
+        assert "xtraboard records: no journal at" in capsys.readouterr().err
+    finally:
+        i18n.translations.cache_clear()
+        i18n.use("en")
+
+
 def test_an_unknown_language_is_one_clear_line() -> None:
     with pytest.raises(ConfigError, match=r'^language "es" is not known; expected one of "de", "en", "fr"'):
         i18n.use("es")

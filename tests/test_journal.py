@@ -30,7 +30,6 @@ from firmware.journal import (
     SCHEMA_VERSION,
     UNAVAILABLE,
     Journal,
-    connect_file,
 )
 from tests.support import limited_to, play_on
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from firmware.ui.app import NOTE_S
 from sim.board import SimBoard
 
@@ -48,3 +50,34 @@ def test_no_show_while_bots_play_a_demo():
     assert not board.app.session.over
     assert board.board.attract_phase is None
     board.close()
+
+
+def test_an_hour_on_the_fake_clock_is_the_same_show_without_its_frames(tmp_path):
+    """A long wait on the fake clock jumps the idle show (and the blinking cells) to where it
+    would be: the same phase and LEDs as waiting in small steps, and 10,000 waits of an hour
+    (a scenario's `wait = 3600`) finish instead of rendering 30,000 frames each."""
+    import io
+    import time
+
+    from sim.scenario import run_scenario_file
+
+    stepped, jumped = SimBoard(seed=4), SimBoard(seed=4)
+    for _ in range(4000):
+        stepped.wait(0.1)
+    jumped.wait(400)
+    assert jumped.clock() == pytest.approx(stepped.clock())
+    assert jumped.board.attract_phase == stepped.board.attract_phase is not None
+    assert jumped.board.pushes["leds"] < 10 < stepped.board.pushes["leds"]
+    cells = list(jumped.config.leds.cells)
+    assert [jumped.led(c) for c in cells] == [stepped.led(c) for c in cells]
+    assert list(jumped.hardware.leds.pixels) == list(stepped.hardware.leds.pixels)
+    jumped.close()
+    stepped.close()
+
+    scenario = tmp_path / "hours.toml"
+    scenario.write_text('name = "hours"\ndescription = "ten thousand hours idle"\n'
+                        + "[[step]]\nwait = 3600\n" * 10_000
+                        + '[[step]]\nexpect = { state = "screen", equals = "MainMenu" }\n', encoding="utf-8")
+    started = time.process_time()
+    assert run_scenario_file(scenario, out=io.StringIO()) == 0
+    print(f"10,000 hour-long waits: {time.process_time() - started:.1f} s of CPU")

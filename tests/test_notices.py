@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from firmware.board_loop import Board
-from firmware.journal import FULL, READ_ONLY, Journal, connect_file
+from firmware.journal import FULL, READ_ONLY, Journal
 from firmware.ui.app import NOTE_S
 from firmware.ui.menus import records_text
 from sim.app import start_demo

@@ -49,6 +49,17 @@ def test_a_bad_name_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert err.startswith("xtraboard players add: ") and words in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("action", ["add", "remove"])
+def test_a_name_of_ten_thousand_characters_is_not_echoed_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              action: str) -> None:
+    cli(capsys, "add", "Anna", "--state-dir", str(tmp_path))
+    code, out, err = cli(capsys, action, "Maximilian" * 1000, "--state-dir", str(tmp_path))
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert "'MaximilianMaximilianMaxi…'" in err and len(err) < 200
+    if action == "add":
+        assert "is 10000 characters; at most 10 fit the display" in err
+
+
 def test_removing_an_unknown_name_lists_the_kept_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cli(capsys, "add", "Anna", "--state-dir", str(tmp_path))
     code, _, err = cli(capsys, "remove", "Bob", "--state-dir", str(tmp_path))

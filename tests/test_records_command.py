@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -193,3 +195,73 @@ def test_the_installed_entry_point_runs_it(board) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[0] == "2" and "Carl (bot easy)" in done.stdout
+
+
+def _records_as_nobody(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`xtraboard records ...` in a child that drops to user nobody when run as root (root ignores
+    file modes); it imports what it needs first, as nobody may not read this Python's files."""
+    child = ("import os, sys, tempfile, shutil, locale\n"
+             "from firmware.cli import build_parser\n"
+             "from firmware.commands import records\n"
+             "import firmware.verify, firmware.audit\n"
+             f"args = build_parser('records').parse_args({['records', *argv]!r})\n"
+             "if os.geteuid() == 0:\n    os.setegid(65534); os.seteuid(65534)\n"
+             "sys.exit(records.run(args))\n")
+    return subprocess.run([sys.executable, "-c", child], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("with_wal", [True, False], ids=["wal-without-shm", "checkpointed"])
+def test_list_and_export_read_a_journal_on_a_read_only_card(board, with_wal: bool) -> None:
+    """The rescue case: a card pulled from a board (its last games still in the -wal, no -shm) and
+    mounted read-only elsewhere. SQLite cannot make the -shm there; the commands still read every
+    game, the -wal's too, and write nothing."""
+    state, records = board
+    with tempfile.TemporaryDirectory() as name:  # not tmp_path: its parents are closed to nobody
+        card = Path(name) / "card"
+        card.mkdir()
+        playing = Journal(state)
+        play(playing, "levelx", [Player("Ida"), Player("Jon")], 6)  # committed to the -wal only
+        if with_wal:  # pulled mid-session: the journal is the file and its -wal
+            for suffix in ("", "-wal"):
+                shutil.copyfile(f"{state / DB_NAME}{suffix}", f"{card / DB_NAME}{suffix}")
+        playing.close()  # the last connection checkpoints: the file alone is the journal
+        if not with_wal:
+            shutil.copyfile(state / DB_NAME, card / DB_NAME)
+        assert (Path(f"{card / DB_NAME}-wal").exists()) == with_wal
+        before = {p.name: p.read_bytes() for p in card.iterdir()}
+        for path in card.iterdir():
+            path.chmod(0o444)
+        card.chmod(0o555)
+        os.chmod(name, 0o755)
+        try:
+            listing = _records_as_nobody("list", "--state-dir", str(card))
+            export = _records_as_nobody("export", "--state-dir", str(card))
+        finally:
+            card.chmod(0o700)
+        assert listing.returncode == 0, listing.stderr
+        assert len(listing.stdout.splitlines()) == 6 and "Ida, Jon" in listing.stdout.splitlines()[0]
+        assert export.returncode == 0, export.stderr
+        assert [json.loads(line)["players"] for line in export.stdout.splitlines()][-1] == [
+            {"name": "Ida"}, {"name": "Jon"}]
+        assert {p.name: p.read_bytes() for p in card.iterdir()} == before
+
+
+@pytest.mark.parametrize("action", ["export", "list", "best", "audit"])
+@pytest.mark.parametrize("redirect", ["> /dev/full", ">&-"], ids=["full", "closed"])
+def test_a_full_or_closed_stdout_is_one_line_and_a_failure(board, action: str, redirect: str) -> None:
+    state, _ = board
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m", "firmware", "records", action,
+         "--state-dir", str(state)],
+        cwd=ROOT, stderr=subprocess.PIPE, text=True, timeout=60)
+    reason = "No space left on device" if "full" in redirect else "standard output is closed"
+    assert done.stderr == f"xtraboard records: cannot write to standard output: {reason}\n"
+    assert done.returncode == 1
+
+
+def test_a_reader_that_goes_away_is_not_an_error(board) -> None:
+    state, _ = board
+    done = subprocess.run(["sh", "-c", '"$@" | head -c 1 >/dev/null', "sh", sys.executable, "-m", "firmware",
+                           "records", "export", "--state-dir", str(state)], cwd=ROOT, stderr=subprocess.PIPE,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""

@@ -25,6 +25,8 @@ def test_without_gpio_it_fails_fast_saying_what_to_check() -> None:
     assert message.startswith("xtraboard run: buttons: no GPIO access")
     for part in ("Raspberry Pi", "gpio group", "lgpio"):
         assert part in message
+    # what reaches the board's venv: its own pip (apt's python3-lgpio never does)
+    assert f"({sys.executable} -m pip install lgpio;" in message and "apt install python3-lgpio" not in message
     assert "Traceback" not in done.stderr and len(message.splitlines()) == 1
 
 

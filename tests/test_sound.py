@@ -112,7 +112,7 @@ def test_a_tune_plays_note_by_note_on_the_loops_timers(buzzer: Buzzer) -> None:
     clock.advance(0.08)
     loop.run_pending(lambda event: None)
     assert not sound.playing and hardware.buzzer.value is None and pin.state == 0
-    assert sound.notes == 2 and sound.played == ["refused"]
+    assert sound.notes == 2 and list(sound.played) == ["refused"]
 
 
 def test_loud_is_half_duty_and_a_new_cue_cuts_the_last_short(buzzer: Buzzer) -> None:
@@ -137,7 +137,7 @@ def played_during(game: str, seats: int, settings: Settings | None = None) -> li
         start_demo(board, game, seats)
         board.settle()
         assert board.app.session.over
-        return board.board.sound.played
+        return list(board.board.sound.played)
     finally:
         board.close()
 
@@ -161,7 +161,7 @@ def test_refused_is_a_call_for_screens_and_unknown_cues_are_errors() -> None:
     board = SimBoard(seed=1)
     try:
         cue(board.app, "refused")
-        assert board.board.sound.played == ["refused"]
+        assert list(board.board.sound.played) == ["refused"]
         assert board.hardware.buzzer is not None and board.hardware.buzzer.value is not None  # sounding
         with pytest.raises(ValueError, match="no cue 'boo'"):
             cue(board.app, "boo")
@@ -181,6 +181,6 @@ def test_a_takeback_is_no_cue() -> None:
         before = list(sound.played)
         app.session.game.history.pop()  # as a takeback shortens the history
         watcher.watch(app)
-        assert sound.played == before
+        assert list(sound.played) == before
     finally:
         board.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -126,6 +127,15 @@ def test_an_alternative_build_draws_every_wire_and_shares_nothing_by_accident(tm
     root = ET.fromstring(wiring_svg(board))
     texts = {"".join(t.itertext()) for t in root.iter(f"{SVG}text")}
     assert "OLED CS" in texts and "OLED DC" in texts and "driver pwm on GPIO12" in texts
+
+
+def test_an_spi_display_without_its_dc_line_is_named_not_a_crash() -> None:
+    """The board description's reader always gives an SPI display its DC and RES lines; a board
+    built in code without one gets a ConfigError naming the key, not a failed header look-up."""
+    board = load_board(HARDWARE / "boards" / "ssd1322.toml")
+    assert any(w.terminal == "DC" for w in connections(board))
+    with pytest.raises(ConfigError, match=r"^display\.dc_pin: an SPI display needs a GPIO"):
+        connections(replace(board, display=replace(board.display, dc_pin=None)))
 
 
 def test_docs_without_markers_fail_naming_the_file(tmp_path: Path) -> None:

@@ -203,6 +203,7 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
     return (name, status, game, "-" if round_ is None else str(round_), players or "-", last)
 
 
+
 def run(args: argparse.Namespace) -> int:
     import paho.mqtt.client as mqtt
 
@@ -231,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         connected.set()
 
     client.on_connect = on_connect
-    client.on_message = lambda client, userdata, message: fleet.message(message.topic, message.payload)
+    client.on_message = lambda client, userdata, message: fleet.message(message.topic, bytes(message.payload))
     port = args.port or (8883 if args.tls else 1883)
     try:
         client.connect(args.broker, port, keepalive=30)

@@ -124,7 +124,7 @@ def record_problem(record: dict[str, Any]) -> str | None:
     'EXTRA! is for 1 to 6 players, not 0 players'
     """
     try:
-        cls = game_class(record.get("game"))  # type: ignore[arg-type]
+        cls = game_class(str(record.get("game")))
     except (KeyError, ValueError, TypeError):
         return f"unknown game {str(record.get('game'))[:40]!r}"
     players = record.get("players")

@@ -82,7 +82,7 @@ class FleetPublisher:
             self._state = state
             result = state.get("result")
             key = None if result is None else json.dumps(result, sort_keys=True)
-            if key is not None and key != self._last_result_key:
+            if result is not None and key != self._last_result_key:
                 if len(self._results) >= self._outbox:
                     self._results.popleft()
                     self.counters["dropped"] += 1

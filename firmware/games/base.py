@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from firmware.dice import DiceSource
 from firmware.errors import N_, IllegalStepError, RecordError, Text
@@ -131,6 +131,9 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # What the last step did; None while a fast `apply` left it unbuilt (see `events`).
+    # Each engine sets it in `_setup`.
+    _events: list[dict[str, Any]] | None
 
     def __init__(self, players: Sequence[Player | str]) -> None:
         seats = tuple([_seat(p) if type(p) is str else p if isinstance(p, Player) else Player(p) for p in players])
@@ -260,7 +263,7 @@ class Game(ABC):
             self._actors.pop()
         return self.history.pop()
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent game with the same players, history and state (copied, not replayed)."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
@@ -282,7 +285,7 @@ class Game(ABC):
         if events is None:
             twin = self.copy()
             Game.apply(twin, twin.undo())
-            events = self._events = twin._events
+            events = self._events = twin.events  # built: the plain path applied that step
         return events
 
     @events.setter
@@ -299,7 +302,10 @@ class Game(ABC):
             >>> game.actor(0), game.actor(1)
             (None, 0)
         """
-        return self._actors[index]  # type: ignore[index]  # engines that keep none override this
+        actors = self._actors
+        if actors is None:  # an engine whose steps name their player keeps none
+            raise NotImplementedError(f"{type(self).__name__} keeps no actors: it must override actor()")
+        return actors[index]
 
     def to_record(self) -> dict[str, Any]:
         """This game as a record (docs/records.md), with its result once it is over."""

@@ -114,7 +114,8 @@ class GameSpec:
         if level not in self.bots:
             raise RecordError(Text(N_("{game} has no bot level {level!r}: expected one of {levels}"), game=self.title,
                                    level=level, levels=", ".join(self.bots)))
-        return _resolve(self.bots[level])
+        policy: Policy = _resolve(self.bots[level])
+        return policy
 
     @property
     def hint_reason(self) -> HintReason | None:

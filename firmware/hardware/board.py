@@ -11,9 +11,12 @@ RawEdge(name='ok', pressed=True, t=...)
 
 from __future__ import annotations
 
+import collections
 import queue
+import sys
 import time
 import warnings
+from functools import cache
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -92,9 +95,9 @@ def open_hardware(
     if pin_factory is None:
         pin_factory = _pi_pin_factory(problems) if backend == "pi" else _mock_pin_factory()
         if backend == "mock":  # the buzzer on gpiozero's PWM mock pins (MockPin has no PWM)
-            from gpiozero.pins.mock import MockFactory, MockPWMPin
+            from gpiozero.pins.mock import MockFactory
 
-            buzzer_factory = MockFactory(pin_class=MockPWMPin)
+            buzzer_factory = MockFactory(pin_class=_mock_pin_classes()[1])
     buttons = ButtonInputs(config.buttons, emit, pin_factory=pin_factory, clock=clock)
     try:
         leds = _open_leds(config.leds, backend, pixels, problems)
@@ -125,10 +128,37 @@ def describe_display(config: BoardConfig) -> str:
     return f"{cfg.driver} {cfg.width}×{cfg.height} on {where}"
 
 
+PIN_HISTORY = 64  # state changes a simulated pin keeps (gpiozero's MockPin keeps every one)
+
+
 def _mock_pin_factory() -> Any:
     from gpiozero.pins.mock import MockFactory
 
-    return MockFactory()
+    return MockFactory(pin_class=_mock_pin_classes()[0])
+
+
+@cache
+def _mock_pin_classes() -> tuple[type, type]:
+    """gpiozero's MockPin and MockPWMPin keeping only their last PIN_HISTORY states.
+
+    gpiozero appends every change of a mock pin to `pin.states`, for tests to check; a simulated
+    board on the bench or a desktop demo runs for days, and each buzzer note and each button
+    press would stay in memory for good (about 60 KB a game)."""
+    from gpiozero.pins.mock import MockPin, MockPWMPin
+
+    def clear_states(self: Any) -> None:
+        MockPin.clear_states(self)
+        self.states = collections.deque(self.states, maxlen=PIN_HISTORY)  # .append drops the oldest
+
+    bounded = {"clear_states": clear_states, "__doc__": f"A mock pin keeping its last {PIN_HISTORY} states."}
+    return (type("BoundedMockPin", (MockPin,), dict(bounded)),
+            type("BoundedMockPWMPin", (MockPWMPin,), dict(bounded)))
+
+
+def _pip() -> str:
+    """The pip of the Python running now: the board runs in its own venv, which Debian's
+    python3-lgpio package never reaches."""
+    return f"{sys.executable or 'python3'} -m pip"
 
 
 def _pi_pin_factory(problems: list[str]) -> Any:
@@ -143,11 +173,12 @@ def _pi_pin_factory(problems: list[str]) -> Any:
             tried = "; ".join(str(w.message).removeprefix("Falling back from ") for w in caught) or str(error)
             raise HardwareError(Text(
                 N_("buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
-                   "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed "
-                   "(sudo apt install python3-lgpio)"), tried=tried)) from error
+                   "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed in the "
+                   "Python that runs the board ({pip} install lgpio; systemd/install.sh does it)"),
+                tried=tried, pip=_pip())) from error
     if any(issubclass(w.category, NativePinFactoryFallback) for w in caught):
         problems.append(Text(N_("buttons: using gpiozero's slower native GPIO driver; install lgpio "
-                                "(sudo apt install python3-lgpio)")))
+                                "({pip} install lgpio)"), pip=_pip()))
     return Device.pin_factory
 
 

@@ -169,8 +169,8 @@ class ButtonTracker:
             channel.repeat_at = t + self._repeat[0] if channel.repeats else None
             others = [c for c in self._channels.values() if c.repeats and c.accepted and c is not channel]
             if channel.repeats and others:
-                for held in (channel, *others):
-                    held.repeat_at = None
+                for chorded in (channel, *others):
+                    chorded.repeat_at = None
                 return ButtonEvent(channel.reported_as, "chord")
             return ButtonEvent(channel.reported_as, "press")
         held = channel.hold_at is None  # the hold fired (or was consumed) during this press

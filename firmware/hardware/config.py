@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -280,7 +281,7 @@ def _buzzer(table: _Table, leds: LedsConfig, display: DisplayConfig, buttons: Bu
     if table.present("octaves"):
         options["octaves"] = table.integer("octaves", 1, 3)
     table.done()
-    return BuzzerConfig(pin=pin, **options)  # type: ignore[arg-type]
+    return BuzzerConfig(pin=pin, **options)  # type: ignore[arg-type]  # only fields checked above, with their types
 
 
 def is_loopback(host: str) -> bool:
@@ -341,7 +342,7 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
         options: tuple[tuple[str, str], ...] = ()
         if table.present("options"):
             option_table = table.table("options", expected=_("a table of option names and text values"))
-            for key, option in option_table.data.items():
+            for key in option_table.data:
                 option_table.string(key, expected=_("text (the value sent with setoption)"))
             options = tuple((str(k), str(v)) for k, v in option_table.data.items())
         table.done()
@@ -349,10 +350,31 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
     return tuple(engines)
 
 
+MAX_BOARD_BYTES = 1_000_000  # a board description is a few kilobytes; more is not one
+
+
+def _read_description(source: Path) -> bytes:
+    """The bytes of `source`, which must be a regular file of at most MAX_BOARD_BYTES: a FIFO
+    would block the start for ever, a device such as /dev/zero never ends. Opened without
+    blocking and checked on the open file, so nothing swapped in between can slip through."""
+    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ConfigError(_("{file}: not a regular file; expected a board description (TOML)").format(file=source))
+        os.set_blocking(fd, True)
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(MAX_BOARD_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BOARD_BYTES:
+        raise ConfigError(_("{file}: larger than {size} bytes; expected a board description (TOML)").format(
+            file=source, size=MAX_BOARD_BYTES))
+    return data
+
+
 def _read_toml(source: Path) -> dict[str, object]:
     try:
-        with source.open("rb") as file:
-            return tomllib.load(file)
+        return tomllib.loads(_read_description(source).decode("utf-8"))
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(_("{file}: cannot read the board description ({reason}); expected a readable TOML file").format(
@@ -462,7 +484,8 @@ def _reserved_pins(leds: LedsConfig, display: DisplayConfig) -> dict[int, str]:
     reserved = _bus_pins(leds)
     if display.interface == "spi" and display.port == 1:
         reserved |= {p: _reserved(_("an SPI1 pin (the display bus)")) for p in SPI1_PINS}
-        reserved[display.cs_pin] = _reserved(_("the display's chip select (SPI1 CE)"))  # type: ignore[index]
+        if display.cs_pin is not None:  # always, on SPI
+            reserved[display.cs_pin] = _reserved(_("the display's chip select (SPI1 CE)"))
     if display.dc_pin is not None:
         reserved[display.dc_pin] = _reserved(_("the display's DC line (display.dc_pin)"))
     if display.reset_pin is not None:
@@ -497,7 +520,7 @@ def _buttons(
     positions = {name: positions_table.point(name, size) for name in BUTTON_NAMES}
     positions_table.done()
     table.done()
-    return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]
+    return ButtonsConfig(pins=pins, tilt=tilt, **options), positions  # type: ignore[arg-type]  # only fields checked above
 
 
 CODE_FILE_NAME = "operator-code"  # the operator's code (its hash), beside the board description

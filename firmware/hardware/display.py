@@ -44,7 +44,7 @@ class ChangeOnly:
         """luma's contrast, remembered: each family's init picks its own day level (0xCF on the
         SSD1306 family, 0x7F on SH1106 and the greyscale panels), which night mode restores."""
         self.contrast_level = level
-        super().contrast(level)  # type: ignore[misc]
+        super().contrast(level)  # type: ignore[misc]  # a mixin: luma's device class comes next in the MRO
 
     def forget(self) -> None:
         """Send the next frame whole: what the controller holds is unknown (a reset, a bus error)."""
@@ -302,7 +302,7 @@ class Display:
     @property
     def size(self) -> tuple[int, int]:
         """The size images must have (after the configured rotation)."""
-        return tuple(self.device.size)  # type: ignore[return-value]
+        return tuple(self.device.size)
 
     @property
     def canvas_size(self) -> tuple[int, int]:

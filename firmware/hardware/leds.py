@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -137,7 +137,7 @@ class LedChain:
     def next_change(self, frame: Mapping[str, CellColours], t: float) -> float | None:
         """When a cell showing several colours in turn next changes, or None (a still frame)."""
         for value in frame.values():
-            if not _is_colour(value) and len(set(map(tuple, value))) > 1:
+            if not _is_colour(value) and len({tuple(c) for c in cast(Sequence[Colour], value)}) > 1:  # several colours
                 return (int(t / self.cycle_s) + 1) * self.cycle_s
         return None
 
@@ -159,7 +159,7 @@ class LedChain:
         deinit = getattr(self.pixels, "deinit", None)
         if deinit is not None:
             deinit()
-        self.pixels = None  # type: ignore[assignment]
+        self.pixels = None
 
     def _colour_at(self, name: str, value: CellColours, t: float) -> Colour:
         if not value:
@@ -206,5 +206,5 @@ def _checked(name: str, colour: Any) -> Colour:
     if type(colour) is tuple and len(colour) == 3:
         r, g, b = colour
         if type(r) is int and type(g) is int and type(b) is int and 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255:
-            return colour  # type: ignore[return-value]
+            return colour
     raise ValueError(f"leds: cell {name!r} has colour {colour!r}; expected (r, g, b) with 0–255 each")

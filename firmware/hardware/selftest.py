@@ -274,8 +274,10 @@ class _Selftest:
         self._push(image)
 
     def _push(self, image: Image.Image) -> None:
+        if self.display is None:
+            return
         try:
-            self.display.show(image)  # type: ignore[union-attr]
+            self.display.show(image)
         except HardwareError as error:  # the display went away: note it, test the rest
             self.problems.append(text_of(error))
             self.say(_("warning: {problem}").format(problem=tr(error)))

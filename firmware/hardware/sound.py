@@ -12,12 +12,13 @@ a few per cent a much softer one of the same pitch (less energy per cycle).
 >>> loop = EventLoop(FakeClock())
 >>> sound = Sound(None, loop.call_later)
 >>> sound.play("roll", (("C6", 0.03), ("E6", 0.03)), volume=0.5)
->>> sound.played
+>>> list(sound.played)
 ['roll']
 """
 
 from __future__ import annotations
 
+import collections
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,6 +28,7 @@ from firmware.errors import N_, HardwareError, Text
 log = logging.getLogger("xtraboard.sound")
 Note = tuple[str | None, float]  # (note name such as "A5", or None for a rest; seconds)
 Schedule = Callable[[float, Callable[[], None]], Any]  # the loop's call_later: (delay, callback) -> timer
+PLAYED_KEPT = 100  # cues `Sound.played` remembers
 
 
 class Sound:
@@ -36,7 +38,9 @@ class Sound:
     def __init__(self, buzzer: Any, schedule: Schedule) -> None:
         self.buzzer = buzzer
         self.schedule = schedule
-        self.played: list[str] = []  # every cue started, in order (the simulator and tests read it)
+        # the last cues started, in order (the simulator and tests read it); bounded, as a board
+        # plays for months
+        self.played: collections.deque[str] = collections.deque(maxlen=PLAYED_KEPT)
         self.notes = 0  # notes started on the buzzer
         self._timer: Any = None
         self._tune: list[Note] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from firmware.errors import N_, RecordError, Text
@@ -171,7 +172,7 @@ class GameRecords(Storage):
                 return None
             gid = int(row[0])
             try:
-                return self._read(lambda conn: resumable(conn, gid))
+                return self._read(partial(resumable, game_id=gid))
             except RecordError as exc:
                 if self.read_only:
                     raise

@@ -89,7 +89,7 @@ def status_of(conn: sqlite3.Connection, game_id: int) -> str:
     row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise RecordError(f"no game {game_id!r} in the journal")
-    return row[0]
+    return str(row[0])
 
 
 def step_count(conn: sqlite3.Connection, game_id: int) -> int:

@@ -22,9 +22,11 @@ RECORD_VERSION = 1
 
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 
+# IF NOT EXISTS: two processes opening a new journal at once both find it empty; the second
+# one's transaction waits for the first's and then finds every table made, changing nothing.
 SCHEMA = f"""
 BEGIN IMMEDIATE;
-CREATE TABLE games (
+CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
     header TEXT NOT NULL,
@@ -34,14 +36,14 @@ CREATE TABLE games (
     started REAL NOT NULL,
     updated REAL NOT NULL
 );
-CREATE INDEX games_by_status ON games (status, game, id);
-CREATE TABLE steps (
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status, game, id);
+CREATE TABLE IF NOT EXISTS steps (
     game_id INTEGER NOT NULL REFERENCES games (id),
     idx INTEGER NOT NULL,
     step TEXT NOT NULL,
     PRIMARY KEY (game_id, idx)
 ) WITHOUT ROWID;
-CREATE TABLE scores (
+CREATE TABLE IF NOT EXISTS scores (
     game_id INTEGER NOT NULL REFERENCES games (id),
     seat INTEGER NOT NULL,
     game TEXT NOT NULL,
@@ -54,8 +56,8 @@ CREATE TABLE scores (
     date REAL NOT NULL,
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
-CREATE INDEX scores_best ON scores (game, kids, score DESC);
-CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS scores_best ON scores (game, kids, score DESC);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 PRAGMA user_version = {SCHEMA_VERSION};
 COMMIT;
 """

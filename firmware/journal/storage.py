@@ -16,6 +16,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -216,10 +217,14 @@ class Storage:
             conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
             conn.isolation_level = None
             _check_header(self.path)
-            if conn.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
-                raise Unusable("the integrity check failed")
-            if check_schema(conn):
-                raise Unusable("it holds no journal yet")
+            try:
+                _check_journal(conn)
+            except sqlite3.OperationalError as exc:
+                if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) not in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
+                    raise
+                conn.close()  # a read-only card: SQLite may not make the -shm a WAL journal needs
+                conn = _read_through_a_copy(self.path)
+                _check_journal(conn)
             return conn
         except (OSError, sqlite3.Error, Unusable) as exc:
             raise RecordError(f"cannot read the journal {self.path}: {exc}") from exc
@@ -343,6 +348,36 @@ def _check_header(path: Path) -> None:
         return
     if start and start != b"SQLite format 3\x00":
         raise Unusable("file is not a database")
+
+
+_SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14  # primary result codes (sqlite3.h)
+
+
+def _check_journal(conn: sqlite3.Connection) -> None:
+    """Unusable unless `conn` holds an intact journal (reads only)."""
+    if conn.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
+        raise Unusable("the integrity check failed")
+    if check_schema(conn):
+        raise Unusable("it holds no journal yet")
+
+
+def _read_through_a_copy(path: Path) -> sqlite3.Connection:
+    """The journal at `path` in memory, read from a private copy of the file and its -wal.
+
+    For a journal on a read-only file system (a card mounted elsewhere to rescue its games): a
+    WAL database needs its -shm, which SQLite cannot create there. `immutable=1` would open the
+    file but leave out the games still in the -wal; in the copy SQLite replays them. Nothing is
+    written beside the original."""
+    memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    with tempfile.TemporaryDirectory(prefix="xtraboard-read-") as folder:
+        copy = Path(folder) / path.name
+        shutil.copyfile(path, copy)
+        wal = Path(f"{path}-wal")
+        if wal.exists():
+            shutil.copyfile(wal, Path(f"{copy}-wal"))
+        with contextlib.closing(sqlite3.connect(copy)) as source:
+            source.backup(memory)
+    return memory
 
 
 def _copy_to_memory(source: sqlite3.Connection) -> sqlite3.Connection | None:

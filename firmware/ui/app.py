@@ -34,11 +34,12 @@ from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption
+from firmware.hardware.sound import Sound
 from firmware.ui.gameview import game_view
 from firmware.ui.help import Help
+from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
-from firmware.ui.screen import Screen
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
@@ -75,6 +76,7 @@ class BoardApp:
         self._note_timer: Any = None
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
+        self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
         self.agents = agents if agents is not None else Agents(self.answer, Inline())
@@ -93,7 +95,7 @@ class BoardApp:
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
         self.texts: list[str] = []  # the text on the last image drawn
         self.version = 0  # bumped on every change; the loop re-renders when it moves
-        self.stack: list[Screen] = [MainMenu(self)]
+        self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
         self._size, self._mode = (128, 64), "1"  # the display as last drawn ("not now" compares pictures)
         self._drawn: tuple[int, bytes] | None = None  # (version, pixels) of the last picture drawn
@@ -111,10 +113,10 @@ class BoardApp:
 
     # --- the screen stack --------------------------------------------------------------------
     @property
-    def screen(self) -> Screen:
+    def screen(self) -> ScreenLike:
         return self.stack[-1]
 
-    def push(self, screen: Screen) -> None:
+    def push(self, screen: ScreenLike) -> None:
         self.stack.append(screen)
         self.changed()
 
@@ -626,7 +628,7 @@ class BoardApp:
             self._bot_timer.cancel()
             self._bot_timer = None
 
-    def play_screen(self) -> Any:
+    def play_screen(self) -> PlayScreen | None:
         return next((s for s in self.stack if isinstance(s, PlayScreen)), None)
 
     # --- animations ---------------------------------------------------------------------------

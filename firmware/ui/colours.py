@@ -144,7 +144,8 @@ def simulate(rgb: LinearRgb, vision: str) -> LinearRgb:
         matrix = CVD_MATRICES[vision]
     except KeyError:
         raise ValueError(f"colours: no vision {vision!r}; expected one of {', '.join(VISIONS)}") from None
-    return tuple(min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix)  # type: ignore[return-value]
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix)
+    return (r, g, b)
 
 
 def lab(rgb: LinearRgb) -> tuple[float, float, float]:
@@ -200,7 +201,10 @@ def delta_e(first: Colour | LinearRgb, second: Colour | LinearRgb, vision: str =
     """How far apart two LED colours look (CIEDE2000) to an eye with `vision`. Integer triples
     are LED bytes (0–255); float triples are linear light (0–1)."""
     def as_linear(colour: Colour | LinearRgb) -> LinearRgb:
-        return linear(colour) if all(isinstance(c, int) for c in colour) else colour  # type: ignore[arg-type,return-value]
+        r, g, b = colour
+        if isinstance(r, int) and isinstance(g, int) and isinstance(b, int):
+            return linear((r, g, b))
+        return (float(r), float(g), float(b))
 
     return ciede2000(lab(simulate(as_linear(first), vision)), lab(simulate(as_linear(second), vision)))
 

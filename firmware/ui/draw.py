@@ -409,9 +409,9 @@ def overlapping(canvas: Canvas) -> list[tuple[TextBox, TextBox]]:
     """Pairs of shown texts that overlap or touch: their boxes are less than a pixel apart and so
     are some of their lit pixels (a descender above an accent of another line, far to its side,
     leaves a gap; one right above it does not)."""
-    shown = [r for r in canvas.boxes if r.box is not None and not r.hidden]
-    return [(a, b) for i, a in enumerate(shown) for b in shown[i + 1:]
-            if _touch(a.box, b.box) and _pixels_touch(a, b)]  # type: ignore[arg-type]
+    shown = [(r, r.box) for r in canvas.boxes if r.box is not None and not r.hidden]
+    return [(a, b) for i, (a, box_a) in enumerate(shown) for b, box_b in shown[i + 1:]
+            if _touch(box_a, box_b) and _pixels_touch(a, b)]
 
 
 def _pixels_touch(a: TextBox, b: TextBox) -> bool:

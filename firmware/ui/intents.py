@@ -9,7 +9,6 @@ it back.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 from firmware.table import Seat, Table
@@ -21,8 +20,10 @@ from firmware.ui.settings import OperatorSettings, Settings
 class ScreenLike(Protocol):
     """A screen as the app sees it (firmware.ui.screen.Screen and its subclasses)."""
 
-    title: str
     in_game: bool
+
+    @property
+    def title(self) -> str: ...  # read-only: a class attribute, or a property of the screen's state
 
     def press(self, app: App, button: str) -> None: ...
 
@@ -39,6 +40,7 @@ class App(Protocol):
     settings: Settings
     operator: OperatorSettings  # the café's settings (firmware/ui/operator.py replaces it)
     kiosk: bool  # guests' settings are locked
+    default_language: str  # the board description's language (what "board default" means)
     journal: Any
     problems: list[str]  # every note shown since the board started
     seed: int | str | None
@@ -46,8 +48,7 @@ class App(Protocol):
     cosmetic: random.Random  # tumbling faces only; never decides anything
     agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
 
-    @property
-    def stack(self) -> Sequence[ScreenLike]: ...
+    stack: list[ScreenLike]  # bottom (the main menu) first; in-game screens may close those above them
 
     @property
     def screen(self) -> ScreenLike: ...
@@ -99,3 +100,10 @@ class App(Protocol):
     def abandon(self) -> None: ...
 
     def advance(self) -> None: ...
+
+
+def table_in_play(app: App) -> Table:
+    """The table being played: the screens that ask for it are open only while there is one."""
+    if app.session is None:
+        raise RuntimeError("no table is being played")
+    return app.session

@@ -14,6 +14,7 @@ from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
+from firmware.ui.intents import table_in_play
 from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
@@ -158,7 +159,7 @@ class SeatScreen(Screen):
         self.people = people  # the players' names kept on the board (firmware/players.py)
 
     @property
-    def title(self) -> str:  # type: ignore[override]
+    def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
         # Translators: the seat setup's title, "EXXTRA: seat 2/4".
         return _("{game}: seat {number}/{count}").format(game=title_of(self.game), number=self.index + 1,
                                                           count=len(self.seats))
@@ -286,7 +287,7 @@ class GameMenu(MenuScreen):
         elif option.value == "settings":
             app.push(SettingsScreen(app, IN_GAME))
         elif option.value == "rules":
-            app.push(RulesScreen(app.session.game.name))
+            app.push(RulesScreen(table_in_play(app).game.name))
         elif option.value == "abandon":
             app.push(ConfirmScreen(_("Abandon game?"), abandon))
 
@@ -356,7 +357,7 @@ class RulesScreen(Screen):
         self.pages: list[list[str]] = []
 
     @property
-    def title(self) -> str:  # type: ignore[override]
+    def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
         return title_of(self.game)
 
     def press(self, app: App, button: str) -> None:

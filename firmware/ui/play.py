@@ -16,6 +16,7 @@ from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, ResultPage, game_view
+from firmware.ui.intents import table_in_play
 from firmware.ui.screen import Choice, Screen
 from firmware.table import Seat, Table
 
@@ -51,15 +52,16 @@ class PlayScreen(Screen):
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self.ui: GameView = game_view(app.session.game.name)
-        self.title = app.session.game.title
+        session = table_in_play(app)
+        self.ui: GameView = game_view(session.game.name)
+        self.title = session.game.title
         self.choice: Choice | None = None
         self.view: int | None = None  # whose sheet is shown, when flipping through (EXTRA!)
         self.position: tuple[int, Any] | None = None  # the game position the screens above belong to
 
     @property
     def session(self) -> Table:
-        return self.app.session
+        return table_in_play(self.app)
 
     def refresh(self, app: App) -> None:
         """New options for the pending human decision (only legal ones), or none; screens
@@ -195,7 +197,7 @@ class DiceEntryScreen(FaceEntryScreen):
     title = N_("Enter dice")
 
     def __init__(self, app: App) -> None:
-        dice = app.session.game.dice()
+        dice = table_in_play(app).game.dice()
         super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces))))
 
     def draw(self, canvas: Canvas) -> None:
@@ -318,7 +320,7 @@ class ResultScreen(Screen):
 
     def __init__(self, app: App) -> None:
         self.app = app
-        session = app.session
+        session = table_in_play(app)
         view = game_view(session.game.name)
         self.title = _("{game}: result").format(game=session.game.title)
         self.lines = view.result_lines(session)

@@ -7,7 +7,7 @@ routes a long BACK to the in-game menu. Only legal choices are ever put in a `Ch
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from firmware.i18n import _

@@ -197,9 +197,10 @@ class OperatorSettings:
 
         values: dict[str, Any] = {}
         cap, language, games = kept.get("brightness_cap"), kept.get("language"), kept.get("games")
-        if type(cap) in (int, float) and cap in BRIGHTNESS_CAPS:
+        cap = cap if isinstance(cap, (int, float)) and not isinstance(cap, bool) else None
+        if cap is not None and cap in BRIGHTNESS_CAPS:
             values["brightness_cap"] = cap
-        elif type(cap) in (int, float) and 0 < cap <= 1:  # a cap kept before levels were perceived
+        elif cap is not None and 0 < cap <= 1:  # a cap kept before levels were perceived
             values["brightness_cap"] = max([c for c in BRIGHTNESS_CAPS if c <= cap ** (1 / 2.2)] or BRIGHTNESS_CAPS[:1])
         if language in LANGUAGES:
             values["language"] = language

@@ -22,7 +22,6 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from firmware import __version__
 from firmware.bots import choose

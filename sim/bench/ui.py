@@ -31,6 +31,7 @@ from firmware.table import Seat
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import DEFAULT_ORDER
 from firmware.ui.gameview import game_view
+from firmware.ui.intents import table_in_play
 from firmware.ui.play import FaceEntryScreen
 
 STEP_GUARD = 40  # screens visited for one decision before the bench gives up on it
@@ -40,7 +41,8 @@ class Driver:
     """A board app on a fake clock, pressed through ButtonEvents; counts the presses."""
 
     def __init__(self, game: str, players: int, seed: int) -> None:
-        self.loop = EventLoop(FakeClock())
+        self.clock = FakeClock()
+        self.loop = EventLoop(self.clock)
         self.app = BoardApp(schedule=self.loop.call_later, seed=f"bench-ui:{seed}")
         seats = [Seat(DEFAULT_ORDER[i].capitalize(), DEFAULT_ORDER[i]) for i in range(players)]
         self.app.start_game(game, seats, "play")
@@ -64,7 +66,7 @@ class Driver:
             deadline = self.loop.next_deadline()
             if deadline is None:
                 return
-            self.loop.clock.now = max(self.loop.clock.now, deadline)
+            self.clock.now = max(self.clock.now, deadline)
             self.loop.run_pending(self.app.button)
         raise RuntimeError("bench ui: the board never came to rest")
 
@@ -115,7 +117,7 @@ def route(choice: Any, wanted: Callable[[Any], bool]) -> list[str]:
 def decide(driver: Driver, step: Any) -> None:
     """Press until the game applied `step` (or an option the game's view says does the same)."""
     app = driver.app
-    session = app.session
+    session = table_in_play(app)
     start = len(session.game.history)
     view = game_view(session.game.name)
 
@@ -148,7 +150,7 @@ def presses_per_decision(game: str, games: int, level: str, seed: int) -> list[i
     counts: list[int] = []
     for number in range(games):
         driver = Driver(game, spec.benchmark_players, seed + number)
-        session = driver.app.session
+        session = table_in_play(driver.app)
         for _ in range(100_000):
             driver.settle()
             if session.over:

@@ -188,10 +188,16 @@ class BenchDriver:
         return float(self.client.hello.get("hold_s", 1.0))
 
     def start(self, seed: int | str) -> None:
-        """Start the board over with `seed` (a simulated board restarts; a real one takes the
-        seed for its next game), and open every button."""
+        """Open every button, put the board in its factory state (`reset`: no game waiting,
+        default settings, the main menu's first entry, no queued roll), then start it over with
+        `seed` (a simulated board restarts; a real one takes the seed for its next game). So a
+        scenario never sees what the one before left, however the board got here."""
         for name in self.client.hello.get("buttons", ()):
             self.buttons.release(name)
+        if "reset" not in self.client.hello.get("commands", ()):
+            raise BenchError("the board's debug service has no 'reset' (its firmware is older than the bench's): "
+                             "update the board, so that every scenario starts from its factory state")
+        self.client.ask("reset")
         self.client.ask(f"seed {json.dumps(seed)}")
 
     # --- BoardDriver ----------------------------------------------------------------------------

@@ -198,6 +198,7 @@ class ControllerRam:
         """The visible RAM as a mode "1" image (as luma's device frame, before any rotation)."""
         image = Image.new("1", (self.width, self.height))
         pixels = image.load()
+        assert pixels is not None, "a new image in memory always loads"
         for p, page in enumerate(self.page_bytes()):
             for x, byte in enumerate(page):
                 for bit in range(8):

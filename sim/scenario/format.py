@@ -17,6 +17,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -251,21 +252,21 @@ def _parse_step(reader: _StepReader) -> Step:
             allowed = ", ".join(sorted(ACTIONS[action])) or "no other keys"
             raise reader.fail(key, f"not allowed with '{action}' (it takes {allowed})")
     value = data[action]
-    base = {"number": reader.number, "line": reader.line, "action": action}
+    make = partial(Step, number=reader.number, line=reader.line, action=action)
     times = reader.integer("times", 1, 1000) if "times" in data else 1
     if action in ("press", "release", "tap", "hold", "bounce"):
         button = reader.button(action, value)
         seconds = reader.seconds("seconds", data["seconds"], 60.0) if "seconds" in data else None
         edges = reader.integer("edges", 1, 100) if "edges" in data else 6
-        return Step(**base, button=button, times=times, seconds=seconds, edges=edges)
+        return make(button=button, times=times, seconds=seconds, edges=edges)
     if action == "wait":
-        return Step(**base, seconds=reader.seconds(action, value))
+        return make(seconds=reader.seconds(action, value))
     if action == "settle":
         if value is not True:
             raise reader.fail(action, f"expected true (wait until nothing moves by itself), got {_show(value)}")
-        return Step(**base)
+        return make()
     if action == "dice":
-        return Step(**base, rolls=_parse_rolls(reader, value))
+        return make(rolls=_parse_rolls(reader, value))
     if action == "mash":
         count = reader.integer("mash", 1, 100_000)
         seed = data.get("seed", 0)
@@ -275,12 +276,12 @@ def _parse_step(reader: _StepReader) -> Step:
         if not isinstance(buttons, list) or not buttons:
             raise reader.fail("buttons", f"expected a list of button names, got {_show(buttons)}")
         names = tuple(reader.button("buttons", b) for b in buttons)
-        return Step(**base, count=count, seed=seed, buttons=names)
+        return make(count=count, seed=seed, buttons=names)
     tables = value if isinstance(value, list) else [value]
     if not tables or not all(isinstance(t, dict) for t in tables):
         raise reader.fail(action, f"expected a table such as {{ text = \"press ROLL\" }} (or a list of them), "
                                   f"got {_show(value)}")
-    return Step(**base, expectations=tuple(_parse_expectation(reader, t) for t in tables))
+    return make(expectations=tuple(_parse_expectation(reader, t) for t in tables))
 
 
 def _parse_rolls(reader: _StepReader, value: Any) -> tuple[tuple[Any, ...], ...]:

@@ -59,19 +59,21 @@ class Runner:
     checked: int = 0
 
     def run_step(self, step: Step) -> None:
-        action, d = step.action, self.driver
-        if action == "press":
-            d.press(step.button)
-        elif action == "release":
-            d.release(step.button)
-        elif action in ("tap", "hold", "bounce"):
-            for _ in range(step.times):
-                if action == "tap":
-                    self.tap(step.button)
-                elif action == "hold":
-                    self.tap(step.button, step.seconds if step.seconds is not None else hold_press_s(self.hold_s))
-                else:
-                    self.bounce(step.button, step.edges)
+        action, d, button = step.action, self.driver, step.button
+        if action in ("press", "release", "tap", "hold", "bounce"):
+            assert button is not None, "the scenario reader gives every button action its button"
+            if action == "press":
+                d.press(button)
+            elif action == "release":
+                d.release(button)
+            else:
+                for _ in range(step.times):
+                    if action == "tap":
+                        self.tap(button)
+                    elif action == "hold":
+                        self.tap(button, step.seconds if step.seconds is not None else hold_press_s(self.hold_s))
+                    else:
+                        self.bounce(button, step.edges)
         elif action == "wait":
             d.wait(step.seconds or 0.0)
         elif action == "settle":

@@ -104,6 +104,13 @@ def row(header: int) -> int:
     return (header - 1) // 2
 
 
+def _spi_line(gpio: int | None, key: str) -> int:
+    """The GPIO of an SPI display's line (the board description's reader always sets one)."""
+    if gpio is None:
+        raise ConfigError(f"{key}: an SPI display needs a GPIO for this line")
+    return gpio
+
+
 def connections(board: BoardConfig) -> list[Wire]:
     """Every header pin the board uses, display first, then the LED chain, then the buttons."""
     wires: list[Wire] = []
@@ -121,11 +128,12 @@ def connections(board: BoardConfig) -> list[Wire]:
     else:
         mosi, sclk = SPI_DATA_PINS[display.port]
         signals = [("DIN", mosi, f"OLED DIN (SPI{display.port} MOSI)"), ("CLK", sclk, f"OLED CLK (SPI{display.port} SCLK)"),
-                   ("CS", display.cs_pin, f"OLED CS (SPI{display.port} CE{display.device})")]
-        signals += [("DC", display.dc_pin, "OLED DC"), ("RES", display.reset_pin, "OLED RES (reset)")]
+                   ("CS", _spi_line(display.cs_pin, "display.device"), f"OLED CS (SPI{display.port} CE{display.device})")]
+        signals += [("DC", _spi_line(display.dc_pin, "display.dc_pin"), "OLED DC"),
+                    ("RES", _spi_line(display.reset_pin, "display.reset_pin"), "OLED RES (reset)")]
     rows = [row(header_pin(signals[0][1])), row(header_pin(signals[1][1]))]
     wires.append(Wire(free("3V3", rows, LEFT), "display", "VCC", "OLED VCC (3.3 V)"))
-    wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals]  # type: ignore[arg-type]
+    wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals]
     wires.append(Wire(free("GND", rows, LEFT), "display", "GND", "OLED GND"))
 
     data = header_pin(board.leds.pin)
@@ -273,12 +281,13 @@ def replace_sections(text: str, sections: dict[str, str], source: Path) -> str:
         pattern = re.compile(
             rf"(<!-- generated: {re.escape(name)} [^>]*-->\n)(.*?)(<!-- end generated: {re.escape(name)} -->)", re.S
         )
-        if not pattern.search(text):
+        found = pattern.search(text)
+        if not found:
             raise ConfigError(
                 f"{source}: the markers of section {name!r} are missing; expected "
                 f"'<!-- generated: {name} (xtraboard wiring --docs) -->' ... '<!-- end generated: {name} -->'"
             )
-        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(3), text, count=1)
+        text = text[: found.start(2)] + body + "\n" + text[found.end(2) :]  # between the markers
     return text
 
 

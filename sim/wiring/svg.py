@@ -73,7 +73,7 @@ class _Drawing:
 
     def line(self, points: list[tuple[float, float]], cls: str, on: int = LEFT) -> None:
         text = " ".join(f"{_n(self.x(px, on))},{_n(py)}" for px, py in points)
-        ET.SubElement(self.root, "polyline", points=text, **{"class": cls})
+        ET.SubElement(self.root, "polyline", {"points": text, "class": cls})
 
     def text(self, x: float, y: float, text: str, anchor: str = "start", cls: str = "", on: int = LEFT) -> None:
         if on == RIGHT:
@@ -86,19 +86,19 @@ class _Drawing:
     def rect(self, x1: float, y1: float, x2: float, y2: float, cls: str = "box", on: int = LEFT) -> None:
         left, right = sorted((self.x(x1, on), self.x(x2, on)))
         ET.SubElement(
-            self.root, "rect", x=_n(left), y=_n(y1), width=_n(right - left), height=_n(y2 - y1), rx="4",
-            **{"class": cls},
+            self.root, "rect",
+            {"x": _n(left), "y": _n(y1), "width": _n(right - left), "height": _n(y2 - y1), "rx": "4", "class": cls},
         )  # fmt: skip
 
     def circle(self, x: float, y: float, r: float, fill: str, on: int = LEFT, ident: str | None = None) -> None:
         attrs = {"id": ident} if ident else {}
         ET.SubElement(
-            self.root, "circle", cx=_n(self.x(x, on)), cy=_n(y), r=_n(r), fill=fill, stroke="#333",
-            **{"stroke-width": "1"}, **attrs,
+            self.root, "circle",
+            {"cx": _n(self.x(x, on)), "cy": _n(y), "r": _n(r), "fill": fill, "stroke": "#333", "stroke-width": "1", **attrs},
         )  # fmt: skip
 
     def dot(self, x: float, y: float, on: int = LEFT) -> None:
-        ET.SubElement(self.root, "circle", cx=_n(self.x(x, on)), cy=_n(y), r="3.5", **{"class": "dot"})
+        ET.SubElement(self.root, "circle", {"cx": _n(self.x(x, on)), "cy": _n(y), "r": "3.5", "class": "dot"})
 
     def ground(self, x: float, y: float, on: int = LEFT) -> None:
         """⏚ hanging below (x, y)."""
@@ -153,7 +153,7 @@ def _header(drawing: _Drawing, used: dict[int, Wire]) -> None:
         drawing.circle(CENTRE - 15, y, 9, fill, on=on, ident=f"pin{pin}")
         color = "white" if pin in used and name == "GND" else "#222"
         ET.SubElement(
-            drawing.root, "text", x=_n(drawing.x(CENTRE - 15, on)), y=_n(y + 3), style=f"fill: {color}", **{"class": "pinno"}
+            drawing.root, "text", {"x": _n(drawing.x(CENTRE - 15, on)), "y": _n(y + 3), "style": f"fill: {color}", "class": "pinno"}
         ).text = str(pin)
         drawing.text(CENTRE - 40, y - 4, pin_label(pin), anchor="end", cls="small" if pin in used else "small unused", on=on)
 

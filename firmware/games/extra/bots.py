@@ -32,7 +32,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from firmware.games.extra.model import _SIZE, LOOKAHEAD, MAX_OTHERS, MEDIUM, OFFER, STRONG, groups, remaining_rolls, row_value
+from firmware.games.extra.model import (_SIZE, LOOKAHEAD, MAX_OTHERS, MEDIUM, OFFER, STRONG, Joint, Numbers, Table, groups,
+                                        remaining_rolls, row_value)
 from firmware.games.extra.rules import COLUMN_SIZES, WALLS
 from firmware.i18n import _
 
@@ -52,7 +53,7 @@ def _row_chances(crosses: list[int], params: dict[str, float]) -> list[float]:
 
 
 def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, float],
-                table: dict[tuple[int, ...], float] | None = None, owned: tuple[int, ...] = ()) -> float:
+                table: dict[tuple[int, int, int, int, int], float] | None = None, owned: tuple[int, ...] = ()) -> float:
     """Expected final total of a sheet: rows `crosses`, EXTRA columns with `room` boxes left,
     EXTRA numbers `owned` (ascending). With a `table` (row, crosses, rolls to come, other rows
     in play, the row's group under the numbers owned) → expected final row score (learnt from
@@ -87,16 +88,16 @@ def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
     return tuple(room)
 
 
-def _decide(game: Any, decisions: list, params: dict[str, float],
-            table: dict[tuple[int, ...], float] | None = None,
+def _decide(game: Any, decisions: list[Any], params: dict[str, float],
+            table: dict[tuple[int, int, int, int, int], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> Any:
     """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
     best sheet value; each distinct effect is judged once."""
     return _scored(game, decisions, params, table, numbers)[0]
 
 
-def _scored(game: Any, decisions: list, params: dict[str, float],
-            table: dict[tuple[int, ...], float] | None = None,
+def _scored(game: Any, decisions: list[Any], params: dict[str, float],
+            table: dict[tuple[int, int, int, int, int], float] | None = None,
             numbers: dict[tuple[int, ...], float] | None = None) -> tuple[Any, float]:
     """`_decide`'s choice and the sheet value it leads to."""
     player = game.undecided[0]
@@ -104,7 +105,7 @@ def _scored(game: Any, decisions: list, params: dict[str, float],
     faces = game.faces
     kids = game.players[player].kids
     base = list(sheet.row_crosses)
-    seen: dict[tuple, float] = {}
+    seen: dict[tuple[Any, ...], float] = {}
     best, best_value = decisions[0], float("-inf")
     for choice in decisions:
         column = choice.column
@@ -134,7 +135,7 @@ def _scored(game: Any, decisions: list, params: dict[str, float],
     return best, best_value
 
 
-def strong(game: Any, decisions: list, rng: random.Random) -> Any:
+def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Best expected final total with one roll looked ahead: the `LOOKAHEAD` effects judged best
     by the learnt table are judged again by the expectation over the next roll of the best
     effect it offers (`firmware/games/extra/search.py`)."""
@@ -143,8 +144,8 @@ def strong(game: Any, decisions: list, rng: random.Random) -> Any:
     return search(game, decisions, TABLE, NUMBERS, joint=JOINT)
 
 
-def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahead: int = LOOKAHEAD,
-           joint: dict | None = None) -> Any:
+def search(game: Any, decisions: list[Any], table: Table, numbers_table: Numbers, lookahead: int = LOOKAHEAD,
+           joint: Joint | None = None) -> Any:
     """`strong` with the given row, EXTRA-numbers and joint-correction tables (the table script
     plays with it)."""
     from firmware.games.extra.search import Position
@@ -154,12 +155,12 @@ def search(game: Any, decisions: list, table: dict, numbers_table: dict, lookahe
     faces = game.faces
     kids = game.players[player].kids
     position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table, joint)
-    first: dict[tuple, Any] = {}  # each distinct effect, with the first decision that has it
+    first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
     for choice in decisions:
         (a, b), (c, d) = choice.pairs
         i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
         if choice.extra is None:
-            effect: tuple = (None, None, None, i, j)
+            effect: tuple[Any, ...] = (None, None, None, i, j)
         elif choice.column is not None:
             effect = (None if kids else choice.column, faces[choice.extra], choice.column, i, j)
         else:
@@ -188,12 +189,12 @@ def hint_reason(game: Any, decision: Any) -> str:
     return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
 
 
-def medium(game: Any, decisions: list, rng: random.Random) -> Any:
+def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """The same look-ahead with a blunter model of the rows' future."""
     return _decide(game, decisions, MEDIUM)
 
 
-def easy(game: Any, decisions: list, rng: random.Random) -> Any:
+def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Prefer crosses on rows already out of the wall, and the extra column with most room."""
     player = game.undecided[0]
     sheet = game.sheets[player]

@@ -11,6 +11,11 @@ from math import comb, factorial
 
 from firmware.games.extra.rules import ROW_SIZES, SUMS, row_score
 
+# The learnt tables' shapes (firmware/games/extra/table.py: TABLE, NUMBERS, JOINT).
+Table = dict[tuple[int, int, int, int, int], float]
+Numbers = dict[tuple[int, ...], float]
+Joint = dict[tuple[int, int], float]
+
 _SIZE = tuple(ROW_SIZES[s] for s in SUMS)
 MAX_OTHERS = 6  # rows in play besides this one, counted up to this (the learnt table's key)
 

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
+from firmware.games.base import OVER, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 SUMS: tuple[int, ...] = tuple(range(2, 13))
 POINTS: Mapping[int, int] = MappingProxyType(
@@ -288,9 +288,9 @@ def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
 
 _CHOICES = _choice_table()
 # `_legal_for(player, shown, free)` at index player << 8 | shown << 3 | free, filled as met.
-_LEGAL: list[Any] = [None] * (6 << 8)
 # What `_legal_for` gives: the decisions, the same as a set, and where their rows are by `id`
 _Offered = tuple[list[Choice], frozenset[Choice], dict[int, int]]
+_LEGAL: list[_Offered | None] = [None] * (6 << 8)
 _NOTHING_OFFERED: _Offered = ([], frozenset(), {})
 _FREE = DICE_COUNT  # index of the free ride in _CHOICES[player]
 _NO_COLUMN = 3  # index of "no column" in _CHOICES[player][extra]
@@ -492,8 +492,9 @@ class Extra(Game):
         undecided = self._undecided
         if undecided:
             return self._to_decide[undecided[0]]
-        if self._in_game:
-            return self._to_roll[self.roller]  # type: ignore[index]  # None only once over
+        roller = self.roller
+        if roller is not None:  # None once every player is out (`_next_roller`)
+            return self._to_roll[roller]
         return _OVER
 
     def dice(self) -> tuple[tuple[int, ...], ...]:
@@ -508,7 +509,7 @@ class Extra(Game):
         if sheet.owned < MAX_NUMBERS:
             return list(range(DICE_COUNT))
         numbers = sheet._numbers
-        shown = [i for i, face in enumerate(self.faces) if face in numbers]
+        shown: list[int | None] = [i for i, face in enumerate(self.faces) if face in numbers]
         return shown or [None]
 
     def columns_for(self, die: int) -> tuple[int, ...]:
@@ -524,9 +525,9 @@ class Extra(Game):
         offered = self._offered  # set only while a decision is pending
         if offered is None:
             undecided = self._undecided
-            if not undecided:  # (a decision is pending only after a roll: faces are known)
-                return []
             faces = self.faces
+            if not undecided or faces is None:  # (a decision is pending only after a roll)
+                return []
             # _legal, inline: bots and the bench ask on every decision
             player = undecided[0]
             key = self.sheets[player]._key
@@ -545,8 +546,9 @@ class Extra(Game):
         player = self._undecided[0]
         key = self.sheets[player]._key  # free columns in bits 0-2, owned faces above
         faces = self.faces
+        assert faces is not None, "a decision is pending only after a roll"
         if faces is not self._showing_for:  # every player decides on the same roll: look it up once
-            self._showing_for, self._showing = faces, _roll_table(faces)  # type: ignore[arg-type]
+            self._showing_for, self._showing = faces, _roll_table(faces)
         index = (player << 8) | (self._showing[key >> 3] << 3) | (key & 7)
         offered = _LEGAL[index]
         if offered is None:
@@ -635,18 +637,18 @@ class Extra(Game):
         elif kind is Roll and not self._undecided and self._in_game:
             faces = step.faces
             try:  # one look-up checks the roll and finds its table
-                table = _TABLES.get(faces)
-                if table is None and faces in _ROLLS:
-                    table = _roll_table(faces)
+                found = _TABLES.get(faces)
+                if found is None and faces in _ROLLS:
+                    found = _roll_table(faces)
             except TypeError:  # unhashable faces: the plain path names the bad one
-                table = None
-            if table is not None:
+                found = None
+            if found is not None:
                 self._undo_stack.append((self._events, (), self.faces, self.rolls))
                 self._events = None
                 if type(faces) is not tuple:
                     faces = tuple(faces)
                 self.faces = faces
-                self._showing_for, self._showing = faces, table
+                self._showing_for, self._showing = faces, found
                 self.rolls += 1
                 self._undecided = list(self._in_game)
                 self._offered = None
@@ -741,6 +743,7 @@ class Extra(Game):
                 cross = not self.players[player].kids
             else:
                 column, cross = numbers.index(face), True
+            assert column is not None, "a legal choice of a new EXTRA number names its column"
             numbers[column] = face  # Sheet._take, inline
             if new:
                 sheet._key = _numbers_key(numbers)
@@ -830,4 +833,5 @@ class Extra(Game):
                 for p in pairs)):
             raise RecordError(Text(N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
                                    pairs=pairs))
-        return Choice(player, extra, column, pairs)
+        (a, b), (c, d) = pairs
+        return Choice(player, extra, column, ((a, b), (c, d)))

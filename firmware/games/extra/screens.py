@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.base import DECISION, ROLL, Roll
-from firmware.games.extra.rules import ROW_SIZES, Choice, Sheet
+from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
 from firmware.games.extra import text
 from firmware.i18n import _, pgettext
 from firmware.ui.animation import Frame
@@ -41,7 +41,6 @@ from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
-    from firmware.games.extra.rules import Extra
     from firmware.ui.intents import App
     from firmware.games.base import Game
     from firmware.table import Table
@@ -62,11 +61,11 @@ def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, .
 
 def same_choice(session: Table, value: Any, step: Any) -> bool:
     """Whether the option `value` plays `step` (a hint): the board offers one choice per effect."""
-    game = session.game
+    game = session.game_as(Extra)
     if not isinstance(value, Choice) or not isinstance(step, Choice):
         return False
-    sheet = game.sheets[game.undecided[0]]  # type: ignore[attr-defined]
-    faces = game.faces or ()  # type: ignore[attr-defined]
+    sheet = game.sheets[game.undecided[0]]
+    faces = game.faces or ()
     return effect(sheet, faces, value) == effect(sheet, faces, step)
 
 
@@ -122,7 +121,7 @@ class StagedOption(Option):
 
 def options(app: App, session: Table) -> list[Option]:
     """One option per distinct effect, ordered by extra face, then sums, then column."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     sheet = game.sheets[game.undecided[0]]
     faces = game.faces or ()
     chosen: dict[tuple[Any, ...], Choice] = {}
@@ -130,12 +129,12 @@ def options(app: App, session: Table) -> list[Option]:
         chosen.setdefault(effect(sheet, faces, choice), choice)
 
     def order(item: tuple[tuple[Any, ...], Choice]) -> tuple[Any, ...]:
-        (face, column, _), choice = item
+        (face, column, _pairs), choice = item
         sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
         return (face or 0, sums, -1 if column is None else column)
 
     made: list[Option] = []
-    for (face, column, _), choice in sorted(chosen.items(), key=order):
+    for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
         text = label(sheet, faces, choice)
         pairs = pairs_text(sheet, faces, choice)
         parts = ((FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
@@ -172,7 +171,7 @@ class StagedChoice(ScreenChoice):
         super().__post_init__()
         if not all(isinstance(o, StagedOption) and len(o.parts) == len(STAGE_NAMES) for o in self.options):
             raise ValueError("a staged choice needs options with one part per stage")
-        self.keys = [tuple(key for key, _ in o.parts) for o in self.options]  # type: ignore[attr-defined]
+        self.keys = [tuple(key for key, _ in o.parts) for o in self.options if isinstance(o, StagedOption)]
 
     def _keys(self, index: int) -> tuple[Any, ...]:
         return self.keys[index]
@@ -360,7 +359,7 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     """While a person decides: on small displays the focus view, on wide and tall ones the whole
     sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
     everyone else's; otherwise the sheet of whoever rolls or decides."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     names = [p.name for p in game.players]
     layout = sheet_layout(canvas.width, canvas.height)
     room = header_room(layout)
@@ -430,7 +429,7 @@ def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
     how it uses the dice: its extra die in the decider's colour, the pair of the lower sum white,
     the other pair dim. Seats: the decider blinks, the roller (while a roll is pending) alternates
     with white, ended players dim."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     pending = game.pending()
     for player in range(len(game.players)):
         colour = app.colour_of(player)
@@ -459,7 +458,7 @@ def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
 def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Frame]:
     """A decision: its new crosses blink on the player's sheet (cross-to-be, crossed) while the
     dice show the extra die in the player's colour; when a player's game ends their seat flashes."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     made = [e for e in events if e["kind"] in ("extra", "free_ride", "cross", "row_full")]
     if not made:
         return []  # a roll: the tumble has shown it
@@ -492,7 +491,7 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
     """ROLL while a decision is pending: the next page. While a person chooses: their own whole
     sheet, then everyone else's; while a bot decides, everyone else's. After a full round the
     decider's view again."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     pending = game.pending()
     if pending.player is None:
         return
@@ -512,7 +511,7 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
 def result_lines(session: Table) -> list[str]:
     """Who won, then every total, best first (`*` marks winners; beyond four players two to a
     line, names cut to four letters)."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
     scores, winners = result["scores"], result["winners"]
     names = [p.name for p in game.players]
@@ -537,14 +536,14 @@ def result_lines(session: Table) -> list[str]:
 
 def final_order(session: Table) -> list[int]:
     """The players best total first (seat order among equals): the order of the final sheets."""
-    sheets = session.game.sheets  # type: ignore[attr-defined]
+    sheets = session.game_as(Extra).sheets
     return sorted(range(len(sheets)), key=lambda p: (-sheets[p].total, p))
 
 
 def draw_final_sheet(canvas: Canvas, session: Table, player: int, position: str = "") -> None:
     """`player`'s final sheet as a result page: the whole sheet, their name and `position` (the
     page's place, e.g. "2/5")."""
-    game: Extra = session.game  # type: ignore[assignment]
+    game = session.game_as(Extra)
     layout = sheet_layout(canvas.width, canvas.height)
     sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
 

@@ -19,7 +19,7 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
 
-from firmware.games.extra.model import MAX_OTHERS, OFFER, STRONG, groups, remaining_rolls, row_value
+from firmware.games.extra.model import MAX_OTHERS, OFFER, STRONG, Joint, Numbers, Table, groups, remaining_rolls, row_value
 from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
 
 SIZE = tuple(ROW_SIZES[s] for s in SUMS)
@@ -29,9 +29,9 @@ Effect = tuple[Any, Any, Any, int, int]
 def _pair_rows(rest: list[int]) -> tuple[tuple[int, int], ...]:
     """The distinct (row, row) results of splitting four dice into two pairs, ascending."""
     a, b, c, d = rest
-    found = {tuple(sorted((a + b - 2, c + d - 2))), tuple(sorted((a + c - 2, b + d - 2))),
-             tuple(sorted((a + d - 2, b + c - 2)))}
-    return tuple(sorted(found))  # type: ignore[arg-type]
+    splits = ((a + b, c + d), (a + c, b + d), (a + d, b + c))
+    found = {(min(x, y) - 2, max(x, y) - 2) for x, y in splits}
+    return tuple(sorted(found))
 
 
 def _by_face(faces: tuple[int, ...]) -> dict[int, tuple[tuple[int, int], ...]]:
@@ -61,7 +61,8 @@ ROLLS = _rolls()
 
 
 def effects(faces: tuple[int, ...], rows: tuple[int, ...], numbers: tuple[Any, ...], kids: bool,
-            by_face: dict | None = None, free: tuple | None = None) -> list[Effect]:
+            by_face: dict[int, tuple[tuple[int, int], ...]] | None = None,
+            free: tuple[tuple[int, int], ...] | None = None) -> list[Effect]:
     """The distinct effects the roll `faces` offers (in the order of the engine's decisions)."""
     if by_face is None:
         by_face = _by_face(faces)
@@ -103,7 +104,7 @@ def joint_key(empty: int, rolls: float) -> tuple[int, int]:
 _TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int, int], float]] = {}
 
 
-def term(i: int, c: int, room: tuple[int, ...], others: int, table: dict, group: int = 0) -> float:
+def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group: int = 0) -> float:
     """Expected final score of row `i` with `c` crosses, EXTRA room `room` (sorted), `others`
     other rows in play, the row's `group` under the EXTRA numbers owned (`groups`): the learnt
     table between whole numbers of rolls to come, else the model."""
@@ -146,7 +147,7 @@ class Position:
                  "empty", "groups", "_base")
 
     def __init__(self, rows: tuple[int, ...], numbers: tuple[Any, ...], columns: tuple[int, ...],
-                 kids: bool, table: dict, numbers_table: dict, joint: dict | None = None) -> None:
+                 kids: bool, table: Table, numbers_table: Numbers, joint: Joint | None = None) -> None:
         self.rows = rows
         self.numbers = numbers
         self.columns = columns

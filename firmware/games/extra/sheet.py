@@ -371,11 +371,11 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
     for index, part in enumerate(parts):
         if not part:
             continue
-        width = len(part) * CHAR_WIDTH
+        part_width = len(part) * CHAR_WIDTH
         if index == stage:
-            canvas.draw.rectangle((x, 0, x + width + 1, FOCUS_LINE - 2), fill=1)
+            canvas.draw.rectangle((x, 0, x + part_width + 1, FOCUS_LINE - 2), fill=1)
         canvas.text(x + 1, 1, part, fill=0 if index == stage else 1)
-        x += width + CHAR_WIDTH
+        x += part_width + CHAR_WIDTH
     if right:
         canvas.text(canvas.width - len(right) * CHAR_WIDTH, 1, right)
     geometry = focus_geometry(canvas.width)
@@ -427,11 +427,11 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
             canvas.text(canvas.width - len(note) * CHAR_WIDTH, y + 1, note)
         line += 1
     y = max(line * FOCUS_LINE, canvas.height - FOCUS_LINE)
-    total = f"{before_total} > {after_total}"
+    totals = f"{before_total} > {after_total}"
     # Translators: EXTRA!: the sheet's total before and after the option, "total  120 > 180".
     word = _("total")
-    if (len(word) + len(total) + 1) * CHAR_WIDTH > canvas.width:  # "-1000 > -1400": the numbers first
-        total = f"{before_total}>{after_total}"
-    if (len(word) + len(total) + 1) * CHAR_WIDTH <= canvas.width:
+    if (len(word) + len(totals) + 1) * CHAR_WIDTH > canvas.width:  # "-1000 > -1400": the numbers first
+        totals = f"{before_total}>{after_total}"
+    if (len(word) + len(totals) + 1) * CHAR_WIDTH <= canvas.width:
         canvas.text(0, y + 1, word)
-    canvas.text(canvas.width - len(total) * CHAR_WIDTH, y + 1, total)
+    canvas.text(canvas.width - len(totals) * CHAR_WIDTH, y + 1, totals)

@@ -79,7 +79,8 @@ def _survival(value: int, rung: int, view: _View, threat: float) -> float:
     if rung == 0:
         return 1.0
     per_player = 1 - (1 - beat_chance(value)) ** threat
-    return (1 - per_player * 0.85) ** (view.players - 1)
+    survival: float = (1 - per_player * 0.85) ** (view.players - 1)  # (a float power is Any to mypy)
+    return survival
 
 
 def _gain(position: int, spaces: float) -> float:
@@ -111,11 +112,11 @@ def _best_place(view: _View, value: int, position: int, threat: float, weigh_lea
 def reroll_value(view: _View, position: int, threat: float, weigh_leaders: bool) -> float:
     """Expected worth (in spaces) of rolling again from `position` and playing on at best."""
     places = {}
-    for value, _, _ in _LATER:
+    for value, _xs, _double in _LATER:
         if value >= 0 and value not in places:
             places[value] = _best_place(view, value, position, threat, weigh_leaders)[0]
     estimate = 0.0
-    for _ in range(ITERATIONS):
+    for _iteration in range(ITERATIONS):
         total = 0.0
         for value, xs, double in _LATER:
             if value < 0:
@@ -135,7 +136,7 @@ def reroll_value(view: _View, position: int, threat: float, weigh_leaders: bool)
     return estimate
 
 
-def _decide(game: Any, decisions: list, threat: float, exact: bool) -> Any:
+def _decide(game: Any, decisions: list[Any], threat: float, exact: bool) -> Any:
     value = int(game.current_combination)
     view = _View(game)
     position = view.positions[view.me]
@@ -151,7 +152,7 @@ def _decide(game: Any, decisions: list, threat: float, exact: bool) -> Any:
     return Reroll() if again > place_worth else best_place
 
 
-def strong(game: Any, decisions: list, rng: random.Random) -> Any:
+def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Re-roll exactly when the expected worth of rolling on beats the best placement."""
     return _decide(game, decisions, threat=1.6, exact=True)
 
@@ -180,12 +181,12 @@ def hint_reason(game: Any, decision: Any) -> str:
                                                                       worth=fixed(worth, sign=True))
 
 
-def medium(game: Any, decisions: list, rng: random.Random) -> Any:
+def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Best placement by expected spaces; re-roll by a plain threshold."""
     return _decide(game, decisions, threat=1.0, exact=False)
 
 
-def easy(game: Any, decisions: list, rng: random.Random) -> Any:
+def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Accept a strong roll on the highest free rung it will hold; else push luck a little."""
     value = combination_value(game.current_combination)
     places = [d for d in decisions if isinstance(d, Place)]

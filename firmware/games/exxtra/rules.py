@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values
+from firmware.games.base import OVER, Game, Pending, Roll, parse_roll, pending_values
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
 DIE_B: tuple[str, ...] = ("1", "2", "3", "5", "6", "X")
@@ -148,6 +148,7 @@ class Exxtra(Game):
     title: ClassVar[str] = "EXXTRA"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
+    _actors: list[int | None]  # every step's actor is kept (the fast `apply` appends to it)
 
     _DICE: ClassVar[tuple[tuple[str, ...], ...]] = (DIE_A, DIE_B)
     _OVER: ClassVar[Pending] = Pending(OVER)
@@ -236,12 +237,12 @@ class Exxtra(Game):
             if faces is None:
                 rolled = step.faces
                 try:
-                    values = _PLAIN_VALUES.get(rolled)
+                    plain = _PLAIN_VALUES.get(rolled)
                 except TypeError:  # unhashable faces: the plain path names the bad one
-                    values = None
-                if values is not None:
+                    plain = None
+                if plain is not None:
                     rolls = self._rolls
-                    value = values[rolls == 0]
+                    value = plain[rolls == 0]
                     if value >= 0:  # no doubles, no X: only the roll changes
                         self._undo_stack.append((faces, self._value, self._events, rolls))
                         self._events = None

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.base import Roll
-from firmware.games.exxtra.rules import FINISH, Place, Reroll
+from firmware.games.exxtra.rules import FINISH, Exxtra, Place, Reroll
 from firmware.games.exxtra import text
 from firmware.i18n import _, ngettext, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PLAYER_COLOURS, X_RED, dim
+from firmware.ui.colours import OFF, PLAYER_COLOURS, dim
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
 from firmware.ui.play import Standing, page_title, pip_cells, ranked_page, seat_tag
 from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
@@ -36,7 +36,7 @@ FLASH_S = 0.2
 def options(app: App, session: Table) -> list[Option]:
     """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
     (ROLL does it too)."""
-    game = session.game
+    game = session.game_as(Exxtra)
     legal = game.legal_decisions()
     result = []
     for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
@@ -62,12 +62,12 @@ def _name(session: Table, player: int) -> str:
 
 
 def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
-    game = session.game
+    game = session.game_as(Exxtra)
     player = game.current_player
     # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
     at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
     canvas.title(f"{_name(session, player)}", at)
-    if game.current_combination is not None:
+    if game.current_combination is not None and game.current_roll is not None:  # (both or neither)
         # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
         nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
         faces = "-".join(game.current_roll)
@@ -118,7 +118,7 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: Table, rung: int, *, n
                  right: int | None = None) -> int:
     """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
     for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
-    pairs = session.game.ladder[rung]
+    pairs = session.game_as(Exxtra).ladder[rung]
     if not pairs or (len(pairs) > 1 and not names):
         text = f"{rung}:---" if not pairs else f"{rung}:x{len(pairs)}"
         canvas.text(x, y, text)
@@ -143,7 +143,7 @@ def _ladder_cell(canvas: Canvas, x: int, y: int, session: Table, rung: int, *, n
 def _draw_positions(canvas: Canvas, session: Table, y: int, *, names: bool) -> None:
     """Every counter's space, seat by seat, spread over the width: tag and number ("[B]21"),
     with the names when they all fit."""
-    game = session.game
+    game = session.game_as(Exxtra)
     count = len(game.players)
     slot = canvas.width // count
     for player, position in enumerate(game.positions):
@@ -158,7 +158,7 @@ def _draw_positions(canvas: Canvas, session: Table, y: int, *, names: bool) -> N
 def _draw_race(canvas: Canvas, session: Table, top: int, bottom: int) -> None:
     """Each counter as a bar from the start to its space (the finish is the bar's right end),
     seat by seat between y = `top` and `bottom` (inclusive): tag, bar, space number."""
-    game = session.game
+    game = session.game_as(Exxtra)
     count = len(game.players)
     pitch = min(2 * LINE_HEIGHT, max(LINE_HEIGHT - 1, (bottom + 1 - top) // max(1, count)))
     left = CHAR_WIDTH + 3
@@ -178,8 +178,8 @@ def _draw_race(canvas: Canvas, session: Table, top: int, bottom: int) -> None:
 
 
 def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
-    game = session.game
-    on_space: dict[int, list] = {}
+    game = session.game_as(Exxtra)
+    on_space: dict[int, list[tuple[int, int, int]]] = {}
     for player, position in enumerate(game.positions):
         on_space.setdefault(position, []).append(PLAYER_COLOURS[session.colours[player]])
     for position, colours in on_space.items():
@@ -236,12 +236,12 @@ def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) 
 
 def _order(session: Table) -> list[int]:
     """Players by position, best first (seat order among equals)."""
-    positions = session.game.positions
+    positions = session.game_as(Exxtra).positions
     return sorted(range(len(positions)), key=lambda p: -positions[p])
 
 
 def result_lines(session: Table) -> list[str]:
-    game = session.game
+    game = session.game_as(Exxtra)
     result = game.result() or {}
     winners = result.get("winners", [])
     lines = [_("{name} wins!").format(name=_name(session, w)) for w in winners]
@@ -252,7 +252,7 @@ def result_lines(session: Table) -> list[str]:
 def result_pages(session: Table) -> list[ResultPage]:
     """The standings (every player, ranked), the final track (the race as bars) and the final
     ladder (every rung with its pair and owner)."""
-    game = session.game
+    game = session.game_as(Exxtra)
     positions = game.positions
     standings = [Standing(1 + sum(q > positions[p] for q in positions), session.colours[p],
                           _name(session, p), str(positions[p])) for p in _order(session)]
@@ -324,7 +324,7 @@ class ExxtraView(GameView):
     def round_of(self, game: Game) -> int | None:
         """One round is a turn of each player; a turn starts with a roll that is not a reroll."""
         history = game.history
-        turns = sum(isinstance(step, Roll) and (i == 0 or history[i - 1] != Reroll()) for i, step in enumerate(history))
+        turns = sum(1 for i, step in enumerate(history) if isinstance(step, Roll) and (i == 0 or history[i - 1] != Reroll()))
         return (max(turns, 1) - 1) // len(game.players) + 1
 
 

@@ -49,6 +49,17 @@ class _State:
     """The part of a LEVEL X position the bots play out: plain lists, copied cheaply."""
 
     __slots__ = ("pieces", "x", "left", "counts", "bonus", "tiles", "supply", "lost", "closed", "ending", "held")
+    pieces: list[list[int | None]]  # per player, per row: the field a piece stands on, None: none
+    x: list[int | None]  # per row: the player on its X field
+    left: list[int]  # per row: chips left
+    counts: list[list[int]]  # per player, per row: chips taken
+    bonus: list[int]  # per player: points of the bonus tiles held...
+    held: list[int]  # ...and how many
+    tiles: list[int]  # the bonus tiles left, next first
+    supply: list[int]  # per player: pieces not on the board
+    lost: list[int]  # per player: pieces gone for good
+    closed: int  # rows closed
+    ending: bool  # the game's end is triggered
 
     @classmethod
     def of(cls, game: Any) -> _State:
@@ -166,7 +177,7 @@ def _best_outcome(game: Any, faces: tuple[int, ...], base: _State, me: int, weig
     return best
 
 
-def _decide(game: Any, decisions: list, weights: Weights) -> Any:
+def _decide(game: Any, decisions: list[Any], weights: Weights) -> Any:
     me = game.current_player
     base = _State.of(game)
     cache: dict[tuple[int, ...], float] = {}
@@ -185,7 +196,7 @@ def _decide(game: Any, decisions: list, weights: Weights) -> Any:
     return best if best in decisions else decisions[-1]
 
 
-def strong(game: Any, decisions: list, rng: random.Random) -> Any:
+def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """The largest expected lead over the best opponent, lucky loser included."""
     return _decide(game, decisions, STRONG)
 
@@ -215,12 +226,12 @@ def hint_reason(game: Any, decision: Any) -> str:
     return _("exp. lead {lead} pts").format(lead=fixed(_judge(state, me, STRONG), sign=True))
 
 
-def medium(game: Any, decisions: list, rng: random.Random) -> Any:
+def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """The best own position by a blunter measure."""
     return _decide(game, decisions, MEDIUM)
 
 
-def easy(game: Any, decisions: list, rng: random.Random) -> Any:
+def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Use as many dice as possible, preferring sums where we already stand near the X."""
     if game.ones_to_turn:
         return rng.choice(decisions)  # turning ones: any new faces; the outcome is chosen next

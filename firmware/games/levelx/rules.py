@@ -20,7 +20,7 @@ from itertools import permutations, product
 from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import DECISION, OVER, ROLL, Game, Pending, Roll, parse_roll, pending_values, winners_of
+from firmware.games.base import OVER, Game, Pending, Roll, parse_roll, pending_values, winners_of
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
 FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
@@ -100,9 +100,8 @@ class Groups:
         # For the engine's fast path: each group's bit mask of dice indices (in the order
         # given) and the bits of those masks, or None when the groups are not well formed
         # (an index outside 0–3, a die in two groups, an empty group: the rules check says which).
-        masks: tuple[int, ...] | None = tuple(_MASK_OF.get(group, 0) for group in groups)
-        if 0 in masks or sum(masks) != _or_all(masks):  # type: ignore[operator]
-            masks = None
+        found = tuple(_MASK_OF.get(group, 0) for group in groups)
+        masks = None if 0 in found or sum(found) != _or_all(found) else found
         object.__setattr__(self, "_masks", masks)
         object.__setattr__(self, "_needs", sum(1 << mask for mask in set(masks)) if masks else 0)
 
@@ -245,6 +244,7 @@ class LevelX(Game):
     title = "LEVEL X"
     min_players = 2
     max_players = 4
+    _actors: list[int | None]  # every step's actor is kept (the fast `apply` appends to it)
 
     def _setup(self) -> None:
         count = len(self.players)

@@ -35,6 +35,7 @@ from firmware.ui.names import colour_name, is_default_name
 from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, Standing, page_title, pip_cells,
                               ranked_page, seat_tag)
 from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
+from firmware.ui.intents import table_in_play
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ TURN_ONES = N_("Turn ones...")
 # --- choices -------------------------------------------------------------------------------
 def options(app: App, session: Table) -> list[Option]:
     """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes."""
-    game = session.game
+    game = session.game_as(LevelX)
     choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
     if game.ones_to_turn:
         # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
@@ -69,7 +70,7 @@ def same_choice(session: Table, value: Any, step: Any) -> bool:
         return isinstance(value, Open)
     if isinstance(value, Open):
         return False
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     return _state_key(_after(game, value)) == _state_key(_after(game, step))
 
 
@@ -171,8 +172,8 @@ def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
     if fitting is not None:
         return fitting
     # Nothing fits whole: the words cut to stems (a deliberate abbreviation; the rows stay whole).
-    short = abbreviate(candidates[-1], columns)
-    return short if not short.endswith("~") else clip(candidates[-1], columns)
+    abbreviated = abbreviate(candidates[-1], columns)
+    return abbreviated if not abbreviated.endswith("~") else clip(candidates[-1], columns)
 
 
 def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]:
@@ -191,7 +192,7 @@ class TurnOnesScreen(FaceEntryScreen):
     title = N_("Turn ones")
 
     def __init__(self, app: App) -> None:
-        game = app.session.game
+        game = table_in_play(app).game_as(LevelX)
         self.game = game
         self.faces = tuple(game.faces or ())
         self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
@@ -245,7 +246,7 @@ def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
 
 # --- the play screen -----------------------------------------------------------------------
 def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     if play.view is not None:
         _draw_scores(canvas, session)
         return
@@ -268,8 +269,8 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
         _draw_rows(canvas, right_of_dice, top + 2, game)
         band = top + DIE + 2
     # The option bar (or what the board waits for), then what the option does.
-    if current is not None:
-        _option_bar(canvas, band, current.label, choice.position())  # type: ignore[union-attr]
+    if choice is not None and current is not None:
+        _option_bar(canvas, band, current.label, choice.position())
         detail = current.detail
         if isinstance(current.value, Groups):
             detail = effect_text(game, current.value, _small(canvas))
@@ -360,7 +361,7 @@ def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
 
 def _score_texts(session: Table) -> list[str]:
     """Each player's score as chips + tiles: "23+15", or "12" without tiles."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     return [f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score)
             for score, tiles in zip(game.scores, game.bonus)]
 
@@ -414,7 +415,7 @@ def _last_turn(session: Table) -> str:
 def _draw_scores(canvas: Canvas, session: Table, title: str = N_("Scores"), right: str | None = None) -> None:
     """The score table: each player's chips per row, tiles and total; then the tiles left
     (`right` replaces the round number: the result page gives its page number)."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     page_title(canvas, _(title), _("round {n}").format(n=game.round_number) if right is None else right)
     y = _score_table(canvas, session, canvas.line_height + 1, canvas.height)
     left = " ".join(map(str, game.tiles_left)) or pgettext("tiles", "none")
@@ -428,7 +429,7 @@ def _draw_scores(canvas: Canvas, session: Table, title: str = N_("Scores"), righ
 def _score_table(canvas: Canvas, session: Table, y: int, bottom: int) -> int:
     """Row numbers (tiny), then a line per player from `y` down to `bottom`: name, chips per
     row, tiles (T) and points (PTS); returns the y after the last line drawn."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     name_w = 4 * CHAR_WIDTH + 2
     total_w = 3 * CHAR_WIDTH
     col = min(18, max(11, (canvas.width - name_w - 2 * CHAR_WIDTH - total_w - 4) // len(ROWS)))
@@ -472,7 +473,7 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
 
 def result_lines(session: Table) -> list[str]:
     """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     lines = [_headline(session)]
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
@@ -482,7 +483,7 @@ def result_lines(session: Table) -> list[str]:
 
 
 def _headline(session: Table) -> str:
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     best = max(game.scores)
     winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
     return (_("Winner: {name}").format(name=winners[0]) if len(winners) == 1
@@ -491,14 +492,14 @@ def _headline(session: Table) -> str:
 
 def _ranking(session: Table) -> list[tuple[int, int]]:
     """(player, rank) by score, best first; equal scores share a rank."""
-    scores = session.game.scores  # type: ignore[attr-defined]
+    scores = session.game_as(LevelX).scores
     order = sorted(range(len(scores)), key=lambda p: -scores[p])
     return [(p, 1 + sum(s > scores[p] for s in scores)) for p in order]
 
 
 def result_pages(session: Table) -> list[ResultPage]:
     """The standings (points as chips + tiles = total), the final grid and the chips table."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     standings = []
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
@@ -512,7 +513,7 @@ def result_pages(session: Table) -> list[ResultPage]:
 def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
     """The final grid, a row of fields per sum (5 at the top, the X fields in one column): the
     pieces as seat tags, a closed row struck through; the chips left at the right."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     page_title(canvas, _("Final grid"), position)
     pitch = max(ROW_PITCH, min(2 * LINE_HEIGHT, (canvas.height - canvas.line_height) // len(ROWS)))
     label_w = 2 * CHAR_WIDTH + 2
@@ -565,7 +566,7 @@ def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], co
 
 
 def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     colours = [PLAYER_COLOURS[c] for c in session.colours]
     frame.update(grid_cells(game.pieces, game.closed_rows, colours))
     if game.faces is not None:
@@ -583,9 +584,10 @@ def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
 def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
     """Blink the fields the option under the cursor would move the player's pieces to."""
     play = app.play_screen()
-    if play is None or app.screen is not play or play.choice is None or app.animation is not None:
+    choice = None if play is None else play.choice
+    if choice is None or app.screen is not play or app.animation is not None:
         return  # (while a step is shown, the choice still belongs to the position before it)
-    value = play.choice.current.value
+    value = choice.current.value
     if not isinstance(value, Groups):
         return
     mine = colours[game.current_player]
@@ -631,7 +633,7 @@ def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
 def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
     """Frames over the whole grid, rebuilt from the position before the step event by event
     (the scene underneath already shows the position after it)."""
-    game: LevelX = session.game  # type: ignore[assignment]
+    game = session.game_as(LevelX)
     before = game.copy()
     before.undo()
     faces = list(before.faces or (1, 1, 1, 1))
@@ -679,7 +681,7 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
                 show(0.2, _("Row {row} closes").format(row=row), cells)
             for rows in pieces:
                 rows[index] = None
-            closed.append(row)
+            closed.append(event["row"])
             show(0.2, _("Row {row} closes").format(row=row))
         elif kind == "bonus":
             seat = f"seat.{event['player']}"

@@ -38,9 +38,9 @@ def test_extra_lookahead_offers_what_the_engine_allows(kids):
     from firmware.games.extra.table import NUMBERS, TABLE
 
     for seed in range(12):
-        game = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
+        start = new_game("extra", [Player("Solo", bot="strong", kids=kids)])
         dice, rng = SeededDice(f"effects:{seed}"), random.Random(seed)
-        for game in decisions_of(game, dice):
+        for game in decisions_of(start, dice):
             engine = set()
             for choice in game.legal_decisions():
                 twin = game.copy()
@@ -68,7 +68,7 @@ def test_extra_search_counts_the_empty_rows_too():
     from firmware.games.extra.table import NUMBERS, TABLE
 
     assert any(key[1] == 0 for key in TABLE)  # the table has learnt empty rows
-    for game, rng in _solo_decisions("empty-rows"):
+    for game, _rng in _solo_decisions("empty-rows"):
         rows, numbers, columns = _extra_sheet(game)
         position = Position(rows, numbers, columns, False, TABLE, NUMBERS)
         for effect in effects(game.faces, rows, numbers, False):

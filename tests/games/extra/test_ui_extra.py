@@ -26,7 +26,7 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.records import replay_record
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import OFF, PIP, PLAYER_COLOURS, dim
-from firmware.ui.draw import Canvas, tiny_width, wrap
+from firmware.ui.draw import Canvas, tiny_width
 from firmware.games.extra import screens as ui
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
 from firmware.table import Seat, Table

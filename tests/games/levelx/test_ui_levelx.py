@@ -6,7 +6,6 @@ frames for known positions, and the animations of a step."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from firmware.loop import EventLoop, FakeClock
 from firmware.records import replay_record
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import CLOSED, OFF, PIP, PLAYER_COLOURS, X_FIELD
-from firmware.ui.draw import wrap
 from firmware.games.levelx import screens as ui
 from firmware.ui.play import Open, PlayScreen, ResultScreen
 from firmware.table import Seat, Table
