@@ -211,8 +211,15 @@ class EngineAgent(Agent):
 
     kind = "engine"
 
-    def __init__(self, name: str, process: EngineProcess, post: Post, fallback: Agent,
-                 movetime_ms: int | None = None, runner: Runner | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        process: EngineProcess,
+        post: Post,
+        fallback: Agent,
+        movetime_ms: int | None = None,
+        runner: Runner | None = None,
+    ) -> None:
         self.name = name
         self.process = process
         self.post = post
@@ -257,8 +264,9 @@ class Agents:
     "engine:NAME" (`engines`: the board description's [[engines]], firmware.hardware.config.
     EngineConfig). Close it with the board."""
 
-    def __init__(self, post: Post, runner: Runner | None = None, policy: Policy | None = None,
-                 engines: Any = ()) -> None:
+    def __init__(
+        self, post: Post, runner: Runner | None = None, policy: Policy | None = None, engines: Any = ()
+    ) -> None:
         self.post = post
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy

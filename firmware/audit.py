@@ -52,13 +52,21 @@ def game_rows(games: Iterable[StoredGame]) -> list[GameRow]:
         players = players if isinstance(players, list) else []
         bots = sum(1 for p in players if isinstance(p, Mapping) and p.get("bot"))
         mode = stored.meta.get("mode", "") if isinstance(stored.meta, Mapping) else ""
-        rows.append(GameRow(
-            id=stored.id, game=str(stored.record.get("game", "")), status=stored.status, mode=str(mode),
-            players=len(players), people=len(players) - bots, bots=bots,
-            started=_time(stored.started), ended="" if stored.status == PLAYING else _time(stored.updated),
-            minutes=round(max(0.0, stored.updated - stored.started) / 60, 1),
-            steps=len(stored.record.get("steps", [])),
-        ))
+        rows.append(
+            GameRow(
+                id=stored.id,
+                game=str(stored.record.get("game", "")),
+                status=stored.status,
+                mode=str(mode),
+                players=len(players),
+                people=len(players) - bots,
+                bots=bots,
+                started=_time(stored.started),
+                ended="" if stored.status == PLAYING else _time(stored.updated),
+                minutes=round(max(0.0, stored.updated - stored.started) / 60, 1),
+                steps=len(stored.record.get("steps", [])),
+            )
+        )
     return rows
 
 
@@ -69,8 +77,11 @@ def write_csv(rows: Sequence[GameRow], out: TextIO) -> None:
     writer.writerows(astuple(row) for row in rows)
 
 
-def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[str, Any]] | None = None,
-                operator_code: tuple[int, int] | None = None) -> list[str]:
+def audit_lines(
+    games: Sequence[StoredGame],
+    fleet_status: Callable[[], Mapping[str, Any]] | None = None,
+    operator_code: tuple[int, int] | None = None,
+) -> list[str]:
     """The audits as short lines (the OLED wraps them): totals, plays per game and player
     count, minutes, people and bots, busiest hours, game lengths, the dice's fairness,
     wrong operator codes and code entry locks (`operator_code`, when a code was ever tried) and,
@@ -78,8 +89,11 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
     rows = game_rows(games)
     status = Counter(row.status for row in rows)
     # Translators: the operator's audits, a line each; the leading space indents a detail.
-    lines = [_("Games: {n}").format(n=len(rows)), " " + _("finished {n}").format(n=status[FINISHED]),
-             " " + _("abandoned {n}").format(n=status[ABANDONED])]
+    lines = [
+        _("Games: {n}").format(n=len(rows)),
+        " " + _("finished {n}").format(n=status[FINISHED]),
+        " " + _("abandoned {n}").format(n=status[ABANDONED]),
+    ]
     if status[PLAYING]:
         lines.append(" " + _("playing {n}").format(n=status[PLAYING]))
     for name in sorted({row.game for row in rows}):
@@ -89,8 +103,11 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
         lines.append(_("{game}: {n} ({done} done)").format(game=_title(name), n=len(mine), done=done))
         lines.append(" " + ", ".join(f"{n}p {counts[n]}" for n in sorted(counts)))
     lines.append(_("Minutes played: {minutes}").format(minutes=f"{sum(row.minutes for row in rows):.0f}"))
-    lines.append(_("People {people}, bots {bots}").format(people=sum(row.people for row in rows),
-                                                          bots=sum(row.bots for row in rows)))
+    lines.append(
+        _("People {people}, bots {bots}").format(
+            people=sum(row.people for row in rows), bots=sum(row.bots for row in rows)
+        )
+    )
     hours = Counter(datetime.fromtimestamp(g.started).hour for g in games)
     busiest = sorted(hours.items(), key=lambda item: (-item[1], item[0]))[:3]
     lines.append(_("Busiest hours:"))
@@ -104,8 +121,9 @@ def audit_lines(games: Sequence[StoredGame], fleet_status: Callable[[], Mapping[
 
     lines.append(fairness(revealed(g.record, g.meta, g.status) for g in games if g.status == FINISHED).line())
     if operator_code is not None:
-        lines.append(_("Operator code: {wrong} wrong, {locks} locks").format(wrong=operator_code[0],
-                                                                           locks=operator_code[1]))
+        lines.append(
+            _("Operator code: {wrong} wrong, {locks} locks").format(wrong=operator_code[0], locks=operator_code[1])
+        )
     if fleet_status is not None:
         lines.append(fleet_line(fleet_status()))
     return lines
@@ -117,7 +135,9 @@ def length_histogram(minutes: Iterable[float]) -> dict[str, int]:
     >>> length_histogram([1, 7, 61])["5-10"]
     1
     """
-    labels = [f"<{LENGTH_BINS[0]}"] + [f"{a}-{b}" for a, b in zip(LENGTH_BINS, LENGTH_BINS[1:])] + [f"{LENGTH_BINS[-1]}+"]
+    labels = (
+        [f"<{LENGTH_BINS[0]}"] + [f"{a}-{b}" for a, b in zip(LENGTH_BINS, LENGTH_BINS[1:])] + [f"{LENGTH_BINS[-1]}+"]
+    )
     counts = dict.fromkeys(labels, 0)
     for value in minutes:
         index = next((i for i, bound in enumerate(LENGTH_BINS) if value < bound), len(LENGTH_BINS))
@@ -126,18 +146,28 @@ def length_histogram(minutes: Iterable[float]) -> dict[str, int]:
 
 
 # The fleet publisher's counters as the audit names them (a counter not listed shows its key).
-FLEET_COUNTERS = {"connects": N_("connects"), "refused": N_("refused"), "unreachable": N_("unreachable"),
-                  "disconnects": N_("disconnects"), "published": N_("published"), "dropped": N_("dropped")}
+FLEET_COUNTERS = {
+    "connects": N_("connects"),
+    "refused": N_("refused"),
+    "unreachable": N_("unreachable"),
+    "disconnects": N_("disconnects"),
+    "published": N_("published"),
+    "dropped": N_("dropped"),
+}
 
 
 def fleet_line(status: Mapping[str, Any]) -> str:
     """The fleet publisher's `status()` in one line: connected or not, the problem, its counters."""
     connected = bool(status.get("connected"))
-    counters = ", ".join(f"{_(FLEET_COUNTERS[k]) if k in FLEET_COUNTERS else k} {v}"
-                         for k, v in status.items() if k not in ("connected", "problem"))
+    counters = ", ".join(
+        f"{_(FLEET_COUNTERS[k]) if k in FLEET_COUNTERS else k} {v}"
+        for k, v in status.items()
+        if k not in ("connected", "problem")
+    )
     if status.get("problem"):
         line = (_("Fleet: connected ({problem})") if connected else _("Fleet: not connected ({problem})")).format(
-            problem=tr(status["problem"]))
+            problem=tr(status["problem"])
+        )
     else:
         line = _("Fleet: connected") if connected else _("Fleet: not connected")
     return line + (f"; {counters}" if counters else "")

@@ -53,9 +53,18 @@ def open_gate(config: Any, journal: Any, now: float) -> Any:
 
 
 class Board:
-    def __init__(self, hardware: Any, loop: EventLoop, *, journal: Any = None, kiosk: bool = False,
-                 seed: int | str | None = None, dice: Any = None, fleet: Any = None,
-                 language: str | None = None) -> None:
+    def __init__(
+        self,
+        hardware: Any,
+        loop: EventLoop,
+        *,
+        journal: Any = None,
+        kiosk: bool = False,
+        seed: int | str | None = None,
+        dice: Any = None,
+        fleet: Any = None,
+        language: str | None = None,
+    ) -> None:
         self.hardware = hardware
         self.loop = loop
         self.clock = loop.clock
@@ -91,10 +100,14 @@ class Board:
 
     def _new_app(self) -> BoardApp:
         hardware = self.hardware
-        return BoardApp(schedule=self.schedule, problems=hardware.problems, agents=self.agents,
-                        default_language=getattr(hardware.config, "language", "en"),
-                        led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None),
-                        **self._app_args)
+        return BoardApp(
+            schedule=self.schedule,
+            problems=hardware.problems,
+            agents=self.agents,
+            default_language=getattr(hardware.config, "language", "en"),
+            led_budget_max=getattr(getattr(hardware.config, "leds", None), "budget_amps", None),
+            **self._app_args,
+        )
 
     def factory_reset(self) -> int | None:
         """The board as at its first power-on, for a test bench before each scenario (the debug
@@ -471,6 +484,7 @@ class Board:
             notifier.ready()
             interval = notifier.watchdog_interval()
             if interval:
+
                 def ping() -> None:
                     notifier.watchdog()  # proves the loop thread is alive, not just the process
                     self.loop.call_later(interval, ping)

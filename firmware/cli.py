@@ -50,8 +50,13 @@ class Parser(argparse.ArgumentParser):
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported (start-up stays fast on a Pi)."""
     parser = Parser(prog="xtraboard", description=_("The xtraboard dice-game board."))
-    parser.add_argument("--game-module", action="append", default=[], metavar="MODULE",
-                        help=_("load a plug-in game's package (its SPEC) before the command; repeatable"))
+    parser.add_argument(
+        "--game-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help=_("load a plug-in game's package (its SPEC) before the command; repeatable"),
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         command = sub.add_parser(name, help=_(help_text), description=_(help_text))
@@ -64,8 +69,8 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 def _leading_options(argv: list[str]) -> tuple[list[str], str | None]:
     """The `--game-module` values given before the command, and the command's name.
 
-        >>> _leading_options(["--game-module", "examples.highdie", "selfplay", "highdie"])
-        (['examples.highdie'], 'selfplay')
+    >>> _leading_options(["--game-module", "examples.highdie", "selfplay", "highdie"])
+    (['examples.highdie'], 'selfplay')
     """
     modules: list[str] = []
     index = 0
@@ -169,8 +174,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()  # the reader went away (e.g. `| head`): not an error of ours
         return 0
     except OutputError as exc:
-        print(f"xtraboard {args.command}: " + _("cannot write to standard output: {error}").format(
-            error=exc.strerror), file=sys.stderr)
+        print(
+            f"xtraboard {args.command}: " + _("cannot write to standard output: {error}").format(error=exc.strerror),
+            file=sys.stderr,
+        )
         if real_stdout is not None and real_stdout is sys.__stdout__:
             _silence_stdout()
         return 1

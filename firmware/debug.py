@@ -66,8 +66,7 @@ MAX_WAIT_S = 3600.0
 # every one of the MAX_CLIENTS places.
 LINE_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 600.0
-OFF = ("the debug service is off; start the board with --debug-port PORT or enable [debug] "
-       "in its description")
+OFF = "the debug service is off; start the board with --debug-port PORT or enable [debug] in its description"
 
 
 class DebugError(XtraboardError, ValueError):
@@ -77,14 +76,17 @@ class DebugError(XtraboardError, ValueError):
 def checked(config: DebugConfig) -> DebugConfig:
     """Refuses a non-loopback host unless `allow_remote`, and a port out of range; returns `config`."""
     if config.enabled and config.port is not None and not config.allow_remote and not is_loopback(config.host):
-        raise DebugError(f"debug: host {config.host!r} is not loopback; the service binds only 127.0.0.1 "
-                         "or ::1 unless the board description says allow_remote = true")
+        raise DebugError(
+            f"debug: host {config.host!r} is not loopback; the service binds only 127.0.0.1 "
+            "or ::1 unless the board description says allow_remote = true"
+        )
     if config.port is not None and not 0 <= config.port <= 65535:
         raise DebugError(f"debug: port {config.port} is not 0-65535")
     return config
 
 
 # --- requests ---------------------------------------------------------------------------------
+
 
 def parse_request(line: bytes) -> tuple[str, Any]:
     """One request line → (command, argument); DebugError says what is wrong with it.
@@ -152,6 +154,7 @@ class DebugRequest:
 
 # --- what the service reads and does on the board (loop thread) ----------------------------------
 
+
 class BenchDice:
     """The board's dice on the bench: rolls queued with `dice FACES` first, then `fallback`
     (seeded or the system's). Every roll goes to `on_roll` (the event log)."""
@@ -198,9 +201,17 @@ class BoardTarget:
     sets the seed of the next game.
     """
 
-    def __init__(self, board: Any, *, dice: BenchDice | None = None, buttons: Any = None,
-                 wait: Callable[[float], None] | None = None, restart: Callable[[Any], None] | None = None,
-                 clock: str = "real", speed: float = 1.0) -> None:
+    def __init__(
+        self,
+        board: Any,
+        *,
+        dice: BenchDice | None = None,
+        buttons: Any = None,
+        wait: Callable[[float], None] | None = None,
+        restart: Callable[[Any], None] | None = None,
+        clock: str = "real",
+        speed: float = 1.0,
+    ) -> None:
         self._board = board if callable(board) else (lambda: board)
         self.buttons, self._wait, self._restart, self.clock, self.speed = buttons, wait, restart, clock, speed
         self.events: collections.deque[dict[str, Any]] = collections.deque(maxlen=EVENT_LOG)
@@ -220,9 +231,16 @@ class BoardTarget:
 
     def hello(self) -> dict[str, Any]:
         config = self.board.hardware.config
-        return {"hello": PROTOCOL, "version": VERSION, "simulated": self.buttons is not None,
-                "clock": self.clock, "speed": self.speed, "buttons": list(config.buttons.pins), "hold_s": config.buttons.hold_s,
-                "commands": list(COMMANDS + (SIMULATED_COMMANDS if self.buttons is not None else ()))}
+        return {
+            "hello": PROTOCOL,
+            "version": VERSION,
+            "simulated": self.buttons is not None,
+            "clock": self.clock,
+            "speed": self.speed,
+            "buttons": list(config.buttons.pins),
+            "hold_s": config.buttons.hold_s,
+            "commands": list(COMMANDS + (SIMULATED_COMMANDS if self.buttons is not None else ())),
+        }
 
     # loop thread only, from here on
     def log_event(self, kind: str, **fields: Any) -> None:
@@ -274,12 +292,15 @@ class BoardTarget:
                 self.log_event("seed", seed=arg)
             return {"seed": arg}
         if self.buttons is None:
-            raise DebugError(f"{command} works only on a simulated board; a real board's buttons are "
-                             "pressed by the bench's GPIO and its time is real")
+            raise DebugError(
+                f"{command} works only on a simulated board; a real board's buttons are "
+                "pressed by the bench's GPIO and its time is real"
+            )
         if command in ("press", "release"):
             if arg not in board.hardware.config.buttons.pins:
-                raise DebugError(f"{command}: no button {arg[:40]!r}; the board has "
-                                 f"{', '.join(board.hardware.config.buttons.pins)}")
+                raise DebugError(
+                    f"{command}: no button {arg[:40]!r}; the board has {', '.join(board.hardware.config.buttons.pins)}"
+                )
             (self.buttons.press if command == "press" else self.buttons.release)(arg)
             return {}
         if self._wait is None:
@@ -308,8 +329,9 @@ def check_queued_roll(app: Any, faces: list[Any]) -> None:
         try:
             fit_roll(faces, game.dice())
         except ValueError:
-            raise DebugError(f"dice: {faces} does not fit the dice of the game in play: "
-                             f"{[list(d) for d in game.dice()]}") from None
+            raise DebugError(
+                f"dice: {faces} does not fit the dice of the game in play: {[list(d) for d in game.dice()]}"
+            ) from None
         return
     for spec in games():
         try:
@@ -328,8 +350,13 @@ def image_answer(board: Any) -> dict[str, Any]:
     if image is None:
         return {"width": 0, "height": 0, "mode": "", "pixels": "", "sha": ""}
     data = image.tobytes()
-    return {"width": image.width, "height": image.height, "mode": image.mode,
-            "pixels": base64.b64encode(data).decode("ascii"), "sha": image_checksum(data)}
+    return {
+        "width": image.width,
+        "height": image.height,
+        "mode": image.mode,
+        "pixels": base64.b64encode(data).decode("ascii"),
+        "sha": image_checksum(data),
+    }
 
 
 def image_checksum(data: bytes) -> str:
@@ -352,8 +379,9 @@ def leds_answer(board: Any) -> dict[str, Any]:
     return {"frame": plain(frame), "shown": shown, "cycle_s": cycle, "t": round(now, 6)}
 
 
-def attach_debug(board: Any, port: int | None = None, socket_path: Path | None = None,
-                 config: DebugConfig | None = None) -> DebugService | None:
+def attach_debug(
+    board: Any, port: int | None = None, socket_path: Path | None = None, config: DebugConfig | None = None
+) -> DebugService | None:
     """Start the debug service for `board` if the command line (`port`, `socket_path`) or the
     board description's [debug] enables it; None (nothing listening) otherwise. Installs
     `BenchDice` as the board's dice so `dice FACES` can queue rolls."""
@@ -363,8 +391,12 @@ def attach_debug(board: Any, port: int | None = None, socket_path: Path | None =
 
     config = config if config is not None else board.hardware.config.debug
     if port is not None or socket_path is not None:
-        config = replace(config, enabled=True, port=port if port is not None else config.port,
-                         socket_path=socket_path if socket_path is not None else config.socket_path)
+        config = replace(
+            config,
+            enabled=True,
+            port=port if port is not None else config.port,
+            socket_path=socket_path if socket_path is not None else config.socket_path,
+        )
     if not config.enabled:
         return None
     seed = board.app.seed
@@ -387,6 +419,7 @@ def attach_debug(board: Any, port: int | None = None, socket_path: Path | None =
 
 # --- the service: listeners on their own threads -------------------------------------------------
 
+
 class DebugService:
     """Listens where `config` says and answers through `target` on the board's loop.
 
@@ -394,9 +427,16 @@ class DebugService:
     (firmware.board_loop does). `start()` binds nothing while the service is disabled.
     """
 
-    def __init__(self, config: DebugConfig, target: BoardTarget | None, post: Callable[[Any], None] | None = None,
-                 *, timeout_s: float = ANSWER_TIMEOUT_S, line_timeout_s: float = LINE_TIMEOUT_S,
-                 idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        config: DebugConfig,
+        target: BoardTarget | None,
+        post: Callable[[Any], None] | None = None,
+        *,
+        timeout_s: float = ANSWER_TIMEOUT_S,
+        line_timeout_s: float = LINE_TIMEOUT_S,
+        idle_timeout_s: float = IDLE_TIMEOUT_S,
+    ) -> None:
         self.config = checked(config)
         self.target = target
         self.post = post
@@ -415,9 +455,11 @@ class DebugService:
     def config_place(self) -> str:
         """Where the description asks the service to listen, for a message."""
         cfg = self.config
-        places = ([f"tcp {cfg.host}:{cfg.port}"] if cfg.port is not None else []) + (
-            [f"unix {cfg.socket_path}"] if cfg.socket_path is not None else []) + (
-            [f"serial {cfg.serial}"] if cfg.serial is not None else [])
+        places = (
+            ([f"tcp {cfg.host}:{cfg.port}"] if cfg.port is not None else [])
+            + ([f"unix {cfg.socket_path}"] if cfg.socket_path is not None else [])
+            + ([f"serial {cfg.serial}"] if cfg.serial is not None else [])
+        )
         return ", ".join(places)
 
     def hello(self) -> dict[str, Any]:
@@ -459,8 +501,11 @@ class DebugService:
 
         if cfg.port is not None:
             family = socket.AF_INET6 if ":" in cfg.host else socket.AF_INET
-            server_class = type("DebugTCPServer", (socketserver.ThreadingTCPServer,),
-                                {"address_family": family, "daemon_threads": True, "allow_reuse_address": True})
+            server_class = type(
+                "DebugTCPServer",
+                (socketserver.ThreadingTCPServer,),
+                {"address_family": family, "daemon_threads": True, "allow_reuse_address": True},
+            )
             server = server_class((cfg.host, cfg.port), Handler)
             self._serve(server)
             host, port = server.server_address[:2]
@@ -489,8 +534,9 @@ class DebugService:
 
     def _serve(self, server: socketserver.BaseServer) -> None:
         self.servers.append(server)
-        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
-                                  name="xtraboard-debug", daemon=True)
+        thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="xtraboard-debug", daemon=True
+        )
         thread.start()
         self.threads.append(thread)
 
@@ -503,8 +549,9 @@ class DebugService:
         self._serial_fd = fd
         reader = os.fdopen(os.dup(fd), "rb", buffering=0)
         writer = os.fdopen(os.dup(fd), "wb", buffering=0)
-        thread = threading.Thread(target=self.serve_stream, args=(reader, writer), name="xtraboard-debug-serial",
-                                  daemon=True)
+        thread = threading.Thread(
+            target=self.serve_stream, args=(reader, writer), name="xtraboard-debug-serial", daemon=True
+        )
         thread.start()
         self.threads.append(thread)
 
@@ -523,8 +570,11 @@ class DebugService:
                     return
                 if line is not _TOO_LONG and not line.strip():
                     continue  # blank lines (a human at a terminal) are ignored
-                answer = ({"ok": False, "error": f"request longer than {MAX_LINE} bytes"} if line is _TOO_LONG
-                          else self.answer_line(line, cursor))
+                answer = (
+                    {"ok": False, "error": f"request longer than {MAX_LINE} bytes"}
+                    if line is _TOO_LONG
+                    else self.answer_line(line, cursor)
+                )
                 if not _send(writer, answer):
                     return
         finally:
@@ -570,8 +620,9 @@ class SocketLines:
                 return line
             left = deadline - time.monotonic()
             if left <= 0:
-                log.info("debug: a client %s; closed", "stopped half-way through a line" if self.buffer
-                         else "said nothing")
+                log.info(
+                    "debug: a client %s; closed", "stopped half-way through a line" if self.buffer else "said nothing"
+                )
                 raise TimeoutError("debug client timed out")
             self.sock.settimeout(left)
             try:

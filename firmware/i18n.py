@@ -69,8 +69,11 @@ def check_language(code: object) -> str:
         return code
     shown = f'"{code}"' if isinstance(code, str) else repr(code)
     choices = ", ".join(f'"{c}"' for c in sorted(LANGUAGES))
-    raise LanguageError(_('language {code} is not known; expected one of {choices} (or "{pseudo}", the '
-                          'pseudo-locale)').format(code=shown, choices=choices, pseudo=PSEUDO))
+    raise LanguageError(
+        _('language {code} is not known; expected one of {choices} (or "{pseudo}", the pseudo-locale)').format(
+            code=shown, choices=choices, pseudo=PSEUDO
+        )
+    )
 
 
 def from_environment(environ: Mapping[str, str] | None = None) -> str:
@@ -105,6 +108,7 @@ def pseudo(text: str) -> str:
     >>> pseudo("Play {game}")
     '[Pláý·· {game}]'
     """
+
     def stretch(match: re.Match[str]) -> str:
         piece = match.group(0)
         if piece.startswith("{"):
@@ -197,7 +201,7 @@ def load_translations(code: str, locale_dir: Path, cache: Path, check_age: bool 
     compiled now (into `cache`, or in memory only when `cache` cannot be written). English when
     there is no catalog, or no Babel to compile one (logged)."""
     po = po_path(code, locale_dir)
-    cached = (cache / code / "LC_MESSAGES" / f"{DOMAIN}.mo")
+    cached = cache / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
     for mo in (po.with_suffix(".mo"), cached):
         if _fresh(mo, po, check_age):
             return _read_mo(mo, code)
@@ -207,8 +211,11 @@ def load_translations(code: str, locale_dir: Path, cache: Path, check_age: bool 
     try:
         data = compile_po(po)
     except ImportError:
-        log.warning("catalog %s is not compiled and Babel is not installed: the board speaks English "
-                    "(run `python -m firmware.i18n compile`)", po)
+        log.warning(
+            "catalog %s is not compiled and Babel is not installed: the board speaks English "
+            "(run `python -m firmware.i18n compile`)",
+            po,
+        )
         return _gettext.NullTranslations()
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -230,8 +237,12 @@ def _read_mo(mo: Path, code: str) -> _gettext.NullTranslations:
         with mo.open("rb") as source:
             return _gettext.GNUTranslations(source)
     except _DAMAGED_MO as exc:
-        log.warning("catalog %s is damaged (%s): the board speaks English instead of %s",
-                    mo, str(exc) or type(exc).__name__, code)
+        log.warning(
+            "catalog %s is damaged (%s): the board speaks English instead of %s",
+            mo,
+            str(exc) or type(exc).__name__,
+            code,
+        )
         return _gettext.NullTranslations()
 
 
@@ -256,8 +267,10 @@ def catalog_problems(po: Path) -> list[str]:
         wanted = set().union(*(placeholders(i) for i in ids))
         for string in strings:
             if placeholders(string) != wanted:
-                problems.append(f"{po}: placeholders {sorted(placeholders(string))} in {string!r}, "
-                                f"expected {sorted(wanted)} as in {ids[0]!r}")
+                problems.append(
+                    f"{po}: placeholders {sorted(placeholders(string))} in {string!r}, "
+                    f"expected {sorted(wanted)} as in {ids[0]!r}"
+                )
     return problems
 
 
@@ -360,7 +373,9 @@ def tr(text: object) -> str:
     template = ngettext(*text.forms) if text.forms else _(text.template)
     if not text.params:
         return template
-    params = {key: tr(value) if isinstance(value, (Text, XtraboardError)) else value for key, value in text.params.items()}
+    params = {
+        key: tr(value) if isinstance(value, (Text, XtraboardError)) else value for key, value in text.params.items()
+    }
     return template.format(**params)
 
 
@@ -387,16 +402,45 @@ def _pybabel(*args: str) -> int:
 
 def extract() -> int:
     """Write the template `xtraboard.pot` from the source (firmware/ and sim/)."""
-    return _pybabel("extract", "-F", str(BABEL_CFG), "-o", str(POT), "--project", "xtraboard",
-                    "--no-location", "--sort-output", "--width", "100",
-                    "--version", _version(), "--copyright-holder", "the xtraboard authors",
-                    "--add-comments", "Translators:", str(ROOT / "firmware"), str(ROOT / "sim"))
+    return _pybabel(
+        "extract",
+        "-F",
+        str(BABEL_CFG),
+        "-o",
+        str(POT),
+        "--project",
+        "xtraboard",
+        "--no-location",
+        "--sort-output",
+        "--width",
+        "100",
+        "--version",
+        _version(),
+        "--copyright-holder",
+        "the xtraboard authors",
+        "--add-comments",
+        "Translators:",
+        str(ROOT / "firmware"),
+        str(ROOT / "sim"),
+    )
 
 
 def update() -> int:
     """Merge the template into every language's `.po` (new strings come in empty or fuzzy)."""
-    return _pybabel("update", "-i", str(POT), "-d", str(LOCALE_DIR), "-D", DOMAIN, "--width", "100",
-                    "--no-fuzzy-matching", "--ignore-pot-creation-date", "--ignore-obsolete")
+    return _pybabel(
+        "update",
+        "-i",
+        str(POT),
+        "-d",
+        str(LOCALE_DIR),
+        "-D",
+        DOMAIN,
+        "--width",
+        "100",
+        "--no-fuzzy-matching",
+        "--ignore-pot-creation-date",
+        "--ignore-obsolete",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

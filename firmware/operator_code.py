@@ -89,8 +89,10 @@ class StoredCode:
         return hashlib.sha256(self.digest).hexdigest()[:16]
 
     def line(self) -> str:
-        return (f"scrypt n={self.n} r={self.r} p={self.p} length={self.length} salt={self.salt.hex()} "
-                f"hash={self.digest.hex()}\n")
+        return (
+            f"scrypt n={self.n} r={self.r} p={self.p} length={self.length} salt={self.salt.hex()} "
+            f"hash={self.digest.hex()}\n"
+        )
 
     @classmethod
     def parse(cls, text: str, source: Path) -> StoredCode:
@@ -100,14 +102,15 @@ class StoredCode:
         n, r, p, length = (int(found.group(i)) for i in range(1, 5))
         low, high = CODE_LENGTH
         if not (low <= length <= high and 2 <= n <= 2**20 and n & (n - 1) == 0 and 1 <= r <= 32 and 1 <= p <= 4):
-            raise ConfigError(f"{source}: the operator code file's parameters are out of range; "
-                              "write it again with `xtraboard operator set-code`")
+            raise ConfigError(
+                f"{source}: the operator code file's parameters are out of range; "
+                "write it again with `xtraboard operator set-code`"
+            )
         return cls(length, bytes.fromhex(found.group(5)), bytes.fromhex(found.group(6)), n, r, p)
 
 
 def _scrypt(code: tuple[str, ...], salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(" ".join(code).encode("ascii"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024,
-                          dklen=32)
+    return hashlib.scrypt(" ".join(code).encode("ascii"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024, dklen=32)
 
 
 def code_file_beside(board_file: Path) -> Path:
@@ -123,8 +126,10 @@ def read_code_file(path: Path) -> StoredCode | None:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise ConfigError(f"{path}: cannot read the operator code ({reason}); the board's user must be in "
-                          f"group {CODE_GROUP} and the file {CODE_FILE_MODE:o} root:{CODE_GROUP}") from None
+        raise ConfigError(
+            f"{path}: cannot read the operator code ({reason}); the board's user must be in "
+            f"group {CODE_GROUP} and the file {CODE_FILE_MODE:o} root:{CODE_GROUP}"
+        ) from None
     return StoredCode.parse(text, path)
 
 
@@ -162,8 +167,9 @@ class CodeGate:
         if not isinstance(kept, dict) or kept.get("code") != code.fingerprint:
             kept = {}
         number = {k: _count(kept.get(k)) for k in ("failures", "locks", "streak", "level")}
-        self.failures, self.locks, self.streak, self.level = (number[k] for k in ("failures", "locks", "streak",
-                                                                                   "level"))
+        self.failures, self.locks, self.streak, self.level = (
+            number[k] for k in ("failures", "locks", "streak", "level")
+        )
         self.locked_until = now + self.lock_s(self.level) if kept.get("locked") is True else 0.0
 
     @property
@@ -199,16 +205,28 @@ class CodeGate:
             self.level += 1
             self.locks += 1
             self.locked_until = now + self.lock_s(self.level)
-            log.warning("operator code entry locked for %.0f minutes after %d wrong codes (lock %d)",
-                        self.lock_s(self.level) / 60, WRONG_BEFORE_LOCK, self.locks)
+            log.warning(
+                "operator code entry locked for %.0f minutes after %d wrong codes (lock %d)",
+                self.lock_s(self.level) / 60,
+                WRONG_BEFORE_LOCK,
+                self.locks,
+            )
         self._save()
         return "wrong"
 
     def _save(self) -> None:
         if self.store is not None:
-            self.store.set_setting(GATE_KEY, {"code": self.code.fingerprint, "failures": self.failures,
-                                              "locks": self.locks, "streak": self.streak, "level": self.level,
-                                              "locked": self.locked_until > 0})
+            self.store.set_setting(
+                GATE_KEY,
+                {
+                    "code": self.code.fingerprint,
+                    "failures": self.failures,
+                    "locks": self.locks,
+                    "streak": self.streak,
+                    "level": self.level,
+                    "locked": self.locked_until > 0,
+                },
+            )
 
     def expire(self, now: float) -> None:
         """A lock whose time is over is lifted in the journal too (so a restart does not renew it)."""

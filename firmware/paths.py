@@ -104,17 +104,25 @@ class StateLock:
             private_dir(Path(state_dir))
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE_MODE)
         except OSError as exc:
-            log.info("state directory %s: no lock (%s); its storage cannot be shared either",
-                     state_dir, exc.strerror or exc)
+            log.info(
+                "state directory %s: no lock (%s); its storage cannot be shared either", state_dir, exc.strerror or exc
+            )
             return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _read_pid(fd)
             os.close(fd)
-            raise StateDirInUse(Text(N_("the state directory {folder} is in use by another board process{holder}; "
-                                        "stop it first, or give this one another --state-dir"),
-                                     folder=str(state_dir), holder=f" (pid {holder})" if holder else "")) from None
+            raise StateDirInUse(
+                Text(
+                    N_(
+                        "the state directory {folder} is in use by another board process{holder}; "
+                        "stop it first, or give this one another --state-dir"
+                    ),
+                    folder=str(state_dir),
+                    holder=f" (pid {holder})" if holder else "",
+                )
+            ) from None
         except OSError as exc:  # a file system without locks: play on, unlocked
             log.warning("state directory %s: cannot lock %s (%s)", state_dir, self.path, exc.strerror or exc)
             os.close(fd)

@@ -71,14 +71,27 @@ def check_name(name: str) -> str:
     if not text:
         raise PlayerNameError(Text(N_("a player name cannot be empty")))
     if len(text) > MAX_LENGTH:
-        raise PlayerNameError(Text(N_("name {name!r} is {n} characters; at most {most} fit the display"),
-                                   name=shown(text), n=len(text), most=MAX_LENGTH))
+        raise PlayerNameError(
+            Text(
+                N_("name {name!r} is {n} characters; at most {most} fit the display"),
+                name=shown(text),
+                n=len(text),
+                most=MAX_LENGTH,
+            )
+        )
     bad = next((c for c in text if not drawable(c)), None)
     if bad is not None:
-        raise PlayerNameError(Text(N_("name {name!r}: the display cannot draw {char!r} "
-                                   "(letters, digits, spaces and Latin-1 signs only)"), name=text, char=bad))
+        raise PlayerNameError(
+            Text(
+                N_("name {name!r}: the display cannot draw {char!r} (letters, digits, spaces and Latin-1 signs only)"),
+                name=text,
+                char=bad,
+            )
+        )
     if text.lower() in seat_colour_names(PLAYER_COLOURS):
-        raise PlayerNameError(Text(N_("name {name!r} is a seat colour; unnamed seats are called by their colour"), name=text))
+        raise PlayerNameError(
+            Text(N_("name {name!r} is a seat colour; unnamed seats are called by their colour"), name=text)
+        )
     return text
 
 
@@ -124,7 +137,8 @@ def remove(journal: Any, name: str) -> str:
     if found is None:
         if not kept:
             raise PlayerNameError(Text(N_("{name!r} is not on the board's list (none kept)"), name=shown(name.strip())))
-        raise PlayerNameError(Text(N_("{name!r} is not on the board's list ({listed})"), name=shown(name.strip()),
-                                   listed=", ".join(kept)))
+        raise PlayerNameError(
+            Text(N_("{name!r} is not on the board's list ({listed})"), name=shown(name.strip()), listed=", ".join(kept))
+        )
     journal.set_setting(KEY, [n for n in kept if n != found])
     return found

@@ -31,14 +31,23 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
     if not isinstance(record, Mapping):
         raise RecordError(Text(N_("a record must be a JSON object, not {kind}"), kind=type(record).__name__))
     if record.get("format") != FORMAT:
-        raise RecordError(Text(N_("'format' must be {format!r}, not {value}"), format=FORMAT, value=_show(record.get("format"))))
+        raise RecordError(
+            Text(N_("'format' must be {format!r}, not {value}"), format=FORMAT, value=_show(record.get("format")))
+        )
     _check_keys(record, RECORD_KEYS, Text(N_("the record")))
     version = record.get("version")
     if type(version) is not int or version != VERSION:  # not True, not 1.0: a format is exact
-        raise RecordError(Text(N_("'version' must be the integer {version}, not {value}"), version=VERSION, value=_show(version)))
+        raise RecordError(
+            Text(N_("'version' must be the integer {version}, not {value}"), version=VERSION, value=_show(version))
+        )
     if record.get("game") not in game_names():
-        raise RecordError(Text(N_("'game' must be one of {games}, not {value}"), games=", ".join(game_names()),
-                               value=_show(record.get("game"))))
+        raise RecordError(
+            Text(
+                N_("'game' must be one of {games}, not {value}"),
+                games=", ".join(game_names()),
+                value=_show(record.get("game")),
+            )
+        )
     players = record.get("players")
     if not isinstance(players, list):
         raise RecordError(Text(N_("'players' must be a list of players, not {value}"), value=_show(players)))
@@ -64,7 +73,9 @@ def _check_dice(dice: Any) -> None:
         if key in dice and not isinstance(dice[key], str):
             raise RecordError(Text(N_("'dice' {key!r} must be text, not {value}"), key=key, value=_show(dice[key])))
     if "physical" in dice and type(dice["physical"]) is not bool:
-        raise RecordError(Text(N_("'dice' 'physical' must be true or false, not {value}"), value=_show(dice["physical"])))
+        raise RecordError(
+            Text(N_("'dice' 'physical' must be true or false, not {value}"), value=_show(dice["physical"]))
+        )
 
 
 def replay_record(record: Mapping[str, Any]) -> Game:
@@ -82,7 +93,9 @@ def replay_record(record: Mapping[str, Any]) -> Game:
             _check_keys(data, set(step.to_json()) | optional, Text(N_("this step")))
             game.apply(step)
         except IllegalStepError as exc:
-            raise RecordError(Text(N_("illegal {step}: {reason}"), step=_show(data), reason=_short(exc)), index) from exc
+            raise RecordError(
+                Text(N_("illegal {step}: {reason}"), step=_show(data), reason=_short(exc)), index
+            ) from exc
         except RecordError as exc:
             raise RecordError(_short(exc), index) from exc
     return game
@@ -94,15 +107,29 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(Text(N_("{source} is not valid JSON: {error} at line {line} column {column}"),
-                               source=source, error=exc.msg, line=exc.lineno, column=exc.colno)) from exc
+        raise RecordError(
+            Text(
+                N_("{source} is not valid JSON: {error} at line {line} column {column}"),
+                source=source,
+                error=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from exc
     except RecursionError as exc:
         raise RecordError(Text(N_("{source} is nested too deeply to be a record"), source=source)) from exc
     except ValueError as exc:  # an integer longer than sys.get_int_max_str_digits()
-        raise RecordError(Text(N_("{source} holds a number too long to read (more than {digits} digits)"),
-                               source=source, digits=sys.get_int_max_str_digits())) from exc
+        raise RecordError(
+            Text(
+                N_("{source} holds a number too long to read (more than {digits} digits)"),
+                source=source,
+                digits=sys.get_int_max_str_digits(),
+            )
+        ) from exc
     if not isinstance(data, dict):
-        raise RecordError(Text(N_("{source} must hold one JSON object, not {kind}"), source=source, kind=type(data).__name__))
+        raise RecordError(
+            Text(N_("{source} must hold one JSON object, not {kind}"), source=source, kind=type(data).__name__)
+        )
     return data
 
 
@@ -130,8 +157,14 @@ def _check_keys(data: Mapping[str, Any], allowed: Collection[str], what: str) ->
     """RecordError naming the first key of `data` that is not `allowed`."""
     for key in data:
         if key not in allowed:
-            raise RecordError(Text(N_("unknown key '{key}' in {what}; expected {keys}"), key=_cut(key), what=what,
-                                   keys=", ".join(sorted(allowed))))
+            raise RecordError(
+                Text(
+                    N_("unknown key '{key}' in {what}; expected {keys}"),
+                    key=_cut(key),
+                    what=what,
+                    keys=", ".join(sorted(allowed)),
+                )
+            )
 
 
 def _show(value: Any) -> str:

@@ -11,8 +11,9 @@ from firmware.games import ROLL, Game, new_game
 DEFAULT_NAMES = ("Alex", "Beatrice", "Carl", "Diana", "Emil", "Frida")
 
 
-def play_random(game: Game, dice: DiceSource, rng: random.Random,
-                enumerate_hook: Callable[[Game], list] | None = None) -> Game:
+def play_random(
+    game: Game, dice: DiceSource, rng: random.Random, enumerate_hook: Callable[[Game], list] | None = None
+) -> Game:
     """Play `game` to its end; `enumerate_hook` replaces `legal_decisions` (for the benchmark)."""
     legal = enumerate_hook or (lambda g: g.legal_decisions())
     while True:

@@ -48,6 +48,7 @@ def parse_path(path: str) -> list[str | int]:
 
 def state_roots(app: Any) -> dict[str, Callable[[], Any]]:
     """What a state path may start with on a running board app (each read only when asked)."""
+
     def session() -> Any:
         return app.session
 

@@ -71,8 +71,15 @@ class Table:
     kept_rolls: dict[int, Roll] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
-    def start(cls, name: str, seats: Sequence[Seat], *, seed: int | str | None = None,
-              journal: Any = None, meta: dict[str, Any] | None = None) -> Table:
+    def start(
+        cls,
+        name: str,
+        seats: Sequence[Seat],
+        *,
+        seed: int | str | None = None,
+        journal: Any = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Table:
         game = new_game(name, [s.player() for s in seats])
         # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs
         # it) and the record holds its commitment until the game is over. A given seed is the secret.
@@ -84,8 +91,9 @@ class Table:
         return table
 
     @classmethod
-    def restore(cls, stored: Any, journal: Any, default_colours: Sequence[str] = (),
-                colour_names: Collection[str] = ()) -> Table:
+    def restore(
+        cls, stored: Any, journal: Any, default_colours: Sequence[str] = (), colour_names: Collection[str] = ()
+    ) -> Table:
         """A table from the journal's unfinished game (exactly where it stood); seats without a
         kept colour take `default_colours` in order; kept colours must be among `colour_names`
         (when given). RecordError (a ValueError) for meta that does not fit."""
@@ -260,7 +268,12 @@ class Table:
         """What to ask the pending bot seat's agent, or None when no bot decision is pending
         (a roll, a person, the end, agents not bound)."""
         pending = self.game.pending()
-        if pending.kind != "decision" or pending.player is None or self.pending_agent() is None or not self.pending_bot():
+        if (
+            pending.kind != "decision"
+            or pending.player is None
+            or self.pending_agent() is None
+            or not self.pending_bot()
+        ):
             return None
         return Question(self.token, pending.player, self.game.copy(), self.bot_rng())
 
@@ -290,8 +303,11 @@ def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:
 
 def _check_meta(colours: Any, seed: Any, seats: int, colour_names: Collection[str] = ()) -> None:
     """A damaged journal's meta must not reach the screens: RecordError (a ValueError) instead."""
-    if (not isinstance(colours, list) or len(colours) != seats
-            or any(not isinstance(c, str) or (colour_names and c not in colour_names) for c in colours)):
+    if (
+        not isinstance(colours, list)
+        or len(colours) != seats
+        or any(not isinstance(c, str) or (colour_names and c not in colour_names) for c in colours)
+    ):
         raise RecordError(f"saved colours {colours!r} do not fit {seats} seats")
     if seed is not None and type(seed) not in (int, str):
         raise RecordError(f"saved seed {seed!r} is not a number or text")

@@ -50,11 +50,13 @@ class Verification:
             return ngettext("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
         if self.physical:
             keyed = self.rolls - self.matched
-            return _("physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
-                     " checked; the other {matched} match the seed").format(keyed=keyed, rolls=self.rolls,
-                                                                             matched=self.matched)
-        return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed",
-                        self.rolls).format(n=self.rolls)
+            return _(
+                "physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
+                " checked; the other {matched} match the seed"
+            ).format(keyed=keyed, rolls=self.rolls, matched=self.matched)
+        return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed", self.rolls).format(
+            n=self.rolls
+        )
 
 
 def check_record(record: Mapping[str, Any]) -> Verification:
@@ -64,12 +66,16 @@ def check_record(record: Mapping[str, Any]) -> Verification:
     report = Verification()
     dice = record.get("dice")
     if dice is None:
-        report.problems.append(_("the record has no 'dice' block: its dice were not committed (an older or scripted game)"))
+        report.problems.append(
+            _("the record has no 'dice' block: its dice were not committed (an older or scripted game)")
+        )
         return report
     report.physical = dice.get("physical") is True
     scheme, commit, seed = dice.get("scheme"), dice.get("commit"), dice.get("seed")
     if scheme != SCHEME:
-        report.problems.append(_("unknown dice scheme {scheme!r}; this verifier knows {known!r}").format(scheme=scheme, known=SCHEME))
+        report.problems.append(
+            _("unknown dice scheme {scheme!r}; this verifier knows {known!r}").format(scheme=scheme, known=SCHEME)
+        )
         return report
     if commit is None:
         report.problems.append(_("the 'dice' block has no 'commit'"))
@@ -78,8 +84,11 @@ def check_record(record: Mapping[str, Any]) -> Verification:
         report.problems.append(_("the seed is not revealed: the game is not over yet, or the record was cut short"))
         return report
     if commitment(seed) != commit:
-        report.problems.append(_("the revealed seed does not match the commitment: its SHA-256 is {sha},"
-                                 " the board committed to {commit}").format(sha=commitment(seed), commit=commit))
+        report.problems.append(
+            _(
+                "the revealed seed does not match the commitment: its SHA-256 is {sha}, the board committed to {commit}"
+            ).format(sha=commitment(seed), commit=commit)
+        )
         return report
     try:
         game = cls(players)
@@ -93,11 +102,17 @@ def check_record(record: Mapping[str, Any]) -> Verification:
                 if tuple(step.faces) == expected:
                     report.matched += 1
                 elif report.physical:
-                    report.notes.append(_("step {index} (roll {roll}): keyed in: {faces}").format(
-                        index=index, roll=report.rolls, faces=_faces(step.faces)))
+                    report.notes.append(
+                        _("step {index} (roll {roll}): keyed in: {faces}").format(
+                            index=index, roll=report.rolls, faces=_faces(step.faces)
+                        )
+                    )
                 else:
-                    report.problems.append(_("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
-                        index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)))
+                    report.problems.append(
+                        _("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
+                            index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)
+                        )
+                    )
                 report.rolls += 1
             game.apply(step)
         except IllegalStepError as exc:
@@ -149,8 +164,11 @@ class Fairness:
         return _("dice fairness: {dice} in {games}, chi² {chi2} on {df} df, p = {p} ({verdict})").format(
             dice=ngettext("{n} die", "{n} dice", self.dice).format(n=grouped(self.dice)),
             games=ngettext("{n} game", "{n} games", self.games).format(n=grouped(self.games)),
-            chi2=fixed(self.chi2, 1), df=self.df, p=decimal(float(f"{self.p:.3g}")),
-            verdict=verdict)
+            chi2=fixed(self.chi2, 1),
+            df=self.df,
+            p=decimal(float(f"{self.p:.3g}")),
+            verdict=verdict,
+        )
 
 
 def fairness(records: Iterable[Mapping[str, Any]]) -> Fairness:

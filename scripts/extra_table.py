@@ -151,13 +151,22 @@ def numbers_table(finals: list) -> dict:
         table[owned] = round(sum(values) / (len(values) + NUMBERS_SHRINK), 1)
     for size in (0, 1, 2):
         for owned in itertools.combinations(range(1, 7), size):
-            table[owned] = round(statistics.fmean(v for k, v in table.items()
-                                                  if len(k) == 3 and set(owned) <= set(k)), 1)
+            table[owned] = round(
+                statistics.fmean(v for k, v in table.items() if len(k) == 3 and set(owned) <= set(k)), 1
+            )
     return table
 
 
-def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1,
-          search_rounds: int = 0, search_games: int = 0, step: float = 1.0) -> tuple[dict, dict]:
+def learn(
+    rounds: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    average: int = 1,
+    search_rounds: int = 0,
+    search_games: int = 0,
+    step: float = 1.0,
+) -> tuple[dict, dict]:
     table: dict = {}
     finals: list = []
     last: list[dict] = []  # the last `average` rounds' tables
@@ -165,8 +174,9 @@ def learn(rounds: int, games: int, seed: int, jobs: int, average: int = 1,
         searching = round_ >= rounds
         played = search_games if searching else games
         numbers = numbers_table(finals) if searching else None
-        chunks = [(k * played // jobs, (k + 1) * played // jobs, f"{seed}:{round_}", table, numbers)
-                  for k in range(jobs)]
+        chunks = [
+            (k * played // jobs, (k + 1) * played // jobs, f"{seed}:{round_}", table, numbers) for k in range(jobs)
+        ]
         with Pool(jobs) as pool:
             results = pool.map(play, chunks)
         sums: dict = defaultdict(float)
@@ -203,38 +213,61 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--average", type=int, default=1, help="ship the mean of the last N rounds' tables")
-    parser.add_argument("--search-rounds", type=int, default=0,
-                        help="further rounds played with strong's search (slower, on the bot's own policy)")
+    parser.add_argument(
+        "--search-rounds",
+        type=int,
+        default=0,
+        help="further rounds played with strong's search (slower, on the bot's own policy)",
+    )
     parser.add_argument("--search-games", type=int, default=2000, help="solo games per search round")
-    parser.add_argument("--step", type=float, default=1.0,
-                        help="move each known entry this share of the way to the round's estimate")
-    parser.add_argument("--joint-games", type=int, default=0,
-                        help="games played with strong's search to learn the joint correction (0: none)")
-    parser.add_argument("--keep-tables", action="store_true",
-                        help="keep the shipped row and EXTRA-numbers tables, learn only the joint correction")
+    parser.add_argument(
+        "--step", type=float, default=1.0, help="move each known entry this share of the way to the round's estimate"
+    )
+    parser.add_argument(
+        "--joint-games",
+        type=int,
+        default=0,
+        help="games played with strong's search to learn the joint correction (0: none)",
+    )
+    parser.add_argument(
+        "--keep-tables",
+        action="store_true",
+        help="keep the shipped row and EXTRA-numbers tables, learn only the joint correction",
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    command = (f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
-               f" --average {args.average} --step {args.step}"
-               + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else ""))
+    command = (
+        f"    python scripts/extra_table.py --rounds {args.rounds} --games {args.games} --seed {args.seed}"
+        f" --average {args.average} --step {args.step}"
+        + (f" --search-rounds {args.search_rounds} --search-games {args.search_games}" if args.search_rounds else "")
+    )
     if args.keep_tables:
         from firmware.games.extra.table import NUMBERS, TABLE
 
         table, numbers = TABLE, NUMBERS
         # the shipped tables' own command comes first
         command = next(line for line in args.out.read_text().splitlines() if "--rounds" in line)
-        command += f"\n    python scripts/extra_table.py --keep-tables --joint-games {args.joint_games} --seed {args.seed}"
+        command += (
+            f"\n    python scripts/extra_table.py --keep-tables --joint-games {args.joint_games} --seed {args.seed}"
+        )
     else:
-        table, numbers = learn(args.rounds, args.games, args.seed, args.jobs, args.average,
-                               args.search_rounds, args.search_games, args.step)
+        table, numbers = learn(
+            args.rounds,
+            args.games,
+            args.seed,
+            args.jobs,
+            args.average,
+            args.search_rounds,
+            args.search_games,
+            args.step,
+        )
         if args.joint_games:
             command += f" --joint-games {args.joint_games}"
     joint = learn_joint(args.joint_games, args.seed, args.jobs, table, numbers) if args.joint_games else {}
     rows = pprint.pformat(dict(sorted(table.items())), width=110, compact=True)
     owned = pprint.pformat(dict(sorted(numbers.items(), key=lambda kv: (len(kv[0]), kv[0]))), width=110, compact=True)
     args.out.write_text(
-        '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n'
-        + command + "\n\n"
+        '"""Generated by scripts/extra_table.py (do not edit): the EXTRA! strong bot\'s tables.\n\n' + command + "\n\n"
         "TABLE: (row index, crosses, rolls to come, other rows in play, group) -> expected final row\n"
         "score (crosses 0: an empty row, what the rolls to come will make of it; group: how much the\n"
         "EXTRA numbers owned cut the row's chances, firmware.games.extra.model.groups).\n"

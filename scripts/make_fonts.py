@@ -100,12 +100,14 @@ def fit_pitch(rows: list[str]) -> list[str]:
     blank = "." * len(rows[0])
     if "#" in rows[10]:
         cut = next((r for r in range(3, 10) if rows[r] == rows[r + 1]), 9)
-        rows = rows[:cut] + rows[cut + 1:] + [blank]
+        rows = rows[:cut] + rows[cut + 1 :] + [blank]
     if "#" in rows[0]:
+
         def unlike(r: int) -> tuple[int, float]:
             return sum(a != b for a, b in zip(rows[r], rows[r - 1])), -r
+
         cut = min(range(4, 8), key=unlike)
-        rows = [blank] + rows[:cut] + rows[cut + 1:]
+        rows = [blank] + rows[:cut] + rows[cut + 1 :]
     return rows
 
 
@@ -126,14 +128,30 @@ def large_glyphs(path: str) -> dict[str, list[str]]:
     return glyphs
 
 
-def write(name: str, cell: tuple[int, int], bleed: tuple[int, int], line: int, top: int, baseline: int, source: str,
-          glyphs: dict[str, list[str]]) -> None:
-    lines = [f"# xtraboard bitmap font {name!r}: {source}",
-             "# Licence: firmware/ui/fonts/LICENSES.md. Regenerate with scripts/make_fonts.py, or edit by hand:",
-             "# one block per glyph, '#' = lit pixel, cell rows from the top. `cell` = advance × rows,",
-             "# `bleed` = extra columns left and right of the cell (over the characters beside it),",
-             "# `top` = the first row's offset from the y a text is drawn at.",
-             f"name {name}", f"cell {cell[0]} {cell[1]}", f"bleed {bleed[0]} {bleed[1]}", f"line {line}", f"top {top}", f"baseline {baseline}", ""]
+def write(
+    name: str,
+    cell: tuple[int, int],
+    bleed: tuple[int, int],
+    line: int,
+    top: int,
+    baseline: int,
+    source: str,
+    glyphs: dict[str, list[str]],
+) -> None:
+    lines = [
+        f"# xtraboard bitmap font {name!r}: {source}",
+        "# Licence: firmware/ui/fonts/LICENSES.md. Regenerate with scripts/make_fonts.py, or edit by hand:",
+        "# one block per glyph, '#' = lit pixel, cell rows from the top. `cell` = advance × rows,",
+        "# `bleed` = extra columns left and right of the cell (over the characters beside it),",
+        "# `top` = the first row's offset from the y a text is drawn at.",
+        f"name {name}",
+        f"cell {cell[0]} {cell[1]}",
+        f"bleed {bleed[0]} {bleed[1]}",
+        f"line {line}",
+        f"top {top}",
+        f"baseline {baseline}",
+        "",
+    ]
     for char in sorted(glyphs):
         shown = char if char.isprintable() and char != " " else ""
         lines.append(f"glyph U+{ord(char):04X} {shown}".rstrip())
@@ -143,10 +161,26 @@ def write(name: str, cell: tuple[int, int], bleed: tuple[int, int], line: int, t
 
 
 def main() -> None:
-    write("small", (6, 11), (1, 1), 10, -1, 8, "Pillow's built-in courB08 (X11 Adobe Courier Bold 8), reshaped for 10-px lines, + hand-drawn extras",
-          small_glyphs())
-    write("large", (8, 15), (0, 0), 15, 0, 11, "DejaVu Sans Mono Bold at 12 px, 1 bit per pixel",
-          large_glyphs(sys.argv[1] if len(sys.argv) > 1 else DEJAVU))
+    write(
+        "small",
+        (6, 11),
+        (1, 1),
+        10,
+        -1,
+        8,
+        "Pillow's built-in courB08 (X11 Adobe Courier Bold 8), reshaped for 10-px lines, + hand-drawn extras",
+        small_glyphs(),
+    )
+    write(
+        "large",
+        (8, 15),
+        (0, 0),
+        15,
+        0,
+        11,
+        "DejaVu Sans Mono Bold at 12 px, 1 bit per pixel",
+        large_glyphs(sys.argv[1] if len(sys.argv) > 1 else DEJAVU),
+    )
 
 
 if __name__ == "__main__":

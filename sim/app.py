@@ -1,12 +1,12 @@
 """`xtraboard sim`: the simulator, in a window (default) or headless.
 
-    xtraboard sim                                   # the window (keys: R roll, Enter OK,
-                                                    #   Backspace back, arrows; or click)
-    xtraboard sim --headless --scenario FILE [--screenshot out.png]
-    xtraboard sim --headless --demo GAME --seats N --seed S --record OUT.json [--screenshot out.png]
-    xtraboard sim --headless --debug-port PORT      # a board for `xtraboard hil` (docs/hil.md)
-    xtraboard sim --headless --demo GAME --board hardware/boards/ssd1322.toml --display-image oled.png
-    xtraboard sim --headless --demo GAME --lang de  # in German (de, en, fr; xx: the pseudo-locale)
+xtraboard sim                                   # the window (keys: R roll, Enter OK,
+                                                #   Backspace back, arrows; or click)
+xtraboard sim --headless --scenario FILE [--screenshot out.png]
+xtraboard sim --headless --demo GAME --seats N --seed S --record OUT.json [--screenshot out.png]
+xtraboard sim --headless --debug-port PORT      # a board for `xtraboard hil` (docs/hil.md)
+xtraboard sim --headless --demo GAME --board hardware/boards/ssd1322.toml --display-image oled.png
+xtraboard sim --headless --demo GAME --lang de  # in German (de, en, fr; xx: the pseudo-locale)
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from firmware.commands.run import lang
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
 from firmware.i18n import _, tr
+
 
 class DemoError(XtraboardError, RuntimeError):
     """The demo could not find its way through the board's menus."""
@@ -37,8 +38,9 @@ def speed(text: str) -> float | None:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(_("must be a number above 0 (or 0: as fast as possible), not {text}").format(
-            text=text[:40]))
+        raise argparse.ArgumentTypeError(
+            _("must be a number above 0 (or 0: as fast as possible), not {text}").format(text=text[:40])
+        )
     return value or None
 
 
@@ -60,27 +62,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, metavar="N", help=_("seats in the demo"))
     parser.add_argument("--seed", type=int, metavar="S", help=_("dice and bots seed (reproducible)"))
     parser.add_argument("--record", type=Path, metavar="OUT", help=_("write the demo's game record here"))
-    parser.add_argument("--screenshot", type=screenshot, metavar="PNG", help=_("save the simulator's picture at the end"))
-    parser.add_argument("--display-image", type=screenshot, metavar="PNG",
-                        help=_("headless: save the display's own pixels 1:1 at the end (the panel's width × height)"))
-    parser.add_argument("--state-dir", type=Path, metavar="DIR",
-                        help=_("keep games here (journal); a killed demo restarted with it continues"))
-    parser.add_argument("--board", type=Path, metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"))
-    parser.add_argument("--speed", type=speed, metavar="X",
-                        help=_("demo: run its clock X times faster than real time instead of instantly"
-                               " (0: instantly, as without --speed)"))
+    parser.add_argument(
+        "--screenshot", type=screenshot, metavar="PNG", help=_("save the simulator's picture at the end")
+    )
+    parser.add_argument(
+        "--display-image",
+        type=screenshot,
+        metavar="PNG",
+        help=_("headless: save the display's own pixels 1:1 at the end (the panel's width × height)"),
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help=_("keep games here (journal); a killed demo restarted with it continues"),
+    )
+    parser.add_argument(
+        "--board",
+        type=Path,
+        metavar="FILE",
+        help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"),
+    )
+    parser.add_argument(
+        "--speed",
+        type=speed,
+        metavar="X",
+        help=_(
+            "demo: run its clock X times faster than real time instead of instantly (0: instantly, as without --speed)"
+        ),
+    )
     parser.add_argument("--kiosk", action="store_true", help=_("resume the unfinished game at start"))
-    parser.add_argument("--lang", type=lang, metavar="LANG",
-                        help=_("the board's language: de, en or fr (xx: the pseudo-locale; default: its settings,"
-                               " else the board description's language)"))
+    parser.add_argument(
+        "--lang",
+        type=lang,
+        metavar="LANG",
+        help=_(
+            "the board's language: de, en or fr (xx: the pseudo-locale; default: its settings,"
+            " else the board description's language)"
+        ),
+    )
     parser.add_argument("--frames", type=int, metavar="N", help=_("window: quit after N frames (tests, smoke runs)"))
-    parser.add_argument("--true-size", action="store_true",
-                        help=_("window: show the OLED at its physical size beside the board (docs/simulator.md)"))
-    parser.add_argument("--dpi", type=float, metavar="DPI",
-                        help=_("window: your screen's pixels per inch for --true-size (default: from SDL, else 96)"))
-    parser.add_argument("--debug-port", type=int, metavar="PORT",
-                        help=_("headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
-                               "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given"))
+    parser.add_argument(
+        "--true-size",
+        action="store_true",
+        help=_("window: show the OLED at its physical size beside the board (docs/simulator.md)"),
+    )
+    parser.add_argument(
+        "--dpi",
+        type=float,
+        metavar="DPI",
+        help=_("window: your screen's pixels per inch for --true-size (default: from SDL, else 96)"),
+    )
+    parser.add_argument(
+        "--debug-port",
+        type=int,
+        metavar="PORT",
+        help=_(
+            "headless: serve a simulated board's debug service on 127.0.0.1:PORT for "
+            "`xtraboard hil` (0: any free port); its clock is fake unless --speed is given"
+        ),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,9 +135,14 @@ def run(args: argparse.Namespace) -> int:
         if args.scenario:
             from sim.scenario import run_scenario_file
 
-            return run_scenario_file(args.scenario, board_file=args.board, screenshot=args.screenshot,
-                                     state_dir=args.state_dir, display_image=args.display_image,
-                                     language=args.lang)
+            return run_scenario_file(
+                args.scenario,
+                board_file=args.board,
+                screenshot=args.screenshot,
+                state_dir=args.state_dir,
+                display_image=args.display_image,
+                language=args.lang,
+            )
         if args.headless:
             print(_("xtraboard sim --headless needs --scenario FILE or --demo GAME"), file=sys.stderr)
             return 2
@@ -115,21 +161,37 @@ def run_demo(args: argparse.Namespace) -> int:
     cls = game_class(args.demo)
     seats = args.seats if args.seats is not None else cls.min_players
     if not cls.min_players <= seats <= cls.max_players:
-        print("xtraboard sim: " + _("{game} is for {low} to {high} players, not {count}").format(
-            game=cls.title, low=cls.min_players, high=cls.max_players, count=seats), file=sys.stderr)
+        print(
+            "xtraboard sim: "
+            + _("{game} is for {low} to {high} players, not {count}").format(
+                game=cls.title, low=cls.min_players, high=cls.max_players, count=seats
+            ),
+            file=sys.stderr,
+        )
         return 2
     seed = args.seed if args.seed is not None else 0
-    board = SimBoard(board_file=args.board, seed=seed, state_dir=args.state_dir, speed=args.speed,
-                     language=args.lang, kiosk=args.kiosk)
+    board = SimBoard(
+        board_file=args.board,
+        seed=seed,
+        state_dir=args.state_dir,
+        speed=args.speed,
+        language=args.lang,
+        kiosk=args.kiosk,
+    )
     try:
         if not resume_same_demo(board, args.demo, seats, seed):
             waiting = board.journal.unfinished() if board.journal is not None else None
             if waiting is not None:
                 name = waiting.record.get("game")
                 title = game_class(name).title if name in game_names() else str(name)[:40]
-                print("xtraboard sim: " + _("the unfinished {game} game (game {id} in the journal) is set aside for the "
-                                            "demo; the journal keeps it").format(
-                    game=title, id=waiting.id), file=sys.stderr)
+                print(
+                    "xtraboard sim: "
+                    + _(
+                        "the unfinished {game} game (game {id} in the journal) is set aside for the "
+                        "demo; the journal keeps it"
+                    ).format(game=title, id=waiting.id),
+                    file=sys.stderr,
+                )
             start_demo(board, args.demo, seats)
         board.settle()
         session = board.app.session
@@ -147,8 +209,12 @@ def run_demo(args: argparse.Namespace) -> int:
             from sim.screenshot import save_display_image
 
             save_display_image(board, args.display_image)
-        print(json.dumps({"game": args.demo, "steps": len(record["steps"]), "result": record["result"]}
-                         | ({"kiosk": board.app.kiosk} if args.kiosk else {})))
+        print(
+            json.dumps(
+                {"game": args.demo, "steps": len(record["steps"]), "result": record["result"]}
+                | ({"kiosk": board.app.kiosk} if args.kiosk else {})
+            )
+        )
         return 0
     finally:
         board.close()
@@ -161,8 +227,12 @@ def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
     if stored is None:
         return False
     meta = stored.meta or {}
-    same = (stored.record.get("game") == game and len(stored.record.get("players", ())) == seats
-            and meta.get("mode") == "demo" and meta.get("seed") == seed)
+    same = (
+        stored.record.get("game") == game
+        and len(stored.record.get("players", ())) == seats
+        and meta.get("mode") == "demo"
+        and meta.get("seed") == seed
+    )
     if not same:
         return False
     from firmware.ui.menus import resume
@@ -189,8 +259,11 @@ def choose(board, label: str) -> None:
     is a banner over the screen, never a screen of its own, so it cannot hide the menu.)"""
     choice = getattr(board.app.screen, "choice", None)
     if choice is None:
-        raise DemoError(_("the demo looks for {label} but the board shows {title}, not a menu").format(
-            label=repr(label), title=repr(board.app.screen.title)))
+        raise DemoError(
+            _("the demo looks for {label} but the board shows {title}, not a menu").format(
+                label=repr(label), title=repr(board.app.screen.title)
+            )
+        )
     for _tap in range(len(choice.options)):
         if choice.current.label == label:
             board.tap("ok")

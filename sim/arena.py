@@ -37,16 +37,21 @@ MAX_STEPS = 20_000  # a game longer than this is a bug in a bot: stop and count 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=200,
-                        help="games per seating and level pairing (default 200)")
-    parser.add_argument("--solo-games", type=int, default=None,
-                        help="solo games per level, for games that keep a solo record (default: --games)")
+    parser.add_argument("--games", type=int, default=200, help="games per seating and level pairing (default 200)")
+    parser.add_argument(
+        "--solo-games",
+        type=int,
+        default=None,
+        help="solo games per level, for games that keep a solo record (default: --games)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--game", action="append", choices=game_names(),
-                        help="only this game (repeatable; default: every game)")
-    parser.add_argument("--levels", default=None,
-                        help="comma-separated levels to compare (default: every level of each game)")
+    parser.add_argument(
+        "--game", action="append", choices=game_names(), help="only this game (repeatable; default: every game)"
+    )
+    parser.add_argument(
+        "--levels", default=None, help="comma-separated levels to compare (default: every level of each game)"
+    )
 
 
 def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list[int], dict[str, list[float]], bool]:
@@ -129,7 +134,9 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def figures(name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: Sequence[str]) -> Iterator[tuple[str, float]]:
+def figures(
+    name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: Sequence[str]
+) -> Iterator[tuple[str, float]]:
     """The figures of one game from its played games."""
     by_label: dict[str, list[tuple[tuple[str, ...], Any]]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
@@ -147,8 +154,10 @@ def figures(name: str, results: list[tuple[str, tuple[str, ...], Any]], levels: 
             continue
         if label == "all_levels":
             for level in levels:
-                share = [sum(s for seat, s in zip(seats, shares) if seat == level) / seats.count(level)
-                         for seats, (shares, _) in played]
+                share = [
+                    sum(s for seat, s in zip(seats, shares) if seat == level) / seats.count(level)
+                    for seats, (shares, _) in played
+                ]
                 mean, se = _mean_se(share)
                 yield f"{name}_all_levels_{level}_win_rate", mean
                 yield f"{name}_all_levels_{level}_win_rate_se", se
@@ -178,8 +187,10 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
             levels = tuple(level.strip() for level in args.levels.split(","))
             unknown = [level for level in levels if level not in spec.levels]
             if unknown:
-                raise ValueError(f"{spec.title} has no bot level {', '.join(map(repr, unknown))}: "
-                                 f"expected some of {', '.join(spec.levels)}")
+                raise ValueError(
+                    f"{spec.title} has no bot level {', '.join(map(repr, unknown))}: "
+                    f"expected some of {', '.join(spec.levels)}"
+                )
         tasks = _tasks(name, levels, games, solo_games, args.seed)
         start = time.perf_counter()
         if args.jobs > 1:

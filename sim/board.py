@@ -41,16 +41,26 @@ class ScaledClock:
 
 
 class SimBoard:
-    def __init__(self, *, board_file: str | Path | None = None, seed: int | str | None = None,
-                 state_dir: str | Path | None = None, kiosk: bool = False, realtime: bool = False,
-                 dice: Any = None, speed: float | None = None, language: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        board_file: str | Path | None = None,
+        seed: int | str | None = None,
+        state_dir: str | Path | None = None,
+        kiosk: bool = False,
+        realtime: bool = False,
+        dice: Any = None,
+        speed: float | None = None,
+        language: str | None = None,
+    ) -> None:
         # The fake clock jumps from timer to timer (instant); the wall clock, optionally sped up
         # `speed` times, lets real time pass (the window, watching a demo, power-cut tests).
         self.speed = speed or 1.0
         if speed is not None:
             realtime = True
-        self.clock: Any = FakeClock(1000.0) if not realtime else (
-            time.monotonic if self.speed == 1.0 else ScaledClock(self.speed))
+        self.clock: Any = (
+            FakeClock(1000.0) if not realtime else (time.monotonic if self.speed == 1.0 else ScaledClock(self.speed))
+        )
         self.agent_wait_s = AGENT_WAIT_S  # 0: fake time goes on while agents think (tests of that)
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.loop = EventLoop(self.clock, events=self.events)

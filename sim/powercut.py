@@ -40,11 +40,25 @@ START_UP_SHARE = 0.25  # kills timed from the start; the others from the demo's 
 RUN_TIMEOUT_S = 120
 
 
-def demo_command(game: str, seats: int, seed: int, state_dir: Path, record: Path,
-                 speed: str | None) -> list[str]:
+def demo_command(game: str, seats: int, seed: int, state_dir: Path, record: Path, speed: str | None) -> list[str]:
     """The headless demo (`xtraboard sim --headless --demo ...`) as a subprocess command."""
-    command = [sys.executable, "-m", "firmware", "sim", "--headless", "--demo", game, "--seats", str(seats),
-               "--seed", str(seed), "--state-dir", str(state_dir), "--record", str(record)]
+    command = [
+        sys.executable,
+        "-m",
+        "firmware",
+        "sim",
+        "--headless",
+        "--demo",
+        game,
+        "--seats",
+        str(seats),
+        "--seed",
+        str(seed),
+        "--state-dir",
+        str(state_dir),
+        "--record",
+        str(record),
+    ]
     return command + (["--speed", speed] if speed else [])
 
 
@@ -65,22 +79,36 @@ class PowerCutResult:
         return not self.failures
 
     def line(self) -> str:
-        return (f"powercut: kills: {self.kills}, lost steps: {self.lost_steps}, diverged: {self.diverged}, "
-                f"games: {self.games} ({self.equal} equal), kill moments: {len(self.kept_lengths)}")
+        return (
+            f"powercut: kills: {self.kills}, lost steps: {self.lost_steps}, diverged: {self.diverged}, "
+            f"games: {self.games} ({self.equal} equal), kill moments: {len(self.kept_lengths)}"
+        )
 
 
 def reference_record(work_dir: Path, game: str, seats: int, seed: int) -> dict:
     """The record of the demo played once without interruption."""
     label = f"{game}-{seats}-{seed}"
     record = work_dir / f"{label}-reference.json"
-    subprocess.run(demo_command(game, seats, seed, work_dir / f"{label}-reference-state", record, None),
-                   check=True, capture_output=True, timeout=RUN_TIMEOUT_S)
+    subprocess.run(
+        demo_command(game, seats, seed, work_dir / f"{label}-reference-state", record, None),
+        check=True,
+        capture_output=True,
+        timeout=RUN_TIMEOUT_S,
+    )
     return json.loads(record.read_text(encoding="utf-8"))
 
 
-def kill_game(work_dir: Path, game: str, seats: int, seed: int, kills: int, rng: random.Random,
-              result: PowerCutResult, speed: str = SPEED,
-              kill_after_s: tuple[float, float] = KILL_AFTER_S) -> None:
+def kill_game(
+    work_dir: Path,
+    game: str,
+    seats: int,
+    seed: int,
+    kills: int,
+    rng: random.Random,
+    result: PowerCutResult,
+    speed: str = SPEED,
+    kill_after_s: tuple[float, float] = KILL_AFTER_S,
+) -> None:
     """Play one demo game to its end through up to `kills` SIGKILLs, adding to `result`."""
     label = f"{game}-{seats}-{seed}"
     reference = reference_record(work_dir, game, seats, seed)
@@ -89,8 +117,9 @@ def kill_game(work_dir: Path, game: str, seats: int, seed: int, kills: int, rng:
     done, kept = 0, None
     while True:
         since = journal_stamp(state_dir)
-        process = subprocess.Popen(demo_command(game, seats, seed, state_dir, record, speed),
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            demo_command(game, seats, seed, state_dir, record, speed), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         if done < kills:
             wait_for_kill_moment(process, state_dir, since, rng, kill_after_s)
             if process.poll() is None:
@@ -108,7 +137,9 @@ def kill_game(work_dir: Path, game: str, seats: int, seed: int, kills: int, rng:
             result.failures.append(f"{label}: the demo did not finish within {RUN_TIMEOUT_S} s")
             return
         if process.returncode != 0:
-            result.failures.append(f"{label}: the demo exited {process.returncode}: {err.decode(errors='replace').strip()}")
+            result.failures.append(
+                f"{label}: the demo exited {process.returncode}: {err.decode(errors='replace').strip()}"
+            )
             return
         break
     if not record.exists():
@@ -131,8 +162,9 @@ def journal_stamp(state_dir: Path) -> tuple[tuple[int, int] | None, ...]:
     return tuple(stamps)
 
 
-def wait_for_kill_moment(process: subprocess.Popen, state_dir: Path, since: tuple, rng: random.Random,
-                         kill_after_s: tuple[float, float]) -> None:
+def wait_for_kill_moment(
+    process: subprocess.Popen, state_dir: Path, since: tuple, rng: random.Random, kill_after_s: tuple[float, float]
+) -> None:
     """Some kills land `kill_after_s` after the start (start-up included); the others a random
     moment after the demo's first journal write, so that a slow, busy machine's start-up does not
     swallow them all."""
@@ -172,8 +204,9 @@ def kept_games(state_dir: Path, previous: int | None) -> tuple[tuple[int, list] 
         return current, earlier
 
 
-def check_kept(state_dir: Path, reference: list, before: tuple[int, int] | None, label: str,
-               result: PowerCutResult) -> tuple[int, int] | None:
+def check_kept(
+    state_dir: Path, reference: list, before: tuple[int, int] | None, label: str, result: PowerCutResult
+) -> tuple[int, int] | None:
     """After a kill: the kept steps are a prefix of `reference`, no fewer than `before` (game id,
     steps kept after the previous kill). A demo killed after its game's end but before writing
     its record starts the same game afresh: then the earlier one must be kept whole. Returns the
@@ -187,8 +220,9 @@ def check_kept(state_dir: Path, reference: list, before: tuple[int, int] | None,
         if earlier != reference:  # the earlier game is not kept whole
             kept = len(earlier or [])
             result.lost_steps += len(reference) - kept
-            result.failures.append(f"{label}: kill {result.kills}: game {before[0]} kept {kept} of its "
-                                   f"{len(reference)} steps")
+            result.failures.append(
+                f"{label}: kill {result.kills}: game {before[0]} kept {kept} of its {len(reference)} steps"
+            )
             return None
         result.kept_lengths.add((label, len(reference)))
     if current is None:
@@ -215,9 +249,16 @@ def games_in_turn(seed: int, games: Sequence[str], seats: int | None) -> list[tu
     return plan
 
 
-def campaign(kills: int, seed: int, *, games: Sequence[str] | None = None, seats: int | None = None,
-             per_game: int = 26, work_dir: Path | None = None,
-             log: Callable[[str], None] | None = None) -> PowerCutResult:
+def campaign(
+    kills: int,
+    seed: int,
+    *,
+    games: Sequence[str] | None = None,
+    seats: int | None = None,
+    per_game: int = 26,
+    work_dir: Path | None = None,
+    log: Callable[[str], None] | None = None,
+) -> PowerCutResult:
     """`kills` SIGKILLs spread over demo games (at most `per_game` each), seeded; stops early at
     the first loss."""
     result = PowerCutResult()
@@ -246,8 +287,10 @@ def progress(line: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sim.powercut",
-                                     description="SIGKILL the self-playing demo at random moments; nothing may be lost.")
+    parser = argparse.ArgumentParser(
+        prog="python -m sim.powercut",
+        description="SIGKILL the self-playing demo at random moments; nothing may be lost.",
+    )
     parser.add_argument("--kills", type=int, default=100, help="how many kills in all (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the kill moments and the demo games")
     parser.add_argument("--game", choices=game_names(), action="append", help="only this game (repeatable)")
@@ -264,8 +307,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             cls = game_class(game)
             if not cls.min_players <= args.seats <= cls.max_players:
                 parser.error(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {args.seats}")
-    result = campaign(args.kills, args.seed, games=games, seats=args.seats, per_game=args.per_game,
-                      work_dir=args.work_dir, log=progress if args.verbose else None)
+    result = campaign(
+        args.kills,
+        args.seed,
+        games=games,
+        seats=args.seats,
+        per_game=args.per_game,
+        work_dir=args.work_dir,
+        log=progress if args.verbose else None,
+    )
     for failure in result.failures:
         print(f"LOST {failure}", file=sys.stderr)
     print(result.line())

@@ -134,7 +134,10 @@ class BoardRenderer:
         self.scale = scale
         self.footer = footer  # a line of help under the board (the window's keys)
         width_mm, height_mm = config.size_mm
-        self.size = (self.px(width_mm + 2 * MARGIN_MM), self.px(height_mm + 2 * MARGIN_MM + (FOOTER_MM if footer else 0)))
+        self.size = (
+            self.px(width_mm + 2 * MARGIN_MM),
+            self.px(height_mm + 2 * MARGIN_MM + (FOOTER_MM if footer else 0)),
+        )
         self._fonts: dict[tuple[int, bool], Any] = {}
         self._glows: dict[tuple[Colour, int], Any] = {}
         self._oled: tuple[bytes, Any] | None = None
@@ -252,8 +255,9 @@ class BoardRenderer:
         _disc(layer, (92, 98, 112), centre, r)
         pygame.draw.circle(layer, (52, 56, 66), centre, r, width=max(1, self.px(0.4)))
         d = round(r * 0.6)
-        pygame.draw.line(layer, (48, 52, 60), (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d),
-                         max(1, self.px(0.5)))
+        pygame.draw.line(
+            layer, (48, 52, 60), (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), max(1, self.px(0.5))
+        )
 
     def _cells(self, group: str) -> list[tuple[str, Point]]:
         return [(name, (c.x, c.y)) for name, c in self.config.leds.cells.items() if name.split(".")[0] == group]
@@ -285,11 +289,18 @@ class BoardRenderer:
             rect = pygame.Rect(0, 0, size, size)
             rect.center = self.at(point)
             pygame.draw.rect(layer, TILE, rect, border_radius=self.px(4))
-            pygame.draw.rect(layer, ACCENT if end else TILE_EDGE, rect, width=max(1, self.px(0.6)),
-                             border_radius=self.px(4))
+            pygame.draw.rect(
+                layer, ACCENT if end else TILE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(4)
+            )
             label = "START" if index == 0 else "FINISH" if index == last else str(index)
-            self._text(layer, label, self.at((point[0], point[1] + half - 3.4)), 2.6 if end else 3.0,
-                       ACCENT if end else INK_FAINT, bold=end)
+            self._text(
+                layer,
+                label,
+                self.at((point[0], point[1] + half - 3.4)),
+                2.6 if end else 3.0,
+                ACCENT if end else INK_FAINT,
+                bold=end,
+            )
         self._group_label(layer, "TRACK", [p for _, p in cells], TRACK_TILE_MM / 2 + 5.0)
 
     def _draw_ladder(self, layer: Any) -> None:
@@ -335,13 +346,22 @@ class BoardRenderer:
                 rect.center = self.at(point)
                 is_x = fieldno == last
                 pygame.draw.rect(layer, TILE, rect, border_radius=self.px(3))
-                pygame.draw.rect(layer, X_INK if is_x else TILE_EDGE, rect, width=max(1, self.px(0.6)),
-                                 border_radius=self.px(3))
+                pygame.draw.rect(
+                    layer, X_INK if is_x else TILE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(3)
+                )
                 if is_x:
-                    self._text(layer, "X", self.at((point[0] + GRID_TILE_MM / 2 - 3.0, point[1] - GRID_TILE_MM / 2 + 3.2)),
-                               3.0, X_INK, bold=True)
+                    self._text(
+                        layer,
+                        "X",
+                        self.at((point[0] + GRID_TILE_MM / 2 - 3.0, point[1] - GRID_TILE_MM / 2 + 3.2)),
+                        3.0,
+                        X_INK,
+                        bold=True,
+                    )
             first = min(fields, key=lambda item: item[1][0])[1]
-            self._text(layer, str(row), self.at((first[0] - GRID_TILE_MM / 2 - 5.0, first[1])), 3.6, INK_FAINT, bold=True)
+            self._text(
+                layer, str(row), self.at((first[0] - GRID_TILE_MM / 2 - 5.0, first[1])), 3.6, INK_FAINT, bold=True
+            )
         self._group_label(layer, "GRID", [p for _, p in cells], GRID_TILE_MM / 2 + 6.0)
 
     def _draw_dice(self, layer: Any) -> None:
@@ -356,7 +376,9 @@ class BoardRenderer:
         pad = 7.0
         for points in dice.values():
             left, top, right, bottom = self._bounds(points)
-            rect = pygame.Rect(self.at((left - pad, top - pad)), (self.px(right - left + 2 * pad), self.px(bottom - top + 2 * pad)))
+            rect = pygame.Rect(
+                self.at((left - pad, top - pad)), (self.px(right - left + 2 * pad), self.px(bottom - top + 2 * pad))
+            )
             pygame.draw.rect(layer, (10, 12, 16), rect.move(self.px(0.6), self.px(1.0)), border_radius=self.px(4.5))
             pygame.draw.rect(layer, DIE_BODY, rect, border_radius=self.px(4.5))
             pygame.draw.rect(layer, DIE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(4.5))
@@ -383,8 +405,10 @@ class BoardRenderer:
         pygame.draw.rect(layer, BEZEL, glass, border_radius=self.px(1.2))
         pygame.draw.rect(layer, (50, 56, 70), glass, width=1, border_radius=self.px(1.2))
         for corner in (module.topleft, module.topright, module.bottomleft, module.bottomright):
-            inset = (corner[0] + (self.px(1.3) if corner[0] == module.left else -self.px(1.3)),
-                     corner[1] + (self.px(1.3) if corner[1] == module.top else -self.px(1.3)))
+            inset = (
+                corner[0] + (self.px(1.3) if corner[0] == module.left else -self.px(1.3)),
+                corner[1] + (self.px(1.3) if corner[1] == module.top else -self.px(1.3)),
+            )
             _disc(layer, (200, 190, 150), inset, self.px(0.8))
             _disc(layer, DESK, inset, max(1, self.px(0.4)))
 
@@ -408,8 +432,16 @@ class BoardRenderer:
 
     def _draw_wordmark(self, layer: Any) -> None:
         width_mm, height_mm = self.config.size_mm
-        self._text(layer, "xtraboard", self.at((width_mm * 0.16, height_mm - 36.0)), 7.0, (58, 68, 90), bold=True,
-                   spacing=0.3, anchor="left")
+        self._text(
+            layer,
+            "xtraboard",
+            self.at((width_mm * 0.16, height_mm - 36.0)),
+            7.0,
+            (58, 68, 90),
+            bold=True,
+            spacing=0.3,
+            anchor="left",
+        )
 
     def _draw_socket(self, layer: Any, name: str) -> None:
 
@@ -524,8 +556,18 @@ class BoardRenderer:
             self._fonts[key] = font
         return font
 
-    def _text(self, surface: Any, text: str, at: tuple[int, int], size_mm: float, colour: Colour, *,
-              bold: bool = False, spacing: float = 0.0, anchor: str = "center") -> None:
+    def _text(
+        self,
+        surface: Any,
+        text: str,
+        at: tuple[int, int],
+        size_mm: float,
+        colour: Colour,
+        *,
+        bold: bool = False,
+        spacing: float = 0.0,
+        anchor: str = "center",
+    ) -> None:
         """Text centred (or left-aligned) on `at`; `spacing` adds mm between letters."""
         font = self._font(size_mm, bold)
         glyphs = [font.render(char, True, colour) for char in text] if spacing else [font.render(text, True, colour)]
@@ -558,6 +600,11 @@ def _disc(surface: Any, colour: tuple[int, ...], centre: tuple[int, int], radius
 
 def _led_mm(name: str, leds: int) -> float:
     group = name.split(".")[0]
-    base = {"track": TRACK_LED_MM, "ladder": LADDER_LED_MM, "grid": GRID_LED_MM, "dice": PIP_LED_MM,
-            "seat": SEAT_LED_MM}.get(group, GRID_LED_MM)
+    base = {
+        "track": TRACK_LED_MM,
+        "ladder": LADDER_LED_MM,
+        "grid": GRID_LED_MM,
+        "dice": PIP_LED_MM,
+        "seat": SEAT_LED_MM,
+    }.get(group, GRID_LED_MM)
     return base * (1.25 if leds > 1 else 1.0)  # start and finish: two LEDs under one bigger window

@@ -85,6 +85,7 @@ def tables(rng: random.Random, games: Sequence[str] | None = None) -> list[Table
 
 # --- driving the menus by buttons ---------------------------------------------------------------
 
+
 def choose(board: SimBoard, label: str) -> None:
     """Move the cursor of the menu on screen to `label` and press OK (as a person would)."""
     try:
@@ -126,7 +127,9 @@ def set_setting(board: SimBoard, name: str, value: object) -> None:
     board.tap("back")
 
 
-def seat_up(board: SimBoard, table: TableSetup, rng: random.Random | None = None) -> list[tuple[str, Callable[[], None]]]:
+def seat_up(
+    board: SimBoard, table: TableSetup, rng: random.Random | None = None
+) -> list[tuple[str, Callable[[], None]]]:
     """The presses that start `table`: Play GAME → N players → each seat's kind (LEFT/RIGHT),
     sometimes another colour (ROLL) → OK. Returned as (what, do) pairs, to be done in order."""
     count = len(table.seats)
@@ -145,6 +148,7 @@ def seat_up(board: SimBoard, table: TableSetup, rng: random.Random | None = None
 
 # --- the campaign ---------------------------------------------------------------------------
 
+
 @dataclass
 class Summary:
     seed: int | str
@@ -161,18 +165,26 @@ class Summary:
     seat_kinds: Counter[str] = field(default_factory=Counter)
 
     def line(self) -> str:
-        return (f"robustness: seed {self.seed}, {self.actions} actions, {self.tables} tables, "
-                f"{self.finished} games finished, {self.abandoned} abandoned, {self.undos} undos, "
-                f"{self.power_cuts} power cuts, {len(self.screens)} kinds of screen, "
-                f"refused steps: {self.refused}")
+        return (
+            f"robustness: seed {self.seed}, {self.actions} actions, {self.tables} tables, "
+            f"{self.finished} games finished, {self.abandoned} abandoned, {self.undos} undos, "
+            f"{self.power_cuts} power cuts, {len(self.screens)} kinds of screen, "
+            f"refused steps: {self.refused}"
+        )
 
 
 class Campaign:
     """`actions` seeded actions on a simulated board keeping its games in `state_dir`."""
 
-    def __init__(self, seed: int | str, actions: int, state_dir: str | Path,
-                 games: Sequence[str] | None = None, log: Callable[[str], None] | None = None,
-                 table_actions: tuple[int, int] = TABLE_ACTIONS) -> None:
+    def __init__(
+        self,
+        seed: int | str,
+        actions: int,
+        state_dir: str | Path,
+        games: Sequence[str] | None = None,
+        log: Callable[[str], None] | None = None,
+        table_actions: tuple[int, int] = TABLE_ACTIONS,
+    ) -> None:
         self.seed = seed
         self.budget = actions
         self.table_actions = table_actions
@@ -230,7 +242,7 @@ class Campaign:
 
         app = self.board.app
         if len(app.problems) > self._problems:
-            new = app.problems[self._problems:]
+            new = app.problems[self._problems :]
             self.summary.refused += len(new)
             return f"the board reported {new}"
         session = app.session
@@ -249,8 +261,10 @@ class Campaign:
         except ValueError as exc:
             return f"the journal's record does not replay: {exc}"
         if replayed != session.game.to_record():
-            return (f"the journal's record ({len(kept['steps'])} steps) replays to another game than the "
-                    f"board's ({len(session.game.history)} steps)")
+            return (
+                f"the journal's record ({len(kept['steps'])} steps) replays to another game than the "
+                f"board's ({len(session.game.history)} steps)"
+            )
         return None
 
     def _stack(self) -> str:
@@ -401,9 +415,15 @@ class Campaign:
         self._dead.clear()
 
 
-def run_campaign(seed: int | str, actions: int, *, games: Sequence[str] | None = None,
-                 state_dir: str | Path | None = None, log: Callable[[str], None] | None = None,
-                 table_actions: tuple[int, int] = TABLE_ACTIONS) -> Summary:
+def run_campaign(
+    seed: int | str,
+    actions: int,
+    *,
+    games: Sequence[str] | None = None,
+    state_dir: str | Path | None = None,
+    log: Callable[[str], None] | None = None,
+    table_actions: tuple[int, int] = TABLE_ACTIONS,
+) -> Summary:
     """Run a campaign (in a temporary state directory unless given); RobustnessError on a
     finding. Shorter `table_actions` visit more tables in the same number of actions."""
     if state_dir is not None:
@@ -417,8 +437,9 @@ def progress(line: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sim.robustness",
-                                     description="Mash every screen of every game; stop at the first finding.")
+    parser = argparse.ArgumentParser(
+        prog="python -m sim.robustness", description="Mash every screen of every game; stop at the first finding."
+    )
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (the same seed replays exactly)")
     parser.add_argument("--actions", type=int, default=5000, help="how many actions (default 5000)")
     parser.add_argument("--game", choices=game_names(), action="append", help="only this game (repeatable)")
@@ -429,12 +450,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--actions must be at least 1, not {args.actions}")
     log = progress if args.verbose else None
     try:
-        summary = run_campaign(args.seed, args.actions, games=args.game or game_names(),
-                               state_dir=args.state_dir, log=log)
+        summary = run_campaign(
+            args.seed, args.actions, games=args.game or game_names(), state_dir=args.state_dir, log=log
+        )
     except RobustnessError as exc:
         print(f"FINDING {exc}", file=sys.stderr)
-        print(f"reproduce: python -m sim.robustness --seed {args.seed} --actions {args.actions}"
-              + "".join(f" --game {g}" for g in args.game or ()), file=sys.stderr)
+        print(
+            f"reproduce: python -m sim.robustness --seed {args.seed} --actions {args.actions}"
+            + "".join(f" --game {g}" for g in args.game or ()),
+            file=sys.stderr,
+        )
         return 1
     print(summary.line())
     return 0

@@ -63,8 +63,12 @@ def _sdl_dpi() -> float | None:
 
 
 def _sdl_library(package: Path) -> str | None:
-    patterns = [str(package.parent / "pygame.libs" / "libSDL2-2*.so*"), str(package / ".dylibs" / "libSDL2-2*.dylib"),
-                str(package / "SDL2.dll"), str(package.parent / "pygame.libs" / "SDL2*.dll")]
+    patterns = [
+        str(package.parent / "pygame.libs" / "libSDL2-2*.so*"),
+        str(package / ".dylibs" / "libSDL2-2*.dylib"),
+        str(package / "SDL2.dll"),
+        str(package.parent / "pygame.libs" / "SDL2*.dll"),
+    ]
     found = [path for pattern in patterns for path in sorted(glob.glob(pattern))]
     return found[0] if found else os.environ.get("PYSDL2_DLL_PATH") or None
 
@@ -78,8 +82,9 @@ def oled_rgb(image: Any, size: tuple[int, int]) -> Any:
     from sim.render import OLED_OFF, OLED_ON
 
     grey = image.convert("L")
-    rgb = Image.merge("RGB", [grey.point(lambda v, lo=lo, hi=hi: lo + (hi - lo) * v // 255)
-                              for lo, hi in zip(OLED_OFF, OLED_ON)])
+    rgb = Image.merge(
+        "RGB", [grey.point(lambda v, lo=lo, hi=hi: lo + (hi - lo) * v // 255) for lo, hi in zip(OLED_OFF, OLED_ON)]
+    )
     enlarge = size[0] >= image.width
     return rgb.resize(size, Image.Resampling.NEAREST if enlarge else Image.Resampling.BOX)
 

@@ -64,8 +64,15 @@ class SimWindow:
     each frame advances the clock by one frame's time, so runs are exactly repeatable.
     """
 
-    def __init__(self, board: Any, *, scale: float | None = None, fps: int = FPS, true_size: bool = False,
-                 dpi: float | None = None) -> None:
+    def __init__(
+        self,
+        board: Any,
+        *,
+        scale: float | None = None,
+        fps: int = FPS,
+        true_size: bool = False,
+        dpi: float | None = None,
+    ) -> None:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
@@ -240,8 +247,14 @@ def run_window(args: argparse.Namespace) -> int:
     if frames is not None and frames < 1:
         print("xtraboard sim: " + _("--frames must be at least 1, got {frames}").format(frames=frames), file=sys.stderr)
         return 2
-    board = SimBoard(board_file=args.board, seed=args.seed, state_dir=args.state_dir, kiosk=args.kiosk, realtime=True,
-                     language=getattr(args, "lang", None))
+    board = SimBoard(
+        board_file=args.board,
+        seed=args.seed,
+        state_dir=args.state_dir,
+        kiosk=args.kiosk,
+        realtime=True,
+        language=getattr(args, "lang", None),
+    )
     window = None
     try:
         if args.kiosk:
@@ -252,9 +265,14 @@ def run_window(args: argparse.Namespace) -> int:
         try:
             window = SimWindow(board, true_size=getattr(args, "true_size", False), dpi=getattr(args, "dpi", None))
         except pygame.error as exc:
-            print("xtraboard sim: " + _("cannot open a window ({error}); on a machine without a display use "
-                                        "--headless, or SDL_VIDEODRIVER=dummy with --frames N").format(error=exc),
-                  file=sys.stderr)
+            print(
+                "xtraboard sim: "
+                + _(
+                    "cannot open a window ({error}); on a machine without a display use "
+                    "--headless, or SDL_VIDEODRIVER=dummy with --frames N"
+                ).format(error=exc),
+                file=sys.stderr,
+            )
             return 2
         window.run(frames)
         screenshot: Path | None = getattr(args, "screenshot", None)

@@ -23,7 +23,9 @@ def check_golden(folder: str, name: str, image: Image.Image) -> None:
     expected = Image.open(path).convert("L")
     assert expected.size == image.size, f"{name}: size {image.size}, golden {expected.size}"
     diff = ImageChops.difference(expected, image.convert("L")).getbbox()
-    assert diff is None, f"{name} differs from {path} within {diff}; look at both, then regenerate with XTRABOARD_REGEN_GOLDEN=1"
+    assert diff is None, (
+        f"{name} differs from {path} within {diff}; look at both, then regenerate with XTRABOARD_REGEN_GOLDEN=1"
+    )
 
 
 def check_profile_golden(profile: str, name: str, image: Image.Image) -> None:

@@ -97,8 +97,9 @@ class Message:
 class Subscriber:
     """A paho client subscribed to `topics`, keeping every message it receives."""
 
-    def __init__(self, broker: Broker, topics: tuple[str, ...] = ("#",), username: str | None = None,
-                 password: str | None = None) -> None:
+    def __init__(
+        self, broker: Broker, topics: tuple[str, ...] = ("#",), username: str | None = None, password: str | None = None
+    ) -> None:
         import paho.mqtt.client as mqtt
 
         self.messages: list[Message] = []

@@ -32,8 +32,15 @@ def decisions_of(game: Game, dice: DiceSource, limit: int | None = None) -> Iter
             raise RuntimeError("decisions_of: the caller applied no decision")
 
 
-def play_on(game: Game, dice: DiceSource, rng: random.Random | None = None, *, limit: int | None = None,
-            decide: Callable[[Game], Any] | None = None, each: Callable[[Game], None] | None = None) -> Game:
+def play_on(
+    game: Game,
+    dice: DiceSource,
+    rng: random.Random | None = None,
+    *,
+    limit: int | None = None,
+    decide: Callable[[Game], Any] | None = None,
+    each: Callable[[Game], None] | None = None,
+) -> Game:
     """Play `game` on (to its end, or until it has `limit` steps): rolls from `dice`, decisions
     from `decide(game)`, by default a random legal one drawn with `rng`; `each(game)` after every
     step (a journal append). Returns the game."""

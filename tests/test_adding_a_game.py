@@ -62,8 +62,18 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
 # --- the walkthrough as written ----------------------------------------------------------------
 def test_the_walkthrough_names_the_files_and_hooks_the_example_has() -> None:
     text = DOC.read_text(encoding="utf-8")
-    for name in ("rules.py", "screens.py", "bots.py", "__init__.py", "GameView", "register_game", "--game-module",
-                 GAMES_ENV, "BUILTIN", "examples/highdie"):
+    for name in (
+        "rules.py",
+        "screens.py",
+        "bots.py",
+        "__init__.py",
+        "GameView",
+        "register_game",
+        "--game-module",
+        GAMES_ENV,
+        "BUILTIN",
+        "examples/highdie",
+    ):
         assert name in text, name
     folder = ROOT / "examples" / "highdie"
     assert {"__init__.py", "rules.py", "screens.py", "bots.py"} <= {p.name for p in folder.iterdir()}
@@ -203,8 +213,16 @@ def test_the_engine_protocol_plays_it(toy: GameSpec, how: str) -> None:
     env = dict(os.environ, **{GAMES_ENV: "examples.highdie"}) if how == GAMES_ENV else dict(os.environ)
     if how == "--game-module":
         argv[3:3] = ["--game-module", "examples.highdie"]
-    done = subprocess.run(argv, input=f"xdp\n{position}\ngo\nquit\n", capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=60, check=True)
+    done = subprocess.run(
+        argv,
+        input=f"xdp\n{position}\ngo\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=True,
+    )
     assert done.stderr == ""
     move = json.loads(done.stdout.splitlines()[-1].removeprefix("bestmove "))
     assert move == {"do": "again"}  # a 3 is low: the easy (and strongest) level rolls again

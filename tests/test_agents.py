@@ -251,8 +251,11 @@ class Oracle(Agent):
     def ask(self, question: Question) -> None:
         self.questions.append(question)
         record = question.game.to_record()  # what a line protocol would send
-        threading.Thread(target=lambda: self.post(AgentAnswer(question.token, choose(question.game, question.rng))),
-                         daemon=True, name=f"oracle-{len(record['steps'])}").start()
+        threading.Thread(
+            target=lambda: self.post(AgentAnswer(question.token, choose(question.game, question.rng))),
+            daemon=True,
+            name=f"oracle-{len(record['steps'])}",
+        ).start()
 
 
 class OracleSeats(Agents):

@@ -27,8 +27,13 @@ from sim.scenario import ScenarioError, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = str(10**30)
-RECORD = {"format": "xtraboard-record", "version": 1, "game": "extra", "players": [{"name": "Marie"}],
-          "steps": [{"roll": [1, 2, 2, 3, 5]}]}
+RECORD = {
+    "format": "xtraboard-record",
+    "version": 1,
+    "game": "extra",
+    "players": [{"name": "Marie"}],
+    "steps": [{"roll": [1, 2, 2, 3, 5]}],
+}
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -50,8 +55,9 @@ def one_line(err: str) -> str:
 
 
 def subprocess_cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware", *argv], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 # --- replay: records are a format, be strict ------------------------------------------------
@@ -71,16 +77,18 @@ def test_replay_refuses_a_version_that_is_not_the_integer_1(capsys, tmp_path, ve
 
 
 def test_replay_refuses_an_unknown_key_in_a_step_naming_step_and_key(capsys, tmp_path):
-    record = dict(RECORD, steps=[{"roll": [1, 2, 2, 3, 5]}, {"player": 0, "extra": 0, "pairs": [[1, 2], [3, 4]],
-                                                               "colour": "red"}])
+    record = dict(
+        RECORD, steps=[{"roll": [1, 2, 2, 3, 5]}, {"player": 0, "extra": 0, "pairs": [[1, 2], [3, 4]], "colour": "red"}]
+    )
     code, line = replay(capsys, tmp_path, json.dumps(record))
     assert code == 2
     assert line.startswith("xtraboard replay: step 1: ") and "unknown key 'colour'" in line
 
 
 def test_replay_refuses_keys_of_another_kind_of_step(capsys, tmp_path):
-    record = dict(RECORD, game="levelx", players=[{"name": "A"}, {"name": "B"}],
-                  steps=[{"roll": [1, 2, 3, 4], "rung": 3}])
+    record = dict(
+        RECORD, game="levelx", players=[{"name": "A"}, {"name": "B"}], steps=[{"roll": [1, 2, 3, 4], "rung": 3}]
+    )
     code, line = replay(capsys, tmp_path, json.dumps(record))
     assert code == 2 and "step 0: " in line and "unknown key 'rung'" in line
 
@@ -102,8 +110,13 @@ def test_replay_of_a_5000_digit_number_is_one_line(capsys, tmp_path):
 
 def test_replay_of_a_record_nested_100000_deep_is_one_line(tmp_path):
     path = tmp_path / "deep.json"
-    path.write_text('{"format": "xtraboard-record", "version": 1, "game": "extra", "players": [], "steps": '
-                    + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    path.write_text(
+        '{"format": "xtraboard-record", "version": 1, "game": "extra", "players": [], "steps": '
+        + "[" * 100_000
+        + "]" * 100_000
+        + "}",
+        encoding="utf-8",
+    )
     done = subprocess_cli("replay", str(path))
     assert done.returncode == 2 and done.stdout == ""
     line = one_line(done.stderr)
@@ -111,8 +124,14 @@ def test_replay_of_a_record_nested_100000_deep_is_one_line(tmp_path):
 
 
 def test_replay_of_binary_standard_input_is_one_line():
-    done = subprocess.run([sys.executable, "-m", "firmware", "replay", "-"], cwd=ROOT, capture_output=True,
-                          input=b"\x89PNG\r\n\x1a\n\xff\xfe", timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "replay", "-"],
+        cwd=ROOT,
+        capture_output=True,
+        input=b"\x89PNG\r\n\x1a\n\xff\xfe",
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert done.returncode == 2 and done.stdout == b""
     line = one_line(done.stderr.decode())
     assert line.startswith("xtraboard replay: cannot read standard input: ") and "utf-8" in line
@@ -142,14 +161,30 @@ def damage(state: Path, sql: str, *params: object) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("column, value, problem", [
-    ("result", json.dumps({"scores": [10, 20], "rows": [{}, {}], "winners": [7]}), "winner 7"),
-    ("result", json.dumps(["not", "an", "object"]), "result"),
-    ("header", json.dumps({"format": "xtraboard-record", "version": 1, "game": "extra",
-                           "players": [{"name": str(i)} for i in range(9)]}), "9 players"),
-    ("header", json.dumps({"format": "xtraboard-record", "version": 1, "game": "extra", "players": []}),
-     "0 players"),
-])
+@pytest.mark.parametrize(
+    "column, value, problem",
+    [
+        ("result", json.dumps({"scores": [10, 20], "rows": [{}, {}], "winners": [7]}), "winner 7"),
+        ("result", json.dumps(["not", "an", "object"]), "result"),
+        (
+            "header",
+            json.dumps(
+                {
+                    "format": "xtraboard-record",
+                    "version": 1,
+                    "game": "extra",
+                    "players": [{"name": str(i)} for i in range(9)],
+                }
+            ),
+            "9 players",
+        ),
+        (
+            "header",
+            json.dumps({"format": "xtraboard-record", "version": 1, "game": "extra", "players": []}),
+            "0 players",
+        ),
+    ],
+)
 def test_records_list_names_a_bad_finished_game_and_lists_the_others(capsys, tmp_path, column, value, problem):
     first, bad, last = journal_with_games(tmp_path)
     damage(tmp_path, f"UPDATE games SET {column} = ? WHERE id = ?", value, bad)
@@ -267,8 +302,9 @@ def test_sim_speed_0_means_as_fast_as_possible(capsys):
 
 def test_sim_screenshot_naming_a_folder_is_refused_before_anything_runs(capsys, tmp_path):
     record = tmp_path / "demo.json"
-    code, out, err = cli(capsys, "sim", "--headless", "--demo", "extra", "--record", str(record),
-                         "--screenshot", str(tmp_path))
+    code, out, err = cli(
+        capsys, "sim", "--headless", "--demo", "extra", "--record", str(record), "--screenshot", str(tmp_path)
+    )
     assert code == 2 and out == ""
     line = one_line(err)
     assert "--screenshot" in line and str(tmp_path) in line and "is a folder" in line
@@ -276,8 +312,9 @@ def test_sim_screenshot_naming_a_folder_is_refused_before_anything_runs(capsys, 
 
 
 def test_sim_screenshot_in_a_missing_folder_is_refused(capsys, tmp_path):
-    code, out, err = cli(capsys, "sim", "--headless", "--demo", "extra", "--screenshot",
-                         str(tmp_path / "no" / "shot.png"))
+    code, out, err = cli(
+        capsys, "sim", "--headless", "--demo", "extra", "--screenshot", str(tmp_path / "no" / "shot.png")
+    )
     assert code == 2 and out == ""
     line = one_line(err)
     assert "--screenshot" in line and "does not exist" in line
@@ -298,12 +335,15 @@ def test_sim_demo_starts_over_an_unfinished_game_and_keeps_it_in_the_journal(cap
     journal = Journal(tmp_path)
     waiting = journal.start_game(new_game("exxtra", ["Ann", "Bob", "Cy"]).to_record())
     journal.close()
-    code, out, err = cli(capsys, "sim", "--headless", *kiosk, "--demo", "extra", "--seed", "1",
-                         "--state-dir", str(tmp_path))
+    code, out, err = cli(
+        capsys, "sim", "--headless", *kiosk, "--demo", "extra", "--seed", "1", "--state-dir", str(tmp_path)
+    )
     assert code == 0, err
     assert json.loads(out)["game"] == "extra"
-    assert one_line(err) == (f"xtraboard sim: the unfinished EXXTRA game (game {waiting} in the journal) is set "
-                             "aside for the demo; the journal keeps it")
+    assert one_line(err) == (
+        f"xtraboard sim: the unfinished EXXTRA game (game {waiting} in the journal) is set "
+        "aside for the demo; the journal keeps it"
+    )
     journal = Journal(tmp_path, read_only=True)
     assert journal.unfinished() is None
     assert any(g.id == waiting and g.record["players"][0]["name"] == "Ann" for g in journal.all_games())
@@ -311,7 +351,7 @@ def test_sim_demo_starts_over_an_unfinished_game_and_keeps_it_in_the_journal(cap
 
 
 # --- scenario and board files ----------------------------------------------------------------
-@pytest.mark.parametrize("content", [b"name = \"caf\xe9\"\n", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xff"])
+@pytest.mark.parametrize("content", [b'name = "caf\xe9"\n', b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xff"])
 def test_a_scenario_that_is_not_utf8_is_refused_naming_the_file(capsys, tmp_path, content):
     path = tmp_path / "scenario.toml"
     path.write_bytes(content)
@@ -323,7 +363,7 @@ def test_a_scenario_that_is_not_utf8_is_refused_naming_the_file(capsys, tmp_path
 
 
 def deep_toml(depth: int) -> str:
-    return "name = \"deep\"\nx = " + "[" * depth + "]" * depth + "\n"
+    return 'name = "deep"\nx = ' + "[" * depth + "]" * depth + "\n"
 
 
 def test_a_scenario_nested_5000_deep_is_one_line(tmp_path):

@@ -16,5 +16,9 @@ def test_bench_engines_prints_every_figure(capsys):
 def test_bench_bots_prints_level_figures(capsys) -> None:
     assert main(["bench", "bots", "--games", "2", "--solo-games", "2", "--game", "levelx"]) == 0
     names = {line.split(":")[0] for line in capsys.readouterr().out.splitlines()}
-    assert {"levelx_strong_vs_medium_win_rate", "levelx_strong_vs_medium_win_rate_se",
-            "levelx_all_levels_strong_win_rate", "levelx_strong_decision_ms_p99"} <= names
+    assert {
+        "levelx_strong_vs_medium_win_rate",
+        "levelx_strong_vs_medium_win_rate_se",
+        "levelx_all_levels_strong_win_rate",
+        "levelx_strong_decision_ms_p99",
+    } <= names

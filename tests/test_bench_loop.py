@@ -11,9 +11,16 @@ pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecate
 def test_bench_loop_prints_every_figure(capsys):
     assert main(["bench", "loop", "--idle-seconds", "0.3", "--samples", "20"]) == 0
     figures = dict(line.split(": ") for line in capsys.readouterr().out.splitlines())
-    for name in ("edge_to_push_p50_ms", "edge_to_push_p99_ms", "idle_cpu_percent", "peak_rss_mb",
-                 "edge_to_push_thinking_p50_ms", "edge_to_push_thinking_p99_ms",
-                 "i2c_bytes_cursor_move", "i2c_bytes_full_frame"):
+    for name in (
+        "edge_to_push_p50_ms",
+        "edge_to_push_p99_ms",
+        "idle_cpu_percent",
+        "peak_rss_mb",
+        "edge_to_push_thinking_p50_ms",
+        "edge_to_push_thinking_p99_ms",
+        "i2c_bytes_cursor_move",
+        "i2c_bytes_full_frame",
+    ):
         assert float(figures[name]) >= 0, name
     # Exact and deterministic: a cursor move sends only the changed columns of changed pages.
     assert float(figures["i2c_bytes_full_frame"]) == 1063

@@ -236,12 +236,20 @@ def look(board: SimBoard) -> Look:
     seat = (screen.kind(), screen.seat.colour) if isinstance(screen, SeatScreen) else None
     values = (screen.index, *screen.values) if isinstance(screen, FaceEntryScreen) else None
     index = choice.index if choice is not None else screen.index if isinstance(screen, ResultScreen) else None
-    return Look(screen, len(app.stack), index,
-                len(choice.options) if choice is not None else 0,
-                len(app.session.game.history) if app.session is not None else -1, app.session,
-                seat, values,
-                _scrolled(screen), play.view if play is not None else None, app.settings,
-                getattr(choice, "level", None))
+    return Look(
+        screen,
+        len(app.stack),
+        index,
+        len(choice.options) if choice is not None else 0,
+        len(app.session.game.history) if app.session is not None else -1,
+        app.session,
+        seat,
+        values,
+        _scrolled(screen),
+        play.view if play is not None else None,
+        app.settings,
+        getattr(choice, "level", None),
+    )
 
 
 def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
@@ -328,6 +336,7 @@ def test_each_row_of_the_table_is_what_the_board_does(row: Row) -> None:
         after = look(board)
         assert effect(row.tag, board, before, after), (
             f"docs/board.md says {row.screen} × {row.gesture} → {row.tag} ({row.does}); "
-            f"the board showed {' | '.join(board.screen_text())}")
+            f"the board showed {' | '.join(board.screen_text())}"
+        )
     finally:
         board.close()

@@ -47,8 +47,9 @@ def test_the_operators_file_wins_over_the_shipped_default(system_board: Path) ->
     assert load_board().name == "café board"
 
 
-def test_the_environment_wins_over_the_operators_file(system_board: Path, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_wins_over_the_operators_file(
+    system_board: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     renamed_board(system_board, "café board")
     bench = renamed_board(tmp_path / "bench.toml", "bench board")
     monkeypatch.setenv(BOARD_ENV, str(bench))

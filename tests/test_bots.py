@@ -72,8 +72,13 @@ def test_the_same_seed_gives_the_same_game(name, level):
 
 
 @settings(max_examples=25, deadline=None)
-@given(name=st.sampled_from(game_names()), level=st.sampled_from(LEVELS[1:]),
-       seed=st.integers(0, 10_000), depth=st.integers(0, 300), players=st.integers(1, 6))
+@given(
+    name=st.sampled_from(game_names()),
+    level=st.sampled_from(LEVELS[1:]),
+    seed=st.integers(0, 10_000),
+    depth=st.integers(0, 300),
+    players=st.integers(1, 6),
+)
 def test_any_position_gets_a_legal_decision(name, level, seed, depth, players):
     """Positions reached by random play (any seat count the game allows), then one decision."""
     spec = find_game(name)

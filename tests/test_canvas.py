@@ -48,8 +48,7 @@ def test_a_line_too_long_for_the_large_font_takes_the_small_one_on_its_baseline(
     canvas = Canvas((128, 128))
     canvas.line(3, "tiles left: 15 12 9 6")  # 21 characters: 16 fit the large font
     canvas.line(4, "Settings")
-    assert [(box.text, box.font) for box in canvas.boxes] == [("tiles left: 15 12 9 6", "small"),
-                                                             ("Settings", "large")]
+    assert [(box.text, box.font) for box in canvas.boxes] == [("tiles left: 15 12 9 6", "small"), ("Settings", "large")]
     assert problems(canvas) == []
 
 
@@ -110,8 +109,13 @@ def test_menus_and_pages_draw_on_any_panel_size(size: tuple[int, int]) -> None:
     """A panel of no profile gets its nearest class's layouts, clipped where need be, never an error."""
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=1)
-    screens = [app.screen, SettingsScreen(app), ConfirmScreen("Abandon game?", lambda a: None),
-               TextScreen("Rules", "Some words " * 40), SeatScreen("levelx", [Seat("Red", "red")] * 2, 0)]
+    screens = [
+        app.screen,
+        SettingsScreen(app),
+        ConfirmScreen("Abandon game?", lambda a: None),
+        TextScreen("Rules", "Some words " * 40),
+        SeatScreen("levelx", [Seat("Red", "red")] * 2, 0),
+    ]
     for screen in screens:
         app.push(screen)
         image = app.image(size)

@@ -20,8 +20,24 @@ import pytest
 from firmware.hardware.config import load_board
 from firmware.hardware.leds import LedChain, MemoryPixels
 from firmware.ui.colours import (
-    CLOSED, CVD_MATRICES, DEFAULT_ORDER, DIM, OFF, PALETTES, PIP, PLAYER_COLOURS, VISIONS, X_FIELD,
-    chroma, ciede2000, delta_e, duty, initial, led_level, simulate, use_palette,
+    CLOSED,
+    CVD_MATRICES,
+    DEFAULT_ORDER,
+    DIM,
+    OFF,
+    PALETTES,
+    PIP,
+    PLAYER_COLOURS,
+    VISIONS,
+    X_FIELD,
+    chroma,
+    ciede2000,
+    delta_e,
+    duty,
+    initial,
+    led_level,
+    simulate,
+    use_palette,
 )
 from firmware.ui.settings import BRIGHTNESS_CAPS, CHOICES, OperatorSettings, Settings
 from sim.app import start_demo
@@ -30,19 +46,23 @@ from sim.board import SimBoard
 MIN_DELTA_E = 12.0  # CIEDE2000: any two meaningful colours, every eye, every brightness
 MIN_DELTA_E_CONTRAST = 20.0
 MIN_CHROMA = 25.0  # CIELAB chroma of every seat colour but white: a hue, not a grey  # the high-contrast palette, for normal vision
-LEVELS = sorted({led_level(b, c, night) for b in CHOICES["brightness"] for c in BRIGHTNESS_CAPS
-                 for night in (False, True)})
+LEVELS = sorted(
+    {led_level(b, c, night) for b in CHOICES["brightness"] for c in BRIGHTNESS_CAPS for night in (False, True)}
+)
 CELLS = load_board().leds.cells
 GROUPS = {"seat": "seats", "track": "pieces", "ladder": "pieces", "grid": "grid", "dice": "dice"}
 
 
 # --- the colour science against its published references -----------------------------------
-@pytest.mark.parametrize("lab1, lab2, expected", [  # Sharma, Wu & Dalal (2005), table 1: pairs 1, 7, 17, 25
-    ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
-    ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
-    ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
-    ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
-])
+@pytest.mark.parametrize(
+    "lab1, lab2, expected",
+    [  # Sharma, Wu & Dalal (2005), table 1: pairs 1, 7, 17, 25
+        ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+        ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+        ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ],
+)
 def test_ciede2000_matches_the_published_test_data(lab1: Any, lab2: Any, expected: float) -> None:
     assert ciede2000(lab1, lab2) == pytest.approx(expected, abs=1e-4)
     assert ciede2000(lab2, lab1) == pytest.approx(expected, abs=1e-4)
@@ -61,9 +81,13 @@ def test_every_pair_of_seat_colours_stays_apart_for_every_eye_at_every_brightnes
     """Players may pick any of the colours, so every pair counts, and the pips too (EXTRA!
     shows the extra die in the decider's colour beside white pips)."""
     colours = dict(PALETTES["default"]) | {"pip": PIP, "x field": X_FIELD, "closed row": CLOSED}
-    worst = min((_seen_delta(colours[a], colours[b], level, vision), a, b, level, vision)
-                for level in LEVELS for vision in VISIONS
-                for a, b in itertools.combinations(colours, 2) if not {a, b} <= {"pip", "x field", "closed row"})
+    worst = min(
+        (_seen_delta(colours[a], colours[b], level, vision), a, b, level, vision)
+        for level in LEVELS
+        for vision in VISIONS
+        for a, b in itertools.combinations(colours, 2)
+        if not {a, b} <= {"pip", "x field", "closed row"}
+    )
     assert worst[0] >= MIN_DELTA_E, f"{worst[1]} and {worst[2]} at level {worst[3]} for {worst[4]}: ΔE {worst[0]:.1f}"
 
 
@@ -229,7 +253,8 @@ def _dim_phase(value: Any, current: tuple[int, int, int]) -> bool:
     """Whether `current` is the dim half of a blink (a fainter copy of another colour the cell
     shows in turn): it means "this cell blinks", not a colour of its own."""
     return isinstance(value, list) and any(
-        other != current and all(c <= 0.35 * o + 1 for c, o in zip(current, other)) for other in value)
+        other != current and all(c <= 0.35 * o + 1 for c, o in zip(current, other)) for other in value
+    )
 
 
 def _seen_delta(first: tuple[int, int, int], second: tuple[int, int, int], level: float, vision: str) -> float:

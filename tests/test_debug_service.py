@@ -22,8 +22,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.debug import (
-    COMMANDS, MAX_CLIENTS, MAX_LINE, OFF, SIMULATED_COMMANDS, BenchDice, BoardTarget, DebugError, DebugRequest, DebugService,
-    attach_debug, parse_request,
+    COMMANDS,
+    MAX_CLIENTS,
+    MAX_LINE,
+    OFF,
+    SIMULATED_COMMANDS,
+    BenchDice,
+    BoardTarget,
+    DebugError,
+    DebugRequest,
+    DebugService,
+    attach_debug,
+    parse_request,
 )
 from firmware.dice import CommittedDice
 from firmware.errors import ConfigError
@@ -31,8 +41,18 @@ from firmware.hardware.config import DebugConfig, default_board_path, load_board
 from firmware.loop import Stop
 from sim.board import SimBoard
 
-EVERY_REQUEST = [b"state screen", b"text", b"image", b"leds", b"dice [1, 2, 2, 3, 5]", b"seed 3", b"events",
-                 b"press ok", b"release ok", b"wait 1"]
+EVERY_REQUEST = [
+    b"state screen",
+    b"text",
+    b"image",
+    b"leds",
+    b"dice [1, 2, 2, 3, 5]",
+    b"seed 3",
+    b"events",
+    b"press ok",
+    b"release ok",
+    b"wait 1",
+]
 
 
 class Client:
@@ -107,8 +127,9 @@ def test_it_binds_loopback_unless_the_board_description_allows_more(tmp_path: Pa
     wide.write_text(text + '\n[debug]\nenabled = true\nhost = "0.0.0.0"\nport = 7777\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r'debug\.host: "0.0.0.0" is not loopback'):
         load_board(wide)
-    wide.write_text(text + '\n[debug]\nenabled = true\nhost = "0.0.0.0"\nport = 7777\nallow_remote = true\n',
-                    encoding="utf-8")
+    wide.write_text(
+        text + '\n[debug]\nenabled = true\nhost = "0.0.0.0"\nport = 7777\nallow_remote = true\n', encoding="utf-8"
+    )
     assert load_board(wide).debug == DebugConfig(True, "0.0.0.0", 7777, None, None, True)
     typo = tmp_path / "typo.toml"
     typo.write_text(text + "\n[debug]\nenabled = true\nprot = 7777\n", encoding="utf-8")
@@ -118,8 +139,9 @@ def test_it_binds_loopback_unless_the_board_description_allows_more(tmp_path: Pa
 
 def test_the_board_description_can_enable_it(tmp_path: Path) -> None:
     bench = tmp_path / "bench.toml"
-    bench.write_text(default_board_path().read_text(encoding="utf-8") + "\n[debug]\nenabled = true\nport = 0\n",
-                     encoding="utf-8")
+    bench.write_text(
+        default_board_path().read_text(encoding="utf-8") + "\n[debug]\nenabled = true\nport = 0\n", encoding="utf-8"
+    )
     with real_board(bench) as (_, service):
         assert service is not None and service.port
         client = connect(service)
@@ -218,12 +240,34 @@ def test_reset_puts_a_real_board_in_its_factory_state_and_keeps_its_history(tmp_
 
 def test_garbage_never_breaks_the_service() -> None:
     rng = random.Random(1515)
-    garbage: list[bytes] = [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b"")
-                            for _ in range(300)]
-    garbage += [b"\xff\xfe", b"\x00", b"dice", b"dice [1, 2", b"dice []", b"dice [true]", b"dice {}", b"seed {}",
-                b"seed true", b"wait -1", b"wait 1e999", b"wait NaN", b"text please", b"TEXT", b"state",
-                b"state ]][[", b"state a.__class__", b"dice " + b"[" * 100_000, b"shutdown", b"exec rm -rf /",
-                b"press", b"release nobody", b"state " + b"x" * (MAX_LINE - 10)]
+    garbage: list[bytes] = [
+        bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b"") for _ in range(300)
+    ]
+    garbage += [
+        b"\xff\xfe",
+        b"\x00",
+        b"dice",
+        b"dice [1, 2",
+        b"dice []",
+        b"dice [true]",
+        b"dice {}",
+        b"seed {}",
+        b"seed true",
+        b"wait -1",
+        b"wait 1e999",
+        b"wait NaN",
+        b"text please",
+        b"TEXT",
+        b"state",
+        b"state ]][[",
+        b"state a.__class__",
+        b"dice " + b"[" * 100_000,
+        b"shutdown",
+        b"exec rm -rf /",
+        b"press",
+        b"release nobody",
+        b"state " + b"x" * (MAX_LINE - 10),
+    ]
     garbage += [b"events " + os.urandom(8).hex().encode() for _ in range(5)]
     with real_board(port=0) as (sim, service):
         client = connect(service)
@@ -317,8 +361,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def _run_board(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
     """`xtraboard run` on gpiozero's mock pins (no hardware), as a user starts it."""
     env = {k: v for k, v in os.environ.items() if k not in ("XTRABOARD_BOARD",)} | {"GPIOZERO_PIN_FACTORY": "mock"}
-    return subprocess.Popen([sys.executable, "-m", "firmware", "run", "--state-dir", str(tmp_path / "state"), *args],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "firmware", "run", "--state-dir", str(tmp_path / "state"), *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.parametrize("where", ["port in use", "socket in a missing folder"])
@@ -347,8 +397,9 @@ def test_stalled_clients_are_closed_so_they_cannot_lock_others_out() -> None:
     sim = SimBoard(seed=1, realtime=True)
     thread = threading.Thread(target=sim.loop.run, args=(sim.board.handle,), daemon=True)
     thread.start()
-    service = DebugService(DebugConfig(enabled=True, port=0), BoardTarget(sim.board), sim.loop.post,
-                           line_timeout_s=0.5, idle_timeout_s=1.5)
+    service = DebugService(
+        DebugConfig(enabled=True, port=0), BoardTarget(sim.board), sim.loop.post, line_timeout_s=0.5, idle_timeout_s=1.5
+    )
     try:
         service.start()
         stalled = []
@@ -394,7 +445,9 @@ def test_a_malformed_dice_queue_is_refused_when_sent() -> None:
         seat_up(sim, "extra", ["human"])
         target = BoardTarget(sim.board, dice=BenchDice(CommittedDice("1")))
         for faces, wrong in (([1, 2, 3], "[1, 2, 3]"), ([1, 2, 3, 4, 7], "[1, 2, 3, 4, 7]"), ([0, 1, 1, 1, 1], "[0")):
-            with pytest.raises(DebugError, match=r"dice: " + re.escape(wrong) + ".* does not fit the dice of the game in play"):
+            with pytest.raises(
+                DebugError, match=r"dice: " + re.escape(wrong) + ".* does not fit the dice of the game in play"
+            ):
                 target.execute("dice", faces)
     finally:
         sim.close()

@@ -42,8 +42,9 @@ def checkout(tmp_path: Path) -> Path:
 def dev(checkout: Path, *args: str, fail: str = "", pytest_status: int = 0) -> tuple[int, str, list[str]]:
     calls = checkout / "calls"
     env = dict(os.environ, CALLS=str(calls), FAIL=fail, PYTEST_STATUS=str(pytest_status))
-    done = subprocess.run([str(checkout / "dev"), *args], cwd=checkout, env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [str(checkout / "dev"), *args], cwd=checkout, env=env, capture_output=True, text=True, timeout=60
+    )
     made = calls.read_text(encoding="utf-8").splitlines() if calls.exists() else []
     return done.returncode, done.stderr, [c.strip() for c in made if not c.startswith("python -m firmware.i18n")]
 

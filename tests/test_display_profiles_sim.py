@@ -31,8 +31,22 @@ def test_a_demo_on_every_profile_writes_the_display_image(
 ) -> None:
     out = tmp_path / "oled.png"
     seats = str(game_class(game).min_players)
-    code = main(["sim", "--headless", "--demo", game, "--seats", seats, "--seed", "5", "--board", str(board),
-                 "--display-image", str(out)])
+    code = main(
+        [
+            "sim",
+            "--headless",
+            "--demo",
+            game,
+            "--seats",
+            seats,
+            "--seed",
+            "5",
+            "--board",
+            str(board),
+            "--display-image",
+            str(out),
+        ]
+    )
     printed, errors = capsys.readouterr()
     assert (code, errors) == (0, "")
     assert json.loads(printed)["game"] == game

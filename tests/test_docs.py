@@ -24,9 +24,7 @@ INLINE_CODE = re.compile(r"`[^`\n]*`")
 def tracked(*paths: str) -> list[str]:
     """Tracked files under `paths`, relative to the repository root (git's own list)."""
     try:
-        out = subprocess.run(
-            ["git", "ls-files", "-z", "--", *paths], cwd=ROOT, check=True, capture_output=True
-        ).stdout
+        out = subprocess.run(["git", "ls-files", "-z", "--", *paths], cwd=ROOT, check=True, capture_output=True).stdout
     except (OSError, subprocess.CalledProcessError) as exc:  # pragma: no cover - needs git
         pytest.fail(f"git ls-files failed in {ROOT}: {exc}")
     return [name for name in out.decode("utf-8").split("\0") if name]
@@ -41,7 +39,7 @@ def relative_links(text: str) -> list[str]:
 
 def test_relative_links_finds_paths_only() -> None:
     text = (
-        "See [records](records.md#steps), ![pic](screenshots/a.png \"A\"), [web](https://x.org/a.md),\n"
+        'See [records](records.md#steps), ![pic](screenshots/a.png "A"), [web](https://x.org/a.md),\n'
         "[mail](mailto:a@b.c), [here](#top), `[code](nowhere.md)`.\n"
         "```\n[fenced](nowhere.md)\n```\n"
         "[ref]: ../hardware/BENCH.md\n"

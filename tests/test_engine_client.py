@@ -38,11 +38,14 @@ def test_a_test_engine_plays_the_first_legal_decision() -> None:
         assert engine.decide(exxtra_after_a_roll()) == {"do": "reroll"}
 
 
-@pytest.mark.parametrize(("flags", "why"), [
-    (["--crash-at", "1"], "exited \\(code 3\\) before its bestmove"),
-    (["--hang-at", "1"], "sent no bestmove in time"),
-    (["--garbage-at", "1"], "not a step as JSON"),
-])
+@pytest.mark.parametrize(
+    ("flags", "why"),
+    [
+        (["--crash-at", "1"], "exited \\(code 3\\) before its bestmove"),
+        (["--hang-at", "1"], "sent no bestmove in time"),
+        (["--garbage-at", "1"], "not a step as JSON"),
+    ],
+)
 def test_engine_faults_are_engine_errors_naming_the_engine(flags: list[str], why: str) -> None:
     engine = EngineProcess("flaky", TEST_ENGINE + flags, timeout_s=0.5)
     with pytest.raises(EngineError, match=f"engine 'flaky' .*{why}"):

@@ -109,6 +109,7 @@ def test_a_copy_with_unbuilt_events_is_independent(name: str, data: st.DataObjec
 
 # --- the tables, against the slow computation for every roll ---------------------------------
 
+
 def test_exxtra_roll_values_equal_the_rules_for_every_roll() -> None:
     for a, b in product(exxtra_engine.DIE_A, exxtra_engine.DIE_B):
         later, first = exxtra_engine._ROLL_VALUES[a, b]
@@ -144,7 +145,8 @@ def test_exxtra_legal_decisions_per_ladder_equal_the_free_rungs() -> None:
     for owners in product(range(-1, 6), repeat=5):
         game._owner = [-1, *owners]
         expected = [exxtra_engine.Reroll(), exxtra_engine.Place(0)] + [
-            exxtra_engine.Place(r) for r in range(1, 6) if owners[r - 1] < 0]
+            exxtra_engine.Place(r) for r in range(1, 6) if owners[r - 1] < 0
+        ]
         assert game.legal_decisions() == expected
 
 
@@ -192,8 +194,9 @@ def test_levelx_groups_masks_agree_with_the_rules_check() -> None:
 def test_extra_legal_decisions_equal_every_choice_the_rules_allow() -> None:
     """Every roll, with sheets owning no, one, two and three EXTRA numbers: the table's
     decisions are exactly the well-formed choices `_check_choice` lets through, in order."""
-    every = [Choice(0, e, c, split) for e in range(5) for c in (0, 1, 2, None)
-             for split in extra_engine._SPLITS_WITHOUT[e]]
+    every = [
+        Choice(0, e, c, split) for e in range(5) for c in (0, 1, 2, None) for split in extra_engine._SPLITS_WITHOUT[e]
+    ]
     every += [Choice(0, None, None, split) for split in extra_engine._FREE_RIDE_SPLITS]
     sheets = [(None, None, None), (3, None, None), (None, 6, 1), (2, 4, 5)]
     rng = random.Random(11)
@@ -208,6 +211,7 @@ def test_extra_legal_decisions_equal_every_choice_the_rules_allow() -> None:
 
 
 # --- the rarer branches of the fast paths, each seen at least once ----------------------------
+
 
 def both_paths_step_by_step(fast: Game, plain: Game, steps: list[Any]) -> None:
     """Apply `steps` to `fast` (fast path) and `plain` (plain path): after each, the same state,
@@ -233,8 +237,12 @@ def test_exxtra_fast_place_that_sends_the_next_pair_back_or_whose_return_wins() 
             if isinstance(step, exxtra_engine.Place):
                 following = (plain.current_player + 1) % 3
                 back = plain.rung_of[following]
-                if back and step.rung < back and plain.would_remove(step.rung) and any(
-                        pair.player == following for pair in plain.would_remove(step.rung)):
+                if (
+                    back
+                    and step.rung < back
+                    and plain.would_remove(step.rung)
+                    and any(pair.player == following for pair in plain.would_remove(step.rung))
+                ):
                     seen.add("sent back")
                 elif back and plain.positions[following] + back >= exxtra_engine.FINISH:
                     seen.add("return wins")

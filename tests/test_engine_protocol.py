@@ -27,8 +27,14 @@ HANDSHAKE = [
 
 def converse(lines: list[str], timeout: float = 60) -> list[str]:
     """Run `xtraboard engine` with these input lines; its output lines."""
-    done = subprocess.run([sys.executable, "-m", "firmware", "engine"], input="".join(f"{line}\n" for line in lines),
-                          capture_output=True, text=True, timeout=timeout, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "engine"],
+        input="".join(f"{line}\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    )
     assert done.stderr == ""
     return done.stdout.splitlines()
 
@@ -87,21 +93,33 @@ def test_answers_are_reproducible_for_the_same_position_and_seed() -> None:
     record = mid_game_records("levelx", 1, seed=4)[0]
     session = ["xdp", "setoption name Seed value 17", position_line(record), "go"]
     first = converse(session + ["quit"])
-    again = converse(["xdp", "setoption name Seed value 3", "go", "setoption name Seed value 17"]
-                     + session[2:] + ["quit"])
+    again = converse(
+        ["xdp", "setoption name Seed value 3", "go", "setoption name Seed value 17"] + session[2:] + ["quit"]
+    )
     assert first[-1] == again[-1]
 
 
-@pytest.mark.parametrize(("line", "why"), [
-    ("position {not json", "the position is not valid JSON"),
-    ('position {"format": "xtraboard-record", "version": 1, "game": "chess", "players": [], "steps": []}',
-     'not "chess"'),
-    ('position {"format": "xtraboard-record", "version": 1, "game": "exxtra", "players": [{"name": "A"}, '
-     '{"name": "B"}, {"name": "C"}], "steps": [{"do": "reroll"}]}', "step 0"),
-    ('position {"format": "xtraboard-record", "version": 1, "game": "exxtra", "players": [{"name": "A"}, '
-     '{"name": "B"}, {"name": "C"}], "steps": []}', "no decision is pending (roll)"),
-    ("position " + "[" * 100_000 + "]" * 100_000, "error"),
-])
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("position {not json", "the position is not valid JSON"),
+        (
+            'position {"format": "xtraboard-record", "version": 1, "game": "chess", "players": [], "steps": []}',
+            'not "chess"',
+        ),
+        (
+            'position {"format": "xtraboard-record", "version": 1, "game": "exxtra", "players": [{"name": "A"}, '
+            '{"name": "B"}, {"name": "C"}], "steps": [{"do": "reroll"}]}',
+            "step 0",
+        ),
+        (
+            'position {"format": "xtraboard-record", "version": 1, "game": "exxtra", "players": [{"name": "A"}, '
+            '{"name": "B"}, {"name": "C"}], "steps": []}',
+            "no decision is pending (roll)",
+        ),
+        ("position " + "[" * 100_000 + "]" * 100_000, "error"),
+    ],
+)
 def test_bad_positions_answer_an_error_and_bestmove_none(line: str, why: str) -> None:
     out = converse(["xdp", line, "go", "isready", "quit"])
     assert out[-3].startswith("info string error") and why in out[-3]
@@ -110,13 +128,26 @@ def test_bad_positions_answer_an_error_and_bestmove_none(line: str, why: str) ->
 
 def test_go_without_a_position_and_bad_go_arguments() -> None:
     out = converse(["go", "go movetime soon", "quit"])
-    assert out == ["info string error no position given", "bestmove none",
-                   "info string error go takes nothing or 'movetime MS', not 'movetime soon'", "bestmove none"]
+    assert out == [
+        "info string error no position given",
+        "bestmove none",
+        "info string error go takes nothing or 'movetime MS', not 'movetime soon'",
+        "bestmove none",
+    ]
 
 
 def test_unknown_commands_and_bad_options_are_answered_and_ignored() -> None:
-    out = converse(["uci", "setoption name Level value grandmaster", "setoption name Hash value 64",
-                    "setoption name Seed value -1", "", "isready", "quit"])
+    out = converse(
+        [
+            "uci",
+            "setoption name Level value grandmaster",
+            "setoption name Hash value 64",
+            "setoption name Seed value -1",
+            "",
+            "isready",
+            "quit",
+        ]
+    )
     assert out == [
         "info string unknown command uci",
         "info string error Level must be one of easy, medium, strong, not 'grandmaster'",

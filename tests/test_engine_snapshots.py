@@ -40,11 +40,22 @@ def full_state(game: Game) -> tuple[Any, ...]:
     elif isinstance(game, LevelX):
         extra = outcomes(game)
     elif isinstance(game, Extra):
-        extra = ([(s.row_crosses, s.numbers, s.column_crosses, s.ended, s.total) for s in game.sheets],
-                 game.extra_dice(), [game.columns_for(die) for die in range(5)] if game.faces else None)
+        extra = (
+            [(s.row_crosses, s.numbers, s.column_crosses, s.ended, s.total) for s in game.sheets],
+            game.extra_dice(),
+            [game.columns_for(die) for die in range(5)] if game.faces else None,
+        )
     return (
-        properties, attributes, extra, game.pending(), game.legal_decisions(), game.dice(), game.result(),
-        json.dumps(game.events, default=list), game.to_record(), [game.actor(i) for i in range(len(game.history))],
+        properties,
+        attributes,
+        extra,
+        game.pending(),
+        game.legal_decisions(),
+        game.dice(),
+        game.result(),
+        json.dumps(game.events, default=list),
+        game.to_record(),
+        [game.actor(i) for i in range(len(game.history))],
     )
 
 
@@ -138,7 +149,9 @@ def test_copy_equals_a_replay_of_the_record_and_is_independent(name: str, data: 
             cut = rng.randrange(len(game.history))
             while len(twin.history) > cut:
                 twin.undo()
-            assert full_state(twin) == full_state(replay_record(game.to_record() | {"steps": game.to_record()["steps"][:cut]}))
+            assert full_state(twin) == full_state(
+                replay_record(game.to_record() | {"steps": game.to_record()["steps"][:cut]})
+            )
             assert full_state(game) == original
 
 

@@ -84,8 +84,12 @@ def play_out(board: SimBoard, notes: set[str], limit: int = 4000) -> None:
     raise AssertionError("the game did not end")
 
 
-def mixed_table(tmp_path: Path, game: str, flags: tuple[str, ...] = (), seed: int = 5) -> tuple[SimBoard, set[str], Any]:
-    board = SimBoard(board_file=board_file(tmp_path, engine_entry(flags=flags)), seed=seed, state_dir=tmp_path / "state")
+def mixed_table(
+    tmp_path: Path, game: str, flags: tuple[str, ...] = (), seed: int = 5
+) -> tuple[SimBoard, set[str], Any]:
+    board = SimBoard(
+        board_file=board_file(tmp_path, engine_entry(flags=flags)), seed=seed, state_dir=tmp_path / "state"
+    )
     labels = seat_up(board, game, ["human", "bot:medium", "bot:engine:test"])
     assert labels[2] == "< Engine: test >"
     session = board.app.session
@@ -119,14 +123,18 @@ def test_a_person_a_bot_and_an_engine_play_a_whole_game_through_buttons(tmp_path
         board.close()
 
 
-@pytest.mark.parametrize(("fault", "why"), [
-    ("crash", "exited (code 3)"),
-    ("hang", "sent no bestmove in time"),
-    ("illegal", "not a legal decision"),
-    ("garbage", "not a step as JSON"),
-])
+@pytest.mark.parametrize(
+    ("fault", "why"),
+    [
+        ("crash", "exited (code 3)"),
+        ("hang", "sent no bestmove in time"),
+        ("illegal", "not a legal decision"),
+        ("garbage", "not a step as JSON"),
+    ],
+)
 def test_an_engine_that_fails_hands_its_seat_to_the_strong_bot_and_the_game_goes_on(
-        tmp_path: Path, fault: str, why: str) -> None:
+    tmp_path: Path, fault: str, why: str
+) -> None:
     board, notes, session = mixed_table(tmp_path, "exxtra", (f"--{fault}-at", "2"))
     try:
         assert session.over
@@ -179,8 +187,9 @@ def test_an_engine_the_board_does_not_know_is_said_and_played_by_the_strong_bot(
     try:
         from firmware.table import Seat
 
-        board.app.start_game("exxtra", [Seat("Red", "red", "engine:gone"), Seat("Blue", "blue"),
-                                        Seat("Green", "green")], "play")
+        board.app.start_game(
+            "exxtra", [Seat("Red", "red", "engine:gone"), Seat("Blue", "blue"), Seat("Green", "green")], "play"
+        )
         assert "Engine gone failed: strong bot plays" in board.app.problems
         board.settle()
         assert any("not in this board's description" in n for n in board.app.session.notes)
@@ -237,8 +246,13 @@ def test_a_hint_for_a_position_left_meanwhile_is_dropped() -> None:
 
 # --- the board description -------------------------------------------------------------------
 def test_engines_in_the_board_description(tmp_path: Path) -> None:
-    config = load_board(board_file(tmp_path, engine_entry() + '[[engines]]\nname = "deep"\ncommand = ["deep"]\n'
-                                   'movetime_ms = 300\noptions = { Level = "strong" }\n'))
+    config = load_board(
+        board_file(
+            tmp_path,
+            engine_entry() + '[[engines]]\nname = "deep"\ncommand = ["deep"]\n'
+            'movetime_ms = 300\noptions = { Level = "strong" }\n',
+        )
+    )
     assert config.engines == (
         EngineConfig("test", tuple(TEST_ENGINE), 0.5),
         EngineConfig("deep", ("deep",), 5.0, 300, (("Level", "strong"),)),
@@ -246,18 +260,26 @@ def test_engines_in_the_board_description(tmp_path: Path) -> None:
     assert load_board().engines == ()
 
 
-@pytest.mark.parametrize(("entry", "message"), [
-    ('[[engines]]\ncommand = ["x"]\n', r"engines\.0\.name: missing"),
-    ('[[engines]]\nname = "a/b"\ncommand = ["x"]\n', r'engines\.0\.name: "a/b" is not a name'),
-    ('[[engines]]\nname = "a"\ncommand = []\n', r"engines\.0\.command: expected a non-empty array"),
-    ('[[engines]]\nname = "a"\ncommand = "x"\n', r"engines\.0\.command: expected a non-empty array"),
-    ('[[engines]]\nname = "a"\ncommand = ["x"]\ntimeout_s = 0\n', r"engines\.0\.timeout_s: 0 is out of range"),
-    ('[[engines]]\nname = "a"\ncommand = ["x"]\nlevel = 3\n', r"engines\.0\.level: unknown key"),
-    ('[[engines]]\nname = "a"\ncommand = ["x"]\noptions = { Level = 3 }\n', r"engines\.0\.options\.Level: expected text"),
-    ('[[engines]]\nname = "a"\ncommand = ["x"]\n[[engines]]\nname = "a"\ncommand = ["y"]\n',
-     r'engines\.1\.name: "a" names two engines'),
-    ('engines = 3\n', r"engines: expected \[\[engines\]\] tables"),
-])
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ('[[engines]]\ncommand = ["x"]\n', r"engines\.0\.name: missing"),
+        ('[[engines]]\nname = "a/b"\ncommand = ["x"]\n', r'engines\.0\.name: "a/b" is not a name'),
+        ('[[engines]]\nname = "a"\ncommand = []\n', r"engines\.0\.command: expected a non-empty array"),
+        ('[[engines]]\nname = "a"\ncommand = "x"\n', r"engines\.0\.command: expected a non-empty array"),
+        ('[[engines]]\nname = "a"\ncommand = ["x"]\ntimeout_s = 0\n', r"engines\.0\.timeout_s: 0 is out of range"),
+        ('[[engines]]\nname = "a"\ncommand = ["x"]\nlevel = 3\n', r"engines\.0\.level: unknown key"),
+        (
+            '[[engines]]\nname = "a"\ncommand = ["x"]\noptions = { Level = 3 }\n',
+            r"engines\.0\.options\.Level: expected text",
+        ),
+        (
+            '[[engines]]\nname = "a"\ncommand = ["x"]\n[[engines]]\nname = "a"\ncommand = ["y"]\n',
+            r'engines\.1\.name: "a" names two engines',
+        ),
+        ("engines = 3\n", r"engines: expected \[\[engines\]\] tables"),
+    ],
+)
 def test_a_bad_engine_entry_is_one_clear_line(tmp_path: Path, entry: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as caught:
         load_board(board_file(tmp_path, entry))

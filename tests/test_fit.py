@@ -53,7 +53,6 @@ SIZES = sorted(set(PROFILES.values()))
 TRANSFORMS: dict[str, dict[str, Any]] = {code: {"language": code} for code in FIT_LANGUAGES}
 
 
-
 @dataclass
 class Walk:
     """What the walk saw: per moment and canvas size, the fit problems and clipped texts."""
@@ -259,10 +258,27 @@ def test_every_screen_fits(walks: Callable[[str], Walk], transform: str, profile
 
 def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> None:
     moments = set(walks("en").problems)
-    for kind in ("main menu", "demo: game choice", "rules page", "records", "settings", "operator menu",
-                 "operator: audits", "operator: confirm", "seat count", "seat screen", "game menu",
-                 "game menu: confirm", "main menu: resume", "dice entry", "caption", "note",
-                 "result", "records: after", "legend"):
+    for kind in (
+        "main menu",
+        "demo: game choice",
+        "rules page",
+        "records",
+        "settings",
+        "operator menu",
+        "operator: audits",
+        "operator: confirm",
+        "seat count",
+        "seat screen",
+        "game menu",
+        "game menu: confirm",
+        "main menu: resume",
+        "dice entry",
+        "caption",
+        "note",
+        "result",
+        "records: after",
+        "legend",
+    ):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():
         assert sum(m.startswith(f"play: {game} decision") for m in moments) >= 3, game

@@ -64,8 +64,12 @@ def states(subscriber: Subscriber) -> list[dict[str, Any]]:
 # --- the board description and the published state (no broker) ------------------------------------
 def test_the_fleet_section_of_the_board_description(tmp_path: Path) -> None:
     (tmp_path / "secret").write_text("pw\n")
-    config = load_board(board_file(tmp_path, 'table = "bar-1"\nbroker = "mqtt.cafe.lan"\ntls = true\n'
-                                             'username = "boards"\npassword_file = "secret"\n')).fleet
+    config = load_board(
+        board_file(
+            tmp_path,
+            'table = "bar-1"\nbroker = "mqtt.cafe.lan"\ntls = true\nusername = "boards"\npassword_file = "secret"\n',
+        )
+    ).fleet
     assert config is not None
     assert (config.table, config.port, config.tls, config.password_file) == ("bar-1", 8883, True, tmp_path / "secret")
     assert load_board().fleet is None  # opt-in: the shipped description has none
@@ -85,8 +89,17 @@ def test_the_fleet_section_of_the_board_description(tmp_path: Path) -> None:
 def test_the_state_is_a_pure_function_of_the_app() -> None:
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later)
-    assert table_state(app, attract=False) == {"status": "idle", "game": None, "title": None, "mode": None,
-                                               "round": None, "rolls": 0, "players": [], "turn": None, "result": None}
+    assert table_state(app, attract=False) == {
+        "status": "idle",
+        "game": None,
+        "title": None,
+        "mode": None,
+        "round": None,
+        "rolls": 0,
+        "players": [],
+        "turn": None,
+        "result": None,
+    }
     assert table_state(app, attract=True)["status"] == "attract"
     board = SimBoard(seed=3)
     for button in ("right", "ok", "ok", "right", "ok", "ok"):  # LEVEL X: Red a bot, Blue a person
@@ -94,7 +107,12 @@ def test_the_state_is_a_pure_function_of_the_app() -> None:
     state = table_state(board.app, attract=False)
     assert state == table_state(board.app, attract=False)  # nothing hidden changes it
     assert (state["status"], state["game"], state["title"], state["round"], state["turn"]) == (
-        "playing", "levelx", "LEVEL X", 1, "Red")
+        "playing",
+        "levelx",
+        "LEVEL X",
+        1,
+        "Red",
+    )
     assert state["players"] == [{"name": "Red", "bot": "easy"}, {"name": "Blue", "bot": None}]
 
 
@@ -106,8 +124,10 @@ def test_discovery_states_and_results_reach_the_broker(tmp_path: Path, broker: B
     play_demo(board)
     wait_for(lambda: watcher.on("xtraboard/table-3/result"), "the result")
     seen = states(watcher)
-    assert any(s["status"] == "playing" and s["game"] == "extra" and s["players"] == [{"name": "Red", "bot": "easy"}]
-               for s in seen)
+    assert any(
+        s["status"] == "playing" and s["game"] == "extra" and s["players"] == [{"name": "Red", "bot": "easy"}]
+        for s in seen
+    )
     assert wait_for(lambda: states(watcher)[-1]["status"] == "over", "the final state")
     result = json.loads(watcher.on("xtraboard/table-3/result")[0].payload)
     game = board.app.session.game
@@ -120,10 +140,20 @@ def test_discovery_states_and_results_reach_the_broker(tmp_path: Path, broker: B
     for message in late.messages:
         assert message.retain, message.topic
     config = json.loads(late.on("homeassistant/sensor/xtraboard_table-3/status/config")[0].payload)
-    assert config["device"] == {"identifiers": ["xtraboard_table-3"], "name": "xtraboard table-3",
-                                "manufacturer": "xtraboard", "model": "xtraboard default build", "sw_version": __version__}
-    assert (config["state_topic"], config["availability_topic"]) == ("xtraboard/table-3/state", "xtraboard/table-3/availability")
-    wait_for(lambda: late.on("xtraboard/table-3/result") and late.on("xtraboard/table-3/availability"), "retained topics")
+    assert config["device"] == {
+        "identifiers": ["xtraboard_table-3"],
+        "name": "xtraboard table-3",
+        "manufacturer": "xtraboard",
+        "model": "xtraboard default build",
+        "sw_version": __version__,
+    }
+    assert (config["state_topic"], config["availability_topic"]) == (
+        "xtraboard/table-3/state",
+        "xtraboard/table-3/availability",
+    )
+    wait_for(
+        lambda: late.on("xtraboard/table-3/result") and late.on("xtraboard/table-3/availability"), "retained topics"
+    )
     assert late.on("xtraboard/table-3/availability")[-1].text == "online"
     board.close()  # a board that stops says so
     wait_for(lambda: late.on("xtraboard/table-3/availability")[-1].text == "offline", "offline on close")
@@ -147,8 +177,10 @@ def test_the_last_will_of_a_killed_board(tmp_path: Path, broker: Broker) -> None
         wait_for(lambda: [m.text for m in watcher.on("xtraboard/table-3/availability")] == ["online"], "online")
         board.send_signal(signal.SIGKILL)
         board.wait()
-        wait_for(lambda: [m.text for m in watcher.on("xtraboard/table-3/availability")] == ["online", "offline"],
-                 "the last will")
+        wait_for(
+            lambda: [m.text for m in watcher.on("xtraboard/table-3/availability")] == ["online", "offline"],
+            "the last will",
+        )
     finally:
         if board.poll() is None:
             board.kill()
@@ -220,12 +252,16 @@ def test_a_broker_that_never_answers_or_is_not_there(tmp_path: Path) -> None:
 def test_a_missing_password_file_turns_the_fleet_off_not_the_board(tmp_path: Path) -> None:
     board = fleet_board(tmp_path, 1, 'username = "boards"\npassword_file = "nowhere"\n')
     wait_for(lambda: board.fleet.status()["problem"], "the problem")
-    assert board.fleet.status()["problem"].startswith(f"fleet off: cannot read the password file {tmp_path / 'nowhere'}")
+    assert board.fleet.status()["problem"].startswith(
+        f"fleet off: cannot read the password file {tmp_path / 'nowhere'}"
+    )
     play_demo(board)
     board.close()
 
 
-def test_the_fleet_command_shows_every_table(tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_fleet_command_shows_every_table(
+    tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]
+) -> None:
     board = fleet_board(tmp_path, broker.port)
     play_demo(board)
     wait_for(lambda: board.fleet.status()["published"] >= len(SENSORS) + 3, "the board's messages")
@@ -236,8 +272,13 @@ def test_the_fleet_command_shows_every_table(tmp_path: Path, broker: Broker, cap
     assert lines[1].split()[:5] == ["table-3", "over", "EXTRA!", "demo", str(rounds)]
     assert "Red (bot)" in lines[1] and ("Red won EXTRA!" in lines[1] or "nobody won EXTRA!" in lines[1])
     board.close()
-    wait_for(lambda: main(["fleet", "--broker", "127.0.0.1", "--port", str(broker.port), "--once", "0.5"]) == 0
-             and "offline" in capsys.readouterr().out, "the table shown offline")
+    wait_for(
+        lambda: (
+            main(["fleet", "--broker", "127.0.0.1", "--port", str(broker.port), "--once", "0.5"]) == 0
+            and "offline" in capsys.readouterr().out
+        ),
+        "the table shown offline",
+    )
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         nobody = probe.getsockname()[1]
@@ -250,8 +291,14 @@ def test_the_fleet_view_reads_only_its_own_topics() -> None:
 
     fleet = Fleet("xtraboard")
     assert fleet.lines() == ["no tables have reported yet"]
-    state = {"status": "playing", "title": "LEVEL X", "mode": "play", "round": 3,
-             "players": [{"name": "Anna", "bot": None}, {"name": "Ben", "bot": "easy"}], "turn": "Anna"}
+    state = {
+        "status": "playing",
+        "title": "LEVEL X",
+        "mode": "play",
+        "round": 3,
+        "players": [{"name": "Anna", "bot": None}, {"name": "Ben", "bot": "easy"}],
+        "turn": "Anna",
+    }
     fleet.message("xtraboard/bar-1/state", json.dumps(state).encode())
     fleet.message("xtraboard/bar-1/result", json.dumps({"summary": "Cleo won EXTRA!", "time": "T"}).encode())
     fleet.message("xtraboard/bar-2/availability", b"offline")
@@ -260,8 +307,22 @@ def test_the_fleet_view_reads_only_its_own_topics() -> None:
     fleet.message("homeassistant/sensor/xtraboard_bar-1/status/config", b"{}")
     lines = fleet.lines()
     assert len(lines) == 3
-    assert lines[1].split() == ["bar-1", "playing", "LEVEL", "X", "3", "Anna,", "Ben", "(bot);", "turn:", "Anna",
-                                "Cleo", "won", "EXTRA!", "(T)"]
+    assert lines[1].split() == [
+        "bar-1",
+        "playing",
+        "LEVEL",
+        "X",
+        "3",
+        "Anna,",
+        "Ben",
+        "(bot);",
+        "turn:",
+        "Anna",
+        "Cleo",
+        "won",
+        "EXTRA!",
+        "(T)",
+    ]
     assert lines[2].split() == ["bar-2", "offline", "-", "-", "-", "-"]
     assert fleet.skipped() == ["xtraboard/bar-2/state: skipped: not UTF-8 text"]
 
@@ -276,8 +337,11 @@ def test_rounds_as_each_game_counts_them() -> None:
     assert round_of(exxtra) == 1
     while round_of(exxtra) == 1:
         exxtra.roll(dice) if exxtra.pending().kind == "roll" else exxtra.apply(exxtra.legal_decisions()[-1])
-    turns = [s for i, s in enumerate(exxtra.history) if s.to_json().get("roll") is not None
-             and (i == 0 or exxtra.history[i - 1] != Reroll())]
+    turns = [
+        s
+        for i, s in enumerate(exxtra.history)
+        if s.to_json().get("roll") is not None and (i == 0 or exxtra.history[i - 1] != Reroll())
+    ]
     assert len(turns) == 4  # the fourth turn is the second round's first
     extra = new_game("extra", ["A"])
     extra.roll(dice)
@@ -292,9 +356,15 @@ HOSTILE = {
     "xtraboard/nest/state": b'{"players": [' + b"[" * 5_000 + b"]" * 5_000 + b"]}",
     "xtraboard/big/state": b'{"title": "' + b"x" * 200_000 + b'"}',
     "xtraboard/esc\x1b[2J/state": b'{"status": "playing"}',
-    "xtraboard/esc/state": json.dumps({"status": "playing", "title": "\x1b]0;pwned\x07LEVEL X",
-                                       "players": [{"name": "Anna\x1b[31m\u202e", "bot": None}],
-                                       "turn": "Anna\x1b[31m\u202e", "round": 2}).encode(),
+    "xtraboard/esc/state": json.dumps(
+        {
+            "status": "playing",
+            "title": "\x1b]0;pwned\x07LEVEL X",
+            "players": [{"name": "Anna\x1b[31m\u202e", "bot": None}],
+            "turn": "Anna\x1b[31m\u202e",
+            "round": 2,
+        }
+    ).encode(),
     "xtraboard/esc/result": json.dumps({"summary": "\x1b[2JBen won\rEXTRA!", "time": "T\x9b1m"}).encode(),
 }
 
@@ -314,7 +384,8 @@ def publish_retained(broker: Broker, messages: dict[str, bytes]) -> None:
 
 
 def test_hostile_retained_messages_are_skipped_with_a_note_and_the_rest_is_shown(
-        tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]
+) -> None:
     publish_retained(broker, HOSTILE)
     board = fleet_board(tmp_path, broker.port)
     try:
@@ -338,20 +409,33 @@ def test_hostile_retained_messages_are_skipped_with_a_note_and_the_rest_is_shown
 
 
 def test_the_live_view_lives_through_a_100000_deep_array(tmp_path: Path, broker: Broker) -> None:
-    view = subprocess.Popen([sys.executable, "-m", "firmware", "fleet", "--broker", "127.0.0.1", "--port",
-                             str(broker.port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    view = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "fleet", "--broker", "127.0.0.1", "--port", str(broker.port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen: list[str] = []  # read on a thread: a frozen view must fail the test, not hang it
     reader = threading.Thread(target=lambda: seen.extend(iter(view.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
     reader.start()
     try:
         publish_retained(broker, {"xtraboard/first/state": b'{"status": "idle"}'})
         wait_for(lambda: any("first" in line for line in seen), "the live view's first table")
-        publish_retained(broker, {"xtraboard/deep/state": b"[" * 100_000 + b"]" * 100_000,
-                                  "xtraboard/nest/state": b"[" * 5_000 + b"]" * 5_000,
-                                  "xtraboard/evil/state": b'{"players": 5}'})
+        publish_retained(
+            broker,
+            {
+                "xtraboard/deep/state": b"[" * 100_000 + b"]" * 100_000,
+                "xtraboard/nest/state": b"[" * 5_000 + b"]" * 5_000,
+                "xtraboard/evil/state": b'{"players": 5}',
+            },
+        )
         publish_retained(broker, {"xtraboard/after/state": b'{"status": "playing"}'})
-        wait_for(lambda: any("after" in line for line in seen),
-                 "the live view to show a table published after the hostile ones", timeout=15)
+        wait_for(
+            lambda: any("after" in line for line in seen),
+            "the live view to show a table published after the hostile ones",
+            timeout=15,
+        )
         assert view.poll() is None
         assert any("xtraboard/evil/state: skipped: players is not list" in line for line in seen)
     finally:
@@ -366,14 +450,41 @@ def test_the_live_view_lives_through_a_100000_deep_array(tmp_path: Path, broker:
 def tls_broker(folder: Path) -> tuple[Broker, int, Path]:
     """The loopback broker with a TLS listener as well (a self-signed certificate for 127.0.0.1)."""
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     broker = Broker(folder)
     tls_port = free_port()
-    broker.config.write_text(broker.config.read_text().replace("listeners:\n", (
-        f"listeners:\n  secure:\n    type: tcp\n    bind: 127.0.0.1:{tls_port}\n    ssl: true\n"
-        f"    certfile: {cert}\n    keyfile: {key}\n"), 1))
+    broker.config.write_text(
+        broker.config.read_text().replace(
+            "listeners:\n",
+            (
+                f"listeners:\n  secure:\n    type: tcp\n    bind: 127.0.0.1:{tls_port}\n    ssl: true\n"
+                f"    certfile: {cert}\n    keyfile: {key}\n"
+            ),
+            1,
+        )
+    )
     return broker.start(), tls_port, cert
 
 
@@ -384,13 +495,15 @@ def test_tls_failures_are_named_apart_from_an_unreachable_broker(tmp_path: Path)
         wait_for(lambda: untrusted.fleet.status()["problem"], "the certificate problem")
         assert untrusted.fleet.status()["problem"] == (
             f"fleet: broker 127.0.0.1:{tls_port}: its TLS certificate is not trusted (self-signed certificate); "
-            "check ca_file")
+            "check ca_file"
+        )
         untrusted.close()
         plain = fleet_board(tmp_path, broker.port, "tls = true\n")  # TLS to the plain MQTT port
         wait_for(lambda: plain.fleet.status()["problem"], "the TLS problem")
         assert plain.fleet.status()["problem"] == (
             f"fleet: broker 127.0.0.1:{broker.port} does not answer TLS (handshake timed out); is it a plain MQTT "
-            "port? check tls and port")
+            "port? check tls and port"
+        )
         plain.close()
         (tmp_path / "ca.pem").write_bytes(cert.read_bytes())
         trusted = fleet_board(tmp_path, tls_port, 'tls = true\nca_file = "ca.pem"\n')
@@ -410,7 +523,8 @@ def test_a_second_board_with_the_same_table_name_says_so(tmp_path: Path, broker:
         wait_for(lambda: two.fleet.status()["problem"], "the second board to notice")
         assert two.fleet.status()["problem"] == (
             f"fleet: another board uses the table name table-3 on broker 127.0.0.1:{broker.port}; give each board "
-            "a [fleet] table of its own")
+            "a [fleet] table of its own"
+        )
     finally:
         two.close()
         one.close()

@@ -96,9 +96,18 @@ def test_a_damaged_sheet_is_refused_with_the_glyph_named() -> None:
         font("huge")
 
 
-@pytest.mark.parametrize("size,expected", [((128, 64), "small"), ((128, 32), "small"), ((96, 16), "small"),
-                                           ((256, 64), "wide"), ((128, 128), "tall"), ((256, 128), "tall"),
-                                           ((1, 1), "small")])
+@pytest.mark.parametrize(
+    "size,expected",
+    [
+        ((128, 64), "small"),
+        ((128, 32), "small"),
+        ((96, 16), "small"),
+        ((256, 64), "wide"),
+        ((128, 128), "tall"),
+        ((256, 128), "tall"),
+        ((1, 1), "small"),
+    ],
+)
 def test_every_size_gets_a_class(size: tuple[int, int], expected: str) -> None:
     assert size_class(size) == expected
     Canvas(size).title("Any size")  # draws without an error, whatever the panel

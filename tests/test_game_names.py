@@ -35,7 +35,11 @@ def _docstring_lines(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     return lines
 
@@ -43,7 +47,9 @@ def _docstring_lines(tree: ast.AST) -> set[int]:
 def _builtin_lines(tree: ast.AST) -> set[int]:
     """The lines of the registry's `BUILTIN = (...)` assignment."""
     for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
         if any(isinstance(t, ast.Name) and t.id == "BUILTIN" for t in targets):
             return set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     return set()
@@ -95,12 +101,20 @@ def test_code_outside_a_game_package_names_no_game() -> None:
 def test_the_check_sees_names_strings_and_module_paths(tmp_path: Path) -> None:
     words = game_words()
     sample = tmp_path / "sample.py"
-    sample.write_text('"""About EXXTRA and levelx: prose."""\n'
-                      '# a comment on extra\n'
-                      'import firmware.games.levelx\n'
-                      'levelx_rows = {"exxtra": 1}\n'
-                      'title = _("EXTRA! solo")\n'
-                      'extra_ok = "extra dice"\n', encoding="utf-8")
+    sample.write_text(
+        '"""About EXXTRA and levelx: prose."""\n'
+        "# a comment on extra\n"
+        "import firmware.games.levelx\n"
+        'levelx_rows = {"exxtra": 1}\n'
+        'title = _("EXTRA! solo")\n'
+        'extra_ok = "extra dice"\n',
+        encoding="utf-8",
+    )
     found = [line.split(": ", 1)[1] for line in mentions(sample, words)]
-    assert found == ["levelx: levelx", "levelx: levelx_rows", "exxtra: \"exxtra\"",
-                     "extra: \"EXTRA! solo\"", "extra: extra_ok"]
+    assert found == [
+        "levelx: levelx",
+        "levelx: levelx_rows",
+        'exxtra: "exxtra"',
+        'extra: "EXTRA! solo"',
+        "extra: extra_ok",
+    ]

@@ -122,7 +122,9 @@ def test_optional_keys_fall_back_to_the_dataclass_defaults(tmp_path: Path) -> No
 
 
 def test_an_spi_display_gets_luma_default_control_pins(tmp_path: Path) -> None:
-    text = edited(*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", ""))
+    text = edited(
+        *PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")
+    )
     display = load_board(write_board(tmp_path, text)).display
     assert (display.interface, display.port, display.dc_pin, display.reset_pin) == ("spi", 0, 24, 25)
 
@@ -130,7 +132,13 @@ def test_an_spi_display_gets_luma_default_control_pins(tmp_path: Path) -> None:
 def test_an_spi1_display_leaves_spi0_to_the_leds(tmp_path: Path) -> None:
     board = load_board(write_board(tmp_path, edited(*SPI1_DISPLAY, LEFT_OFF_SPI1)))
     display = board.display
-    assert (board.leds.driver, display.interface, display.port, display.device, display.cs_pin) == ("spi", "spi", 1, 0, 18)
+    assert (board.leds.driver, display.interface, display.port, display.device, display.cs_pin) == (
+        "spi",
+        "spi",
+        1,
+        0,
+        18,
+    )
 
 
 PROFILES = {  # file → driver, pixels, mode, active area width in mm
@@ -159,7 +167,12 @@ def test_every_display_profile_has_a_board_description() -> None:
 
 # The default chain uses SPI0 (driver "spi", GPIO10); an SPI display needs the LEDs on PWM.
 PWM_LEDS = [('driver = "spi"', 'driver = "pwm"'), ("pin = 10\n", "pin = 18\n")]
-SPI_DISPLAY = [*PWM_LEDS, ('interface = "i2c" ', 'interface = "spi" '), ("port = 1\n", "port = 0\n"), ("address = 0x3C\n", "")]
+SPI_DISPLAY = [
+    *PWM_LEDS,
+    ('interface = "i2c" ', 'interface = "spi" '),
+    ("port = 1\n", "port = 0\n"),
+    ("address = 0x3C\n", ""),
+]
 # An SPI display on SPI1 (the LED chain keeps SPI0): GPIO19 is SPI1's MISO, so LEFT moves.
 SPI1_DISPLAY = [('interface = "i2c" ', 'interface = "spi" '), ("address = 0x3C\n", "")]
 LEFT_OFF_SPI1 = ("left = 19\n", "left = 22\n")
@@ -295,9 +308,25 @@ def test_board_refuses_what_is_not_a_regular_file_of_sensible_size(tmp_path: Pat
         path.write_text(DEFAULT_TEXT + "#" * 1_000_000 + "\n", encoding="utf-8")
     else:
         path = Path(make)
-    done = subprocess.run([sys.executable, "-m", "firmware", "sim", "--headless", "--demo", "extra", "--board", str(path),
-                           "--state-dir", str(tmp_path / "state")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "firmware",
+            "sim",
+            "--headless",
+            "--demo",
+            "extra",
+            "--board",
+            str(path),
+            "--state-dir",
+            str(tmp_path / "state"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 2
     reason = "larger than 1000000 bytes" if make == "too large" else "not a regular file"
     assert done.stderr.count("\n") == 1 and f"{path}: {reason}; expected a board description (TOML)" in done.stderr

@@ -104,8 +104,11 @@ def test_a_press_hides_the_line_and_a_plain_roll_keeps_it(board: SimBoard) -> No
     board.tap("roll")
     board.settle()
     session = board.app.session
-    if not session.awaiting_roll and session.game.events[0]["kind"] == "roll" and \
-            describe("exxtra", [p.name for p in session.game.players], session.game.events) is None:
+    if (
+        not session.awaiting_roll
+        and session.game.events[0]["kind"] == "roll"
+        and describe("exxtra", [p.name for p in session.game.players], session.game.events) is None
+    ):
         assert line not in shown(board)  # the ROLL press hid it; the screen is the player's
 
 

@@ -37,14 +37,33 @@ def test_the_whole_suite_passes_through_hil_run_against_a_separate_board_process
     the settings, the menu cursor and the unfinished game one scenario leaves never reach the next
     (`hil run` sends `reset` before each); the finished games stay in the journal."""
     state = tmp_path / "state"
-    board = subprocess.Popen([*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--state-dir", str(state)],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    board = subprocess.Popen(
+        [*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--state-dir", str(state)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         first = board.stdout.readline() if board.stdout else ""
         found = re.fullmatch(r"debug service listening on tcp 127\.0\.0\.1:(\d+)\n", first)
         assert found, f"the board said {first!r}; stderr: {board.stderr.read() if board.poll() is not None else ''}"
-        run = subprocess.run([*XTRABOARD, "hil", "run", "--target", f"127.0.0.1:{found.group(1)}", "--buttons",
-                              "virtual", *map(str, SCENARIOS)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+        run = subprocess.run(
+            [
+                *XTRABOARD,
+                "hil",
+                "run",
+                "--target",
+                f"127.0.0.1:{found.group(1)}",
+                "--buttons",
+                "virtual",
+                *map(str, SCENARIOS),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
     finally:
         board.terminate()
         board.wait(timeout=30)
@@ -56,11 +75,15 @@ def test_the_whole_suite_passes_through_hil_run_against_a_separate_board_process
     journal.close()
 
 
-def test_a_failing_scenario_prints_the_same_lines_as_the_simulator(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failing_scenario_prints_the_same_lines_as_the_simulator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     wrong = tmp_path / "wrong.toml"
-    wrong.write_text('name = "wrong"\ndescription = "a wrong expectation"\n\n[[step]]\ntap = "right"\n\n'
-                     '[[step]]\nexpect = [{ menu = "Play LEVEL X" }, { text = "nowhere" }]\n', encoding="utf-8")
+    wrong.write_text(
+        'name = "wrong"\ndescription = "a wrong expectation"\n\n[[step]]\ntap = "right"\n\n'
+        '[[step]]\nexpect = [{ menu = "Play LEVEL X" }, { text = "nowhere" }]\n',
+        encoding="utf-8",
+    )
     assert run_scenario_file(wrong) == 1
     simulator = capsys.readouterr().out
     out = io.StringIO()
@@ -77,8 +100,15 @@ def test_bench_gpio_outputs_wired_to_the_board_buttons_run_a_scenario() -> None:
         for name, bench_pin in BENCH_PINS.items():  # a wire from each bench output to a button's pin
             factory.pin(bench_pin, pin_class=MockConnectedPin, input_pin=served.sim.pins[name])
         pins = ",".join(f"{name}={pin}" for name, pin in BENCH_PINS.items())
-        result = run_scenarios(f"127.0.0.1:{service.port}", [ROOT / "tests/scenarios/menu.toml"], buttons="gpio",
-                               pins=pins, active_high=False, pin_factory=factory, out=out)
+        result = run_scenarios(
+            f"127.0.0.1:{service.port}",
+            [ROOT / "tests/scenarios/menu.toml"],
+            buttons="gpio",
+            pins=pins,
+            active_high=False,
+            pin_factory=factory,
+            out=out,
+        )
         edges = [e for e in served.target.events if e["kind"] == "edge"]
     assert result == 0, out.getvalue()
     assert out.getvalue().splitlines() == [expected_summary(ROOT / "tests/scenarios/menu.toml")]
@@ -87,11 +117,18 @@ def test_bench_gpio_outputs_wired_to_the_board_buttons_run_a_scenario() -> None:
 
 def test_gpio_buttons_need_a_pin_for_every_button(capsys: pytest.CaptureFixture[str]) -> None:
     with serving_in_background() as (served, service):
-        code = run_scenarios(f"127.0.0.1:{service.port}", [ROOT / "tests/scenarios/menu.toml"], buttons="gpio",
-                             pins="roll=20", pin_factory=served.sim.hardware.pin_factory)
+        code = run_scenarios(
+            f"127.0.0.1:{service.port}",
+            [ROOT / "tests/scenarios/menu.toml"],
+            buttons="gpio",
+            pins="roll=20",
+            pin_factory=served.sim.hardware.pin_factory,
+        )
     assert code == 2
-    assert capsys.readouterr().err == ("xtraboard hil: --pins names no bench pin for ok, back, left, right "
-                                       "(e.g. --pins roll=17,ok=27,back=22,left=23,right=24)\n")
+    assert capsys.readouterr().err == (
+        "xtraboard hil: --pins names no bench pin for ok, back, left, right "
+        "(e.g. --pins roll=17,ok=27,back=22,left=23,right=24)\n"
+    )
 
 
 def test_a_recorded_session_replays_to_the_same_checkpoints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,16 +197,30 @@ def test_a_bad_target_is_one_line(text: str) -> None:
 
 
 def test_an_unreachable_board_is_reported(tmp_path: Path) -> None:
-    run = subprocess.run([*XTRABOARD, "hil", "run", "--wait", "0", "--target", f"unix:{tmp_path / 'nobody.sock'}",
-                          str(ROOT / "tests/scenarios/menu.toml")], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    run = subprocess.run(
+        [
+            *XTRABOARD,
+            "hil",
+            "run",
+            "--wait",
+            "0",
+            "--target",
+            f"unix:{tmp_path / 'nobody.sock'}",
+            str(ROOT / "tests/scenarios/menu.toml"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2
     assert run.stderr.startswith("xtraboard hil: cannot reach the board's debug service at unix:")
     assert run.stderr.count("\n") == 1
 
 
-def test_a_real_board_is_restarted_between_scenarios_by_a_command(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_real_board_is_restarted_between_scenarios_by_a_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     marker = tmp_path / "restarts"
     paths = [ROOT / "tests/scenarios/menu.toml", ROOT / "tests/scenarios/mash_menus.toml"]
     out = io.StringIO()
@@ -197,11 +248,21 @@ def test_kiosk_mode_can_be_tried_on_a_served_board_and_in_a_demo(tmp_path: Path)
     """`sim --headless --debug-port` and `sim --demo` honour --kiosk, as `xtraboard run --kiosk` does: the
     guests' settings are locked and the saved game comes back by itself."""
     state = tmp_path / "state"
-    demo = subprocess.run([*XTRABOARD, "sim", "--headless", "--demo", "extra", "--seed", "3", "--kiosk",
-                           "--state-dir", str(state)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    demo = subprocess.run(
+        [*XTRABOARD, "sim", "--headless", "--demo", "extra", "--seed", "3", "--kiosk", "--state-dir", str(state)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert demo.returncode == 0 and '"kiosk": true' in demo.stdout, demo.stdout + demo.stderr
-    board = subprocess.Popen([*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--kiosk", "--state-dir",
-                              str(state)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    board = subprocess.Popen(
+        [*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--kiosk", "--state-dir", str(state)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         first = board.stdout.readline() if board.stdout else ""
         found = re.fullmatch(r"debug service listening on tcp 127\.0\.0\.1:(\d+)\n", first)

@@ -16,7 +16,13 @@ from firmware.hardware.display import Display, make_luma_device, page_bytes
 from firmware.hardware.leds import from_config, memory_pixels
 from sim.bench.buses import RecordingI2CBus
 from sim.hil.wire import (
-    WireError, cells_from_pixels, decode_i2c, decode_ws2812_spi, on_the_wire, pixels_from_bytes, ram_for,
+    WireError,
+    cells_from_pixels,
+    decode_i2c,
+    decode_ws2812_spi,
+    on_the_wire,
+    pixels_from_bytes,
+    ram_for,
     split_frames,
 )
 from tests.hardware_fixtures import default_board
@@ -45,16 +51,20 @@ class RecordingSPI:
 
 
 def random_frame(rng: random.Random, cells: list[str]) -> dict[str, tuple[int, int, int]]:
-    return {name: (rng.randrange(256), rng.randrange(256), rng.randrange(256))
-            for name in rng.sample(cells, rng.randrange(len(cells)))}
+    return {
+        name: (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        for name in rng.sample(cells, rng.randrange(len(cells)))
+    }
 
 
 def test_the_led_frame_decodes_from_neopixel_spi_byte_for_byte() -> None:
     board = default_board()
     cfg = board.leds
     spi = RecordingSPI()
-    chain = from_config(cfg, neopixel_spi.NeoPixel_SPI(spi, cfg.count, brightness=cfg.brightness,
-                                                        auto_write=False, pixel_order=cfg.order))
+    chain = from_config(
+        cfg,
+        neopixel_spi.NeoPixel_SPI(spi, cfg.count, brightness=cfg.brightness, auto_write=False, pixel_order=cfg.order),
+    )
     memory = from_config(cfg, memory_pixels(cfg))
     rng = random.Random(15)
     for n in range(20):
@@ -80,11 +90,14 @@ def test_a_capture_of_several_frames_splits_at_the_resets() -> None:
     assert [pixels_from_bytes(f)[:2] for f in frames] == [[(255, 0, 0), (0, 0, 0)], [(255, 0, 0), (0, 0, 7)]]
 
 
-@pytest.mark.parametrize("stream, message", [
-    (bytes([0xC0] * 7), "not a multiple of 8"),
-    (bytes([0xC0] * 7 + [0xAA]), "0xAA, no WS2812 bit pattern"),
-    (bytes([0xFF] * 8), "0xFF"),
-])
+@pytest.mark.parametrize(
+    "stream, message",
+    [
+        (bytes([0xC0] * 7), "not a multiple of 8"),
+        (bytes([0xC0] * 7 + [0xAA]), "0xAA, no WS2812 bit pattern"),
+        (bytes([0xFF] * 8), "0xFF"),
+    ],
+)
 def test_a_capture_that_is_no_ws2812_stream_is_refused(stream: bytes, message: str) -> None:
     with pytest.raises(WireError, match=message):
         decode_ws2812_spi(stream)

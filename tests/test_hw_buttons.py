@@ -156,7 +156,14 @@ def test_pull_down_wiring_is_pressed_when_high() -> None:
 
 def test_pressed_reports_raw_levels(rig: Rig) -> None:
     rig.pin("right").drive_low()
-    assert rig.inputs.pressed() == {"roll": False, "ok": False, "back": False, "left": False, "right": True, "tilt": False}
+    assert rig.inputs.pressed() == {
+        "roll": False,
+        "ok": False,
+        "back": False,
+        "left": False,
+        "right": True,
+        "tilt": False,
+    }
 
 
 def test_close_is_idempotent_and_frees_the_pins(rig: Rig) -> None:

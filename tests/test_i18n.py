@@ -59,7 +59,8 @@ def test_the_template_holds_every_string_the_source_marks() -> None:
     found: set[tuple[str | None, str]] = set()
     for folder in ("firmware", "sim"):
         for _file, _line, message, _comments, context in extract_from_dir(
-                ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS):
+            ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
             found.add((context, message if isinstance(message, str) else message[0]))
     assert found == ids(catalog(i18n.POT))
 
@@ -85,8 +86,11 @@ def test_plurals_follow_each_languages_rule() -> None:
     for code in ("en", "de", "fr"):
         i18n.use(code)
         forms[code] = [ngettext("{n} player", "{n} players", n).format(n=n) for n in (0, 1, 2)]
-    assert forms == {"en": ["0 players", "1 player", "2 players"], "de": ["0 Spieler", "1 Spieler", "2 Spieler"],
-                     "fr": ["0 joueur", "1 joueur", "2 joueurs"]}  # French: 0 takes the singular
+    assert forms == {
+        "en": ["0 players", "1 player", "2 players"],
+        "de": ["0 Spieler", "1 Spieler", "2 Spieler"],
+        "fr": ["0 joueur", "1 joueur", "2 joueurs"],
+    }  # French: 0 takes the singular
 
 
 # --- the pseudo-locale ------------------------------------------------------------------------------
@@ -133,14 +137,16 @@ def test_a_read_only_cache_compiles_in_memory(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", ["truncated", "bad magic", "garbage"])
-def test_a_damaged_mo_speaks_english_with_one_log_line(tmp_path: Path, damage: str,
-                                                       caplog: pytest.LogCaptureFixture) -> None:
+def test_a_damaged_mo_speaks_english_with_one_log_line(
+    tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
     locale = tmp_path / "locale"
     shutil.copytree(ROOT / "firmware" / "locale" / "de", locale / "de")
     mo = i18n.po_path("de", locale).with_suffix(".mo")
     good = i18n.compile_po(i18n.po_path("de", locale))
-    mo.write_bytes({"truncated": good[:30], "bad magic": b"\0" * 4 + good[4:],
-                    "garbage": good[:28] + b"\xff" * 40}[damage])
+    mo.write_bytes(
+        {"truncated": good[:30], "bad magic": b"\0" * 4 + good[4:], "garbage": good[:28] + b"\xff" * 40}[damage]
+    )
     later = time.time() + 5
     os.utime(mo, (later, later))
     with caplog.at_level("WARNING", logger="xtraboard.i18n"):
@@ -148,8 +154,9 @@ def test_a_damaged_mo_speaks_english_with_one_log_line(tmp_path: Path, damage: s
     assert len(caplog.records) == 1 and "is damaged" in caplog.records[0].getMessage()
 
 
-def test_every_command_works_with_a_damaged_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_command_works_with_a_damaged_catalog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     locale = tmp_path / "locale"
     shutil.copytree(ROOT / "firmware" / "locale", locale)
     mo = i18n.po_path("de", locale).with_suffix(".mo")
@@ -184,8 +191,9 @@ def test_an_unknown_language_is_one_clear_line() -> None:
 
 
 # --- the command line -------------------------------------------------------------------------------
-def test_the_cli_speaks_the_environments_language(monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_speaks_the_environments_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("XTRABOARD_LANG", "de")
     assert main(["selfplay", "exxtra", "--players", "9"]) == 2
     assert capsys.readouterr().err == "xtraboard selfplay: EXXTRA ist für 3 bis 6 Spieler, nicht 9\n"
@@ -209,15 +217,34 @@ def test_a_bad_lang_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -
 def test_a_german_demo_plays_through_german_menus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = SimBoard(seed=3, language="de")
     try:
-        assert {"EXXTRA spielen", "Demo", "Regeln", "Einstellungen"} <= {o.label for o in board.app.screen.choice.options}
+        assert {"EXXTRA spielen", "Demo", "Regeln", "Einstellungen"} <= {
+            o.label for o in board.app.screen.choice.options
+        }
         assert "> EXXTRA spielen" in board.screen_text()
         start_demo(board, "exxtra", 3)  # finds "Demo", the game and "3 Spieler" by their German labels
         board.settle()
         assert board.app.session is not None and board.app.session.over
     finally:
         board.close()
-    assert main(["sim", "--headless", "--demo", "levelx", "--seats", "2", "--seed", "1", "--lang", "de",
-                 "--display-image", str(tmp_path / "oled.png")]) == 0
+    assert (
+        main(
+            [
+                "sim",
+                "--headless",
+                "--demo",
+                "levelx",
+                "--seats",
+                "2",
+                "--seed",
+                "1",
+                "--lang",
+                "de",
+                "--display-image",
+                str(tmp_path / "oled.png"),
+            ]
+        )
+        == 0
+    )
     assert i18n.language() == "de" and (tmp_path / "oled.png").exists()
     assert '"game": "levelx"' in capsys.readouterr().out
 
@@ -238,10 +265,14 @@ def test_the_board_description_sets_the_default_language(tmp_path: Path) -> None
     finally:
         board.close()
     # The board left French active: a description's error speaks the active language, its names kept.
-    with pytest.raises(ConfigError, match=r'board.toml: board.language: "es" est inconnu ; attendu : l\'un de "en", "de", "fr"'):
+    with pytest.raises(
+        ConfigError, match=r'board.toml: board.language: "es" est inconnu ; attendu : l\'un de "en", "de", "fr"'
+    ):
         load_board(board_file(tmp_path, "es"))
     i18n.use("en")
-    with pytest.raises(ConfigError, match=r'board.toml: board.language: "es" is not known; expected one of "en", "de", "fr"'):
+    with pytest.raises(
+        ConfigError, match=r'board.toml: board.language: "es" is not known; expected one of "en", "de", "fr"'
+    ):
         load_board(board_file(tmp_path, "es"))
 
 
@@ -313,7 +344,8 @@ def test_the_rules_fit_every_display_in_pages(profile: Path, code: str) -> None:
         assert all(0 < len(page) <= canvas.lines - 1 for page in pages)
         assert all(len(line) <= canvas.columns for page in pages for line in page), (game, code)
         assert " ".join(w for page in pages for w in " ".join(page).split()) == " ".join(
-            " ".join(_(p).split()) for p in game_view(game).rules)  # nothing lost, nothing added
+            " ".join(_(p).split()) for p in game_view(game).rules
+        )  # nothing lost, nothing added
 
 
 def test_the_rules_screen_flips_pages(tmp_path: Path) -> None:
@@ -349,10 +381,17 @@ def translated_screens(code: str) -> list:
 
     app = BoardApp(schedule=EventLoop(FakeClock()).call_later, language=code, kiosk=True)
     questions = ("Clear high scores?", "Reset all settings?", "Clear all records?", "Sure? Records gone")
-    return [app.stack[0], SettingsScreen(app), OperatorMenu(), OperatorSettingsScreen(app), GamesOfferedScreen(app),
-            GameChoiceScreen(_("Demo: which game?"), None), GameChoiceScreen(_("Rules of"), None),
-            *(SeatCountScreen(game, demo) for game in game_names() for demo in (False, True)),
-            *(ConfirmScreen(_(question), lambda app: None) for question in questions)]
+    return [
+        app.stack[0],
+        SettingsScreen(app),
+        OperatorMenu(),
+        OperatorSettingsScreen(app),
+        GamesOfferedScreen(app),
+        GameChoiceScreen(_("Demo: which game?"), None),
+        GameChoiceScreen(_("Rules of"), None),
+        *(SeatCountScreen(game, demo) for game in game_names() for demo in (False, True)),
+        *(ConfirmScreen(_(question), lambda app: None) for question in questions),
+    ]
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=[p.stem for p in PROFILES])
@@ -374,8 +413,10 @@ def test_the_readmes_german_screenshot_is_what_the_documented_command_makes(tmp_
     from PIL import Image, ImageChops
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = ("xtraboard sim --headless --scenario docs/screenshots/menu-de.toml --lang de"
-               " --display-image docs/screenshots/menu-de.png")
+    command = (
+        "xtraboard sim --headless --scenario docs/screenshots/menu-de.toml --lang de"
+        " --display-image docs/screenshots/menu-de.png"
+    )
     assert command in readme and "docs/screenshots/menu-de.png" in readme
     out = tmp_path / "menu-de.png"
     argv = command.split()[1:]

@@ -97,18 +97,23 @@ def test_the_engine_protocol_reports_a_refusal_in_english_whatever_the_language(
     record["steps"].append(record["steps"][0])  # a second roll where a decision is due
     server = EngineServer()
     lines = server.handle("position " + json.dumps(record)) + server.handle("go")
-    assert lines[0].startswith("info string error step 1: ") and "has a decision to make; no roll now" in lines[0], lines
+    assert lines[0].startswith("info string error step 1: ") and "has a decision to make; no roll now" in lines[0], (
+        lines
+    )
 
 
 # --- a board description's error -----------------------------------------------------------------
 def test_a_board_description_error_under_lang_fr_is_french_and_names_the_key(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = (ROOT / "hardware" / "board.toml").read_text(encoding="utf-8")
     bad = tmp_path / "board.toml"
     bad.write_text(text.replace("[leds]\n", "[leds]\nbrightnes = 0.5\n", 1), encoding="utf-8")
     assert main(["run", "--lang", "fr", "--board", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"xtraboard run: {bad}: leds.brightnes: clé inconnue (une faute de frappe ?) ; attendu l'une de : ")
+    assert err.startswith(
+        f"xtraboard run: {bad}: leds.brightnes: clé inconnue (une faute de frappe ?) ; attendu l'une de : "
+    )
     assert "brightness" in err and err.count("\n") == 1
 
 
@@ -118,8 +123,11 @@ def test_a_pin_clash_is_said_in_german_with_the_pin_and_key_as_they_are(tmp_path
     start = text.index("[buzzer]")
     bad.write_text(text[:start] + text[start:].replace("pin = 27", "pin = 10", 1), encoding="utf-8")
     i18n.use("de")
-    with pytest.raises(ConfigError, match=r"board\.toml: buzzer\.pin: GPIO10 ist reserviert: die LED-Datenleitung "
-                                          r"\(leds\.pin\); erwartet ein eigener freier GPIO$"):
+    with pytest.raises(
+        ConfigError,
+        match=r"board\.toml: buzzer\.pin: GPIO10 ist reserviert: die LED-Datenleitung "
+        r"\(leds\.pin\); erwartet ein eigener freier GPIO$",
+    ):
         load_board(bad)
 
 
@@ -140,8 +148,16 @@ def test_the_journals_notes_fit_two_lines_in_every_language(language: str, tmp_p
     from firmware.journal.rescue import salvage_note
 
     i18n.use(language)
-    notes = [storage.FULL, storage.READ_ONLY, storage.UNAVAILABLE, storage.DAMAGED, storage.FAILING,
-             salvage_note(0, 0), salvage_note(1, 0), salvage_note(13, 2)]
+    notes = [
+        storage.FULL,
+        storage.READ_ONLY,
+        storage.UNAVAILABLE,
+        storage.DAMAGED,
+        storage.FAILING,
+        salvage_note(0, 0),
+        salvage_note(1, 0),
+        salvage_note(13, 2),
+    ]
     for note in notes:
         text = i18n.tr(note)
         assert text != str(note) and len(text) <= 2 * 21, text
@@ -161,17 +177,24 @@ def test_the_dice_fairness_line_in_german_and_french() -> None:
     result = Fairness(games=40, dice=5000, chi2=4.21, df=9, p=0.8967)
     assert result.line() == "dice fairness: 5,000 dice in 40 games, chi² 4.2 on 9 df, p = 0.897 (no sign of bias)"
     i18n.use("de")
-    assert result.line() == "Würfelfairness: 5.000 Würfel in 40 Spielen, Chi² 4,2 bei 9 FG, p = 0,897 (kein Anzeichen von Verzerrung)"
+    assert (
+        result.line()
+        == "Würfelfairness: 5.000 Würfel in 40 Spielen, Chi² 4,2 bei 9 FG, p = 0,897 (kein Anzeichen von Verzerrung)"
+    )
     i18n.use("fr")
-    assert result.line() == "équité des dés : 5\u00a0000 dés en 40 parties, khi² 4,2 pour 9 ddl, p = 0,897 (aucun signe de biais)"
+    assert (
+        result.line()
+        == "équité des dés : 5\u00a0000 dés en 40 parties, khi² 4,2 pour 9 ddl, p = 0,897 (aucun signe de biais)"
+    )
     assert Fairness(games=1, dice=1, chi2=0.0, df=5, p=1.0).line().startswith("équité des dés : 1 dé en 1 partie,")
     i18n.use("de")
     assert fairness([]).line() == "Würfelfairness: noch keine elektronischen Würfe"
     assert fairness([play_record("extra", "s:1")]).line().startswith("Würfelfairness: ")
 
 
-def test_xtraboard_verify_speaks_german(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_xtraboard_verify_speaks_german(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     record = play_record("exxtra", "v:1")
     good = tmp_path / "good.json"
     good.write_text(json.dumps(record), encoding="utf-8")
@@ -183,30 +206,39 @@ def test_xtraboard_verify_speaks_german(tmp_path: Path, capsys: pytest.CaptureFi
     assert capsys.readouterr().out == f"ok: alle {rolls} Würfe passen zum Seed\n"
     assert main(["verify", str(bad)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("der aufgedeckte Seed passt nicht zur Festlegung: Sein SHA-256 ist ") and out.endswith("\n1 Problem\n")
+    assert out.startswith("der aufgedeckte Seed passt nicht zur Festlegung: Sein SHA-256 ist ") and out.endswith(
+        "\n1 Problem\n"
+    )
 
 
 # --- records and names on the command line --------------------------------------------------------
 def test_a_record_that_does_not_replay_is_refused_in_the_cli_language(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     record = new_game("exxtra", ["Anna", "Ben", "Cleo"]).to_record() | {"steps": [{"roll": ["9", "9"]}]}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     assert main(["replay", str(path)]) == 2
-    english = "step 0: illegal {\"roll\": [\"9\", \"9\"]}: die 0 has no face '9' (faces: ['1', '2', '3', '4', '7', 'X'])"
+    english = (
+        "step 0: illegal {\"roll\": [\"9\", \"9\"]}: die 0 has no face '9' (faces: ['1', '2', '3', '4', '7', 'X'])"
+    )
     assert capsys.readouterr().err == f"xtraboard replay: {english}\n"
     monkeypatch.setenv(i18n.ENV, "fr")
     assert main(["replay", str(path)]) == 2
-    assert capsys.readouterr().err == ("xtraboard replay: étape 0 : étape interdite {\"roll\": [\"9\", \"9\"]} : le dé 0 "
-                                       "n'a pas de face '9' (faces : ['1', '2', '3', '4', '7', 'X'])\n")
+    assert capsys.readouterr().err == (
+        'xtraboard replay: étape 0 : étape interdite {"roll": ["9", "9"]} : le dé 0 '
+        "n'a pas de face '9' (faces : ['1', '2', '3', '4', '7', 'X'])\n"
+    )
     server = EngineServer()  # the same record over the engine protocol: English, whatever the CLI speaks
     assert server.handle("position " + json.dumps(record)) == []
     assert server.handle("go")[0] == f"info string error {english}"
 
 
 def test_a_player_name_the_board_refuses_is_said_in_german(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(i18n.ENV, "de")
     assert main(["players", "add", "Maximilian-Alexander", "--state-dir", str(tmp_path)]) != 0
-    assert capsys.readouterr().err == ("xtraboard players add: Name 'Maximilian-Alexander' hat 20 Zeichen; "
-                                       "höchstens 10 passen aufs Display\n")
+    assert capsys.readouterr().err == (
+        "xtraboard players add: Name 'Maximilian-Alexander' hat 20 Zeichen; höchstens 10 passen aufs Display\n"
+    )

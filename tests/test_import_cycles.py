@@ -84,8 +84,11 @@ def test_no_import_cycle_in_firmware_and_sim():
 def test_firmware_never_imports_sim():
     graph = module_imports("firmware", "sim")
     assert "sim.board" in graph["sim.app"]  # the graph sees sim's own imports
-    assert {m: sorted(t for t in ts if t.split(".")[0] == "sim")
-            for m, ts in graph.items() if m.startswith("firmware") and any(t.startswith("sim") for t in ts)} == {}
+    assert {
+        m: sorted(t for t in ts if t.split(".")[0] == "sim")
+        for m, ts in graph.items()
+        if m.startswith("firmware") and any(t.startswith("sim") for t in ts)
+    } == {}
 
 
 def test_screens_never_import_the_app():

@@ -54,8 +54,13 @@ def system(tmp_path: Path) -> dict[str, str]:
         path.chmod(0o755)
     state = tmp_path / "state"
     state.mkdir()
-    return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STUB_LOG": str(tmp_path / "calls.log"),
-            "STUB_MOUNTED": str(tmp_path / "mounted"), "STUB_STATE": str(state)}
+    return {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "STUB_LOG": str(tmp_path / "calls.log"),
+        "STUB_MOUNTED": str(tmp_path / "mounted"),
+        "STUB_STATE": str(state),
+    }
 
 
 def calls(env: dict[str, str]) -> list[str]:
@@ -65,18 +70,22 @@ def calls(env: dict[str, str]) -> list[str]:
 
 def installer(env: dict[str, str], script: str) -> subprocess.CompletedProcess[str]:
     """Bash code run after sourcing the installer (which then only defines its functions)."""
-    return subprocess.run(["bash", "-c", f"source {INSTALL}\n{script}"], env=env, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        ["bash", "-c", f"source {INSTALL}\n{script}"], env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def overlay_step(env: dict[str, str], tmp_path: Path, dry_run: int = 0) -> subprocess.CompletedProcess[str]:
-    return installer(env, f"""
+    return installer(
+        env,
+        f"""
         set -euo pipefail
-        DRY_RUN={dry_run}; OVERLAY=1; STATE_DIR={env['STUB_STATE']}; FSTAB={tmp_path / 'fstab'}
-        RASPI_CONFIG={tmp_path / 'bin' / 'raspi-config'}
+        DRY_RUN={dry_run}; OVERLAY=1; STATE_DIR={env["STUB_STATE"]}; FSTAB={tmp_path / "fstab"}
+        RASPI_CONFIG={tmp_path / "bin" / "raspi-config"}
         setup_overlay
         echo "reboot=$REBOOT_NEEDED"
-    """)
+    """,
+    )
 
 
 # --- 5. --overlay on the documented update path -----------------------------------------------
@@ -99,8 +108,11 @@ def test_the_first_overlay_moves_the_games_onto_the_partition(system: dict[str, 
     games.write_text("the games so far")
     done = overlay_step(system, tmp_path)
     assert done.returncode == 0, done.stderr
-    made = [" ".join(c.split(" ")[:2]) for c in calls(system)
-            if c.split(" ")[0] in ("systemctl", "mount", "chown", "raspi-config")]
+    made = [
+        " ".join(c.split(" ")[:2])
+        for c in calls(system)
+        if c.split(" ")[0] in ("systemctl", "mount", "chown", "raspi-config")
+    ]
     assert made == ["systemctl stop", f"mount {system['STUB_STATE']}", "chown -R", "raspi-config nonint"]
     assert games.read_text() == "the games so far"
 
@@ -111,7 +123,9 @@ def test_a_dry_run_shows_the_sequence_a_real_run_makes(system: dict[str, str], t
         Path(system["STUB_MOUNTED"]).touch()
     done = overlay_step(system, tmp_path, dry_run=1)
     assert done.returncode == 0, done.stderr
-    shown = [line.split("would run: ", 1)[1].split(" ")[0] for line in done.stdout.splitlines() if "would run: " in line]
+    shown = [
+        line.split("would run: ", 1)[1].split(" ")[0] for line in done.stdout.splitlines() if "would run: " in line
+    ]
     raspi_config = str(tmp_path / "bin" / "raspi-config")
     if mounted:
         assert shown == ["install", raspi_config] and "is mounted already" in done.stdout
@@ -144,8 +158,7 @@ def clone(tmp_path: Path) -> Path:
     for name in ("pyproject.toml", "build_hooks.py", "README.md"):
         shutil.copy2(ROOT / name, source / name)
     for name in ("firmware", "sim", "hardware", "systemd", "requirements"):
-        shutil.copytree(ROOT / name, source / name, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
     return source
 
 
@@ -195,8 +208,9 @@ esac
 """)
     for name in ("python", "pip"):
         (venv / name).chmod(0o755)
-    done = installer(system, f"set -euo pipefail; OWNER=$(id -un); DRY_RUN=0; VENV={venv.parent}; PREFIX={prefix}\n"
-                             "install_venv")
+    done = installer(
+        system, f"set -euo pipefail; OWNER=$(id -un); DRY_RUN=0; VENV={venv.parent}; PREFIX={prefix}\ninstall_venv"
+    )
     assert done.returncode == 0, done.stderr
     [wheel] = wheels.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()

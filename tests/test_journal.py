@@ -53,7 +53,11 @@ def header(game: str = "extra", *names: str, **seat_options: dict[str, Any]) -> 
 
 def extra_result(*scores: int) -> dict[str, Any]:
     best = max(scores)
-    return {"scores": list(scores), "rows": [{} for _ in scores], "winners": [i for i, s in enumerate(scores) if s == best]}
+    return {
+        "scores": list(scores),
+        "rows": [{} for _ in scores],
+        "winners": [i for i, s in enumerate(scores) if s == best],
+    }
 
 
 def play_solo(journal: Journal, name: str, score: int, **options: Any) -> int:
@@ -82,8 +86,10 @@ def test_a_game_is_started_stepped_and_finished(tmp_path: Path) -> None:
     assert stored is not None
     assert (stored.id, stored.status, stored.meta) == (gid, "playing", {"seed": 3, "mode": "demo"})
     assert (stored.started, stored.updated) == (clock.now - 5, clock.now)
-    assert stored.record == {**header("extra", "Marie", "Paul"), "steps": [
-        {"roll": [1, 2, 2, 3, 5]}, {"player": 0, "extra": 3, "column": 0, "pairs": [[1, 2], [0, 4]]}]}
+    assert stored.record == {
+        **header("extra", "Marie", "Paul"),
+        "steps": [{"roll": [1, 2, 2, 3, 5]}, {"player": 0, "extra": 3, "column": 0, "pairs": [[1, 2], [0, 4]]}],
+    }
 
     journal.finish(gid, extra_result(120, 80))
     assert journal.unfinished() is None
@@ -96,9 +102,12 @@ def test_a_game_is_started_stepped_and_finished(tmp_path: Path) -> None:
 def test_finished_games_come_newest_first_and_can_be_filtered(tmp_path: Path) -> None:
     journal = Journal(tmp_path)
     ids = []
-    for game, result in [("extra", extra_result(10)), ("exxtra", {"positions": [21, 3, 5], "winners": [0]}),
-                         ("levelx", {"scores": [20, 30], "chips": [[], []], "bonus": [[], []], "winners": [1]}),
-                         ("extra", extra_result(40))]:
+    for game, result in [
+        ("extra", extra_result(10)),
+        ("exxtra", {"positions": [21, 3, 5], "winners": [0]}),
+        ("levelx", {"scores": [20, 30], "chips": [[], []], "bonus": [[], []], "winners": [1]}),
+        ("extra", extra_result(40)),
+    ]:
         names = {"extra": ("Marie",), "exxtra": ("A", "B", "C"), "levelx": ("A", "B")}[game]
         ids.append(gid := journal.start_game(header(game, *names)))
         journal.finish(gid, result)
@@ -237,7 +246,12 @@ def test_best_scores_are_peoples_best_single_scores(tmp_path: Path) -> None:
         gid = journal.start_game(header("extra", *names, **options))
         journal.finish(gid, extra_result(*scores))
     best = journal.best_scores("extra")
-    assert [(e.name, e.score, e.players) for e in best] == [("Ann", 300, 2), ("Bob", 150, 2), ("Ann", 150, 1), ("Cem", 90, 2)]
+    assert [(e.name, e.score, e.players) for e in best] == [
+        ("Ann", 300, 2),
+        ("Bob", 150, 2),
+        ("Ann", 150, 1),
+        ("Cem", 90, 2),
+    ]
     assert best[1].date < best[2].date  # equal scores: the earlier one first
     assert [e.name for e in journal.best_scores("extra", limit=1)] == ["Ann"]
     assert [(e.name, e.score) for e in journal.best_scores("extra", kids=True)] == [("Kid", 800)]
@@ -330,10 +344,15 @@ def test_the_file_is_wal_with_full_sync_and_versioned(tmp_path: Path) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.one_of(st.tuples(st.just("append"), st.integers(1, 6)),
-                          st.tuples(st.just("undo"), st.integers(0, 3))), max_size=25))
-def test_the_journal_follows_any_sequence_of_steps_and_undos(tmp_path_factory: pytest.TempPathFactory,
-                                                             ops: list[tuple[str, int]]) -> None:
+@given(
+    st.lists(
+        st.one_of(st.tuples(st.just("append"), st.integers(1, 6)), st.tuples(st.just("undo"), st.integers(0, 3))),
+        max_size=25,
+    )
+)
+def test_the_journal_follows_any_sequence_of_steps_and_undos(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
+) -> None:
     state = tmp_path_factory.mktemp("journal")
     journal = Journal(state)
     gid = journal.start_game(header())
@@ -356,8 +375,12 @@ def test_an_exported_record_replays_to_the_same_game(tmp_path: Path) -> None:
     journal = Journal(tmp_path)
     game = new_game("extra", [Player("Marie"), Player("Robo", bot="easy")])
     gid = journal.start_game(game.to_record(), {"seed": 11})
-    play_on(game, SeededDice(11), decide=lambda g: g.legal_decisions()[0],
-            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    play_on(
+        game,
+        SeededDice(11),
+        decide=lambda g: g.legal_decisions()[0],
+        each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()),
+    )
     journal.finish(gid, game.result())  # type: ignore[arg-type]
 
     record = json.loads(json.dumps(journal.record(gid)))

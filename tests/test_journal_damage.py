@@ -36,9 +36,16 @@ def play(journal: Journal, game_name: str, players: list[Player], seed: int, ste
     """A seeded game through the journal (to its end, or `steps` steps); its id."""
     game = new_game(game_name, players)
     header = {k: v for k, v in game.to_record().items() if k != "steps"}
-    gid = journal.start_game(header, {"seed": seed, "mode": "play", "colours": ["red", "blue", "green"][:len(players)]})
-    play_on(game, SeededDice(seed), random.Random(seed), limit=steps,
-            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    gid = journal.start_game(
+        header, {"seed": seed, "mode": "play", "colours": ["red", "blue", "green"][: len(players)]}
+    )
+    play_on(
+        game,
+        SeededDice(seed),
+        random.Random(seed),
+        limit=steps,
+        each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()),
+    )
     if game.is_over():
         journal.finish(gid, game.result())  # type: ignore[arg-type]
     return gid
@@ -129,8 +136,15 @@ def test_a_game_that_no_longer_replays_is_still_set_aside_by_resume(tmp_path: Pa
     board.close()
 
 
-@pytest.mark.parametrize("meta", ['{"colours": 5}', '{"colours": ["red", "nope", "blue"]}',
-                                  '{"colours": ["red", ["blue"], "green"]}', '{"seed": {}}'])
+@pytest.mark.parametrize(
+    "meta",
+    [
+        '{"colours": 5}',
+        '{"colours": ["red", "nope", "blue"]}',
+        '{"colours": ["red", ["blue"], "green"]}',
+        '{"seed": {}}',
+    ],
+)
 def test_meta_the_screens_cannot_use_sets_the_game_aside_at_resume(tmp_path: Path, meta: str) -> None:
     gid = unfinished_exxtra(tmp_path)
     sql(tmp_path, "UPDATE games SET meta = ? WHERE id = ?", meta, gid)
@@ -144,7 +158,7 @@ def test_meta_the_screens_cannot_use_sets_the_game_aside_at_resume(tmp_path: Pat
 
 
 # --- settings ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("value", ["not json", "\"bright\"", "7", "[0.5]", "null"])
+@pytest.mark.parametrize("value", ["not json", '"bright"', "7", "[0.5]", "null"])
 def test_a_bad_setting_falls_back_to_its_default_and_says_which(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, value: str
 ) -> None:
@@ -294,8 +308,13 @@ def test_a_board_with_a_damaged_journal_still_starts_in_a_fresh_board(tmp_path: 
 
 
 # --- the service itself -----------------------------------------------------------------------
-@pytest.mark.parametrize("damage", ["UPDATE games SET header = '[' WHERE status = 'playing'",
-                                    "UPDATE settings SET value = '{' WHERE key = 'dice_mode'"])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE games SET header = '[' WHERE status = 'playing'",
+        "UPDATE settings SET value = '{' WHERE key = 'dice_mode'",
+    ],
+)
 def test_the_kiosk_service_starts_on_a_damaged_journal(tmp_path: Path, damage: str) -> None:
     """`xtraboard run --kiosk` as systemd starts it (mock GPIO): it reports READY, and stops
     cleanly on SIGTERM, instead of raising at start and crash-looping under Restart=always."""
@@ -310,8 +329,14 @@ def test_the_kiosk_service_starts_on_a_damaged_journal(tmp_path: Path, damage: s
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
         listener.bind(str(notify))
         listener.settimeout(60)  # a bound on a hung start, not a timing assertion
-        child = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--kiosk", "--state-dir", str(state)],
-                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "firmware", "run", "--kiosk", "--state-dir", str(state)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             messages: list[bytes] = []
             while b"WATCHDOG=1" not in messages and child.poll() is None:  # the loop pings once it runs
@@ -339,8 +364,8 @@ def flip_first_leaf_of(state: Path, table: str, count: int = 64) -> None:
     page = (root - 1) * page_size
     header = page + (100 if root == 1 else 0)
     assert data[header] == 0x05, "the table's root must be an interior page"
-    cell = int.from_bytes(data[header + 12: header + 14], "big") + page  # cell 0: its left child first
-    child = int.from_bytes(data[cell: cell + 4], "big")
+    cell = int.from_bytes(data[header + 12 : header + 14], "big") + page  # cell 0: its left child first
+    child = int.from_bytes(data[cell : cell + 4], "big")
     start = (child - 1) * page_size
     for i in range(start, start + count):
         data[i] ^= 0xFF

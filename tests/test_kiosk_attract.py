@@ -75,9 +75,12 @@ def test_an_hour_on_the_fake_clock_is_the_same_show_without_its_frames(tmp_path)
     stepped.close()
 
     scenario = tmp_path / "hours.toml"
-    scenario.write_text('name = "hours"\ndescription = "ten thousand hours idle"\n'
-                        + "[[step]]\nwait = 3600\n" * 10_000
-                        + '[[step]]\nexpect = { state = "screen", equals = "MainMenu" }\n', encoding="utf-8")
+    scenario.write_text(
+        'name = "hours"\ndescription = "ten thousand hours idle"\n'
+        + "[[step]]\nwait = 3600\n" * 10_000
+        + '[[step]]\nexpect = { state = "screen", equals = "MainMenu" }\n',
+        encoding="utf-8",
+    )
     started = time.process_time()
     assert run_scenario_file(scenario, out=io.StringIO()) == 0
     print(f"10,000 hour-long waits: {time.process_time() - started:.1f} s of CPU")

@@ -24,7 +24,9 @@ def pins(text: str) -> dict[str, list[tuple[str, int]]]:
         match = PIN.match(entry)
         if match:
             name, version = match.groups()
-            found.setdefault(canonicalize_name(name), []).append((version, len(re.findall(r"--hash=sha256:[0-9a-f]{64}", entry))))
+            found.setdefault(canonicalize_name(name), []).append(
+                (version, len(re.findall(r"--hash=sha256:[0-9a-f]{64}", entry)))
+            )
     return found
 
 

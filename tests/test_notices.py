@@ -106,4 +106,3 @@ def test_bots_play_on_to_the_end_when_storage_fills_mid_game(tmp_path):
 def read_only(path: Path) -> sqlite3.Connection:
     """How SQLite opens a file it may not write (as on a read-only mount)."""
     return sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
-

@@ -67,7 +67,8 @@ def cafe(tmp_path: Path):
 def test_the_code_file_is_beside_the_board_description_and_there_is_no_default(tmp_path: Path) -> None:
     assert load_board(board_file(tmp_path)).operator.code_file == tmp_path / "operator-code"
     assert load_board(board_file(tmp_path, operator='[operator]\ncode_file = "codes/cafe"\n')).operator.code_file == (
-        tmp_path / "codes" / "cafe")
+        tmp_path / "codes" / "cafe"
+    )
     assert not load_board().operator.code_file.exists()  # the shipped description: no operator mode at all
 
 
@@ -189,8 +190,12 @@ def finished_game(journal: Journal, name: str = "extra", players: tuple[str, ...
 
     game = new_game(name, [Player(p) for p in players])
     gid = journal.start_game(game.to_record(), {"mode": "play"})
-    play_on(game, SeededDice(1), random.Random(1),
-            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    play_on(
+        game,
+        SeededDice(1),
+        random.Random(1),
+        each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()),
+    )
     journal.finish(gid, game.result())  # type: ignore[arg-type]
     return gid
 

@@ -53,8 +53,13 @@ def type_code(board: SimBoard, code: tuple[str, ...]) -> None:
 
 def response(board: SimBoard) -> tuple[object, ...]:
     """Everything a person at the table can see of the board's answer to a press."""
-    return (board.board.attract_phase is not None, type(board.app.screen).__name__, board.app.note,
-            tuple(board.screen_text()), board.app.help.cue)
+    return (
+        board.board.attract_phase is not None,
+        type(board.app.screen).__name__,
+        board.app.note,
+        tuple(board.screen_text()),
+        board.app.help.cue,
+    )
 
 
 def in_menu(board: SimBoard) -> bool:
@@ -125,8 +130,9 @@ def test_on_the_code_entry_screen_every_press_looks_the_same(tmp_path: Path) -> 
 # --- five wrong codes lock code entry, twice as long each time ---------------------------------------
 
 
-def test_five_wrong_codes_lock_code_entry_for_15_minutes_then_30(tmp_path: Path,
-                                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_five_wrong_codes_lock_code_entry_for_15_minutes_then_30(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="xtraboard.operator")
     board = cafe_board(tmp_path)
     try:
@@ -164,11 +170,13 @@ def test_five_wrong_codes_lock_code_entry_for_15_minutes_then_30(tmp_path: Path,
     assert sum(m.startswith("wrong operator code") for m in logged) == 10
     assert [m for m in logged if "locked for" in m] == [
         "operator code entry locked for 15 minutes after 5 wrong codes (lock 1)",
-        "operator code entry locked for 30 minutes after 5 wrong codes (lock 2)"]
+        "operator code entry locked for 30 minutes after 5 wrong codes (lock 2)",
+    ]
 
 
 def test_a_lock_outlives_a_power_cut_and_the_counts_are_in_the_records_audit(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     board = cafe_board(tmp_path)
     try:
         for _ in range(WRONG_BEFORE_LOCK):
@@ -246,8 +254,14 @@ def test_ok_and_back_let_go_early_or_in_a_game_do_nothing_special(tmp_path: Path
 
 
 def set_code(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware", "operator", "set-code", *args], cwd=ROOT,
-                          input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware", "operator", "set-code", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_set_code_keeps_a_salted_hash_the_board_reads(tmp_path: Path) -> None:
@@ -276,12 +290,15 @@ def test_set_code_keeps_a_salted_hash_the_board_reads(tmp_path: Path) -> None:
         board.close()
 
 
-@pytest.mark.parametrize("typed, problem", [
-    ("left up right ok", "'up' is not a button"),
-    ("left right ok", "3 presses; a code is 4 to 16 presses"),
-    ("ok ok ok ok", "one button pressed over and over is too easy to hit"),
-    ("", "0 presses"),
-])
+@pytest.mark.parametrize(
+    "typed, problem",
+    [
+        ("left up right ok", "'up' is not a button"),
+        ("left right ok", "3 presses; a code is 4 to 16 presses"),
+        ("ok ok ok ok", "one button pressed over and over is too easy to hit"),
+        ("", "0 presses"),
+    ],
+)
 def test_set_code_refuses_a_bad_code_in_one_line(tmp_path: Path, typed: str, problem: str) -> None:
     done = set_code("--file", str(tmp_path / "code"), stdin=typed + "\n")
     assert done.returncode == 1 and done.stdout == ""
@@ -289,15 +306,18 @@ def test_set_code_refuses_a_bad_code_in_one_line(tmp_path: Path, typed: str, pro
     assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "code").exists()
 
 
-def test_a_damaged_code_file_leaves_operator_mode_off_with_a_log_line(tmp_path: Path,
-                                                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_a_damaged_code_file_leaves_operator_mode_off_with_a_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     folder = tmp_path / "etc"
     folder.mkdir()
     (folder / "operator-code").write_text('code = ["left", "left", "right", "ok"]\n', encoding="ascii")
     board = cafe_board(tmp_path)
     try:
         assert board.board.gate is None
-        assert any("operator mode is off" in r.getMessage() and "xtraboard operator set-code" in r.getMessage()
-                   for r in caplog.records)
+        assert any(
+            "operator mode is off" in r.getMessage() and "xtraboard operator set-code" in r.getMessage()
+            for r in caplog.records
+        )
     finally:
         board.close()

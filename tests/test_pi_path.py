@@ -127,8 +127,9 @@ def spi_panels() -> list[DisplayConfig]:
 
 
 @pytest.mark.parametrize("cfg", spi_panels(), ids=lambda cfg: cfg.driver)
-def test_a_greyscale_panel_gets_its_frame_over_spidev_with_dc_and_reset(cfg: DisplayConfig,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_greyscale_panel_gets_its_frame_over_spidev_with_dc_and_reset(
+    cfg: DisplayConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pi = stood_in(monkeypatch, cfg)
     display = Display(make_luma_device(cfg))  # luma's own spi(port=1, device=0, gpio_DC=24, gpio_RST=25)
     frame = a_frame(cfg)
@@ -193,8 +194,9 @@ def no_pin_factory(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         Device.pin_factory.close()
 
 
-def test_gpiozero_chooses_rpi_gpio_where_lgpio_is_missing(monkeypatch: pytest.MonkeyPatch,
-                                                          no_pin_factory: None) -> None:
+def test_gpiozero_chooses_rpi_gpio_where_lgpio_is_missing(
+    monkeypatch: pytest.MonkeyPatch, no_pin_factory: None
+) -> None:
     pi = stood_in(monkeypatch, load_board().display)
     monkeypatch.setattr(sys, "meta_path", [NotInstalled("lgpio"), *sys.meta_path])  # as where lgpio is not installed
     # The Pi's revision, as /proc/device-tree/system/linux,revision would give it.
@@ -225,11 +227,18 @@ def test_a_button_press_and_a_tone_through_rpi_gpio(monkeypatch: pytest.MonkeyPa
         sound = Sound(hardware.buzzer, loop.call_later)
         sound.play("test", [("A5", 0.1)], volume=0.2)
         pin = config.buzzer.pin  # type: ignore[union-attr]
-        pwm = [(e["kind"], e.get("frequency", e.get("duty"))) for e in pi.log if e["kind"].startswith("gpio.pwm")
-               and e["pin"] == pin]
+        pwm = [
+            (e["kind"], e.get("frequency", e.get("duty")))
+            for e in pi.log
+            if e["kind"].startswith("gpio.pwm") and e["pin"] == pin
+        ]
         # A5 is 880 Hz: software PWM started at that frequency, TonalBuzzer's 50 % duty, then the volume's.
-        assert pwm[-4:] == [("gpio.pwm", pytest.approx(880.0)), ("gpio.pwm.start", 0), ("gpio.pwm.duty", 50.0),
-                            ("gpio.pwm.duty", pytest.approx(20.0))]
+        assert pwm[-4:] == [
+            ("gpio.pwm", pytest.approx(880.0)),
+            ("gpio.pwm.start", 0),
+            ("gpio.pwm.duty", 50.0),
+            ("gpio.pwm.duty", pytest.approx(20.0)),
+        ]
         sound.stop()
         assert pi.log[-1]["kind"] == "gpio.pwm.stop"
 
@@ -240,21 +249,27 @@ def test_a_wrong_i2c_address_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     stood_in(monkeypatch, i2c={1: (0x3D,)})  # the module answers on 0x3D, the description says 0x3C
     with pytest.raises(HardwareError) as caught:
         make_luma_device(cfg)
-    assert tr(caught.value) == ("display: nothing answers at address 0x3C on I2C bus 1; check the wiring (SDA, SCL, "
-                                "3V3, GND) and run `i2cdetect -y 1`: if the display shows up at another address, set "
-                                "display.address to it")
+    assert tr(caught.value) == (
+        "display: nothing answers at address 0x3C on I2C bus 1; check the wiring (SDA, SCL, "
+        "3V3, GND) and run `i2cdetect -y 1`: if the display shows up at another address, set "
+        "display.address to it"
+    )
 
 
 def test_a_bus_that_is_not_enabled_is_named_not_blamed_on_the_wiring(monkeypatch: pytest.MonkeyPatch) -> None:
     stood_in(monkeypatch, i2c={}, spi=[(0, 0)])  # no /dev/i2c-1, no /dev/spidev1.0
     with pytest.raises(HardwareError) as caught:
         make_luma_device(load_board().display)
-    assert tr(caught.value) == ("display: /dev/i2c-1 does not exist, so I2C is not enabled; enable it "
-                                "(raspi-config → Interface Options → I2C) and reboot")
+    assert tr(caught.value) == (
+        "display: /dev/i2c-1 does not exist, so I2C is not enabled; enable it "
+        "(raspi-config → Interface Options → I2C) and reboot"
+    )
     with pytest.raises(HardwareError) as caught:
         make_luma_device(replace(board("ssd1322").display, device=1))
-    assert tr(caught.value) == ("display: /dev/spidev1.1 does not exist, so SPI1 is not enabled; enable it "
-                                "(dtoverlay=spi1-2cs in /boot/firmware/config.txt) and reboot")
+    assert tr(caught.value) == (
+        "display: /dev/spidev1.1 does not exist, so SPI1 is not enabled; enable it "
+        "(dtoverlay=spi1-2cs in /boot/firmware/config.txt) and reboot"
+    )
 
 
 def test_a_missing_rpi_gpio_is_named_not_blamed_on_the_wiring(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -263,8 +278,10 @@ def test_a_missing_rpi_gpio_is_named_not_blamed_on_the_wiring(monkeypatch: pytes
     with pytest.raises(HardwareError) as caught:
         make_luma_device(cfg)
     message = tr(caught.value)
-    assert message == ("display: SPI port 1 (/dev/spidev1.0) needs the Python module RPi.GPIO, which is not "
-                       "installed; install the pi extra (pip install 'xtraboard[pi]', package rpi-lgpio)")
+    assert message == (
+        "display: SPI port 1 (/dev/spidev1.0) needs the Python module RPi.GPIO, which is not "
+        "installed; install the pi extra (pip install 'xtraboard[pi]', package rpi-lgpio)"
+    )
 
 
 def test_a_buzzer_pin_without_pwm_names_what_gpiozero_said() -> None:
@@ -272,7 +289,8 @@ def test_a_buzzer_pin_without_pwm_names_what_gpiozero_said() -> None:
     problems: list[str] = []
     assert open_buzzer(load_board().buzzer, MockFactory(), problems) is None
     assert [tr(problem) for problem in problems] == [
-        "buzzer: GPIO27 could not play tones (PinPWMUnsupported); playing without sound"]
+        "buzzer: GPIO27 could not play tones (PinPWMUnsupported); playing without sound"
+    ]
 
 
 def test_every_display_of_the_shipped_descriptions_is_covered_here() -> None:

@@ -49,8 +49,15 @@ def board_id(path: Path) -> str:
 class StoodInPi:
     """One child process's stood-in Pi: what exists on it, what it recorded, its pins."""
 
-    def __init__(self, folder: Path, board: Path, *, i2c: dict[int, list[int]] | None = None,
-                 spi: list[tuple[int, int]] | None = None, gpio: bool = True) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        board: Path,
+        *,
+        i2c: dict[int, list[int]] | None = None,
+        spi: list[tuple[int, int]] | None = None,
+        gpio: bool = True,
+    ) -> None:
         self.folder, self.board = folder, board
         self.config: BoardConfig = load_board(board)
         display = self.config.display
@@ -62,11 +69,23 @@ class StoodInPi:
             i2c = {1: [display.address] if display.interface == "i2c" else []}
         if spi is None:  # SPI0 (the LED chain) and, for an SPI display, its port
             spi = [(0, 0), (0, 1)] + ([(display.port, display.device)] if display.interface == "spi" else [])
-        settings = {"record": str(self.record), "pins": str(self.pins), "i2c": {str(k): v for k, v in i2c.items()},
-                    "spi": spi, "gpio": gpio}
+        settings = {
+            "record": str(self.record),
+            "pins": str(self.pins),
+            "i2c": {str(k): v for k, v in i2c.items()},
+            "spi": spi,
+            "gpio": gpio,
+        }
         self.env = {key: value for key, value in os.environ.items() if key not in ("XTRABOARD_BOARD", "NOTIFY_SOCKET")}
-        self.env.update({ENV: json.dumps(settings), "PYTHONPATH": str(site), "GPIOZERO_PIN_FACTORY": "mock",
-                         "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin", "PYTHONUNBUFFERED": "1"})
+        self.env.update(
+            {
+                ENV: json.dumps(settings),
+                "PYTHONPATH": str(site),
+                "GPIOZERO_PIN_FACTORY": "mock",
+                "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
 
     def command(self, name: str, *args: str) -> list[str]:
         return [sys.executable, "-m", "firmware", name, "--board", str(self.board), *args]
@@ -90,8 +109,13 @@ class StoodInPi:
         the display was last switched off (command 0xAE: luma's cleanup then blanks it)."""
         cfg, events = self.config.display, self.events()
         if before_off:
-            off = [i for i, e in enumerate(events) if e["kind"] in ("i2c", "spi") and e["data"][-1:] == [0xAE]
-                   and (e["kind"] == "spi" or e["data"][0] == 0x00)]
+            off = [
+                i
+                for i, e in enumerate(events)
+                if e["kind"] in ("i2c", "spi")
+                and e["data"][-1:] == [0xAE]
+                and (e["kind"] == "spi" or e["data"][0] == 0x00)
+            ]
             events = events[: off[-1]]
         if cfg.interface == "spi":
             transfers = spi_transfers(events, cfg.dc_pin or 24, cfg.port)
@@ -158,8 +182,14 @@ def running(pi: StoodInPi, *args: str) -> Iterator[Run]:
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
         listener.bind(str(notify))
         listener.settimeout(1.0)
-        child = subprocess.Popen(pi.command("run", "--state-dir", str(pi.folder / "state"), *args), cwd=pi.folder,
-                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            pi.command("run", "--state-dir", str(pi.folder / "state"), *args),
+            cwd=pi.folder,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         run = Run(child)
         try:
             deadline = time.monotonic() + WAIT_S
@@ -212,20 +242,26 @@ def test_the_board_runs_on_a_stood_in_pi(board: Path, tmp_path: Path) -> None:
             assert any("EXXTRA" in line for line in menu), menu  # the main menu offers the games
             # The main menu reached the display over its own bus: the RAM decoded from what the
             # stood-in smbus2/spidev saw is the frame the board says it shows.
-            until(lambda: pi.display_pixels() == expected_pixels(debug.ask("image"), pi.config),
-                  "the display's RAM holds the shown frame")
+            until(
+                lambda: pi.display_pixels() == expected_pixels(debug.ask("image"), pi.config),
+                "the display's RAM holds the shown frame",
+            )
             shown = debug.ask("image")["sha"]
             # The LEDs are lit, through neopixel_spi on board.SPI(): the cells lit in the SPI stream
             # are the cells of the board's frame, each its colour at one brightness (the settings').
-            until(lambda: at_one_brightness(debug.ask("leds")["shown"], pi.led_cells()),
-                  "the chain shows the board's LED frame")
+            until(
+                lambda: at_one_brightness(debug.ask("leds")["shown"], pi.led_cells()),
+                "the chain shows the board's LED frame",
+            )
             assert any(colour != (0, 0, 0) for colour in pi.led_cells().values())
             # A press on the board's own button pin moves the menu, and the new frame crosses the bus.
             written = len(pi.events())
             pi.press("right")
             until(lambda: debug.ask("text")["text"] != menu, "the press changes the screen")
-            until(lambda: pi.display_pixels() == expected_pixels(debug.ask("image"), pi.config),
-                  "the new frame reaches the display")
+            until(
+                lambda: pi.display_pixels() == expected_pixels(debug.ask("image"), pi.config),
+                "the new frame reaches the display",
+            )
             assert debug.ask("image")["sha"] != shown and len(pi.events()) > written
         finally:
             debug.close()
@@ -235,7 +271,7 @@ def test_the_board_runs_on_a_stood_in_pi(board: Path, tmp_path: Path) -> None:
     # nothing more) and the chain's last frame is all off.
     kinds = [event["kind"] for event in pi.events()]
     closed = "spi.close" if pi.config.display.interface == "spi" else "i2c.close"
-    assert closed in kinds and not {"i2c", "spi"} & set(kinds[kinds.index(closed):])
+    assert closed in kinds and not {"i2c", "spi"} & set(kinds[kinds.index(closed) :])
     assert set(pi.led_cells().values()) == {(0, 0, 0)}
 
 
@@ -244,8 +280,14 @@ def test_the_selftest_runs_on_a_stood_in_pi(board: Path, tmp_path: Path) -> None
     """Each part as the bench sees it: every LED segment on the chain's SPI bus, the buzzer's
     notes as PWM frequencies, the display's last screen in its RAM, each button pressed when asked."""
     pi = StoodInPi(tmp_path, board)
-    child = subprocess.Popen(pi.command("selftest", "--step", "0", "--timeout", "20"), cwd=tmp_path, env=pi.env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        pi.command("selftest", "--step", "0", "--timeout", "20"),
+        cwd=tmp_path,
+        env=pi.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: list[str] = []
     try:
         assert child.stdout is not None
@@ -267,8 +309,11 @@ def test_the_selftest_runs_on_a_stood_in_pi(board: Path, tmp_path: Path) -> None
     assert len([line for line in lines if line.startswith("buttons: ") and line.endswith(" seen")]) == inputs, lines
 
     # The LEDs: one frame per segment with exactly that segment's cells lit, and all off at the end.
-    frames = [cells_from_pixels(pixels_from_bytes(decode_ws2812_spi(bytes(e["data"])), config.leds.order),
-                                config.leds.cells) for e in pi.events() if e["kind"] == "busio.write"]
+    frames = [
+        cells_from_pixels(pixels_from_bytes(decode_ws2812_spi(bytes(e["data"])), config.leds.order), config.leds.cells)
+        for e in pi.events()
+        if e["kind"] == "busio.write"
+    ]
     lit = [{cell for cell, colour in frame.items() if colour != (0, 0, 0)} for frame in frames]
     for _, prefix, _ in SEGMENTS:
         assert {cell for cell in config.leds.cells if cell.startswith(prefix)} in lit, prefix

@@ -31,18 +31,22 @@ def test_add_list_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert cli(capsys, "list", "--state-dir", state) == (0, "Zoë\n", "")
 
 
-@pytest.mark.parametrize(("name", "words"), [
-    ("anna", "'anna' is already on the board's list (as 'Anna')"),
-    ("Maximilianus", "is 12 characters; at most 10 fit the display"),
-    ("Ŝam", "the display cannot draw 'Ŝ'"),
-    ("Tab\x07", "the display cannot draw '\\x07'"),
-    ("   ", "a player name cannot be empty"),
-    ("Green", "is a seat colour"),
-    ("Rot", "is a seat colour"),  # red on a German board: names are kept whatever the language
-    ("violet", "is a seat colour"),
-])
-def test_a_bad_name_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
-                                      words: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("anna", "'anna' is already on the board's list (as 'Anna')"),
+        ("Maximilianus", "is 12 characters; at most 10 fit the display"),
+        ("Ŝam", "the display cannot draw 'Ŝ'"),
+        ("Tab\x07", "the display cannot draw '\\x07'"),
+        ("   ", "a player name cannot be empty"),
+        ("Green", "is a seat colour"),
+        ("Rot", "is a seat colour"),  # red on a German board: names are kept whatever the language
+        ("violet", "is a seat colour"),
+    ],
+)
+def test_a_bad_name_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, words: str
+) -> None:
     assert cli(capsys, "add", "Anna", "--state-dir", str(tmp_path))[0] == 0
     code, out, err = cli(capsys, "add", name, "--state-dir", str(tmp_path))
     assert code == 1 and out == ""
@@ -50,8 +54,9 @@ def test_a_bad_name_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("action", ["add", "remove"])
-def test_a_name_of_ten_thousand_characters_is_not_echoed_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                              action: str) -> None:
+def test_a_name_of_ten_thousand_characters_is_not_echoed_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], action: str
+) -> None:
     cli(capsys, "add", "Anna", "--state-dir", str(tmp_path))
     code, out, err = cli(capsys, action, "Maximilian" * 1000, "--state-dir", str(tmp_path))
     assert code == 1 and out == "" and err.count("\n") == 1

@@ -27,8 +27,13 @@ T0 = 1_714_572_000.0  # 2024-05-01 14:00 UTC
 def play(journal: Journal, name: str, players: list[Player], seed: int, *, finish: bool = True) -> int:
     game = new_game(name, players)
     gid = journal.start_game(game.to_record(), {"seed": seed, "mode": "play" if seed % 2 else "demo"})
-    play_on(game, SeededDice(seed), random.Random(seed), limit=None if finish else 6,
-            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    play_on(
+        game,
+        SeededDice(seed),
+        random.Random(seed),
+        limit=None if finish else 6,
+        each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()),
+    )
     if not finish:
         return gid
     journal.finish(gid, game.result())  # type: ignore[arg-type]
@@ -74,17 +79,25 @@ def test_the_csv_has_exactly_the_journals_games(capsys, state: Path) -> None:
         bots = sum(1 for p in players if p.get("bot"))
         steps = conn.execute("SELECT COUNT(*) FROM steps WHERE game_id = ?", (gid,)).fetchone()[0]
         assert row == {
-            "id": str(gid), "game": game, "status": status, "mode": json.loads(meta)["mode"],
-            "players": str(len(players)), "people": str(len(players) - bots), "bots": str(bots),
-            "started": local(started), "ended": "" if status == "playing" else local(updated),
-            "minutes": str(round((updated - started) / 60, 1)), "steps": str(steps),
+            "id": str(gid),
+            "game": game,
+            "status": status,
+            "mode": json.loads(meta)["mode"],
+            "players": str(len(players)),
+            "people": str(len(players) - bots),
+            "bots": str(bots),
+            "started": local(started),
+            "ended": "" if status == "playing" else local(updated),
+            "minutes": str(round((updated - started) / 60, 1)),
+            "steps": str(steps),
         }
     assert [r["status"] for r in rows] == ["finished", "finished", "finished", "abandoned", "playing"]
     conn.close()
 
 
-def test_the_csv_times_carry_their_offset_and_an_unfinished_game_has_no_end(capsys, state: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_csv_times_carry_their_offset_and_an_unfinished_game_has_no_end(
+    capsys, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TZ", "Europe/Berlin")  # the café's zone: the offset must say so
     time.tzset()
     try:
@@ -118,7 +131,7 @@ def test_the_audit_lines(capsys, state: Path) -> None:
     minutes = sum(round((u - s) / 60, 1) for s, u in conn.execute("SELECT started, updated FROM games"))
     conn.close()
     assert f"Minutes played: {minutes:.0f}" in lines
-    histogram = lines[lines.index("Game lengths (min):") + 1:][:6]
+    histogram = lines[lines.index("Game lengths (min):") + 1 :][:6]
     assert sum(int(line.split()[1]) for line in histogram) == 4  # every game that is over
     assert lines[-1].startswith("dice fairness: ")
 

@@ -23,8 +23,9 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def selfplay(capsys, game: str, players: int, seed: int, games: int) -> list[dict]:
-    code, out, err = run_cli(capsys, "selfplay", game, "--players", str(players), "--seed", str(seed),
-                             "--games", str(games))
+    code, out, err = run_cli(
+        capsys, "selfplay", game, "--players", str(players), "--seed", str(seed), "--games", str(games)
+    )
     assert code == 0, err
     return [json.loads(line) for line in out.splitlines()]
 
@@ -115,8 +116,9 @@ def test_replay_of_broken_json_or_missing_file_as_a_user_sees_it(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "xtraboard-record",\n "steps": [}')
     for path, expected in [(broken, "line 2"), (tmp_path / "missing.json", "cannot read")]:
-        proc = subprocess.run([sys.executable, "-m", "firmware", "replay", str(path)],
-                              capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "firmware", "replay", str(path)], capture_output=True, text=True, timeout=60
+        )
         assert proc.returncode == 2
         assert expected in proc.stderr
         assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -32,8 +32,12 @@ def play(journal: Journal, game_name: str, players: list[Player], seed: int) -> 
     """Play a seeded game through the journal, as the board's loop does; its final record."""
     game = new_game(game_name, players)
     gid = journal.start_game(game.to_record(), {"seed": seed})
-    play_on(game, SeededDice(seed), random.Random(seed),
-            each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()))
+    play_on(
+        game,
+        SeededDice(seed),
+        random.Random(seed),
+        each=lambda g: journal.append_step(gid, len(g.history) - 1, g.history[-1].to_json()),
+    )
     journal.finish(gid, game.result())  # type: ignore[arg-type]
     return game.to_record()
 
@@ -126,7 +130,11 @@ def test_best_lists_scores_wins_and_the_solo_record(capsys, board) -> None:
     code, out, err = run(capsys, "best", "--state-dir", str(state))
     assert code == 0, err
     assert out.startswith("EXXTRA\n") and "LEVEL X\n  high scores:\n" in out and "EXTRA!\n  high scores:\n" in out
-    solos = [(r["players"][0]["name"], r["result"]["scores"][0]) for r in records if r["game"] == "extra" and len(r["players"]) == 1]
+    solos = [
+        (r["players"][0]["name"], r["result"]["scores"][0])
+        for r in records
+        if r["game"] == "extra" and len(r["players"]) == 1
+    ]
     name, score = max(solos, key=lambda s: s[1])  # on equal scores the earlier game: max keeps the first
     assert f"  solo record: {name}  {score}  (" in out
     exxtra = records[1]["result"]["winners"]
@@ -166,10 +174,16 @@ def test_the_state_dir_defaults_to_systemds_state_directory(capsys, board, monke
 
 
 def test_default_state_dir_order() -> None:
-    assert default_state_dir({"STATE_DIRECTORY": "/var/lib/xtraboard", "XDG_STATE_HOME": "/x"}) == Path("/var/lib/xtraboard")
+    assert default_state_dir({"STATE_DIRECTORY": "/var/lib/xtraboard", "XDG_STATE_HOME": "/x"}) == Path(
+        "/var/lib/xtraboard"
+    )
     assert default_state_dir({"STATE_DIRECTORY": "/a:/b"}) == Path("/a")
-    assert default_state_dir({"XDG_STATE_HOME": "/home/pi/.state", "HOME": "/home/pi"}) == Path("/home/pi/.state/xtraboard")
-    assert default_state_dir({"XDG_STATE_HOME": "relative", "HOME": "/home/pi"}) == Path("/home/pi/.local/state/xtraboard")
+    assert default_state_dir({"XDG_STATE_HOME": "/home/pi/.state", "HOME": "/home/pi"}) == Path(
+        "/home/pi/.state/xtraboard"
+    )
+    assert default_state_dir({"XDG_STATE_HOME": "relative", "HOME": "/home/pi"}) == Path(
+        "/home/pi/.local/state/xtraboard"
+    )
     assert default_state_dir({"HOME": "/home/pi"}) == Path("/home/pi/.local/state/xtraboard")
 
 
@@ -191,7 +205,10 @@ def test_the_installed_entry_point_runs_it(board) -> None:
     state, records = board
     done = subprocess.run(
         [sys.executable, "-m", "firmware", "records", "list", "--state-dir", str(state), "--game", "exxtra"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[0] == "2" and "Carl (bot easy)" in done.stdout
@@ -200,13 +217,15 @@ def test_the_installed_entry_point_runs_it(board) -> None:
 def _records_as_nobody(*argv: str) -> subprocess.CompletedProcess[str]:
     """`xtraboard records ...` in a child that drops to user nobody when run as root (root ignores
     file modes); it imports what it needs first, as nobody may not read this Python's files."""
-    child = ("import os, sys, tempfile, shutil, locale\n"
-             "from firmware.cli import build_parser\n"
-             "from firmware.commands import records\n"
-             "import firmware.verify, firmware.audit\n"
-             f"args = build_parser('records').parse_args({['records', *argv]!r})\n"
-             "if os.geteuid() == 0:\n    os.setegid(65534); os.seteuid(65534)\n"
-             "sys.exit(records.run(args))\n")
+    child = (
+        "import os, sys, tempfile, shutil, locale\n"
+        "from firmware.cli import build_parser\n"
+        "from firmware.commands import records\n"
+        "import firmware.verify, firmware.audit\n"
+        f"args = build_parser('records').parse_args({['records', *argv]!r})\n"
+        "if os.geteuid() == 0:\n    os.setegid(65534); os.seteuid(65534)\n"
+        "sys.exit(records.run(args))\n"
+    )
     return subprocess.run([sys.executable, "-c", child], cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
@@ -242,7 +261,9 @@ def test_list_and_export_read_a_journal_on_a_read_only_card(board, with_wal: boo
         assert len(listing.stdout.splitlines()) == 6 and "Ida, Jon" in listing.stdout.splitlines()[0]
         assert export.returncode == 0, export.stderr
         assert [json.loads(line)["players"] for line in export.stdout.splitlines()][-1] == [
-            {"name": "Ida"}, {"name": "Jon"}]
+            {"name": "Ida"},
+            {"name": "Jon"},
+        ]
         assert {p.name: p.read_bytes() for p in card.iterdir()} == before
 
 
@@ -251,9 +272,24 @@ def test_list_and_export_read_a_journal_on_a_read_only_card(board, with_wal: boo
 def test_a_full_or_closed_stdout_is_one_line_and_a_failure(board, action: str, redirect: str) -> None:
     state, _ = board
     done = subprocess.run(
-        ["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m", "firmware", "records", action,
-         "--state-dir", str(state)],
-        cwd=ROOT, stderr=subprocess.PIPE, text=True, timeout=60)
+        [
+            "sh",
+            "-c",
+            f'exec "$@" {redirect}',
+            "sh",
+            sys.executable,
+            "-m",
+            "firmware",
+            "records",
+            action,
+            "--state-dir",
+            str(state),
+        ],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
     reason = "No space left on device" if "full" in redirect else "standard output is closed"
     assert done.stderr == f"xtraboard records: cannot write to standard output: {reason}\n"
     assert done.returncode == 1
@@ -261,7 +297,23 @@ def test_a_full_or_closed_stdout_is_one_line_and_a_failure(board, action: str, r
 
 def test_a_reader_that_goes_away_is_not_an_error(board) -> None:
     state, _ = board
-    done = subprocess.run(["sh", "-c", '"$@" | head -c 1 >/dev/null', "sh", sys.executable, "-m", "firmware",
-                           "records", "export", "--state-dir", str(state)], cwd=ROOT, stderr=subprocess.PIPE,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [
+            "sh",
+            "-c",
+            '"$@" | head -c 1 >/dev/null',
+            "sh",
+            sys.executable,
+            "-m",
+            "firmware",
+            "records",
+            "export",
+            "--state-dir",
+            str(state),
+        ],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and done.stderr == ""

@@ -34,7 +34,10 @@ def test_a_missing_board_file_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nope.toml"
     done = xtraboard("run", "--board", str(missing))
     assert done.returncode == 1
-    assert done.stderr.strip() == f"xtraboard run: {missing}: cannot read the board description (No such file or directory); expected a readable TOML file"
+    assert (
+        done.stderr.strip()
+        == f"xtraboard run: {missing}: cannot read the board description (No such file or directory); expected a readable TOML file"
+    )
 
 
 def test_a_broken_board_file_is_a_config_message(tmp_path: Path) -> None:

@@ -14,8 +14,19 @@ from firmware.cli import main
 from firmware.games.exxtra.rules import Exxtra, LadderPair, Place
 from firmware.games.base import Pending, Roll
 from sim.board import SimBoard
-from sim.scenario import (BoardDriver, ScriptedDice, ScenarioError, StateError, load_scenario, parse_path,
-                          plain, read_state, replay_problem, run_scenario, same)
+from sim.scenario import (
+    BoardDriver,
+    ScriptedDice,
+    ScenarioError,
+    StateError,
+    load_scenario,
+    parse_path,
+    plain,
+    read_state,
+    replay_problem,
+    run_scenario,
+    same,
+)
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SUITE = sorted(SCENARIOS.glob("*.toml"))
@@ -36,10 +47,23 @@ HEADER = 'name = "case"\ndescription = "a test case"\n'
 
 # --- the suite ----------------------------------------------------------------------------------
 
+
 def test_the_suite_has_the_menu_every_game_and_bad_input():
     names = {p.stem for p in SUITE}
-    assert {"menu", "exxtra_rulebook", "levelx_game", "extra_solo_example", "mash_menus", "mash_seats",
-            "mash_play", "mash_levelx", "mash_extra", "mash_physical_dice", "mash_game_menu", "mash_result"} <= names
+    assert {
+        "menu",
+        "exxtra_rulebook",
+        "levelx_game",
+        "extra_solo_example",
+        "mash_menus",
+        "mash_seats",
+        "mash_play",
+        "mash_levelx",
+        "mash_extra",
+        "mash_physical_dice",
+        "mash_game_menu",
+        "mash_result",
+    } <= names
 
 
 @pytest.mark.parametrize("path", SUITE, ids=[p.stem for p in SUITE])
@@ -48,13 +72,16 @@ def test_scenario_passes(path: Path, capsys: pytest.CaptureFixture[str]):
     out = capsys.readouterr().out
     scenario = load_scenario(path)
     assert out.strip().splitlines()[-1] == (
-        f"scenario {scenario.name}: {len(scenario.steps)} steps, {scenario.expectation_count} expectations, passed")
+        f"scenario {scenario.name}: {len(scenario.steps)} steps, {scenario.expectation_count} expectations, passed"
+    )
 
 
 def test_a_scenario_runs_with_a_journal_and_saves_a_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     shot = tmp_path / "end.png"
-    assert run_cli(SCENARIOS / "exxtra_rulebook.toml", "--state-dir", str(tmp_path / "state"),
-                   "--screenshot", str(shot)) == 0
+    assert (
+        run_cli(SCENARIOS / "exxtra_rulebook.toml", "--state-dir", str(tmp_path / "state"), "--screenshot", str(shot))
+        == 0
+    )
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert capsys.readouterr().out.endswith("passed\n")
 
@@ -69,6 +96,7 @@ def test_the_example_in_the_docs_runs(tmp_path: Path, capsys: pytest.CaptureFixt
 
 # --- failures -------------------------------------------------------------------------------------
 
+
 def test_a_wrong_expectation_fails_at_its_step_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     text = (SCENARIOS / "menu.toml").read_text(encoding="utf-8")
     line = text.splitlines().index('expect = { menu = "Records" }') + 1
@@ -80,18 +108,25 @@ def test_a_wrong_expectation_fails_at_its_step_and_line(tmp_path: Path, capsys: 
     assert re.fullmatch(rf"scenario menu: {number} steps, \d+ expectations, failed", out[1])
 
 
-@pytest.mark.parametrize("expectation, message", [
-    ('{ led = "track.0", colour = "green" }', "expected led track.0 showing (60, 95, 50), got (0, 0, 0)"),
-    ('{ text = "press ROLL" }', "expected text \"press ROLL\" on the display, got \"xtraboard\" | \"1/7\""),
-    ('{ image_sha = "0000000000000000" }', "expected image_sha 0000000000000000, got 7f31b78130b2dde2"),
-    ('{ state = "positions[1]", equals = 3 }', "expected state positions[1] == 3, got game is nothing (no game on the board)"),
-    ('{ state = "screen", equals = "PlayScreen" }', 'expected state screen == "PlayScreen", got "MainMenu"'),
-    ('{ state = "over", equals = 0 }', "expected state over == 0, got false"),
-    ('{ state = "menu", none = true }', 'expected state menu == none, got "Play EXXTRA"'),
-    ("{ replays = true }", "expected the game's record to replay to the same game, got no game on the board"),
-])
-def test_each_kind_of_expectation_says_what_it_expected_and_got(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                               expectation: str, message: str):
+@pytest.mark.parametrize(
+    "expectation, message",
+    [
+        ('{ led = "track.0", colour = "green" }', "expected led track.0 showing (60, 95, 50), got (0, 0, 0)"),
+        ('{ text = "press ROLL" }', 'expected text "press ROLL" on the display, got "xtraboard" | "1/7"'),
+        ('{ image_sha = "0000000000000000" }', "expected image_sha 0000000000000000, got 7f31b78130b2dde2"),
+        (
+            '{ state = "positions[1]", equals = 3 }',
+            "expected state positions[1] == 3, got game is nothing (no game on the board)",
+        ),
+        ('{ state = "screen", equals = "PlayScreen" }', 'expected state screen == "PlayScreen", got "MainMenu"'),
+        ('{ state = "over", equals = 0 }', "expected state over == 0, got false"),
+        ('{ state = "menu", none = true }', 'expected state menu == none, got "Play EXXTRA"'),
+        ("{ replays = true }", "expected the game's record to replay to the same game, got no game on the board"),
+    ],
+)
+def test_each_kind_of_expectation_says_what_it_expected_and_got(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], expectation: str, message: str
+):
     path = write(tmp_path, HEADER + f"[[step]]\nwait = 0.5\n[[step]]\nexpect = {expectation}\n")
     assert run_cli(path) == 1
     first = capsys.readouterr().out.splitlines()[0]
@@ -103,49 +138,79 @@ def test_the_board_raising_is_a_failure_of_that_step(tmp_path: Path, capsys: pyt
     path = write(tmp_path, HEADER + 'dice = "scripted"\n' + steps)
     assert run_cli(path) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("FAIL step 6 (line 15): tap made the board raise LookupError: the scenario's scripted dice "
-                      "have no roll left; add a dice step before this roll")
+    assert out[0] == (
+        "FAIL step 6 (line 15): tap made the board raise LookupError: the scenario's scripted dice "
+        "have no roll left; add a dice step before this roll"
+    )
     assert out[1] == "scenario case: 6 steps, 0 expectations, failed"
 
 
 def test_a_scripted_roll_that_does_not_fit_the_dice_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     steps = "".join(f'[[step]]\ntap = "{b}"\n' for b in ["ok", "ok", "ok", "ok", "ok"])
-    path = write(tmp_path, HEADER + 'dice = "scripted"\n' + steps + '[[step]]\ndice = [[5, 1]]\n[[step]]\ntap = "roll"\n')
+    path = write(
+        tmp_path, HEADER + 'dice = "scripted"\n' + steps + '[[step]]\ndice = [[5, 1]]\n[[step]]\ntap = "roll"\n'
+    )
     assert run_cli(path) == 1
     assert "ValueError: scripted roll [5, 1] does not fit the dice asked for" in capsys.readouterr().out
 
 
 # --- invalid files: refused before anything runs, exit 2 ------------------------------------------
 
-@pytest.mark.parametrize("body, message", [
-    ('[[step]]\npres = "ok"\n', "step 1 (line 4): key 'pres': unknown key; a step is one of press, release, tap"),
-    ('[[step]]\ntap = "ok"\n[[step]]\ntap = "okay"\n',
-     "step 2 (line 6): key 'tap': unknown button 'okay'; the board has roll, ok, back, left, right"),
-    ('[[step]]\ntap = 3\n', "step 1 (line 4): key 'tap': expected a button name (roll, ok, back, left, right), got 3"),
-    ('[[step]]\ntap = "ok"\nhold = "back"\n', "step 1 (line 5): key 'hold': a step does one thing"),
-    ('[[step]]\npress = "ok"\ntimes = 2\n', "step 1 (line 5): key 'times': not allowed with 'press'"),
-    ('[[step]]\ntap = "ok"\ntimes = 0\n', "step 1 (line 5): key 'times': expected a whole number from 1 to 1000, got 0"),
-    ('[[step]]\nwait = "1s"\n', "step 1 (line 4): key 'wait': expected seconds from 0 to 3600, got \"1s\""),
-    ('[[step]]\nsettle = false\n', "step 1 (line 4): key 'settle': expected true"),
-    ('[[step]]\nexpect = { led = "track.22", colour = [0, 0, 0] }\n',
-     "step 1 (line 4): key 'expect.led': unknown LED cell \"track.22\""),
-    ('[[step]]\nexpect = { led = "track.2" }\n', "key 'expect.colour': an led expectation needs colour"),
-    ('[[step]]\nexpect = { led = "track.2", colour = [0, 0, 256] }\n',
-     "key 'expect.colour': expected [r, g, b] with 0-255 each, or a colour name, got [0, 0, 256]"),
-    ('[[step]]\nexpect = { led = "track.2", colour = "pink" }\n', "key 'expect.colour': unknown colour 'pink'"),
-    ('[[step]]\nexpect = { txt = "x" }\n', "key 'expect.txt': unknown key; an expectation is one of led, text"),
-    ('[[step]]\nexpect = { text = "x", menu = "y" }\n', "key 'expect': an expectation names exactly one of"),
-    ('[[step]]\nexpect = { state = "positions[1" }\n', "key 'expect.state': state path 'positions[1': cannot read '[1'"),
-    ('[[step]]\nexpect = { state = "game._positions", equals = 1 }\n', "key 'expect.state': state path 'game._positions': '_positions' is private"),
-    ('[[step]]\nexpect = { state = "over" }\n', "key 'expect.state': a state expectation needs either equals"),
-    ('[[step]]\nexpect = { image_sha = "xyz" }\n', "key 'expect.image_sha': expected 16 lower-case hex digits"),
-    ('[[step]]\nexpect = { text = "x", colour = "red" }\n', "key 'expect.colour': not allowed with 'text'"),
-    ('[[step]]\ndice = [[1, 2]]\n', "step 1 (line 4): key 'dice': dice steps need dice = \"scripted\" in the header"),
-    ('[[step]]\nmash = 10\nbuttons = ["ok", "shake"]\n', "key 'buttons': unknown button 'shake'"),
-    ('[[step]]\n', "step 1 (line 3): key '?': a step needs one of press, release"),
-])
-def test_an_invalid_step_is_refused_naming_file_step_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            body: str, message: str):
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ('[[step]]\npres = "ok"\n', "step 1 (line 4): key 'pres': unknown key; a step is one of press, release, tap"),
+        (
+            '[[step]]\ntap = "ok"\n[[step]]\ntap = "okay"\n',
+            "step 2 (line 6): key 'tap': unknown button 'okay'; the board has roll, ok, back, left, right",
+        ),
+        (
+            "[[step]]\ntap = 3\n",
+            "step 1 (line 4): key 'tap': expected a button name (roll, ok, back, left, right), got 3",
+        ),
+        ('[[step]]\ntap = "ok"\nhold = "back"\n', "step 1 (line 5): key 'hold': a step does one thing"),
+        ('[[step]]\npress = "ok"\ntimes = 2\n', "step 1 (line 5): key 'times': not allowed with 'press'"),
+        (
+            '[[step]]\ntap = "ok"\ntimes = 0\n',
+            "step 1 (line 5): key 'times': expected a whole number from 1 to 1000, got 0",
+        ),
+        ('[[step]]\nwait = "1s"\n', "step 1 (line 4): key 'wait': expected seconds from 0 to 3600, got \"1s\""),
+        ("[[step]]\nsettle = false\n", "step 1 (line 4): key 'settle': expected true"),
+        (
+            '[[step]]\nexpect = { led = "track.22", colour = [0, 0, 0] }\n',
+            "step 1 (line 4): key 'expect.led': unknown LED cell \"track.22\"",
+        ),
+        ('[[step]]\nexpect = { led = "track.2" }\n', "key 'expect.colour': an led expectation needs colour"),
+        (
+            '[[step]]\nexpect = { led = "track.2", colour = [0, 0, 256] }\n',
+            "key 'expect.colour': expected [r, g, b] with 0-255 each, or a colour name, got [0, 0, 256]",
+        ),
+        ('[[step]]\nexpect = { led = "track.2", colour = "pink" }\n', "key 'expect.colour': unknown colour 'pink'"),
+        ('[[step]]\nexpect = { txt = "x" }\n', "key 'expect.txt': unknown key; an expectation is one of led, text"),
+        ('[[step]]\nexpect = { text = "x", menu = "y" }\n', "key 'expect': an expectation names exactly one of"),
+        (
+            '[[step]]\nexpect = { state = "positions[1" }\n',
+            "key 'expect.state': state path 'positions[1': cannot read '[1'",
+        ),
+        (
+            '[[step]]\nexpect = { state = "game._positions", equals = 1 }\n',
+            "key 'expect.state': state path 'game._positions': '_positions' is private",
+        ),
+        ('[[step]]\nexpect = { state = "over" }\n', "key 'expect.state': a state expectation needs either equals"),
+        ('[[step]]\nexpect = { image_sha = "xyz" }\n', "key 'expect.image_sha': expected 16 lower-case hex digits"),
+        ('[[step]]\nexpect = { text = "x", colour = "red" }\n', "key 'expect.colour': not allowed with 'text'"),
+        (
+            "[[step]]\ndice = [[1, 2]]\n",
+            "step 1 (line 4): key 'dice': dice steps need dice = \"scripted\" in the header",
+        ),
+        ('[[step]]\nmash = 10\nbuttons = ["ok", "shake"]\n', "key 'buttons': unknown button 'shake'"),
+        ("[[step]]\n", "step 1 (line 3): key '?': a step needs one of press, release"),
+    ],
+)
+def test_an_invalid_step_is_refused_naming_file_step_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, message: str
+):
     path = write(tmp_path, HEADER + body)
     assert run_cli(path) == 2
     captured = capsys.readouterr()
@@ -154,18 +219,26 @@ def test_an_invalid_step_is_refused_naming_file_step_and_key(tmp_path: Path, cap
     assert message in captured.err
 
 
-@pytest.mark.parametrize("text, message", [
-    ('name = "x"\n[[step]]\ntap = "ok"\n', "key 'description': expected a non-empty string, got nothing"),
-    (HEADER + 'sed = 1\n[[step]]\ntap = "ok"\n', "key 'sed': unknown header key; expected name, description, seed"),
-    (HEADER + 'dice = "loaded"\n[[step]]\ntap = "ok"\n', "key 'dice': the only dice mode to name is \"scripted\""),
-    (HEADER + 'seed = 1.5\n[[step]]\ntap = "ok"\n', "key 'seed': expected a whole number or a string, got 1.5"),
-    (HEADER, "key 'step': expected one or more [[step]] tables, got nothing"),
-    (HEADER + '[step]\ntap = "ok"\n', "key 'step': expected one or more [[step]] tables"),
-    (HEADER + '[[step]]\ntap = "ok\n', "not valid TOML: "),
-    (HEADER + '[[step]]\ndice = [[1, 9]]\n', "key 'dice': roll 1: 9 is no die face"),
-    (HEADER + '[[step]]\ndice = [[1, 2, 3]]\n', "key 'dice': roll 1 must list 2 (EXXTRA), 4 (LEVEL X) or 5 (EXTRA!)"),
-])
-def test_an_invalid_header_or_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str):
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('name = "x"\n[[step]]\ntap = "ok"\n', "key 'description': expected a non-empty string, got nothing"),
+        (HEADER + 'sed = 1\n[[step]]\ntap = "ok"\n', "key 'sed': unknown header key; expected name, description, seed"),
+        (HEADER + 'dice = "loaded"\n[[step]]\ntap = "ok"\n', "key 'dice': the only dice mode to name is \"scripted\""),
+        (HEADER + 'seed = 1.5\n[[step]]\ntap = "ok"\n', "key 'seed': expected a whole number or a string, got 1.5"),
+        (HEADER, "key 'step': expected one or more [[step]] tables, got nothing"),
+        (HEADER + '[step]\ntap = "ok"\n', "key 'step': expected one or more [[step]] tables"),
+        (HEADER + '[[step]]\ntap = "ok\n', "not valid TOML: "),
+        (HEADER + "[[step]]\ndice = [[1, 9]]\n", "key 'dice': roll 1: 9 is no die face"),
+        (
+            HEADER + "[[step]]\ndice = [[1, 2, 3]]\n",
+            "key 'dice': roll 1 must list 2 (EXXTRA), 4 (LEVEL X) or 5 (EXTRA!)",
+        ),
+    ],
+)
+def test_an_invalid_header_or_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+):
     path = write(tmp_path, text)
     assert run_cli(path) == 2
     assert message in capsys.readouterr().err
@@ -183,6 +256,7 @@ def test_the_whole_file_is_checked_before_the_first_step_runs(tmp_path: Path):
 
 
 # --- the driver protocol ----------------------------------------------------------------------------
+
 
 class ProtocolOnly:
     """A driver with nothing but the protocol's methods (no settle, tap or hold of its own), over a
@@ -243,6 +317,7 @@ def test_a_driver_with_only_the_protocol_runs_a_whole_game(capsys: pytest.Captur
 
 
 # --- state paths -------------------------------------------------------------------------------------
+
 
 def test_state_paths_parse_names_and_indexes():
     assert parse_path("positions[1]") == ["positions", 1]

@@ -56,8 +56,14 @@ class Person:
 
     def press(self, name: str, t: float) -> None:
         # Contact bounce on both edges, then a 150 ms press.
-        self.actions += [(t, name, True), (t + 0.001, name, False), (t + 0.002, name, True),
-                         (t + 0.150, name, False), (t + 0.151, name, True), (t + 0.153, name, False)]
+        self.actions += [
+            (t, name, True),
+            (t + 0.001, name, False),
+            (t + 0.002, name, True),
+            (t + 0.150, name, False),
+            (t + 0.151, name, True),
+            (t + 0.153, name, False),
+        ]
         self.actions.sort(key=lambda action: action[0])
 
     def wait(self, timeout: float) -> RawEdge | None:
@@ -117,7 +123,13 @@ def test_every_button_pressed_passes(hardware: Hardware, clock: FakeClock) -> No
 def test_each_segment_lights_exactly_its_cells(hardware: Hardware, clock: FakeClock) -> None:
     report, person = selftest(hardware, clock)
     cells = hardware.config.leds.cells
-    for name, prefix in [("seats", "seat."), ("track", "track."), ("ladder", "ladder."), ("grid", "grid."), ("dice", "dice.")]:
+    for name, prefix in [
+        ("seats", "seat."),
+        ("track", "track."),
+        ("ladder", "ladder."),
+        ("grid", "grid."),
+        ("dice", "dice."),
+    ]:
         expected = {i for cell, c in cells.items() if cell.startswith(prefix) for i in c.leds}
         assert person.lit[name] == expected
     assert dict(report.segments) == {name: len(person.lit[name]) for name in person.lit if name != "all"}
@@ -190,8 +202,9 @@ def test_queue_edges_returns_an_edge_or_none() -> None:
 
 def _xtraboard(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("GPIOZERO_PIN_FACTORY", "XTRABOARD_BOARD")}
-    return subprocess.run([sys.executable, "-m", "firmware", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_command_with_mock_parts_fails_when_nobody_presses() -> None:

@@ -66,8 +66,9 @@ def test_an_abstract_socket_name_starts_with_at() -> None:
         server.close()
 
 
-@pytest.mark.parametrize("environ", [{}, {"NOTIFY_SOCKET": ""}, {"NOTIFY_SOCKET": "relative/path"},
-                                     {"NOTIFY_SOCKET": "vsock:2:1234"}])
+@pytest.mark.parametrize(
+    "environ", [{}, {"NOTIFY_SOCKET": ""}, {"NOTIFY_SOCKET": "relative/path"}, {"NOTIFY_SOCKET": "vsock:2:1234"}]
+)
 def test_outside_systemd_every_call_is_a_no_op(environ: dict[str, str]) -> None:
     notifier = SystemdNotifier(environ)
     assert not notifier.enabled and notifier.address is None
@@ -138,7 +139,9 @@ def unit_entries(text: str) -> list[tuple[str, str, str]]:
 def systemd_analyze() -> str:
     path = shutil.which("systemd-analyze")
     if path is None:
-        pytest.fail("systemd-analyze not found: install the `systemd` package (apt-get install systemd) to verify the unit")
+        pytest.fail(
+            "systemd-analyze not found: install the `systemd` package (apt-get install systemd) to verify the unit"
+        )
     return path
 
 
@@ -170,10 +173,16 @@ def test_the_unit_is_a_hardened_notify_service_of_its_own_user() -> None:
     assert int(service["WatchdogSec"]) > 0 and service["Restart"] == "always" and int(service["RestartSec"]) > 0
     assert service["User"] == service["Group"] == "xtraboard" and service["StateDirectory"] == "xtraboard"
     assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "spi"}
-    for key, value in [("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
-                       ("NoNewPrivileges", "yes"), ("ProtectKernelTunables", "yes"),
-                       ("ProtectKernelModules", "yes"), ("RestrictAddressFamilies", "AF_UNIX"),
-                       ("DevicePolicy", "closed")]:
+    for key, value in [
+        ("ProtectSystem", "strict"),
+        ("ProtectHome", "yes"),
+        ("PrivateTmp", "yes"),
+        ("NoNewPrivileges", "yes"),
+        ("ProtectKernelTunables", "yes"),
+        ("ProtectKernelModules", "yes"),
+        ("RestrictAddressFamilies", "AF_UNIX"),
+        ("DevicePolicy", "closed"),
+    ]:
         assert service[key] == value, key
     assert "PrivateDevices" not in service  # it would hide the GPIO chips, I2C and SPI devices
     assert service["MemoryMax"].endswith("M")
@@ -185,8 +194,9 @@ def test_the_unit_is_a_hardened_notify_service_of_its_own_user() -> None:
 def test_the_unit_exposes_little(tmp_path: Path) -> None:
     copy = tmp_path / "xtraboard.service"
     copy.write_text(UNIT.read_text())
-    done = subprocess.run([systemd_analyze(), "security", "--offline=yes", str(copy)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [systemd_analyze(), "security", "--offline=yes", str(copy)], capture_output=True, text=True, timeout=120
+    )
     found = re.search(r"Overall exposure level for xtraboard\.service: ([\d.]+)", done.stdout)
     assert found is not None, done.stdout + done.stderr
     assert float(found.group(1)) <= 2.0
@@ -348,21 +358,28 @@ FLEET_DROP_IN = ROOT / "systemd" / "xtraboard-fleet.conf"
 
 def test_the_fleet_drop_in_opens_the_network_but_nothing_may_listen(tmp_path: Path) -> None:
     service = {key: value for section, key, value in unit_entries(FLEET_DROP_IN.read_text()) if section == "Service"}
-    assert service == {"PrivateNetwork": "no", "IPAddressDeny": "", "RestrictAddressFamilies": "AF_UNIX AF_INET AF_INET6",
-                       "SocketBindDeny": "any"}
+    assert service == {
+        "PrivateNetwork": "no",
+        "IPAddressDeny": "",
+        "RestrictAddressFamilies": "AF_UNIX AF_INET AF_INET6",
+        "SocketBindDeny": "any",
+    }
     (tmp_path / "xtraboard.service.d").mkdir()
     (tmp_path / "xtraboard.service.d" / "fleet.conf").write_text(FLEET_DROP_IN.read_text())
     assert verify(UNIT.read_text(), tmp_path) == []
 
 
 @pytest.mark.parametrize(("fleet", "installed"), [(True, True), (False, False)])
-def test_the_installer_adds_the_fleet_drop_in_only_for_a_board_with_fleet(tmp_path: Path, fleet: bool,
-                                                                           installed: bool) -> None:
+def test_the_installer_adds_the_fleet_drop_in_only_for_a_board_with_fleet(
+    tmp_path: Path, fleet: bool, installed: bool
+) -> None:
     board = tmp_path / "board.toml"
     board.write_text('[board]\nname = "x"\n' + ('\n[fleet]  # the café\ntable = "t"\n' if fleet else ""))
     done = source_and_run(f"DRY_RUN=1; BOARD_CONFIG={board}; SOURCE={ROOT}; install_unit")
     assert done.returncode == 0, done.stderr
-    line = f"would run: install -o root -g root -m 0644 {FLEET_DROP_IN} /etc/systemd/system/xtraboard.service.d/fleet.conf"
+    line = (
+        f"would run: install -o root -g root -m 0644 {FLEET_DROP_IN} /etc/systemd/system/xtraboard.service.d/fleet.conf"
+    )
     assert (line in done.stdout) is installed
     assert ("no [fleet] in" in done.stdout) is not installed
 
@@ -373,9 +390,15 @@ def test_a_dry_run_with_overlay_shows_the_state_partition_and_the_overlay(tmp_pa
     assert done.returncode == 0, done.stderr
     steps = re.findall(r"^\[(\d+)/10\] (.*)$", done.stdout, flags=re.M)
     assert [int(n) for n, _ in steps] == list(range(1, 11))
-    assert steps[8][1] == "read-only root file system (overlay), /var/lib/xtraboard on the partition labelled xtraboard-state"
+    assert (
+        steps[8][1]
+        == "read-only root file system (overlay), /var/lib/xtraboard on the partition labelled xtraboard-state"
+    )
     overlay = done.stdout.split("[9/10]")[1].split("[10/10]")[0]
-    assert "would add to /etc/fstab: LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2" in overlay
+    assert (
+        "would add to /etc/fstab: LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2"
+        in overlay
+    )
     assert overlay.index("/etc/fstab") < overlay.index("would run: /usr/bin/raspi-config nonint do_overlayfs 0")
     assert _system_state() == before
 
@@ -390,8 +413,10 @@ def test_the_fstab_line_is_added_once(tmp_path: Path) -> None:
     """
     done = source_and_run(script)
     assert done.returncode == 0, done.stderr
-    assert fstab.read_text() == ("proc /proc proc defaults 0 0\n"
-                                 "LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2\n")
+    assert fstab.read_text() == (
+        "proc /proc proc defaults 0 0\n"
+        "LABEL=xtraboard-state /var/lib/xtraboard ext4 defaults,noatime,commit=1,nofail,x-systemd.device-timeout=10s 0 2\n"
+    )
 
 
 def test_a_dry_run_sets_up_the_operator_code_file_for_the_board_alone() -> None:

@@ -290,8 +290,11 @@ def test_the_screenshots_script_draws_its_scenes(tmp_path: Path, capsys: pytest.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exxtra.png", "menu.png"]
     renderer = BoardRenderer(load_board())
     picture = pygame.image.load(str(tmp_path / "exxtra.png"))
-    lit = [name for name in renderer.config.leds.cells
-           if name.startswith(("track.", "ladder.")) and pixel(picture, renderer.cell_centre(name)) != LED_OFF]
+    lit = [
+        name
+        for name in renderer.config.leds.cells
+        if name.startswith(("track.", "ladder.")) and pixel(picture, renderer.cell_centre(name)) != LED_OFF
+    ]
     assert len(lit) >= 4  # a game in progress: pieces on the track, pairs on the ladder
     with pytest.raises(SystemExit):
         script.main([str(tmp_path), "chess"])

@@ -15,8 +15,13 @@ LIMIT_KB = 2048
 
 
 def test_three_hundred_games_in_one_process_do_not_grow_memory() -> None:
-    done = subprocess.run([sys.executable, "-m", "firmware", "bench", "soak", "--games", "300", "--warmup", "30",
-                           "--no-display"], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "bench", "soak", "--games", "300", "--warmup", "30", "--no-display"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stderr
     print(done.stdout)
     figures = dict(line.split(": ", 1) for line in done.stdout.splitlines())

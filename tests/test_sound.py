@@ -38,14 +38,17 @@ def test_the_default_board_has_a_buzzer() -> None:
     assert CONFIG.buzzer == BuzzerConfig(pin=27, mid_tone="A5", octaves=2)
 
 
-@pytest.mark.parametrize("change, message", [
-    (("pin = 27", "pin = 5"), "buzzer.pin: GPIO5 is already used by buttons.pins.roll"),
-    (("pin = 27", "pin = 10"), "buzzer.pin: GPIO10 is reserved: the LED data line"),
-    (("pin = 27", "pin = 16"), "buzzer.pin: GPIO16 is already used by buttons.tilt"),
-    (('mid_tone = "A5"', 'mid_tone = "H9"'), 'buzzer.mid_tone: "H9" is not a note'),
-    (("octaves = 2", "octaves = 5"), "buzzer.octaves: 5 is out of range"),
-    (("octaves = 2", "octave = 2"), "buzzer"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("pin = 27", "pin = 5"), "buzzer.pin: GPIO5 is already used by buttons.pins.roll"),
+        (("pin = 27", "pin = 10"), "buzzer.pin: GPIO10 is reserved: the LED data line"),
+        (("pin = 27", "pin = 16"), "buzzer.pin: GPIO16 is already used by buttons.tilt"),
+        (('mid_tone = "A5"', 'mid_tone = "H9"'), 'buzzer.mid_tone: "H9" is not a note'),
+        (("octaves = 2", "octaves = 5"), "buzzer.octaves: 5 is out of range"),
+        (("octaves = 2", "octave = 2"), "buzzer"),
+    ],
+)
 def test_a_bad_buzzer_section_names_the_key(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     path = tmp_path / "board.toml"
     path.write_text(board_text(change), encoding="utf-8")
@@ -57,7 +60,7 @@ def test_without_the_section_there_is_no_buzzer(tmp_path: Path) -> None:
     path = tmp_path / "board.toml"
     text = board_text()
     start = text.index("[buzzer]")
-    path.write_text(text[:start] + text[text.index("# Every cell the games light"):], encoding="utf-8")
+    path.write_text(text[:start] + text[text.index("# Every cell the games light") :], encoding="utf-8")
     config = load_board(path)
     assert config.buzzer is None
     with open_hardware(config, "mock") as hardware:

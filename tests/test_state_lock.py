@@ -18,20 +18,24 @@ from firmware.paths import LOCK_NAME, StateDirInUse, StateLock
 
 ROOT = Path(__file__).resolve().parents[1]
 XTRABOARD = [sys.executable, "-m", "firmware"]
-IN_USE = re.compile(r"xtraboard sim: the state directory (.+) is in use by another board process \(pid (\d+)\); "
-                    r"stop it first, or give this one another --state-dir\n")
+IN_USE = re.compile(
+    r"xtraboard sim: the state directory (.+) is in use by another board process \(pid (\d+)\); "
+    r"stop it first, or give this one another --state-dir\n"
+)
 
 
 def test_a_new_journal_opened_by_many_processes_at_once_is_created_once(tmp_path: Path) -> None:
     """Without the board's lock (`players add`, say, while a board starts): every process gets
     the journal on storage, none falls back to memory with "table games already exists"."""
     go = tmp_path / "go"
-    child = ("import json, os, sys, time\n"
-             "from firmware.journal import Journal\n"
-             f"while not os.path.exists({str(go)!r}): time.sleep(0.001)\n"
-             f"journal = Journal({str(tmp_path / 'state')!r})\n"
-             "journal.set_setting(f'pid{os.getpid()}', 1)\n"
-             "print(json.dumps(journal.problem)); journal.close()\n")
+    child = (
+        "import json, os, sys, time\n"
+        "from firmware.journal import Journal\n"
+        f"while not os.path.exists({str(go)!r}): time.sleep(0.001)\n"
+        f"journal = Journal({str(tmp_path / 'state')!r})\n"
+        "journal.set_setting(f'pid{os.getpid()}', 1)\n"
+        "print(json.dumps(journal.problem)); journal.close()\n"
+    )
     for _round in range(3):
         state = tmp_path / "state"
         if state.exists():
@@ -39,8 +43,12 @@ def test_a_new_journal_opened_by_many_processes_at_once_is_created_once(tmp_path
                 path.unlink()
             state.rmdir()
         go.unlink(missing_ok=True)
-        children = [subprocess.Popen([sys.executable, "-c", child], cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True) for _ in range(6)]
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", child], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+            for _ in range(6)
+        ]
         time.sleep(0.5)  # all of them imported and waiting
         go.touch()
         results = [c.communicate(timeout=60) for c in children]
@@ -53,13 +61,25 @@ def test_a_new_journal_opened_by_many_processes_at_once_is_created_once(tmp_path
 
 def test_a_second_board_on_the_same_state_dir_refuses_to_start(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    first = subprocess.Popen([*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--state-dir", str(state)],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [*XTRABOARD, "sim", "--headless", "--debug-port", "0", "--state-dir", str(state)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert (first.stdout.readline() if first.stdout else "").startswith("debug service listening on")
-        others = [subprocess.Popen([*XTRABOARD, "sim", "--headless", "--demo", "extra", "--state-dir", str(state)],
-                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                  for _ in range(3)]  # at once
+        others = [
+            subprocess.Popen(
+                [*XTRABOARD, "sim", "--headless", "--demo", "extra", "--state-dir", str(state)],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(3)
+        ]  # at once
         results = [other.communicate(timeout=120) for other in others]
     finally:
         first.terminate()
@@ -70,8 +90,13 @@ def test_a_second_board_on_the_same_state_dir_refuses_to_start(tmp_path: Path) -
         assert found and found.groups() == (str(state), str(first.pid)), err
     assert first.returncode == 0
     # The first one gone, its lock went with it: the next board starts.
-    done = subprocess.run([*XTRABOARD, "sim", "--headless", "--demo", "extra", "--state-dir", str(state)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*XTRABOARD, "sim", "--headless", "--demo", "extra", "--state-dir", str(state)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0 and done.stderr == ""
 
 
@@ -80,9 +105,16 @@ def test_demos_started_together_each_play_on_storage_or_refuse_in_one_line(tmp_p
     with one playing without storage. Now each either plays its game into the journal or says
     the directory is in use; which of the two depends only on timing."""
     state = tmp_path / "state"
-    demos = [subprocess.Popen([*XTRABOARD, "sim", "--headless", "--demo", "extra", "--seed", str(n),
-                               "--state-dir", str(state)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for n in range(3)]
+    demos = [
+        subprocess.Popen(
+            [*XTRABOARD, "sim", "--headless", "--demo", "extra", "--seed", str(n), "--state-dir", str(state)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(3)
+    ]
     results = [demo.communicate(timeout=120) for demo in demos]
     played = 0
     for demo, (out, err) in zip(demos, results):

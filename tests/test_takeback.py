@@ -126,8 +126,9 @@ def test_a_button_stuck_down_is_reported_and_the_bots_stop_waiting_for_it(tmp_pa
 
 
 # --- bug 2: a long BACK that completes during an animation opens the menu ------------------------
-@pytest.mark.parametrize(("title", "seats"), [("EXXTRA", "3 players"), ("LEVEL X", "2 players"),
-                                              ("EXTRA!", "2 players")])
+@pytest.mark.parametrize(
+    ("title", "seats"), [("EXXTRA", "3 players"), ("LEVEL X", "2 players"), ("EXTRA!", "2 players")]
+)
 def test_bug2_a_long_back_in_a_bots_only_game_always_opens_the_menu(tmp_path, title, seats):
     board = SimBoard(seed=1, state_dir=tmp_path)
     choose(board, "Demo")
@@ -481,7 +482,7 @@ def test_a_whole_game_with_takebacks_at_awkward_moments(tmp_path, name, title, k
         if board.app.animation is not None:  # the first BACK only skips the show
             before = history(board)
             board.tap("back")
-            assert history(board)[:len(before)] == before  # (its end may make a step: a roll)
+            assert history(board)[: len(before)] == before  # (its end may make a step: a roll)
             done["mid-animation"] += 1
         session = board.app.session
         target = session.undo_target(whole)
@@ -503,8 +504,13 @@ def test_a_whole_game_with_takebacks_at_awkward_moments(tmp_path, name, title, k
                 take_back("at the end")
                 continue
             break
-        if session.game.history and session.game.actor(-1) is not None and session.pending_agent() is not None \
-                and rng.random() < 0.2 and session.game.players[session.game.actor(-1)].bot is not None:
+        if (
+            session.game.history
+            and session.game.actor(-1) is not None
+            and session.pending_agent() is not None
+            and rng.random() < 0.2
+            and session.game.players[session.game.actor(-1)].bot is not None
+        ):
             take_back("after a bot")
             continue
         if rng.random() < 0.05:  # a power cut, then the game is resumed and taken back at once
@@ -519,7 +525,7 @@ def test_a_whole_game_with_takebacks_at_awkward_moments(tmp_path, name, title, k
             if board.app.animation is not None and rng.random() < 0.3:
                 before = history(board)
                 board.tap("back")  # skips the tumble (the roll is made), takes nothing back
-                assert history(board)[:len(before)] == before and len(history(board)) == len(before) + 1
+                assert history(board)[: len(before)] == before and len(history(board)) == len(before) + 1
                 done["mid-animation"] += 1
             continue
         decide(board, rng.randrange(len(board.app.screen.choice.options)))

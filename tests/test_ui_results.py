@@ -65,11 +65,14 @@ def press(app: BoardApp, *buttons: str) -> None:
 
 
 # --- the pages ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("game", "seats", "pages"), [
-    ("exxtra", 6, ["standings", "track", "ladder", "Rematch", "Menu"]),
-    ("levelx", 4, ["standings", "grid", "chips", "Rematch", "Menu"]),
-    ("extra", 2, None),  # whatever EXTRA!'s module offers, then the choice
-])
+@pytest.mark.parametrize(
+    ("game", "seats", "pages"),
+    [
+        ("exxtra", 6, ["standings", "track", "ladder", "Rematch", "Menu"]),
+        ("levelx", 4, ["standings", "grid", "chips", "Rematch", "Menu"]),
+        ("extra", 2, None),  # whatever EXTRA!'s module offers, then the choice
+    ],
+)
 def test_pages_flip_both_ways_and_wrap(game: str, seats: int, pages: list[str] | None) -> None:
     app, _ = bots_game(game, seats, seed=3)
     screen = app.screen
@@ -141,8 +144,11 @@ def test_rematch_keeps_the_seats_the_game_and_the_mode_in_a_new_journal_game(tmp
     assert second is not None and second is not first and not second.over
     assert isinstance(app.screen, PlayScreen) and [type(s).__name__ for s in app.stack] == ["MainMenu", "PlayScreen"]
     assert second.game.name == "exxtra" and second.meta["mode"] == "play"
-    assert [(p.name, p.bot, p.kids) for p in second.game.players] == [("Anna", None, False), ("Bot", "medium", False),
-                                                                      ("Cleo", None, False)]
+    assert [(p.name, p.bot, p.kids) for p in second.game.players] == [
+        ("Anna", None, False),
+        ("Bot", "medium", False),
+        ("Cleo", None, False),
+    ]
     assert second.colours == ["purple", "cyan", "yellow"]
     assert second.journal_id is not None and second.journal_id != first.journal_id
     assert [g.id for g in journal.finished()][-1] == first.journal_id
@@ -178,9 +184,21 @@ def test_golden_exxtra_play_screen(size_class: str) -> None:
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0)
     session = Table.start("exxtra", [Seat(c.capitalize(), c) for c in DEFAULT_ORDER[:6]])
-    steps = [Roll(("4", "6")), Place(5), Roll(("3", "3")), Reroll(), Roll(("2", "1")), Place(1),
-             Roll(("7", "2")), Place(0), Roll(("4", "1")), Place(0), Roll(("2", "X")), Place(3),
-             Roll(("7", "5"))]
+    steps = [
+        Roll(("4", "6")),
+        Place(5),
+        Roll(("3", "3")),
+        Reroll(),
+        Roll(("2", "1")),
+        Place(1),
+        Roll(("7", "2")),
+        Place(0),
+        Roll(("4", "1")),
+        Place(0),
+        Roll(("2", "X")),
+        Place(3),
+        Roll(("7", "5")),
+    ]
     for step in steps:
         session.apply(step)
     app.start_session(session)
@@ -270,8 +288,9 @@ def test_bug6_a_long_back_on_the_result_turns_off_every_game_led(game: str, menu
     board.hold("back")
     board.wait(2.0)
     assert [type(s).__name__ for s in board.app.stack] == ["MainMenu"]
-    assert {cell: board.led(cell) for cell in cell_names() if board.led(cell) != (0, 0, 0)} == \
-        {f"seat.{seat}": DIM for seat in range(6)}
+    assert {cell: board.led(cell) for cell in cell_names() if board.led(cell) != (0, 0, 0)} == {
+        f"seat.{seat}": DIM for seat in range(6)
+    }
     shown = board.hardware.leds.pixels.shown()  # what the chain really shows, not only the frame
     assert sum(1 for colour in shown if tuple(colour) != (0, 0, 0)) == 6
 
@@ -296,7 +315,9 @@ def test_bug7_an_x_says_how_far_the_counter_really_goes_back() -> None:
     loop = EventLoop(FakeClock())
     app = BoardApp(schedule=loop.call_later, seed=0)
     events = session.game.events
-    assert [e for e in events if e["kind"] == "move"] == [{"kind": "move", "player": 0, "from": 1, "to": 0, "cause": "x"}]
+    assert [e for e in events if e["kind"] == "move"] == [
+        {"kind": "move", "player": 0, "from": 1, "to": 0, "cause": "x"}
+    ]
     captions = {frame.caption for frame in exxtra_ui.animation(app, session, events)}
     assert "X! Red back 1" in captions and "X! Red back 2" not in captions
 

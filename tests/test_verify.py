@@ -132,7 +132,9 @@ def test_a_changed_seed_or_commit_and_an_unrevealed_seed_are_named(tmp_path: Pat
     wrong = record | {"dice": record["dice"] | {"seed": "t"}}
     assert "does not match the commitment" in check_record(wrong).problems[0]
     hidden = record | {"dice": {"scheme": SCHEME, "commit": record["dice"]["commit"]}}
-    assert check_record(hidden).problems == ["the seed is not revealed: the game is not over yet, or the record was cut short"]
+    assert check_record(hidden).problems == [
+        "the seed is not revealed: the game is not over yet, or the record was cut short"
+    ]
     assert "no 'dice' block" in check_record({k: v for k, v in record.items() if k != "dice"}).problems[0]
 
 
@@ -140,15 +142,18 @@ def test_physical_dice_games_are_recorded_and_verify_says_so(capsys, tmp_path: P
     journal = Journal(tmp_path / "state")
     session = Table.start("extra", bot_seats(1), journal=journal, meta={"dice": "physical"})
     assert session.header()["dice"]["physical"] is True
-    record = tampered_game("extra", "p", at=0) | {"dice": {"scheme": SCHEME, "commit": commitment("p"), "seed": "p",
-                                                           "physical": True}}
+    record = tampered_game("extra", "p", at=0) | {
+        "dice": {"scheme": SCHEME, "commit": commitment("p"), "seed": "p", "physical": True}
+    }
     path = tmp_path / "physical.json"
     path.write_text(json.dumps(record))
     code, text = verify(capsys, path)
     rolls = sum("roll" in s for s in record["steps"])
     assert code == 0
-    assert text.splitlines()[-1] == (f"physical dice: 1 of {rolls} rolls were keyed in by the players and cannot be"
-                                     f" checked; the other {rolls - 1} match the seed")
+    assert text.splitlines()[-1] == (
+        f"physical dice: 1 of {rolls} rolls were keyed in by the players and cannot be"
+        f" checked; the other {rolls - 1} match the seed"
+    )
     journal.close()
 
 
@@ -200,8 +205,9 @@ def test_the_board_shows_the_commitment_before_the_first_roll(tmp_path: Path) ->
 def test_fairness_on_seeded_games_and_on_loaded_dice() -> None:
     fair = [play_record("extra", f"fair:{i}") for i in range(60)]
     result = fairness(fair)
-    assert result.games == 60 and result.df == 5 and result.dice == 5 * sum(
-        "roll" in s for r in fair for s in r["steps"])
+    assert (
+        result.games == 60 and result.df == 5 and result.dice == 5 * sum("roll" in s for r in fair for s in r["steps"])
+    )
     assert not result.suspicious and result.line().startswith(f"dice fairness: {result.dice:,} dice in 60 games, chi² ")
     loaded = [load(r) for r in fair]
     assert fairness(loaded).suspicious and fairness(loaded).line().endswith("(suspicious, worth a look)")
@@ -220,7 +226,11 @@ def play_record(name: str, secret: str) -> dict[str, Any]:
 
 def load(record: dict[str, Any]) -> dict[str, Any]:
     """The same game's decisions with a die that shows 6 for every 1 it rolled (bots re-choose)."""
-    game, rng, dice = new_game(record["game"], [p["name"] for p in record["players"]]), random.Random(0), CommittedDice(record["dice"]["seed"])
+    game, rng, dice = (
+        new_game(record["game"], [p["name"] for p in record["players"]]),
+        random.Random(0),
+        CommittedDice(record["dice"]["seed"]),
+    )
     while not game.is_over():
         if game.pending().kind == "roll":
             game.apply(Roll(tuple(6 if f == 1 else f for f in dice.roll(game.dice()))))

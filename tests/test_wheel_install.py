@@ -19,23 +19,45 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
-NOT_SOURCES = (".git", ".venv", "venv", "__pycache__", "build", "dist", "*.egg-info", ".pytest_cache",
-               ".hypothesis", ".benchmarks", "out", "*.mo")  # the build compiles the catalogs itself
+NOT_SOURCES = (
+    ".git",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "build",
+    "dist",
+    "*.egg-info",
+    ".pytest_cache",
+    ".hypothesis",
+    ".benchmarks",
+    "out",
+    "*.mo",
+)  # the build compiles the catalogs itself
 
 
 def clean_environment(home: Path) -> dict[str, str]:
     """This process's environment without anything that points back at the checkout or at
     this machine's pip set-up (find-links, extra indexes): what a fresh shell of a new user has."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PIP_", "PYTHON", "XTRABOARD_", "XDG_", "VIRTUAL_ENV"))}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PIP_", "PYTHON", "XTRABOARD_", "XDG_", "VIRTUAL_ENV"))
+    }
     env.update(PIP_CONFIG_FILE=os.devnull, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INDEX="1", HOME=str(home))
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(sys.prefix))
     return env
 
 
 def run(command: list[str | Path], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [str(part) for part in command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -51,15 +73,32 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
     source = work / "source"
     shutil.copytree(ROOT, source, symlinks=True, ignore=shutil.ignore_patterns(*NOT_SOURCES))
     dist = work / "dist"
-    built = run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                 "--wheel-dir", dist, source], work, env)
+    built = run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            dist,
+            source,
+        ],
+        work,
+        env,
+    )
     assert built.returncode == 0, built.stdout + built.stderr
     [wheel] = dist.glob("xtraboard-*.whl")
     venv = work / "venv"
     made = run([sys.executable, "-m", "venv", venv], work, env)
     assert made.returncode == 0, made.stderr
-    done = run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--no-index",
-                "--find-links", WHEELHOUSE, wheel], work, env)
+    done = run(
+        [venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--no-index", "--find-links", WHEELHOUSE, wheel],
+        work,
+        env,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return wheel, venv / "bin", env
 
@@ -73,7 +112,9 @@ def package_files() -> set[str]:
             dirs[:] = [name for name in dirs if name != "__pycache__"]
             relative = Path(folder).relative_to(ROOT)
             for name in names:
-                if name.endswith(".pyc") or (relative.parts[:2] == ("firmware", "boards") and not name.endswith(".toml")):
+                if name.endswith(".pyc") or (
+                    relative.parts[:2] == ("firmware", "boards") and not name.endswith(".toml")
+                ):
                     continue
                 files.add((relative / name).as_posix())
     return files
@@ -103,8 +144,11 @@ def test_the_installed_firmware_is_not_the_checkout(installed: tuple[Path, Path,
 
 def test_the_headless_demo_plays_a_game(installed: tuple[Path, Path, dict[str, str]]) -> None:
     _, bin_dir, env = installed
-    done = run([bin_dir / "xtraboard", "sim", "--headless", "--demo", "extra", "--seats", "2", "--seed", "7"],
-               Path(env["HOME"]), env)
+    done = run(
+        [bin_dir / "xtraboard", "sim", "--headless", "--demo", "extra", "--seats", "2", "--seed", "7"],
+        Path(env["HOME"]),
+        env,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     record = json.loads(done.stdout)
@@ -116,9 +160,12 @@ def test_the_wheel_speaks_german_without_babel(installed: tuple[Path, Path, dict
     wheel, bin_dir, env = installed
     with zipfile.ZipFile(wheel) as archive:
         assert {"firmware/locale/de/LC_MESSAGES/xtraboard.mo", "firmware/locale/fr/LC_MESSAGES/xtraboard.mo"} <= set(
-            archive.namelist())
-    code = ("import importlib.util; from firmware import i18n; i18n.use('de');"
-            " print(importlib.util.find_spec('babel'), i18n._('Settings'))")
+            archive.namelist()
+        )
+    code = (
+        "import importlib.util; from firmware import i18n; i18n.use('de');"
+        " print(importlib.util.find_spec('babel'), i18n._('Settings'))"
+    )
     done = run([bin_dir / "python", "-c", code], Path(env["HOME"]), env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "None Einstellungen\n", "")
 

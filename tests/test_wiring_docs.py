@@ -86,8 +86,16 @@ def test_supply_figures_follow_the_led_count() -> None:
 def test_bom_quantities_follow_board_toml() -> None:
     board = load_board()
     rows = {part: qty for qty, part, _ in markdown_table((HARDWARE / "BOM.md").read_text(encoding="utf-8"), "parts")}
-    quantity = {key: next(q for part, q in rows.items() if key in part) for key in ("WS2812B", "push button", "OLED", "74AHCT125")}
-    assert quantity == {"WS2812B": str(board.leds.count), "push button": str(len(BUTTON_NAMES)), "OLED": "1", "74AHCT125": "1"}
+    quantity = {
+        key: next(q for part, q in rows.items() if key in part)
+        for key in ("WS2812B", "push button", "OLED", "74AHCT125")
+    }
+    assert quantity == {
+        "WS2812B": str(board.leds.count),
+        "push button": str(len(BUTTON_NAMES)),
+        "OLED": "1",
+        "74AHCT125": "1",
+    }
     assert any("tilt" in part for part in rows) == (board.buttons.tilt is not None)
     assert any("piezo buzzer" in part for part in rows) == (board.buzzer is not None)
 
@@ -148,12 +156,16 @@ def test_docs_without_markers_fail_naming_the_file(tmp_path: Path) -> None:
 def test_replace_sections_keeps_the_hand_written_text() -> None:
     text = "intro\n<!-- generated: pins (xtraboard wiring --docs) -->\nold\n<!-- end generated: pins -->\noutro\n"
     new = replace_sections(text, {"pins": "new"}, Path("WIRING.md"))
-    assert new == "intro\n<!-- generated: pins (xtraboard wiring --docs) -->\nnew\n<!-- end generated: pins -->\noutro\n"
+    assert (
+        new == "intro\n<!-- generated: pins (xtraboard wiring --docs) -->\nnew\n<!-- end generated: pins -->\noutro\n"
+    )
 
 
 def test_wiring_command_reports_a_bad_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "board.toml"
-    bad.write_text(default_board_path().read_text(encoding="utf-8").replace("count = 89", "count = 0"), encoding="utf-8")
+    bad.write_text(
+        default_board_path().read_text(encoding="utf-8").replace("count = 89", "count = 0"), encoding="utf-8"
+    )
     assert main(["wiring", "--board", str(bad), "--out", str(tmp_path / "w.svg")]) == 2
     assert f"{bad}: leds.count: 0 is out of range" in capsys.readouterr().err
     assert not (tmp_path / "w.svg").exists()

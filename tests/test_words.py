@@ -19,6 +19,7 @@ from sim.robustness import choose
 def speak() -> Iterator[object]:
     def use(code: str) -> None:
         i18n.use(code)
+
     yield use
     i18n.use("en")
 
@@ -63,39 +64,51 @@ def test_french_game_menu_says_annuler_le_coup_and_retablir() -> None:
         board.close()
 
 
-@pytest.mark.parametrize(("code", "names", "one", "two_ousted"), [
-    ("en", ["Red", "Green", "Blue"], "Red turns one 1", "ousts Green & Blue"),
-    ("de", ["Rot", "Grün", "Blau"], "Rot dreht eine 1 um", "wirft Grün & Blau raus"),
-    ("fr", ["Rouge", "Vert", "Bleu"], "Rouge change un 1", "chasse Vert & Bleu"),
-])
-def test_levelx_moves_are_said_as_people_say_them(speak, code: str, names: list[str], one: str,
-                                                  two_ousted: str) -> None:
+@pytest.mark.parametrize(
+    ("code", "names", "one", "two_ousted"),
+    [
+        ("en", ["Red", "Green", "Blue"], "Red turns one 1", "ousts Green & Blue"),
+        ("de", ["Rot", "Grün", "Blau"], "Rot dreht eine 1 um", "wirft Grün & Blau raus"),
+        ("fr", ["Rouge", "Vert", "Bleu"], "Rouge change un 1", "chasse Vert & Bleu"),
+    ],
+)
+def test_levelx_moves_are_said_as_people_say_them(
+    speak, code: str, names: list[str], one: str, two_ousted: str
+) -> None:
     speak(code)
     assert describe(names, [{"kind": "turn_ones", "player": 0, "dice": [2]}]) == one
-    said = describe(names, [{"kind": "group", "player": 0, "row": 7},
-                            {"kind": "oust", "player": 1, "row": 7}, {"kind": "oust", "player": 2, "row": 7}])
+    said = describe(
+        names,
+        [
+            {"kind": "group", "player": 0, "row": 7},
+            {"kind": "oust", "player": 1, "row": 7},
+            {"kind": "oust", "player": 2, "row": 7},
+        ],
+    )
     assert two_ousted in said and said.count(two_ousted.split()[0]) == 1  # one verb for both
 
 
-@pytest.mark.parametrize(("code", "context", "english", "native"), [
-    ("de", "EXTRA! sheet", "done", "fertig"),
-    ("de", None, "Clear high scores?", "Bestenliste löschen?"),
-    ("de", None, "Clear high scores", "Bestenliste löschen"),
-    ("de", None, "Reset all settings?", "Alles zurücksetzen?"),
-    ("de", "EXTRA! column", "end", "Ende"),
-    ("de", "LEVEL X", "new piece", "neuer Stein"),
-    ("de", "LEVEL X", "step on", "Stein vor"),
-    ("fr", None, "Rolling...", "Les dés roulent..."),  # "…" is not in the fonts (Latin-1)
-    ("fr", None, "exp. {points} pts at the end", "prévu : {points} pts"),
-    ("fr", "EXTRA! column", "new", "nouveau"),
-    ("fr", "LEVEL X short", "new", "nouveau"),
-    ("fr", None, "physical", "physiques"),
-    ("fr", None, "none yet", "pas encore"),
-    ("fr", None, "bots play  hold BACK", "bots jouent · BACK long"),
-    ("fr", None, "Takeback", "Annuler"),
-])
-def test_the_listed_words_are_the_native_ones(speak, code: str, context: str | None, english: str,
-                                               native: str) -> None:
+@pytest.mark.parametrize(
+    ("code", "context", "english", "native"),
+    [
+        ("de", "EXTRA! sheet", "done", "fertig"),
+        ("de", None, "Clear high scores?", "Bestenliste löschen?"),
+        ("de", None, "Clear high scores", "Bestenliste löschen"),
+        ("de", None, "Reset all settings?", "Alles zurücksetzen?"),
+        ("de", "EXTRA! column", "end", "Ende"),
+        ("de", "LEVEL X", "new piece", "neuer Stein"),
+        ("de", "LEVEL X", "step on", "Stein vor"),
+        ("fr", None, "Rolling...", "Les dés roulent..."),  # "…" is not in the fonts (Latin-1)
+        ("fr", None, "exp. {points} pts at the end", "prévu : {points} pts"),
+        ("fr", "EXTRA! column", "new", "nouveau"),
+        ("fr", "LEVEL X short", "new", "nouveau"),
+        ("fr", None, "physical", "physiques"),
+        ("fr", None, "none yet", "pas encore"),
+        ("fr", None, "bots play  hold BACK", "bots jouent · BACK long"),
+        ("fr", None, "Takeback", "Annuler"),
+    ],
+)
+def test_the_listed_words_are_the_native_ones(speak, code: str, context: str | None, english: str, native: str) -> None:
     speak(code)
     assert (pgettext(context, english) if context else _(english)) == native
 

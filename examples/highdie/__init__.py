@@ -14,9 +14,9 @@ from examples.highdie.rules import HighDie
 from firmware.games.registry import GameSpec, Ranking
 
 SPEC = GameSpec(
-    HighDie,                                        # the engine: name, title, player range
-    view="examples.highdie.screens:VIEW",           # its screens (imported only when drawn)
-    bots={"easy": "examples.highdie.bots:easy"},    # one level: it is also the strongest
-    hint="examples.highdie.bots:hint_reason",       # why the strongest level decides as it does
+    HighDie,  # the engine: name, title, player range
+    view="examples.highdie.screens:VIEW",  # its screens (imported only when drawn)
+    bots={"easy": "examples.highdie.bots:easy"},  # one level: it is also the strongest
+    hint="examples.highdie.bots:hint_reason",  # why the strongest level decides as it does
     ranking=Ranking(score="scores", solo_record=True),
 )

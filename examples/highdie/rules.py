@@ -1,8 +1,8 @@
 """High die's rules engine: pure (no I/O, no clock, no randomness: rolls come in as steps).
 
-    >>> game = HighDie(["Ann", "Ben"])
-    >>> game.apply(Roll((3,))); game.legal_decisions()
-    [Keep(), Again()]
+>>> game = HighDie(["Ann", "Ben"])
+>>> game.apply(Roll((3,))); game.legal_decisions()
+[Keep(), Again()]
 """
 
 from __future__ import annotations

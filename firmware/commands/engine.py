@@ -13,7 +13,8 @@ from firmware.xdp.server import EngineServer
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     # The commands are the protocol's own words (docs/engine-protocol.md): only the sentence is translated.
     parser.epilog = _("Commands: {commands}.").format(
-        commands="xdp, setoption name Level|Seed value V, isready, position RECORD, go [movetime MS], quit")
+        commands="xdp, setoption name Level|Seed value V, isready, position RECORD, go [movetime MS], quit"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

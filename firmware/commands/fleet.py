@@ -26,14 +26,25 @@ CONNECT_TIMEOUT_S = 10.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, metavar="HOST", help=_("the MQTT broker's host name or address"))
-    parser.add_argument("--port", type=int, default=None, metavar="N", help=_("its port (default 1883, 8883 with --tls)"))
+    parser.add_argument(
+        "--port", type=int, default=None, metavar="N", help=_("its port (default 1883, 8883 with --tls)")
+    )
     parser.add_argument("--tls", action="store_true", help=_("connect with TLS"))
-    parser.add_argument("--ca-file", type=Path, default=None, metavar="FILE", help=_("TLS: the broker's CA (default: the system's)"))
+    parser.add_argument(
+        "--ca-file", type=Path, default=None, metavar="FILE", help=_("TLS: the broker's CA (default: the system's)")
+    )
     parser.add_argument("--username", default=None, metavar="USER", help=_("log in as USER"))
     parser.add_argument("--password-file", type=Path, default=None, metavar="FILE", help=_("the password, from a file"))
-    parser.add_argument("--prefix", default="xtraboard", metavar="TOPIC", help=_("the boards' topic prefix (default xtraboard)"))
-    parser.add_argument("--once", type=float, default=None, metavar="SECONDS",
-                        help=_("print the tables once after SECONDS and exit (default: live until Ctrl-C)"))
+    parser.add_argument(
+        "--prefix", default="xtraboard", metavar="TOPIC", help=_("the boards' topic prefix (default xtraboard)")
+    )
+    parser.add_argument(
+        "--once",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=_("print the tables once after SECONDS and exit (default: live until Ctrl-C)"),
+    )
 
 
 MAX_PAYLOAD = 16 * 1024  # a board's state is a few hundred bytes; anything much bigger is not one
@@ -86,7 +97,6 @@ class Fleet:
                 self.notes = (self.notes + [line])[-MAX_NOTES:]
         self.changed.set()
 
-
     def lines(self) -> list[str]:
         """The table of tables, one line each."""
         rows = [("TABLE", "STATUS", "GAME", "ROUND", "PLAYERS", "LAST RESULT")]
@@ -108,7 +118,7 @@ def plain_text(value: Any, limit: int = MAX_TEXT) -> str:
     """`value` as one line a terminal shows as it is: control characters (escape sequences,
     bidi overrides, line breaks) dropped, at most `limit` characters."""
     text = "".join(c for c in str(value) if unicodedata.category(c)[0] != "C")
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def parse(kind: str, payload: bytes) -> Any:
@@ -169,18 +179,26 @@ def checked_state(value: dict[str, Any]) -> dict[str, Any]:
     for player in players:
         if not isinstance(player, dict):
             raise Skipped("a player is not a JSON object")
-        kept.append({"name": plain_text(_field(player, "name", (str,)) or "?"),
-                     "bot": bool(_field(player, "bot", (str, bool)))})
+        kept.append(
+            {"name": plain_text(_field(player, "name", (str,)) or "?"), "bot": bool(_field(player, "bot", (str, bool)))}
+        )
     round_ = _field(value, "round", (int,))
-    return {"status": plain_text(_field(value, "status", (str,)) or "?", 12),
-            "title": plain_text(_field(value, "title", (str,)) or ""),
-            "mode": _field(value, "mode", (str,)), "round": round_, "players": kept,
-            "turn": plain_text(_field(value, "turn", (str,)) or "")}
+    return {
+        "status": plain_text(_field(value, "status", (str,)) or "?", 12),
+        "title": plain_text(_field(value, "title", (str,)) or ""),
+        "mode": _field(value, "mode", (str,)),
+        "round": round_,
+        "players": kept,
+        "turn": plain_text(_field(value, "turn", (str,)) or ""),
+    }
 
 
 def checked_result(value: dict[str, Any]) -> dict[str, Any]:
-    return {"summary": plain_text(_field(value, "summary", (str,)) or "-", 60),
-            "time": plain_text(_field(value, "time", (str,)) or "", 25)}
+    return {
+        "summary": plain_text(_field(value, "summary", (str,)) or "-", 60),
+        "time": plain_text(_field(value, "time", (str,)) or "", 25),
+    }
+
 
 def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, str]:
     """`table-3  playing  LEVEL X  2  Anna, Ben (turn: Ben)  Marie won EXTRA!` (from what
@@ -203,7 +221,6 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
     return (name, status, game, "-" if round_ is None else str(round_), players or "-", last)
 
 
-
 def run(args: argparse.Namespace) -> int:
     import paho.mqtt.client as mqtt
 
@@ -217,8 +234,11 @@ def run(args: argparse.Namespace) -> int:
             try:
                 password = args.password_file.read_text(encoding="utf-8").strip()
             except (OSError, UnicodeDecodeError) as exc:
-                print(f"{PROG}: " + _("cannot read the password file {file}: {error}").format(
-                    file=args.password_file, error=exc), file=sys.stderr)
+                print(
+                    f"{PROG}: "
+                    + _("cannot read the password file {file}: {error}").format(file=args.password_file, error=exc),
+                    file=sys.stderr,
+                )
                 return 1
         client.username_pw_set(args.username, password)
     if args.tls:
@@ -237,16 +257,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         client.connect(args.broker, port, keepalive=30)
     except (OSError, ValueError) as exc:
-        print(f"{PROG}: " + _("cannot reach the broker {host}:{port}: {error}").format(
-            host=args.broker, port=port, error=exc), file=sys.stderr)
+        print(
+            f"{PROG}: "
+            + _("cannot reach the broker {host}:{port}: {error}").format(host=args.broker, port=port, error=exc),
+            file=sys.stderr,
+        )
         return 1
     client.loop_start()
     try:
         if not connected.wait(CONNECT_TIMEOUT_S) or refused:
-            why = (_("the broker {host}:{port} refused the connection: {reason}") if refused
-                   else _("the broker {host}:{port} did not answer"))
-            print(f"{PROG}: " + why.format(host=args.broker, port=port, reason=refused[0] if refused else ""),
-                  file=sys.stderr)
+            why = (
+                _("the broker {host}:{port} refused the connection: {reason}")
+                if refused
+                else _("the broker {host}:{port} did not answer")
+            )
+            print(
+                f"{PROG}: " + why.format(host=args.broker, port=port, reason=refused[0] if refused else ""),
+                file=sys.stderr,
+            )
             return 1
         if args.once is not None:
             time.sleep(max(0.0, args.once))

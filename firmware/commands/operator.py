@@ -24,10 +24,12 @@ from firmware.i18n import _, tr
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     setter = actions.add_parser("set-code", help=_("set the operator's code (kept as a salted hash)"))
-    setter.add_argument("--board", type=Path, metavar="FILE",
-                        help=_("the board description the code is for (default: the board's own)"))
-    setter.add_argument("--file", type=Path, metavar="PATH",
-                        help=_("write the code here instead of beside the board description"))
+    setter.add_argument(
+        "--board", type=Path, metavar="FILE", help=_("the board description the code is for (default: the board's own)")
+    )
+    setter.add_argument(
+        "--file", type=Path, metavar="PATH", help=_("write the code here instead of beside the board description")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,11 +46,15 @@ def run(args: argparse.Namespace) -> int:
         print("xtraboard operator set-code: " + tr(exc), file=sys.stderr)
         return 1
     except OSError as exc:
-        print("xtraboard operator set-code: " + _("cannot write {path}: {error}").format(
-            path=target, error=exc.strerror or exc), file=sys.stderr)
+        print(
+            "xtraboard operator set-code: "
+            + _("cannot write {path}: {error}").format(path=target, error=exc.strerror or exc),
+            file=sys.stderr,
+        )
         return 1
-    print(_("operator code set ({n} presses) in {path}; restart the board to use it").format(
-        n=code.length, path=target))
+    print(
+        _("operator code set ({n} presses) in {path}; restart the board to use it").format(n=code.length, path=target)
+    )
     return 0
 
 

@@ -56,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"xtraboard players {args.action}: {tr(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"xtraboard players {args.action}: "
-              + _("cannot use the state directory {path}: {reason}").format(path=state_dir, reason=exc.strerror or exc),
-              file=sys.stderr)
+        print(
+            f"xtraboard players {args.action}: "
+            + _("cannot use the state directory {path}: {reason}").format(path=state_dir, reason=exc.strerror or exc),
+            file=sys.stderr,
+        )
         return 1
     return 0

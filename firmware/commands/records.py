@@ -37,8 +37,9 @@ def limit(text: str) -> int:
     except ValueError:
         value = 0
     if not 1 <= value <= MAX_LIMIT:
-        raise argparse.ArgumentTypeError(_("must be a whole number from 1 to {high}, not {text}").format(
-            high=MAX_LIMIT, text=text[:40]))
+        raise argparse.ArgumentTypeError(
+            _("must be a whole number from 1 to {high}, not {text}").format(high=MAX_LIMIT, text=text[:40])
+        )
     return value
 
 
@@ -48,12 +49,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     export = actions.add_parser("export", parents=[common], help=_("write every finished game's record as JSON Lines"))
     export.add_argument("--out", default="-", metavar="FILE", help=_("the file to write, or - for standard output"))
-    listing = actions.add_parser("list", parents=[common], help=_("one line per finished game: id, date, game, players, winners"))
+    listing = actions.add_parser(
+        "list", parents=[common], help=_("one line per finished game: id, date, game, players, winners")
+    )
     listing.add_argument("--limit", type=limit, default=None, metavar="N", help=_("only the N newest games"))
     best = actions.add_parser("best", parents=[common], help=_("high scores, wins and solo records"))
     best.add_argument("--limit", type=limit, default=5, metavar="N", help=_("entries per table (default 5)"))
-    audit = actions.add_parser("audit", parents=[common], help=_("the audits: plays, minutes, people and bots, busiest"
-                                                                   " hours, game lengths, dice fairness"))
+    audit = actions.add_parser(
+        "audit",
+        parents=[common],
+        help=_("the audits: plays, minutes, people and bots, busiest hours, game lengths, dice fairness"),
+    )
     audit.add_argument("--csv", action="store_true", help=_("one CSV row per game in the journal instead"))
 
 
@@ -68,8 +74,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"xtraboard records: {tr(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:  # e.g. no permission to look into the state directory
-        print("xtraboard records: " + _("cannot read the state directory {folder}: {error}").format(
-            folder=state_dir, error=exc.strerror or exc), file=sys.stderr)
+        print(
+            "xtraboard records: "
+            + _("cannot read the state directory {folder}: {error}").format(
+                folder=state_dir, error=exc.strerror or exc
+            ),
+            file=sys.stderr,
+        )
         return 1
     with journal:
         try:
@@ -81,12 +92,20 @@ def run(args: argparse.Namespace) -> int:
                 return _audit(journal, args.game, args.csv, sys.stdout)
             _best(journal, args.game, args.limit, sys.stdout)
         except (RecordError, sqlite3.Error) as exc:
-            print("xtraboard records: " + _("cannot read the journal {file}: {error}").format(
-                file=journal.path, error=exc), file=sys.stderr)
+            print(
+                "xtraboard records: "
+                + _("cannot read the journal {file}: {error}").format(file=journal.path, error=exc),
+                file=sys.stderr,
+            )
             return 1
         except RecursionError:  # a stored row nested too deeply for json.loads
-            print("xtraboard records: " + _("cannot read the journal {file}: a game in it is nested too deeply"
-                                           " to read").format(file=journal.path), file=sys.stderr)
+            print(
+                "xtraboard records: "
+                + _("cannot read the journal {file}: a game in it is nested too deeply to read").format(
+                    file=journal.path
+                ),
+                file=sys.stderr,
+            )
             return 1
     return 0
 
@@ -96,11 +115,15 @@ def _check_state_dir(state_dir: Path) -> None:
     try:
         for folder in (state_dir, *state_dir.parents):
             if folder.exists() and not folder.is_dir():
-                raise RecordError(_("the state directory {folder} cannot be read: {part} is not a directory").format(
-                    folder=state_dir, part=folder))
+                raise RecordError(
+                    _("the state directory {folder} cannot be read: {part} is not a directory").format(
+                        folder=state_dir, part=folder
+                    )
+                )
     except OSError as exc:  # e.g. no permission to enter a folder, or a name too long
-        raise RecordError(_("cannot read the state directory {folder}: {error}").format(
-            folder=state_dir, error=exc.strerror or exc)) from exc
+        raise RecordError(
+            _("cannot read the state directory {folder}: {error}").format(folder=state_dir, error=exc.strerror or exc)
+        ) from exc
 
 
 def _readable(games: list[StoredGame]) -> tuple[list[StoredGame], int]:
@@ -112,8 +135,10 @@ def _readable(games: list[StoredGame]) -> tuple[list[StoredGame], int]:
         if problem is None:
             good.append(stored)
         else:
-            print("xtraboard records: " + _("game {id} skipped: {problem}").format(id=stored.id, problem=problem),
-                  file=sys.stderr)
+            print(
+                "xtraboard records: " + _("game {id} skipped: {problem}").format(id=stored.id, problem=problem),
+                file=sys.stderr,
+            )
     return good, len(games) - len(good)
 
 
@@ -159,11 +184,17 @@ def _export(journal: Journal, game: str | None, out: str) -> int:
     try:
         Path(out).write_text(lines, encoding="utf-8")
     except OSError as exc:
-        print("xtraboard records: " + _("cannot write {file}: {error}").format(file=out, error=exc.strerror or exc),
-              file=sys.stderr)
+        print(
+            "xtraboard records: " + _("cannot write {file}: {error}").format(file=out, error=exc.strerror or exc),
+            file=sys.stderr,
+        )
         return 1
-    print(ngettext("{n} game record written to {file}", "{n} game records written to {file}", len(games)).format(
-        n=len(games), file=out), file=sys.stderr)
+    print(
+        ngettext("{n} game record written to {file}", "{n} game records written to {file}", len(games)).format(
+            n=len(games), file=out
+        ),
+        file=sys.stderr,
+    )
     return 1 if skipped else 0
 
 
@@ -206,7 +237,9 @@ def _best(journal: Journal, game: str | None, limit: int, out: TextIO) -> None:
         if not spec.ranking.high_scores:  # a race: only wins rank
             wins = journal.wins(name, limit)
             out.write("  most wins:\n" if wins else "  no wins yet\n")
-            out.writelines(f"  {rank:>2}. {who}  {n} {'win' if n == 1 else 'wins'}\n" for rank, (who, n) in enumerate(wins, 1))
+            out.writelines(
+                f"  {rank:>2}. {who}  {n} {'win' if n == 1 else 'wins'}\n" for rank, (who, n) in enumerate(wins, 1)
+            )
             continue
         _table(out, "high scores", journal.best_scores(name, limit))
         if spec.ranking.kids_table:

@@ -29,16 +29,33 @@ def lang(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", type=Path, metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"))
     parser.add_argument(
-        "--state-dir", type=Path, metavar="DIR", help=_("where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)")
+        "--board",
+        type=Path,
+        metavar="FILE",
+        help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"),
     )
-    parser.add_argument("--lang", type=lang, metavar="LANG",
-                        help=_("the board's language at start: de, en or fr (default: its settings, else the"
-                               " board description's language)"))
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help=_("where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)"),
+    )
+    parser.add_argument(
+        "--lang",
+        type=lang,
+        metavar="LANG",
+        help=_(
+            "the board's language at start: de, en or fr (default: its settings, else the board description's language)"
+        ),
+    )
     parser.add_argument("--kiosk", action="store_true", help=_("resume the unfinished game at start (café board)"))
-    parser.add_argument("--debug-port", type=int, metavar="PORT",
-                        help=_("serve the bench's debug service on 127.0.0.1:PORT (docs/hil.md); off by default"))
+    parser.add_argument(
+        "--debug-port",
+        type=int,
+        metavar="PORT",
+        help=_("serve the bench's debug service on 127.0.0.1:PORT (docs/hil.md); off by default"),
+    )
     parser.add_argument("--debug-socket", type=Path, metavar="PATH", help=_("serve the debug service on a Unix socket"))
 
 

@@ -21,8 +21,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     if not cls.min_players <= args.players <= cls.max_players:
-        print("xtraboard selfplay: " + _("{game} is for {low} to {high} players, not {count}").format(
-            game=cls.title, low=cls.min_players, high=cls.max_players, count=args.players), file=sys.stderr)
+        print(
+            "xtraboard selfplay: "
+            + _("{game} is for {low} to {high} players, not {count}").format(
+                game=cls.title, low=cls.min_players, high=cls.max_players, count=args.players
+            ),
+            file=sys.stderr,
+        )
         return 2
     if args.games < 0:
         print("xtraboard selfplay: " + _("--games must be 0 or more"), file=sys.stderr)

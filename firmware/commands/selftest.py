@@ -13,13 +13,24 @@ PROG = "xtraboard selftest"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", type=Path, metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"))
+    parser.add_argument(
+        "--board",
+        type=Path,
+        metavar="FILE",
+        help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"),
+    )
     parser.add_argument(
         "--backend", choices=("pi", "mock"), default="pi", help=_("pi: the real parts (default); mock: simulated parts")
     )
-    parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help=_("seconds to wait for each button (default 10)"))
     parser.add_argument(
-        "--step", type=_seconds, default=1.0, metavar="S", help=_("seconds each LED segment and the test pattern stay on (default 1)")
+        "--timeout", type=_seconds, default=10.0, metavar="S", help=_("seconds to wait for each button (default 10)")
+    )
+    parser.add_argument(
+        "--step",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help=_("seconds each LED segment and the test pattern stay on (default 1)"),
     )
 
 

@@ -22,7 +22,9 @@ PROG = "xtraboard verify"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD", help=_("a record file (JSON, or JSON Lines of several), - for standard input"))
+    parser.add_argument(
+        "record", metavar="RECORD", help=_("a record file (JSON, or JSON Lines of several), - for standard input")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,10 +55,15 @@ def _read(path: str) -> list[tuple[str, str]]:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(_("cannot read {file}: {error}").format(
-            file=_("standard input") if path == "-" else path, error=exc)) from exc
+        raise RecordError(
+            _("cannot read {file}: {error}").format(file=_("standard input") if path == "-" else path, error=exc)
+        ) from exc
     name = _("standard input") if path == "-" else path
-    lines = [(_("{file} line {n}").format(file=name, n=n), line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [
+        (_("{file} line {n}").format(file=name, n=n), line)
+        for n, line in enumerate(text.splitlines(), 1)
+        if line.strip()
+    ]
     if len(lines) > 1 and all(line.lstrip().startswith("{") and line.rstrip().endswith("}") for _, line in lines):
         return lines
     if not text.strip():

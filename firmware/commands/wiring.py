@@ -20,9 +20,21 @@ GENERATORS = {"svg": "sim.wiring.svg", "docs": "sim.wiring.docs"}  # by name: fi
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     default_out = default_board_path().parent / "wiring.svg"
-    parser.add_argument("--board", metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD or hardware/board.toml)"))
-    parser.add_argument("--out", metavar="SVG", type=Path, default=default_out, help=_("where to write the SVG (default: hardware/wiring.svg)"))
-    parser.add_argument("--docs", action="store_true", help=_("also regenerate the generated sections of WIRING.md and BOM.md beside the SVG"))
+    parser.add_argument(
+        "--board", metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD or hardware/board.toml)")
+    )
+    parser.add_argument(
+        "--out",
+        metavar="SVG",
+        type=Path,
+        default=default_out,
+        help=_("where to write the SVG (default: hardware/wiring.svg)"),
+    )
+    parser.add_argument(
+        "--docs",
+        action="store_true",
+        help=_("also regenerate the generated sections of WIRING.md and BOM.md beside the SVG"),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"xtraboard wiring: {tr(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print("xtraboard wiring: " + _("cannot write {file}: {error}").format(file=exc.filename, error=exc.strerror),
-              file=sys.stderr)
+        print(
+            "xtraboard wiring: " + _("cannot write {file}: {error}").format(file=exc.filename, error=exc.strerror),
+            file=sys.stderr,
+        )
         return 2
     return 0

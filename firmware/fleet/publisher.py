@@ -39,13 +39,24 @@ CLOSE_WAIT_S = 1.0  # how long closing waits for "offline" to leave
 
 
 class FleetPublisher:
-    def __init__(self, config: Any, *, model: str = "xtraboard", outbox: int = OUTBOX,
-                 reconnect_s: tuple[int, int] | None = None, owner: str | None = None) -> None:
+    def __init__(
+        self,
+        config: Any,
+        *,
+        model: str = "xtraboard",
+        outbox: int = OUTBOX,
+        reconnect_s: tuple[int, int] | None = None,
+        owner: str | None = None,
+    ) -> None:
         self.config = config
         self.model = model
         base = f"{config.topic_prefix}/{config.table}"
-        self.topics = {"availability": f"{base}/availability", "state": f"{base}/state", "result": f"{base}/result",
-                       "owner": f"{base}/owner"}
+        self.topics = {
+            "availability": f"{base}/availability",
+            "state": f"{base}/state",
+            "result": f"{base}/result",
+            "owner": f"{base}/owner",
+        }
         # Which board holds the table name: the board claims it with its own id (retained; the same
         # after a restart, see board_identity). Another board's claim is another board with the same
         # name (they knock each other off the broker: both use the client id xtraboard-<table>).
@@ -63,8 +74,7 @@ class FleetPublisher:
         self._announce = False  # send discovery, "online" and the state on the next wake
         self._stopping = False
         self.problem: str | None = None
-        self.counters = {"connects": 0, "refused": 0, "unreachable": 0, "disconnects": 0, "published": 0,
-                         "dropped": 0}
+        self.counters = {"connects": 0, "refused": 0, "unreachable": 0, "disconnects": 0, "published": 0, "dropped": 0}
         self._client: Any = None
         self._thread = threading.Thread(target=self._run, name="xtraboard-fleet", daemon=True)
 
@@ -115,8 +125,9 @@ class FleetPublisher:
         try:
             while True:
                 with self._wake:
-                    while not self._stopping and not (self._connected and (self._announce or self._state is not None
-                                                                           or self._results)):
+                    while not self._stopping and not (
+                        self._connected and (self._announce or self._state is not None or self._results)
+                    ):
                         self._wake.wait()
                     if self._stopping:
                         break
@@ -146,8 +157,9 @@ class FleetPublisher:
         import paho.mqtt.client as mqtt
 
         config = self.config
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}",
-                             clean_session=True)
+        client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}", clean_session=True
+        )
         client.will_set(self.topics["availability"], "offline", qos=1, retain=True)
         if config.username is not None:
             password = None
@@ -181,8 +193,13 @@ class FleetPublisher:
         if reason.is_failure:
             with self._wake:
                 self.counters["refused"] += 1
-            self._trouble(Text(N_("fleet: broker {broker} refused the connection: {reason}"), broker=self._where(),
-                               reason=str(reason)))
+            self._trouble(
+                Text(
+                    N_("fleet: broker {broker} refused the connection: {reason}"),
+                    broker=self._where(),
+                    reason=str(reason),
+                )
+            )
             return
         with self._wake:
             self._retained = {"owner": None, "availability": None}  # what the broker kept, as found now
@@ -209,7 +226,8 @@ class FleetPublisher:
                 self._retained[kind] = payload
             theirs = self._retained["owner"] not in (None, b"", self._owner.encode())
             clash = (kind == "owner" and not message.retain and payload not in (b"", self._owner.encode())) or (
-                theirs and (self._retained["availability"] == b"online" or self.counters["connects"] > 1))
+                theirs and (self._retained["availability"] == b"online" or self.counters["connects"] > 1)
+            )
         if not clash:
             return
         with self._wake:
@@ -217,8 +235,16 @@ class FleetPublisher:
             if not already:
                 self._announce = True  # claim it back once, so the other board hears of us too
                 self._wake.notify()
-        self._trouble(Text(N_("fleet: another board uses the table name {table} on broker {broker}; give each "
-                              "board a [fleet] table of its own"), table=self.config.table, broker=self._where()))
+        self._trouble(
+            Text(
+                N_(
+                    "fleet: another board uses the table name {table} on broker {broker}; give each "
+                    "board a [fleet] table of its own"
+                ),
+                table=self.config.table,
+                broker=self._where(),
+            )
+        )
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         error = sys.exc_info()[1]  # paho calls this while it handles the connection's OSError
@@ -231,17 +257,29 @@ class FleetPublisher:
         does not trust, TLS to a port that does not speak it, or a broker not reached at all."""
         log.debug("fleet: connecting to %s failed: %r", self._where(), error)
         if isinstance(error, ssl.SSLCertVerificationError):
-            return Text(N_("fleet: broker {broker}: its TLS certificate is not trusted ({reason}); check ca_file"),
-                        broker=self._where(), reason=error.verify_message or error.reason or str(error))
+            return Text(
+                N_("fleet: broker {broker}: its TLS certificate is not trusted ({reason}); check ca_file"),
+                broker=self._where(),
+                reason=error.verify_message or error.reason or str(error),
+            )
         # A plain MQTT port answers a TLS hello with nonsense, by hanging up, or (waiting for its
         # CONNECT) with nothing until the handshake times out.
         handshake_timeout = isinstance(error, TimeoutError) and "handshake" in str(error)
-        if self.config.tls and (handshake_timeout or isinstance(error, (ssl.SSLError, ConnectionResetError,
-                                                                         BrokenPipeError))):
-            reason = "handshake timed out" if handshake_timeout else (
-                getattr(error, "reason", None) or getattr(error, "strerror", None) or type(error).__name__)
-            return Text(N_("fleet: broker {broker} does not answer TLS ({reason}); is it a plain MQTT port? "
-                           "check tls and port"), broker=self._where(), reason=reason)
+        if self.config.tls and (
+            handshake_timeout or isinstance(error, (ssl.SSLError, ConnectionResetError, BrokenPipeError))
+        ):
+            reason = (
+                "handshake timed out"
+                if handshake_timeout
+                else (getattr(error, "reason", None) or getattr(error, "strerror", None) or type(error).__name__)
+            )
+            return Text(
+                N_(
+                    "fleet: broker {broker} does not answer TLS ({reason}); is it a plain MQTT port? check tls and port"
+                ),
+                broker=self._where(),
+                reason=reason,
+            )
         return Text(N_("fleet: broker {broker} cannot be reached"), broker=self._where())
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
@@ -251,7 +289,9 @@ class FleetPublisher:
             if was:
                 self.counters["disconnects"] += 1
         if was and not self._stopping and not self.clash:
-            self._trouble(Text(N_("fleet: lost the broker {broker} ({reason})"), broker=self._where(), reason=str(reason)))
+            self._trouble(
+                Text(N_("fleet: lost the broker {broker} ({reason})"), broker=self._where(), reason=str(reason))
+            )
 
     def _where(self) -> str:
         return f"{self.config.broker}:{self.config.port}"
@@ -301,8 +341,13 @@ def discovery_configs(config: Any, topics: dict[str, str], model: str) -> dict[s
     'homeassistant/sensor/xtraboard_table-3/game/config'
     """
     node = f"xtraboard_{config.table}"
-    device = {"identifiers": [node], "name": f"xtraboard {config.table}", "manufacturer": "xtraboard",
-              "model": model, "sw_version": __version__}
+    device = {
+        "identifiers": [node],
+        "name": f"xtraboard {config.table}",
+        "manufacturer": "xtraboard",
+        "model": model,
+        "sw_version": __version__,
+    }
     configs = {}
     for key, name, topic, template in SENSORS:
         configs[f"{config.discovery_prefix}/sensor/{node}/{key}/config"] = {

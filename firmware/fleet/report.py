@@ -1,9 +1,9 @@
 """What a board publishes, as pure functions of its application state (docs/fleet.md).
 
-    >>> from firmware.loop import EventLoop, FakeClock
-    >>> from firmware.ui.app import BoardApp
-    >>> table_state(BoardApp(schedule=EventLoop(FakeClock()).call_later), attract=False)["status"]
-    'idle'
+>>> from firmware.loop import EventLoop, FakeClock
+>>> from firmware.ui.app import BoardApp
+>>> table_state(BoardApp(schedule=EventLoop(FakeClock()).call_later), attract=False)["status"]
+'idle'
 """
 
 from __future__ import annotations
@@ -21,8 +21,17 @@ def table_state(app: Any, attract: bool) -> dict[str, Any]:
     round, the players and whose turn it is; `result` once the game is over."""
     session = app.session
     if session is None:
-        return {"status": ATTRACT if attract else IDLE, "game": None, "title": None, "mode": None, "round": None,
-                "rolls": 0, "players": [], "turn": None, "result": None}
+        return {
+            "status": ATTRACT if attract else IDLE,
+            "game": None,
+            "title": None,
+            "mode": None,
+            "round": None,
+            "rolls": 0,
+            "players": [],
+            "turn": None,
+            "result": None,
+        }
     game = session.game
     pending = game.pending()
     over = session.over

@@ -19,5 +19,16 @@ def new_game(name: str, players: Sequence[Player | str]) -> Game:
     return game_class(name)(players)
 
 
-__all__ = ["DECISION", "OVER", "ROLL", "Game", "Pending", "Player", "Roll", "find_game",
-           "game_class", "game_names", "new_game"]
+__all__ = [
+    "DECISION",
+    "OVER",
+    "ROLL",
+    "Game",
+    "Pending",
+    "Player",
+    "Roll",
+    "find_game",
+    "game_class",
+    "game_names",
+    "new_game",
+]

@@ -60,9 +60,13 @@ class Player:
             raise RecordError(Text(N_("a player must be an object with a string 'name', not {data!r}"), data=data))
         bot, kids = data.get("bot"), data.get("kids", False)
         if bot is not None and not isinstance(bot, str):
-            raise RecordError(Text(N_("player {name!r}: 'bot' must be a level name, not {bot!r}"), name=data["name"], bot=bot))
+            raise RecordError(
+                Text(N_("player {name!r}: 'bot' must be a level name, not {bot!r}"), name=data["name"], bot=bot)
+            )
         if not isinstance(kids, bool):
-            raise RecordError(Text(N_("player {name!r}: 'kids' must be true or false, not {kids!r}"), name=data["name"], kids=kids))
+            raise RecordError(
+                Text(N_("player {name!r}: 'kids' must be true or false, not {kids!r}"), name=data["name"], kids=kids)
+            )
         return cls(data["name"], bot, kids)
 
 
@@ -140,7 +144,11 @@ class Game(ABC):
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalStepError(
                 N_("{game} is for {low} to {high} players, not {n}"),
-                game=self.title, low=self.min_players, high=self.max_players, n=len(seats))
+                game=self.title,
+                low=self.min_players,
+                high=self.max_players,
+                n=len(seats),
+            )
         self.players: tuple[Player, ...] = seats
         self.history: list[Any] = []
         # who made each history step (None for rolls); None itself in an engine whose steps
@@ -237,7 +245,9 @@ class Game(ABC):
             raise IllegalStepError(N_("a roll here is {want} dice, not {got}"), want=len(dice), got=len(step.faces))
         for i, (face, faces) in enumerate(zip(step.faces, dice)):
             if face not in faces:
-                raise IllegalStepError(N_("die {die} has no face {face!r} (faces: {faces})"), die=i, face=face, faces=list(faces))
+                raise IllegalStepError(
+                    N_("die {die} has no face {face!r} (faces: {faces})"), die=i, face=face, faces=list(faces)
+                )
 
     def apply_json(self, data: Any) -> Any:
         """Parse one record step and apply it; returns the step."""
@@ -332,8 +342,14 @@ def parse_roll(data: Any, size: int, kind: type) -> Roll:
         raise RecordError(Text(N_("'roll' must be a list of {size} faces, not {faces!r}"), size=size, faces=faces))
     for face in faces:
         if type(face) is not kind:
-            raise RecordError(Text(N_("roll face {face!r} must be a string") if kind is str
-                                   else N_("roll face {face!r} must be an integer"), face=face))
+            raise RecordError(
+                Text(
+                    N_("roll face {face!r} must be a string")
+                    if kind is str
+                    else N_("roll face {face!r} must be an integer"),
+                    face=face,
+                )
+            )
     return Roll(tuple(faces))
 
 

@@ -112,8 +112,14 @@ class GameSpec:
 
     def policy(self, level: str) -> Policy:
         if level not in self.bots:
-            raise RecordError(Text(N_("{game} has no bot level {level!r}: expected one of {levels}"), game=self.title,
-                                   level=level, levels=", ".join(self.bots)))
+            raise RecordError(
+                Text(
+                    N_("{game} has no bot level {level!r}: expected one of {levels}"),
+                    game=self.title,
+                    level=level,
+                    levels=", ".join(self.bots),
+                )
+            )
         policy: Policy = _resolve(self.bots[level])
         return policy
 
@@ -160,7 +166,9 @@ def find_game(name: Any) -> GameSpec:
     _load_builtin()
     spec = _REGISTRY.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise RecordError(Text(N_("unknown game {name!r}: expected one of {games}"), name=name, games=", ".join(_REGISTRY)))
+        raise RecordError(
+            Text(N_("unknown game {name!r}: expected one of {games}"), name=name, games=", ".join(_REGISTRY))
+        )
     return spec
 
 
@@ -170,7 +178,9 @@ def load_game_module(module: str) -> GameSpec:
     try:
         spec = getattr(import_module(module), "SPEC", None)
     except ImportError as exc:
-        raise ConfigError(Text(N_("game module {module!r} cannot be imported: {error}"), module=module, error=exc)) from exc
+        raise ConfigError(
+            Text(N_("game module {module!r} cannot be imported: {error}"), module=module, error=exc)
+        ) from exc
     if not isinstance(spec, GameSpec):
         raise ConfigError(Text(N_("game module {module!r} defines no SPEC (a GameSpec)"), module=module))
     return register_game(spec)
@@ -179,8 +189,8 @@ def load_game_module(module: str) -> GameSpec:
 def plugin_modules(environ: Mapping[str, str] | None = None) -> list[str]:
     """The plug-in games' modules named in `XTRABOARD_GAMES`.
 
-        >>> plugin_modules({"XTRABOARD_GAMES": "examples.highdie, my.game"})
-        ['examples.highdie', 'my.game']
+    >>> plugin_modules({"XTRABOARD_GAMES": "examples.highdie, my.game"})
+    ['examples.highdie', 'my.game']
     """
     value = (os.environ if environ is None else environ).get(GAMES_ENV, "")
     return [module.strip() for module in value.split(",") if module.strip()]
@@ -198,7 +208,7 @@ def _load_builtin() -> None:
 
 
 def _resolve(target: Any) -> Any:
-    """"pkg.module:attr" → that attribute; anything else (a function) as it is."""
+    """ "pkg.module:attr" → that attribute; anything else (a function) as it is."""
     if not isinstance(target, str):
         return target
     module, _, attribute = target.partition(":")

@@ -151,8 +151,7 @@ def _mock_pin_classes() -> tuple[type, type]:
         self.states = collections.deque(self.states, maxlen=PIN_HISTORY)  # .append drops the oldest
 
     bounded = {"clear_states": clear_states, "__doc__": f"A mock pin keeping its last {PIN_HISTORY} states."}
-    return (type("BoundedMockPin", (MockPin,), dict(bounded)),
-            type("BoundedMockPWMPin", (MockPWMPin,), dict(bounded)))
+    return (type("BoundedMockPin", (MockPin,), dict(bounded)), type("BoundedMockPWMPin", (MockPWMPin,), dict(bounded)))
 
 
 def _pip() -> str:
@@ -171,14 +170,24 @@ def _pi_pin_factory(problems: list[str]) -> Any:
             Device.ensure_pin_factory()
         except Exception as error:
             tried = "; ".join(str(w.message).removeprefix("Falling back from ") for w in caught) or str(error)
-            raise HardwareError(Text(
-                N_("buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
-                   "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed in the "
-                   "Python that runs the board ({pip} install lgpio; systemd/install.sh does it)"),
-                tried=tried, pip=_pip())) from error
+            raise HardwareError(
+                Text(
+                    N_(
+                        "buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
+                        "is in the gpio group (sudo adduser $USER gpio), and that lgpio is installed in the "
+                        "Python that runs the board ({pip} install lgpio; systemd/install.sh does it)"
+                    ),
+                    tried=tried,
+                    pip=_pip(),
+                )
+            ) from error
     if any(issubclass(w.category, NativePinFactoryFallback) for w in caught):
-        problems.append(Text(N_("buttons: using gpiozero's slower native GPIO driver; install lgpio "
-                                "({pip} install lgpio)"), pip=_pip()))
+        problems.append(
+            Text(
+                N_("buttons: using gpiozero's slower native GPIO driver; install lgpio ({pip} install lgpio)"),
+                pip=_pip(),
+            )
+        )
     return Device.pin_factory
 
 
@@ -190,21 +199,35 @@ def _open_leds(cfg: LedsConfig, backend: str, pixels: PixelBuf | None, problems:
             pixels = _neopixels(cfg)
         except Exception as error:  # import, platform, permission: all mean "no LEDs", play on
             if cfg.driver == "spi" and isinstance(error, FileNotFoundError):  # no /dev/spidev0.0: SPI is off
-                problems.append(Text(N_("LEDs: {device} does not exist, so SPI is not enabled; enable it "
-                                        "(raspi-config → Interface Options → SPI) and reboot; playing without LEDs"),
-                                     device=error.filename or "/dev/spidev0.0"))
+                problems.append(
+                    Text(
+                        N_(
+                            "LEDs: {device} does not exist, so SPI is not enabled; enable it "
+                            "(raspi-config → Interface Options → SPI) and reboot; playing without LEDs"
+                        ),
+                        device=error.filename or "/dev/spidev0.0",
+                    )
+                )
                 return None
             need = (
                 Text(N_("that SPI is enabled (raspi-config → Interface Options → SPI)"))
                 if cfg.driver == "spi"
                 else Text(N_("that the board runs as root (PWM on GPIO{pin} needs /dev/mem)"), pin=cfg.pin)
             )
-            problems.append(Text(
-                N_("LEDs: the NeoPixel chain on GPIO{pin} ({driver}) could not be opened ({error}); "
-                   "check that the pi extra is installed (pip install 'xtraboard[pi]': {package}) and {need}; "
-                   "playing without LEDs"),
-                pin=cfg.pin, driver=cfg.driver, error=error, need=need,
-                package=f"adafruit-circuitpython-neopixel{'-spi' if cfg.driver == 'spi' else ''}"))
+            problems.append(
+                Text(
+                    N_(
+                        "LEDs: the NeoPixel chain on GPIO{pin} ({driver}) could not be opened ({error}); "
+                        "check that the pi extra is installed (pip install 'xtraboard[pi]': {package}) and {need}; "
+                        "playing without LEDs"
+                    ),
+                    pin=cfg.pin,
+                    driver=cfg.driver,
+                    error=error,
+                    need=need,
+                    package=f"adafruit-circuitpython-neopixel{'-spi' if cfg.driver == 'spi' else ''}",
+                )
+            )
             return None
     return from_config(cfg, pixels)
 
@@ -217,8 +240,9 @@ def _neopixels(cfg: LedsConfig) -> PixelBuf:
         # SPI0 MOSI (GPIO10) through /dev/spidev0.0: no root needed, unlike the PWM driver.
         import neopixel_spi
 
-        return neopixel_spi.NeoPixel_SPI(board.SPI(), cfg.count, brightness=cfg.brightness, auto_write=False,
-                                         pixel_order=cfg.order)
+        return neopixel_spi.NeoPixel_SPI(
+            board.SPI(), cfg.count, brightness=cfg.brightness, auto_write=False, pixel_order=cfg.order
+        )
     import neopixel
 
     pin = getattr(board, f"D{cfg.pin}")

@@ -101,8 +101,13 @@ class ButtonTracker:
         if config.tilt is not None:
             names.append(TILT)
             aliases[TILT] = "roll"
-        return cls(names, debounce_ms=config.debounce_ms, hold_s=config.hold_s, aliases=aliases,
-                   repeating=[name for name in REPEATING if name in names])
+        return cls(
+            names,
+            debounce_ms=config.debounce_ms,
+            hold_s=config.hold_s,
+            aliases=aliases,
+            repeating=[name for name in REPEATING if name in names],
+        )
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -216,14 +221,19 @@ class ButtonInputs:
         try:
             for name, pin in wanted:
                 try:
-                    button = DigitalInputDevice(
-                        pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory
-                    )
+                    button = DigitalInputDevice(pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory)
                 except Exception as error:  # gpiozero raises many kinds; all mean "this pin failed"
-                    raise HardwareError(Text(
-                        N_("button {button} on GPIO{pin}: {error} "
-                           "(check the pin number in board.toml and that no other program uses it)"),
-                        button=name.upper(), pin=pin, error=str(error) or type(error).__name__)) from error
+                    raise HardwareError(
+                        Text(
+                            N_(
+                                "button {button} on GPIO{pin}: {error} "
+                                "(check the pin number in board.toml and that no other program uses it)"
+                            ),
+                            button=name.upper(),
+                            pin=pin,
+                            error=str(error) or type(error).__name__,
+                        )
+                    ) from error
                 button.when_activated = self._callback(name, True)
                 button.when_deactivated = self._callback(name, False)
                 self._buttons[name] = button

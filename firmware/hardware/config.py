@@ -43,8 +43,22 @@ SPI1_PINS = (19, 20, 21)
 SPI_CHIP_SELECTS = {0: (8, 7), 1: (18, 17, 16)}  # SPI port → the GPIO of each device's CE line
 LED_DRIVER_PINS = {"pwm": (18, 12, 21), "spi": (10,)}  # what the NeoPixel library can drive
 DISPLAY_DRIVERS = (  # luma.oled device classes on I2C or SPI
-    "ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322", "ssd1322_nhd", "ssd1325",
-    "ssd1327", "ssd1331", "ssd1351", "ssd1362", "ssd1363", "sh1106", "sh1107", "ch1115",
+    "ssd1305",
+    "ssd1306",
+    "ssd1309",
+    "ssd1315",
+    "ssd1316",
+    "ssd1322",
+    "ssd1322_nhd",
+    "ssd1325",
+    "ssd1327",
+    "ssd1331",
+    "ssd1351",
+    "ssd1362",
+    "ssd1363",
+    "sh1106",
+    "sh1107",
+    "ch1115",
 )
 # Drivers whose panel shows 16 greys: `mode = "L"` lets renderers use grey (luma drives them in "RGB").
 GREYSCALE_DRIVERS = ("ssd1322", "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1362", "ssd1363")
@@ -243,8 +257,11 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     cells = _cells(top.table("cells"), leds.count, size)
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
-    operator = _operator(top.table("operator")) if top.present("operator") else OperatorConfig(
-        code_file=source.parent / CODE_FILE_NAME)
+    operator = (
+        _operator(top.table("operator"))
+        if top.present("operator")
+        else OperatorConfig(code_file=source.parent / CODE_FILE_NAME)
+    )
     engines = _engines(top) if top.present("engines") else ()
     buzzer = _buzzer(top.table("buzzer"), leds, display, buttons) if top.present("buzzer") else None
     top.done()
@@ -268,7 +285,9 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
 
 def _buzzer(table: _Table, leds: LedsConfig, display: DisplayConfig, buttons: ButtonsConfig) -> BuzzerConfig:
     """`[buzzer]`: `pin`, and optionally `mid_tone` (a note such as "A5") and `octaves` (1–3)."""
-    taken = _reserved_pins(leds, display) | {pin: _("already used by {key}").format(key=f"buttons.pins.{name}") for name, pin in buttons.pins.items()}
+    taken = _reserved_pins(leds, display) | {
+        pin: _("already used by {key}").format(key=f"buttons.pins.{name}") for name, pin in buttons.pins.items()
+    }
     if buttons.tilt is not None:
         taken[buttons.tilt] = _("already used by {key}").format(key="buttons.tilt")
     pin = table.gpio("pin", taken=taken)
@@ -276,7 +295,9 @@ def _buzzer(table: _Table, leds: LedsConfig, display: DisplayConfig, buttons: Bu
     if table.present("mid_tone"):
         tone = table.string("mid_tone", expected=_('a note from "A4" to "A6", e.g. "A5"'))
         if not re.fullmatch(r"[A-G][#b]?[4-6]", tone):
-            raise table.fail("mid_tone", _('"{tone}" is not a note; expected a note from "A4" to "A6", e.g. "A5"').format(tone=tone))
+            raise table.fail(
+                "mid_tone", _('"{tone}" is not a note; expected a note from "A4" to "A6", e.g. "A5"').format(tone=tone)
+            )
         options["mid_tone"] = tone
     if table.present("octaves"):
         options["octaves"] = table.integer("octaves", 1, 3)
@@ -309,8 +330,12 @@ def _debug(table: _Table) -> DebugConfig:
     table.done()
 
     if enabled and port is not None and not allow_remote and not is_loopback(host):
-        raise table.fail("host", _('"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 '
-                                   "unless allow_remote = true").format(host=host))
+        raise table.fail(
+            "host",
+            _(
+                '"{host}" is not loopback; the debug service binds only 127.0.0.1 or ::1 unless allow_remote = true'
+            ).format(host=host),
+        )
     return DebugConfig(enabled, host, port, socket_path, serial, allow_remote)
 
 
@@ -325,18 +350,34 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
     engines: list[EngineConfig] = []
     for index, entry in enumerate(value):
         if not isinstance(entry, dict):
-            raise top.fail("engines", _("expected [[engines]] tables, got {value} in the array").format(value=_describe(entry)))
+            raise top.fail(
+                "engines", _("expected [[engines]] tables, got {value} in the array").format(value=_describe(entry))
+            )
         table = _Table(top.source, entry, ("engines", str(index)))
         name = table.string("name", expected=_("1 to 16 letters, digits, spaces, '.', '_' or '-'"))
         if not _ENGINE_NAME.fullmatch(name):
-            raise table.fail("name", _('"{name}" is not a name; expected 1 to 16 letters, digits, spaces, ".", "_" or "-"').format(name=name))
+            raise table.fail(
+                "name",
+                _('"{name}" is not a name; expected 1 to 16 letters, digits, spaces, ".", "_" or "-"').format(
+                    name=name
+                ),
+            )
         if any(e.name == name for e in engines):
-            raise table.fail("name", _('"{name}" names two engines; expected a different name for each').format(name=name))
+            raise table.fail(
+                "name", _('"{name}" names two engines; expected a different name for each').format(name=name)
+            )
         command = table._get("command", _('the program and its arguments, e.g. ["/usr/bin/myengine", "--xdp"]'))
-        if (not isinstance(command, list) or not command
-                or any(not isinstance(part, str) or not part for part in command)):
-            raise table.fail("command", _("expected a non-empty array of non-empty strings (the program, then "
-                                          "its arguments), got {value}").format(value=_describe(command)))
+        if (
+            not isinstance(command, list)
+            or not command
+            or any(not isinstance(part, str) or not part for part in command)
+        ):
+            raise table.fail(
+                "command",
+                _(
+                    "expected a non-empty array of non-empty strings (the program, then its arguments), got {value}"
+                ).format(value=_describe(command)),
+            )
         timeout_s = table.number("timeout_s", 0.0, 600.0, above_low=True) if table.present("timeout_s") else 5.0
         movetime = table.integer("movetime_ms", 1, 600_000) if table.present("movetime_ms") else None
         options: tuple[tuple[str, str], ...] = ()
@@ -367,8 +408,11 @@ def _read_description(source: Path) -> bytes:
     finally:
         os.close(fd)
     if len(data) > MAX_BOARD_BYTES:
-        raise ConfigError(_("{file}: larger than {size} bytes; expected a board description (TOML)").format(
-            file=source, size=MAX_BOARD_BYTES))
+        raise ConfigError(
+            _("{file}: larger than {size} bytes; expected a board description (TOML)").format(
+                file=source, size=MAX_BOARD_BYTES
+            )
+        )
     return data
 
 
@@ -377,16 +421,23 @@ def _read_toml(source: Path) -> dict[str, object]:
         return tomllib.loads(_read_description(source).decode("utf-8"))
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise ConfigError(_("{file}: cannot read the board description ({reason}); expected a readable TOML file").format(
-            file=source, reason=reason)) from exc
+        raise ConfigError(
+            _("{file}: cannot read the board description ({reason}); expected a readable TOML file").format(
+                file=source, reason=reason
+            )
+        ) from exc
     except UnicodeDecodeError as exc:
-        raise ConfigError(_("{file}: not UTF-8 text ({reason} at byte {byte}); expected a TOML file").format(
-            file=source, reason=exc.reason, byte=exc.start)) from exc
+        raise ConfigError(
+            _("{file}: not UTF-8 text ({reason} at byte {byte}); expected a TOML file").format(
+                file=source, reason=exc.reason, byte=exc.start
+            )
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_("{file}: not valid TOML: {error}").format(file=source, error=exc)) from exc
     except RecursionError as exc:  # tomllib recurses once per level of nesting
-        raise ConfigError(_("{file}: arrays or tables nested too deeply; expected a board description (TOML)").format(
-            file=source)) from exc
+        raise ConfigError(
+            _("{file}: arrays or tables nested too deeply; expected a board description (TOML)").format(file=source)
+        ) from exc
 
 
 def _leds(table: _Table) -> LedsConfig:
@@ -395,8 +446,12 @@ def _leds(table: _Table) -> LedsConfig:
     if pin not in LED_DRIVER_PINS[driver]:
         *others, last = (f"GPIO{p}" for p in LED_DRIVER_PINS[driver])
         allowed = _("{these} or {last}").format(these=", ".join(others), last=last) if others else last
-        raise table.fail("pin", _('driver "{driver}" cannot drive GPIO{pin}; expected {allowed}').format(
-            driver=driver, pin=pin, allowed=allowed))
+        raise table.fail(
+            "pin",
+            _('driver "{driver}" cannot drive GPIO{pin}; expected {allowed}').format(
+                driver=driver, pin=pin, allowed=allowed
+            ),
+        )
     config = LedsConfig(
         driver=driver,
         pin=pin,
@@ -415,32 +470,53 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
     interface = table.string("interface", choices=("i2c", "spi"))
     if interface == "i2c":
         port = table.integer("port", 1, 1, expected=_("1, the header's I2C bus (GPIO2 SDA, GPIO3 SCL)"))
-        address = table.integer("address", 0x03, 0x77, expected=_("an I2C address from 0x03 to 0x77"), show="0x{:02X}".format)
+        address = table.integer(
+            "address", 0x03, 0x77, expected=_("an I2C address from 0x03 to 0x77"), show="0x{:02X}".format
+        )
         for key in ("dc_pin", "reset_pin", "device"):
             if table.present(key):
                 raise table.fail(key, _('only an SPI display has this; expected no such key with interface "i2c"'))
         dc_pin = reset_pin = None
         device = 0
     else:
-        port = table.integer("port", 0, 1, expected=_("0 (SPI0: GPIO10 MOSI, GPIO11 SCLK) or 1 (SPI1: GPIO20 MOSI, GPIO21 SCLK)"))
+        port = table.integer(
+            "port", 0, 1, expected=_("0 (SPI0: GPIO10 MOSI, GPIO11 SCLK) or 1 (SPI1: GPIO20 MOSI, GPIO21 SCLK)")
+        )
         if port == 0 and leds.driver == "spi":
-            raise table.fail("port", _('SPI0 already carries the LED data (leds.driver = "spi"); expected 1 (SPI1) or interface "i2c"'))
+            raise table.fail(
+                "port",
+                _('SPI0 already carries the LED data (leds.driver = "spi"); expected 1 (SPI1) or interface "i2c"'),
+            )
         if table.present("address"):
             raise table.fail("address", _('an SPI display has no address; expected no such key with interface "spi"'))
         address = 0
         selects = SPI_CHIP_SELECTS[port]
         # Translators: between the choices of an SPI chip select, "0 (CE0, GPIO8) or 1 (CE1, GPIO7)".
-        device = table.integer("device", 0, len(selects) - 1, expected=_(" or ").join(
-            f"{n} (CE{n}, GPIO{pin})" for n, pin in enumerate(selects))) if table.present("device") else 0
+        device = (
+            table.integer(
+                "device",
+                0,
+                len(selects) - 1,
+                expected=_(" or ").join(f"{n} (CE{n}, GPIO{pin})" for n, pin in enumerate(selects)),
+            )
+            if table.present("device")
+            else 0
+        )
         taken = _bus_pins(leds)
         if port == 1:
             spi1 = {p: _reserved(_("an SPI1 pin (the display bus)")) for p in (*SPI1_PINS, selects[device])}
             if leds.pin in spi1:
-                raise table.fail("port", _("SPI1 needs GPIO{pin}, the LED data line (leds.pin); expected 0 or another LED pin").format(
-                    pin=leds.pin))
+                raise table.fail(
+                    "port",
+                    _("SPI1 needs GPIO{pin}, the LED data line (leds.pin); expected 0 or another LED pin").format(
+                        pin=leds.pin
+                    ),
+                )
             taken |= spi1
         dc_pin = table.gpio("dc_pin", default=24, taken=taken)
-        reset_pin = table.gpio("reset_pin", default=25, taken=taken | {dc_pin: _reserved(_("the DC line (display.dc_pin)"))})
+        reset_pin = table.gpio(
+            "reset_pin", default=25, taken=taken | {dc_pin: _reserved(_("the DC line (display.dc_pin)"))}
+        )
     config = DisplayConfig(
         driver=driver,
         interface=interface,
@@ -453,8 +529,9 @@ def _display(table: _Table, leds: LedsConfig, size: tuple[float, float]) -> tupl
         reset_pin=reset_pin,
         device=device,
         mode=_display_mode(table, driver),
-        size_mm=table.size("size_mm", expected=_("[width, height] of the active area in mm, each above 0 and at most 500"),
-                           most=500),
+        size_mm=table.size(
+            "size_mm", expected=_("[width, height] of the active area in mm, each above 0 and at most 500"), most=500
+        ),
     )
     position = table.point("position", size)
     table.done()
@@ -466,8 +543,12 @@ def _display_mode(table: _Table, driver: str) -> str:
         return "1"
     mode = table.string("mode", choices=("1", "L"), expected=_('"1" (monochrome) or "L" (16 greys)'))
     if mode == "L" and driver not in GREYSCALE_DRIVERS:
-        raise table.fail("mode", _('{driver} panels are monochrome; expected "1" (greys need one of {drivers})').format(
-            driver=driver, drivers=", ".join(GREYSCALE_DRIVERS)))
+        raise table.fail(
+            "mode",
+            _('{driver} panels are monochrome; expected "1" (greys need one of {drivers})').format(
+                driver=driver, drivers=", ".join(GREYSCALE_DRIVERS)
+            ),
+        )
     return mode
 
 
@@ -530,12 +611,19 @@ def _operator(table: _Table) -> OperatorConfig:
     """`[operator]`: `code_file`, where the code's hash is kept (docs/kiosk.md). A plain code is
     refused: anyone who can read the description could read it."""
     if table.present("code"):
-        raise table.fail("code", _("a code in the board description can be read by anyone who reads the file; "
-                                   "set it with `sudo xtraboard operator set-code` (it keeps only a salted hash, "
-                                   "in {file}) and remove this line").format(
-            file=table.source.parent / CODE_FILE_NAME))
-    name = table.string("code_file", expected=_("a file name (relative to this description)")) if table.present(
-        "code_file") else CODE_FILE_NAME
+        raise table.fail(
+            "code",
+            _(
+                "a code in the board description can be read by anyone who reads the file; "
+                "set it with `sudo xtraboard operator set-code` (it keeps only a salted hash, "
+                "in {file}) and remove this line"
+            ).format(file=table.source.parent / CODE_FILE_NAME),
+        )
+    name = (
+        table.string("code_file", expected=_("a file name (relative to this description)"))
+        if table.present("code_file")
+        else CODE_FILE_NAME
+    )
     table.done()
     return OperatorConfig(code_file=table.source.parent / name)
 
@@ -572,8 +660,14 @@ def _fleet(table: _Table) -> FleetConfig:
     if password_file is not None and username is None:
         raise table.fail("password_file", _("a password needs a user; expected username as well"))
     config = FleetConfig(
-        table=table_name, broker=broker, port=port, tls=tls, ca_file=ca_file, username=username,
-        password_file=password_file, topic_prefix=name("topic_prefix", "xtraboard"),
+        table=table_name,
+        broker=broker,
+        port=port,
+        tls=tls,
+        ca_file=ca_file,
+        username=username,
+        password_file=password_file,
+        topic_prefix=name("topic_prefix", "xtraboard"),
         discovery_prefix=name("discovery_prefix", "homeassistant"),
     )
     table.done()
@@ -590,10 +684,14 @@ def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str
     if missing:
         if len(missing) > 1:
             listed = ", ".join(missing[1:6]) + (", …" if len(missing) > 6 else "")
-            raise table.fail(missing[0], ngettext(
-                "missing (and {n} more: {listed}); expected {{ leds = [...], x = ..., y = ... }} for every cell",
-                "missing (and {n} more: {listed}); expected {{ leds = [...], x = ..., y = ... }} for every cell",
-                len(missing) - 1).format(n=len(missing) - 1, listed=listed))
+            raise table.fail(
+                missing[0],
+                ngettext(
+                    "missing (and {n} more: {listed}); expected {{ leds = [...], x = ..., y = ... }} for every cell",
+                    "missing (and {n} more: {listed}); expected {{ leds = [...], x = ..., y = ... }} for every cell",
+                    len(missing) - 1,
+                ).format(n=len(missing) - 1, listed=listed),
+            )
         raise table.fail(missing[0], _("missing; expected {{ leds = [...], x = ..., y = ... }} for every cell"))
     owner: dict[int, str] = {}
     cells: dict[str, Cell] = {}
@@ -602,25 +700,39 @@ def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str
         leds = entry.led_indices("leds", led_count, owner, name)
         cells[name] = Cell(
             leds=leds,
-            x=entry.number("x", 0.0, size[0], expected=_("a position in mm from 0 to {most} (board.size_mm)").format(
-                most=f"{size[0]:g}")),
-            y=entry.number("y", 0.0, size[1], expected=_("a position in mm from 0 to {most} (board.size_mm)").format(
-                most=f"{size[1]:g}")),
+            x=entry.number(
+                "x",
+                0.0,
+                size[0],
+                expected=_("a position in mm from 0 to {most} (board.size_mm)").format(most=f"{size[0]:g}"),
+            ),
+            y=entry.number(
+                "y",
+                0.0,
+                size[1],
+                expected=_("a position in mm from 0 to {most} (board.size_mm)").format(most=f"{size[1]:g}"),
+            ),
         )
         entry.done()
     return cells
 
 
 def _cell_pattern() -> str:
-    return _("track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {fields} fields), "
-             "dice.0–{die}.0–{pip}, seat.0–{seat}").format(fields=", ".join(map(str, GRID_ROWS.values())),
-                                                          die=DICE_COUNT - 1, pip=PIPS_PER_DIE - 1, seat=SEAT_COUNT - 1)
+    return _(
+        "track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {fields} fields), dice.0–{die}.0–{pip}, seat.0–{seat}"
+    ).format(
+        fields=", ".join(map(str, GRID_ROWS.values())), die=DICE_COUNT - 1, pip=PIPS_PER_DIE - 1, seat=SEAT_COUNT - 1
+    )
+
+
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _key_path(keys: tuple[str, ...]) -> str:
     """Keys as TOML writes them: `cells."grid.7.2".leds`."""
-    return ".".join(k if _BARE_KEY.fullmatch(k) else '"' + k.replace("\\", "\\\\").replace('"', '\\"') + '"' for k in keys)
+    return ".".join(
+        k if _BARE_KEY.fullmatch(k) else '"' + k.replace("\\", "\\\\").replace('"', '\\"') + '"' for k in keys
+    )
 
 
 def _describe(value: object) -> str:
@@ -662,15 +774,19 @@ class _Table:
         """Reject keys no getter asked for: typos must not pass silently."""
         for key in self.data:
             if key not in self._known:
-                raise self.fail(key, _("unknown key (a typo?); expected one of: {keys}").format(keys=", ".join(sorted(self._known))))
+                raise self.fail(
+                    key, _("unknown key (a typo?); expected one of: {keys}").format(keys=", ".join(sorted(self._known)))
+                )
 
     def _get(self, key: str, expected: str) -> object:
         self._known.add(key)
         if key not in self.data:
             unread = [k for k in self.data if k not in self._known]
             for typo in get_close_matches(key, unread, n=1):
-                raise self.fail(key, _('missing (is "{typo}" a typo of it?); expected {expected}').format(
-                    typo=typo, expected=expected))
+                raise self.fail(
+                    key,
+                    _('missing (is "{typo}" a typo of it?); expected {expected}').format(typo=typo, expected=expected),
+                )
             raise self.fail(key, _("missing; expected {expected}").format(expected=expected))
         return self.data[key]
 
@@ -678,18 +794,27 @@ class _Table:
         expected = expected or _("a table")
         value = self._get(key, expected)
         if not isinstance(value, dict):
-            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
+            raise self.fail(
+                key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+            )
         return _Table(self.source, value, self.keys + (key,))
 
     def string(self, key: str, choices: tuple[str, ...] | None = None, expected: str | None = None) -> str:
         if expected is None:
-            expected = (_("one of {choices}").format(choices=", ".join(f'"{c}"' for c in choices)) if choices
-                        else _("a non-empty string"))
+            expected = (
+                _("one of {choices}").format(choices=", ".join(f'"{c}"' for c in choices))
+                if choices
+                else _("a non-empty string")
+            )
         value = self._get(key, expected)
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
+            raise self.fail(
+                key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+            )
         if choices is not None and value not in choices:
-            raise self.fail(key, _('"{value}" is not known; expected {expected}').format(value=value, expected=expected))
+            raise self.fail(
+                key, _('"{value}" is not known; expected {expected}').format(value=value, expected=expected)
+            )
         return value
 
     def boolean(self, key: str) -> bool:
@@ -704,9 +829,13 @@ class _Table:
         expected = expected or _("an integer from {low} to {high}").format(low=low, high=high)
         value = self._get(key, expected)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
+            raise self.fail(
+                key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+            )
         if not low <= value <= high:
-            raise self.fail(key, _("{value} is out of range; expected {expected}").format(value=show(value), expected=expected))
+            raise self.fail(
+                key, _("{value} is out of range; expected {expected}").format(value=show(value), expected=expected)
+            )
         return value
 
     def gpio(self, key: str, default: int | None = None, taken: dict[int, str] | None = None) -> int:
@@ -716,17 +845,24 @@ class _Table:
             return default
         pin = self.integer(key, 0, 27, expected=_("a BCM GPIO number from 0 to 27"))
         if taken and pin in taken:
-            raise self.fail(key, _("GPIO{pin} is {reason}; expected a free GPIO of its own").format(pin=pin, reason=taken[pin]))
+            raise self.fail(
+                key, _("GPIO{pin} is {reason}; expected a free GPIO of its own").format(pin=pin, reason=taken[pin])
+            )
         return pin
 
     def number(self, key: str, low: float, high: float, above_low: bool = False, expected: str | None = None) -> float:
-        expected = expected or (_("a number above {low}, at most {high}") if above_low else _("a number from {low} to {high}")).format(
-            low=f"{low:g}", high=f"{high:g}")
+        expected = expected or (
+            _("a number above {low}, at most {high}") if above_low else _("a number from {low} to {high}")
+        ).format(low=f"{low:g}", high=f"{high:g}")
         value = self._get(key, expected)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
+            raise self.fail(
+                key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+            )
         if not (low < value <= high if above_low else low <= value <= high):
-            raise self.fail(key, _("{value} is out of range; expected {expected}").format(value=f"{value:g}", expected=expected))
+            raise self.fail(
+                key, _("{value} is out of range; expected {expected}").format(value=f"{value:g}", expected=expected)
+            )
         return float(value)
 
     def _numbers(self, key: str, expected: str) -> list[float]:
@@ -744,31 +880,52 @@ class _Table:
         expected = expected or _("[width, height] in mm, each above 0 and at most 5000")
         width, height = self._numbers(key, expected)
         if not (0 < width <= most and 0 < height <= most):
-            raise self.fail(key, _("{value} is out of range; expected {expected}").format(
-                value=f"[{width:g}, {height:g}]", expected=expected))
+            raise self.fail(
+                key,
+                _("{value} is out of range; expected {expected}").format(
+                    value=f"[{width:g}, {height:g}]", expected=expected
+                ),
+            )
         return width, height
 
     def point(self, key: str, size: tuple[float, float]) -> tuple[float, float]:
         expected = _("[x, y] in mm inside the board, x from 0 to {width}, y from 0 to {height} (board.size_mm)").format(
-            width=f"{size[0]:g}", height=f"{size[1]:g}")
+            width=f"{size[0]:g}", height=f"{size[1]:g}"
+        )
         x, y = self._numbers(key, expected)
         if not (0 <= x <= size[0] and 0 <= y <= size[1]):
-            raise self.fail(key, _("{value} is out of range; expected {expected}").format(value=f"[{x:g}, {y:g}]", expected=expected))
+            raise self.fail(
+                key,
+                _("{value} is out of range; expected {expected}").format(value=f"[{x:g}, {y:g}]", expected=expected),
+            )
         return x, y
 
     def led_indices(self, key: str, count: int, owner: dict[int, str], cell: str) -> tuple[int, ...]:
         """LED indices of one cell; `owner` records which cell took each index."""
-        expected = _("a non-empty array of LED indices from 0 to {last} (leds.count = {count})").format(last=count - 1, count=count)
+        expected = _("a non-empty array of LED indices from 0 to {last} (leds.count = {count})").format(
+            last=count - 1, count=count
+        )
         value = self._get(key, expected)
         if not isinstance(value, list) or not value:
-            raise self.fail(key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value)))
+            raise self.fail(
+                key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+            )
         for index in value:
             if isinstance(index, bool) or not isinstance(index, int):
-                raise self.fail(key, _("expected {expected}, got an element {value}").format(expected=expected, value=_describe(index)))
+                raise self.fail(
+                    key,
+                    _("expected {expected}, got an element {value}").format(expected=expected, value=_describe(index)),
+                )
             if not 0 <= index < count:
-                raise self.fail(key, _("LED {index} is out of range; expected {expected}").format(index=index, expected=expected))
+                raise self.fail(
+                    key, _("LED {index} is out of range; expected {expected}").format(index=index, expected=expected)
+                )
             if index in owner:
-                raise self.fail(key, _("LED {index} is already used by cell {cell}; expected each LED in one cell only").format(
-                    index=index, cell=owner[index]))
+                raise self.fail(
+                    key,
+                    _("LED {index} is already used by cell {cell}; expected each LED in one cell only").format(
+                        index=index, cell=owner[index]
+                    ),
+                )
             owner[index] = cell
         return tuple(value)

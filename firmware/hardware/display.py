@@ -71,8 +71,10 @@ class ChangedPages(ChangeOnly):
     def display(self, image: Image.Image) -> None:
         """Send what changed between the last frame and `image` (luma's `display()` contract)."""
         if image.mode != self.mode or image.size != self.size:
-            raise ValueError(f"display: a {self.size[0]}×{self.size[1]} mode {self.mode!r} image is needed, "
-                             f"got {image.size[0]}×{image.size[1]} mode {image.mode!r}")
+            raise ValueError(
+                f"display: a {self.size[0]}×{self.size[1]} mode {self.mode!r} image is needed, "
+                f"got {image.size[0]}×{image.size[1]} mode {image.mode!r}"
+            )
         pages = page_bytes(self.preprocess(image))
         sent, self._sent = self._sent, None  # unknown until this frame is through (a bus error)
         if sent is None or len(sent) != len(pages):
@@ -89,8 +91,7 @@ class ChangedPages(ChangeOnly):
         """Send the next frame whole: what the controller holds is unknown (a reset, a bus error)."""
         self._sent = None
 
-    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int,
-                    data: bytes) -> None:
+    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int, data: bytes) -> None:
         """Write `data` into the RAM window, row of pages by row (the controller family's job)."""
         raise NotImplementedError
 
@@ -101,13 +102,18 @@ class SSD1306Windows(ChangedPages):
 
     _colstart: int  # set by luma's ssd1306-family __init__
 
-    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int,
-                    data: bytes) -> None:
+    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int, data: bytes) -> None:
         # luma offers no public column offset: its ssd1306 family keeps the panel's first RAM
         # column (32 on 64-wide panels, 4 on the SSD1305's 128×32) in the private `_colstart`.
         start = self._colstart
-        self.command(ssd1306_commands.COLUMNADDR, start + first_column, start + last_column,
-                     ssd1306_commands.PAGEADDR, first_page, last_page)
+        self.command(
+            ssd1306_commands.COLUMNADDR,
+            start + first_column,
+            start + last_column,
+            ssd1306_commands.PAGEADDR,
+            first_page,
+            last_page,
+        )
         self.data(list(data))
 
 
@@ -141,8 +147,7 @@ class SH1106(ChangedPages, luma.oled.device.sh1106):
 
     _page_address_offset: int  # set by luma's sh1106 __init__
 
-    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int,
-                    data: bytes) -> None:
+    def send_window(self, first_column: int, last_column: int, first_page: int, last_page: int, data: bytes) -> None:
         column = self._page_address_offset + first_column
         width = last_column - first_column + 1
         for row, page in enumerate(range(first_page, last_page + 1)):
@@ -229,48 +234,98 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
     driver = CHANGE_ONLY.get(cfg.driver, driver)
     if driver is None:
         known = ", ".join(luma.oled.device.__all__)
-        raise ConfigError(Text(N_("display: driver {driver!r} is not a luma.oled device; known: {known}"),
-                                driver=cfg.driver, known=known))
+        raise ConfigError(
+            Text(
+                N_("display: driver {driver!r} is not a luma.oled device; known: {known}"),
+                driver=cfg.driver,
+                known=known,
+            )
+        )
     where = _where(cfg)
     if serial is None:
         try:
             serial = _serial_interface(cfg)
         except luma.core.error.DevicePermissionError as error:
-            raise HardwareError(Text(
-                N_("display: permission denied opening {where}; add the user to the {group} group "
-                   "(sudo adduser $USER {group}) and log in again"), where=where, group=cfg.interface)) from error
+            raise HardwareError(
+                Text(
+                    N_(
+                        "display: permission denied opening {where}; add the user to the {group} group "
+                        "(sudo adduser $USER {group}) and log in again"
+                    ),
+                    where=where,
+                    group=cfg.interface,
+                )
+            ) from error
         except luma.core.error.DeviceNotFoundError as error:  # no /dev file to open: the bus is off, not miswired
             raise HardwareError(_not_enabled(cfg)) from error
         except ImportError as error:  # the pi extra is missing: no wiring check helps
             module = (error.name or "").partition(".")[0]
-            raise HardwareError(Text(
-                N_("display: {where} needs the Python module {module}, which is not installed; install the "
-                   "pi extra (pip install 'xtraboard[pi]', package {package})"),
-                where=where, module=MODULES.get(module, (module, module))[0],
-                package=MODULES.get(module, (module, module))[1])) from error
+            raise HardwareError(
+                Text(
+                    N_(
+                        "display: {where} needs the Python module {module}, which is not installed; install the "
+                        "pi extra (pip install 'xtraboard[pi]', package {package})"
+                    ),
+                    where=where,
+                    module=MODULES.get(module, (module, module))[0],
+                    package=MODULES.get(module, (module, module))[1],
+                )
+            ) from error
         except (luma.core.error.Error, OSError) as error:
-            raise HardwareError(Text(N_("display: {where} is not available ({error}); {check}"),
-                                     where=where, error=error, check=_what_to_check(cfg))) from error
+            raise HardwareError(
+                Text(
+                    N_("display: {where} is not available ({error}); {check}"),
+                    where=where,
+                    error=error,
+                    check=_what_to_check(cfg),
+                )
+            ) from error
     options: dict[str, Any] = {}
     if issubclass(driver, luma.oled.device.greyscale.greyscale_device):
         options["mode"] = luma_mode(cfg)
     try:
         return driver(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate, **options)
     except luma.core.error.DeviceDisplayModeError as error:
-        raise ConfigError(Text(N_("display: {driver} does not support {width}×{height} ({error})"), driver=cfg.driver,
-                                width=cfg.width, height=cfg.height, error=error)) from error
+        raise ConfigError(
+            Text(
+                N_("display: {driver} does not support {width}×{height} ({error})"),
+                driver=cfg.driver,
+                width=cfg.width,
+                height=cfg.height,
+                error=error,
+            )
+        ) from error
     except luma.core.error.DeviceNotFoundError as error:
         if cfg.interface != "i2c":
-            raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
-                                     where=where, error=error, check=_what_to_check(cfg))) from error
+            raise HardwareError(
+                Text(
+                    N_("display: nothing answers on {where} ({error}); {check}"),
+                    where=where,
+                    error=error,
+                    check=_what_to_check(cfg),
+                )
+            ) from error
         # The bus is there but no chip acknowledged the address (the kernel's EREMOTEIO).
-        raise HardwareError(Text(
-            N_("display: nothing answers at address {address} on I2C bus {port}; check the wiring (SDA, SCL, "
-               "3V3, GND) and run `i2cdetect -y {port}`: if the display shows up at another address, set "
-               "display.address to it"), address=f"0x{cfg.address:02X}", port=cfg.port)) from error
+        raise HardwareError(
+            Text(
+                N_(
+                    "display: nothing answers at address {address} on I2C bus {port}; check the wiring (SDA, SCL, "
+                    "3V3, GND) and run `i2cdetect -y {port}`: if the display shows up at another address, set "
+                    "display.address to it"
+                ),
+                address=f"0x{cfg.address:02X}",
+                port=cfg.port,
+            )
+        ) from error
     except (luma.core.error.Error, OSError) as error:
-        raise HardwareError(Text(N_("display: nothing answers on {where} ({error}); {check}"),
-                                 where=where, error=error, check=_what_to_check(cfg))) from error
+        raise HardwareError(
+            Text(
+                N_("display: nothing answers on {where} ({error}); {check}"),
+                where=where,
+                error=error,
+                check=_what_to_check(cfg),
+            )
+        ) from error
 
 
 def luma_mode(cfg: DisplayConfig) -> str:
@@ -320,8 +375,9 @@ class Display:
         if it equals the last frame."""
         if image.size != self.size:
             if image.width > self.size[0] or image.height > self.size[1]:
-                raise ValueError(f"display: image is {image.size[0]}×{image.size[1]}, "
-                                 f"the display is {self.size[0]}×{self.size[1]}")
+                raise ValueError(
+                    f"display: image is {image.size[0]}×{image.size[1]}, the display is {self.size[0]}×{self.size[1]}"
+                )
             panel = Image.new(image.mode, self.size)
             panel.paste(image, ((self.size[0] - image.width) // 2, (self.size[1] - image.height) // 2))
             image = panel
@@ -334,7 +390,9 @@ class Display:
             self.device.display(image)
         except Exception as error:  # a bus error mid-game: report it, resend everything next time
             self.invalidate()
-            raise HardwareError(Text(N_("display: sending a frame failed ({error}); check the wiring"), error=error)) from error
+            raise HardwareError(
+                Text(N_("display: sending a frame failed ({error}); check the wiring"), error=error)
+            ) from error
         self.image = image.copy()
         self._image_bytes = data
         return True
@@ -348,8 +406,9 @@ class Display:
         try:
             self.device.contrast(NIGHT_CONTRAST if night else self.day_contrast)
         except Exception as error:
-            raise HardwareError(Text(N_("display: setting the contrast failed ({error}); check the wiring"),
-                                     error=error)) from error
+            raise HardwareError(
+                Text(N_("display: setting the contrast failed ({error}); check the wiring"), error=error)
+            ) from error
 
     def invalidate(self) -> None:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""
@@ -436,17 +495,30 @@ def _serial_interface(cfg: DisplayConfig) -> Any:
 
 def _where(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
-        return Text(N_("I2C bus {port} (/dev/i2c-{port}) at address {address}"), port=cfg.port,
-                    address=f"0x{cfg.address:02X}")
+        return Text(
+            N_("I2C bus {port} (/dev/i2c-{port}) at address {address}"), port=cfg.port, address=f"0x{cfg.address:02X}"
+        )
     return Text(N_("SPI port {port} (/dev/spidev{port}.{device})"), port=cfg.port, device=cfg.device)
 
 
 def _not_enabled(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
-        return Text(N_("display: /dev/i2c-{port} does not exist, so I2C is not enabled; enable it "
-                       "(raspi-config → Interface Options → I2C) and reboot"), port=cfg.port)
-    return Text(N_("display: /dev/spidev{port}.{device} does not exist, so SPI{port} is not enabled; enable it "
-                   "({enable}) and reboot"), port=cfg.port, device=cfg.device, enable=_spi_enable(cfg))
+        return Text(
+            N_(
+                "display: /dev/i2c-{port} does not exist, so I2C is not enabled; enable it "
+                "(raspi-config → Interface Options → I2C) and reboot"
+            ),
+            port=cfg.port,
+        )
+    return Text(
+        N_(
+            "display: /dev/spidev{port}.{device} does not exist, so SPI{port} is not enabled; enable it "
+            "({enable}) and reboot"
+        ),
+        port=cfg.port,
+        device=cfg.device,
+        enable=_spi_enable(cfg),
+    )
 
 
 def _spi_enable(cfg: DisplayConfig) -> str:
@@ -458,11 +530,27 @@ def _spi_enable(cfg: DisplayConfig) -> str:
 
 def _what_to_check(cfg: DisplayConfig) -> Text:
     if cfg.interface == "i2c":
-        return Text(N_("check the wiring (SDA, SCL, 3V3, GND), run `i2cdetect -y {port}` to see which address "
-                       "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"), port=cfg.port)
+        return Text(
+            N_(
+                "check the wiring (SDA, SCL, 3V3, GND), run `i2cdetect -y {port}` to see which address "
+                "answers, and that I2C is enabled (raspi-config → Interface Options → I2C)"
+            ),
+            port=cfg.port,
+        )
     dc, reset = cfg.dc_pin or 24, cfg.reset_pin or 25
     mosi, sclk = (10, 11) if cfg.port == 0 else (20, 21)
     enable = _spi_enable(cfg)
-    return Text(N_("check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cs} (CE{device}), "
-                   "DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{port} is enabled ({enable})"),
-                mosi=mosi, sclk=sclk, cs=cfg.cs_pin, device=cfg.device, dc=dc, reset=reset, port=cfg.port, enable=enable)
+    return Text(
+        N_(
+            "check the wiring (MOSI on GPIO{mosi}, SCLK on GPIO{sclk}, CS on GPIO{cs} (CE{device}), "
+            "DC on GPIO{dc}, RST on GPIO{reset}) and that SPI{port} is enabled ({enable})"
+        ),
+        mosi=mosi,
+        sclk=sclk,
+        cs=cfg.cs_pin,
+        device=cfg.device,
+        dc=dc,
+        reset=reset,
+        port=cfg.port,
+        enable=enable,
+    )

@@ -72,8 +72,14 @@ class LedChain:
         for name, cell in cells.items():
             bad = [i for i in cell.leds if not 0 <= i < count]
             if bad:
-                raise ConfigError(Text(N_("leds: cell {cell!r} uses LED index {index}, but the chain has {count} LEDs"),
-                                       cell=name, index=bad[0], count=count))
+                raise ConfigError(
+                    Text(
+                        N_("leds: cell {cell!r} uses LED index {index}, but the chain has {count} LEDs"),
+                        cell=name,
+                        index=bad[0],
+                        count=count,
+                    )
+                )
         self.cells = dict(cells)
         self.pixels = pixels
         self.budget_ma = budget_amps * 1000.0
@@ -186,8 +192,9 @@ class LedChain:
 def from_config(leds_cfg: LedsConfig, pixels: PixelBuf, cycle_s: float = 0.5) -> LedChain:
     """The chain described by board.toml's [leds], on `pixels` (NeoPixel or MemoryPixels)."""
     if len(pixels) < leds_cfg.count:
-        raise ConfigError(Text(N_("leds: count is {count} but the pixel buffer holds {held}"),
-                               count=leds_cfg.count, held=len(pixels)))
+        raise ConfigError(
+            Text(N_("leds: count is {count} but the pixel buffer holds {held}"), count=leds_cfg.count, held=len(pixels))
+        )
     return LedChain(leds_cfg.cells, pixels, leds_cfg.budget_amps, leds_cfg.ma_per_channel, cycle_s)
 
 

@@ -85,8 +85,11 @@ class SelftestReport:
         for asked, got in self.stray:
             lines.append(_("asked for {asked}, got {got}: swapped wires?").format(asked=label(asked), got=label(got)))
         for name in self.stuck:
-            lines.append(_("{button} read as pressed before the test: check its wiring and buttons.pull_up")
-                         .format(button=label(name)))
+            lines.append(
+                _("{button} read as pressed before the test: check its wiring and buttons.pull_up").format(
+                    button=label(name)
+                )
+            )
         lines.append(_("self-test passed") if self.ok else _("self-test FAILED"))
         return lines
 
@@ -143,8 +146,10 @@ class _Selftest:
             sound=sound,
         )
         missing = ", ".join("TILT" if n == TILT else n.upper() for n in missed)
-        self._show([_("Self-test passed") if report.ok else _("Self-test FAILED")]
-                   + ([_("Missing: {buttons}").format(buttons=missing)] if missed else []))
+        self._show(
+            [_("Self-test passed") if report.ok else _("Self-test FAILED")]
+            + ([_("Missing: {buttons}").format(buttons=missing)] if missed else [])
+        )
         return report
 
     # --- parts ----------------------------------------------------------------------------------
@@ -160,8 +165,11 @@ class _Selftest:
             count = sum(len(cells[cell].leds) for cell in frame)
             self._show([_("LED test"), _("{segment}: {count} LEDs").format(segment=name, count=count)])
             leds.show(frame, self.hardware.clock())
-            self.say(_("LEDs: {segment} lit ({cells} cells, {count} LEDs)").format(segment=name, cells=len(frame),
-                                                                                count=count))
+            self.say(
+                _("LEDs: {segment} lit ({cells} cells, {count} LEDs)").format(
+                    segment=name, cells=len(frame), count=count
+                )
+            )
             lit.append((name, count))
             self._wait(None, self.step_s)
         every = {cell: (255, 255, 255) for cell in cells}
@@ -192,7 +200,8 @@ class _Selftest:
             buzzer.stop()
             self._wait(None, 0.2)
         return ngettext("GPIO{pin}, {n} cue played", "GPIO{pin}, {n} cues played", len(TUNES)).format(
-            pin=cfg.pin, n=len(TUNES))
+            pin=cfg.pin, n=len(TUNES)
+        )
 
     def _display_pattern(self) -> str:
         if self.display is None:
@@ -224,16 +233,24 @@ class _Selftest:
         names = self.hardware.buttons.names
         for number, name in enumerate(names, start=1):
             ask = _("Tilt the board") if name == TILT else _("Press {button}").format(button=name.upper())
-            self._show([_("Button test {number}/{count}").format(number=number, count=len(names)), ask,
-                        f"({decimal(timeout_s)} s)"])
+            self._show(
+                [
+                    _("Button test {number}/{count}").format(number=number, count=len(names)),
+                    ask,
+                    f"({decimal(timeout_s)} s)",
+                ]
+            )
             self.say(_("buttons: {ask} …").format(ask=ask))
             if self._wait(name, timeout_s):
                 seen.append(name)
                 self.say(_("buttons: {button} seen").format(button=label(name)))
             else:
                 missed.append(name)
-                self.say(_("buttons: {button} NOT seen within {seconds} s").format(button=label(name),
-                                                                                 seconds=decimal(timeout_s)))
+                self.say(
+                    _("buttons: {button} NOT seen within {seconds} s").format(
+                        button=label(name), seconds=decimal(timeout_s)
+                    )
+                )
         return seen, missed
 
     # --- time and input -------------------------------------------------------------------------

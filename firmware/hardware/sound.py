@@ -104,8 +104,13 @@ def open_buzzer(cfg: Any, pin_factory: Any, problems: list[str]) -> Any:
     try:
         return TonalBuzzer(cfg.pin, mid_tone=Tone(cfg.mid_tone), octaves=cfg.octaves, pin_factory=pin_factory)
     except Exception as error:  # no PWM on the pin, pin busy: sound is optional
-        problems.append(Text(N_("buzzer: GPIO{pin} could not play tones ({error}); playing without sound"),
-                             pin=cfg.pin, error=str(error) or type(error).__name__))
+        problems.append(
+            Text(
+                N_("buzzer: GPIO{pin} could not play tones ({error}); playing without sound"),
+                pin=cfg.pin,
+                error=str(error) or type(error).__name__,
+            )
+        )
         return None
 
 

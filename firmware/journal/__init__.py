@@ -47,7 +47,6 @@ The package, by concern (each module imports only those above it):
 says) and `settings`; `Journal` is all of them at once.
 """
 
-
 from __future__ import annotations
 
 from firmware.journal.records import GameRecords

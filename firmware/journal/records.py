@@ -114,8 +114,18 @@ class GameRecords(Storage):
                 "INSERT INTO scores (game_id, seat, game, name, score, won, players, bot, kids, date)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, seat, game, p.name, scores[seat], seat in winners, len(players),
-                     p.bot is not None, p.kids, now)
+                    (
+                        game_id,
+                        seat,
+                        game,
+                        p.name,
+                        scores[seat],
+                        seat in winners,
+                        len(players),
+                        p.bot is not None,
+                        p.kids,
+                        now,
+                    )
                     for seat, p in enumerate(players)
                 ],
             )
@@ -138,8 +148,10 @@ class GameRecords(Storage):
             (header_text,) = conn.execute("SELECT header FROM games WHERE id = ?", (game_id,)).fetchone()
             header = json.loads(header_text)
             header["notes"] = [*header.get("notes", []), note]
-            conn.execute("UPDATE games SET header = ?, updated = ? WHERE id = ?",
-                         (to_json(header, "the game header"), self._clock(), game_id))
+            conn.execute(
+                "UPDATE games SET header = ?, updated = ? WHERE id = ?",
+                (to_json(header, "the game header"), self._clock(), game_id),
+            )
 
         self._write(action)
 

@@ -64,8 +64,13 @@ def salvage_note(kept: int, lost: int) -> str:
     """What the display says about a salvage (short: a 128×64 OLED); a Text, shown in the
     board's language."""
     if kept or lost:
-        return Text.ngettext("journal damaged: kept {kept} game, lost {lost}",
-                             "journal damaged: kept {kept} games, lost {lost}", kept, kept=kept, lost=lost)
+        return Text.ngettext(
+            "journal damaged: kept {kept} game, lost {lost}",
+            "journal damaged: kept {kept} games, lost {lost}",
+            kept,
+            kept=kept,
+            lost=lost,
+        )
     return Text(N_("journal unreadable: started afresh"))
 
 
@@ -81,8 +86,9 @@ def note_of(reason: str) -> str:
     return salvage_note(0, 0) if reason == salvage_note(0, 0) else reason
 
 
-def store_salvage(conn: sqlite3.Connection, kept: list[Salvaged], settings: list[tuple[str, str]],
-                  note: str, now: float) -> None:
+def store_salvage(
+    conn: sqlite3.Connection, kept: list[Salvaged], settings: list[tuple[str, str]], note: str, now: float
+) -> None:
     """Write salvaged games and settings, and the outcome as a quarantine row 'salvage'."""
     for game in kept:
         game.insert(conn)
@@ -186,10 +192,28 @@ def salvaged(conn: sqlite3.Connection, game_id: int) -> Salvaged:
         players = [Player.from_json(p) for p in game_read.record["players"]]
         values, winners = seat_scores(game, len(players), result)
         scores = [
-            (game_id, seat, game, p.name, values[seat], seat in winners, len(players), p.bot is not None, p.kids,
-             game_read.updated)
+            (
+                game_id,
+                seat,
+                game,
+                p.name,
+                values[seat],
+                seat in winners,
+                len(players),
+                p.bot is not None,
+                p.kids,
+                game_read.updated,
+            )
             for seat, p in enumerate(players)
         ]
-    row = (game_id, game, header, to_json(game_read.meta, "meta"), game_read.status,
-           None if result is None else to_json(result, "result"), game_read.started, game_read.updated)
+    row = (
+        game_id,
+        game,
+        header,
+        to_json(game_read.meta, "meta"),
+        game_read.status,
+        None if result is None else to_json(result, "result"),
+        game_read.started,
+        game_read.updated,
+    )
     return Salvaged(row, [(game_id, i, to_json(s, f"step {i}")) for i, s in enumerate(steps)], scores)

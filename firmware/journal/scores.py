@@ -83,8 +83,7 @@ class ScoreTables(Storage):
         def action(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             counts: dict[str, int] = {}
             rows = conn.execute(
-                "SELECT game_id, seat, CAST(name AS BLOB), won FROM scores"
-                " WHERE game = ? AND bot = 0 AND players > 1",
+                "SELECT game_id, seat, CAST(name AS BLOB), won FROM scores WHERE game = ? AND bot = 0 AND players > 1",
                 (game,),
             )
             for gid, seat, raw, won in rows:

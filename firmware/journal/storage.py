@@ -77,9 +77,14 @@ class Storage:
         if self._found is not None and self.problem is None:
             self._salvage()
         elif finished_late and self.problem is None:
-            self.notes += [note_of(row[0]) for row in self._read(
-                lambda conn: conn.execute("SELECT reason FROM quarantine WHERE item = 'salvage' ORDER BY id DESC LIMIT 1")
-            )]
+            self.notes += [
+                note_of(row[0])
+                for row in self._read(
+                    lambda conn: conn.execute(
+                        "SELECT reason FROM quarantine WHERE item = 'salvage' ORDER BY id DESC LIMIT 1"
+                    )
+                )
+            ]
 
     # --- rows that cannot be read -------------------------------------------------------
     def _skip(self, item: str, reason: str) -> None:
@@ -107,7 +112,10 @@ class Storage:
         self.notes.append(note)
         self._log.error(
             "journal: salvaged %d games and %d settings from %s; %d games could not be read",
-            len(kept), len(settings), self.moved_aside.name if self.moved_aside else "?", lost,
+            len(kept),
+            len(settings),
+            self.moved_aside.name if self.moved_aside else "?",
+            lost,
         )
 
     def _stage_salvage(self) -> Path | None:
@@ -133,7 +141,9 @@ class Storage:
             self._staged = True
             return staging
         except (OSError, sqlite3.Error, Unusable) as exc:
-            self._log.error("journal: cannot build %s (%s); salvaging into the fresh journal instead", staging.name, exc)
+            self._log.error(
+                "journal: cannot build %s (%s); salvaging into the fresh journal instead", staging.name, exc
+            )
             with contextlib.suppress(OSError):
                 _remove(staging)
             return None
@@ -450,5 +460,3 @@ def _problem_of(exc: BaseException) -> str | None:
             sqlite3.SQLITE_NOTADB: DAMAGED,
         }.get(_code(exc))
     return None
-
-

@@ -51,12 +51,23 @@ NOTE_S = 4.0  # how long a note stays on the display: long enough to read two sh
 
 STUCK_S = 60.0  # a button down a minute is jammed, not held: the bots stop waiting for it
 
+
 class BoardApp:
-    def __init__(self, *, schedule: Schedule, settings: Settings | None = None, journal: Any = None,
-                 kiosk: bool = False, seed: int | str | None = None, dice: Any = None,
-                 problems: Sequence[str] = (), agents: Agents | None = None,
-                 language: str | None = None, default_language: str = "en",
-                 led_budget_max: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        schedule: Schedule,
+        settings: Settings | None = None,
+        journal: Any = None,
+        kiosk: bool = False,
+        seed: int | str | None = None,
+        dice: Any = None,
+        problems: Sequence[str] = (),
+        agents: Agents | None = None,
+        language: str | None = None,
+        default_language: str = "en",
+        led_budget_max: float | None = None,
+    ) -> None:
         self.schedule = schedule
         self.journal = journal
         self.led_budget_max = led_budget_max  # the board's LED current limit: the menu offers no more
@@ -155,7 +166,7 @@ class BoardApp:
         if problem and problem not in self.problems:
             self.report(problem)
         notes = getattr(self.journal, "notes", [])
-        for note in notes[self._journal_notes:]:
+        for note in notes[self._journal_notes :]:
             self.report(note)
         self._journal_notes = len(notes)
 
@@ -298,9 +309,18 @@ class BoardApp:
         """Something moves by itself: an animation runs, a bot is about to move or an agent is
         thinking (the one definition the board's idle show, the simulator and scenarios use)."""
         session = self.session
-        return (self.animation is not None or self.thinking
-                or (session is not None and not session.over and session.pending_bot()
-                    and self.bot_waits_for() is None and self.screen.in_game and not self._held))
+        return (
+            self.animation is not None
+            or self.thinking
+            or (
+                session is not None
+                and not session.over
+                and session.pending_bot()
+                and self.bot_waits_for() is None
+                and self.screen.in_game
+                and not self._held
+            )
+        )
 
     def bot_waits_for(self) -> str | None:
         """What the pending bot waits for from a person, if anything: "roll" (physical dice:
@@ -311,8 +331,9 @@ class BoardApp:
             return None
         if session.awaiting_roll and self.physical_dice() and session.kept_roll() is None:
             return "roll"
-        if self.settings.bot_pace == "step" and not (session.game.history and self._by_bot
-                                                     and isinstance(session.game.history[-1], Roll)):
+        if self.settings.bot_pace == "step" and not (
+            session.game.history and self._by_bot and isinstance(session.game.history[-1], Roll)
+        ):
             return "ok"  # a bot's decision right after its own roll follows without a press
         return None
 
@@ -337,7 +358,7 @@ class BoardApp:
         self.start_session(session)
         if "dice" in session.header():  # the dice are sealed: say so before the first roll
             # Translators: a note before the first roll; {commit} is 12 hex digits of the dice's seal.
-            self.show_note(Text(N_("Dice sealed: {commit}"), commit=session.header()['dice']['commit'][7:19]))
+            self.show_note(Text(N_("Dice sealed: {commit}"), commit=session.header()["dice"]["commit"][7:19]))
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
@@ -348,8 +369,11 @@ class BoardApp:
             session = Table.restore(stored, self.journal, DEFAULT_ORDER, PLAYER_COLOURS)
         except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
             self.journal.abandon(stored.id)
-            self.report(Text(N_("saved game {id} does not replay and was set aside: {reason}"), id=stored.id,
-                             reason=text_of(exc)))
+            self.report(
+                Text(
+                    N_("saved game {id} does not replay and was set aside: {reason}"), id=stored.id, reason=text_of(exc)
+                )
+            )
             return
         self.start_session(session)
 
@@ -402,8 +426,11 @@ class BoardApp:
         """A short BACK in a game: `undo`, or say why nothing was taken back."""
         if self.session is None or self.undo():
             return
-        self.show_note(Text(N_("Nothing to take back")) if self.settings.takeback == "game"
-                       else Text(N_("Nothing to take back since the dice")))
+        self.show_note(
+            Text(N_("Nothing to take back"))
+            if self.settings.takeback == "game"
+            else Text(N_("Nothing to take back since the dice"))
+        )
 
     def redo(self) -> bool:
         """Play the taken-back steps again, identical (until a new step is made)."""
@@ -538,11 +565,17 @@ class BoardApp:
         try:
             step = game.parse_step(answer.step)
         except (RecordError, ValueError, TypeError, KeyError) as exc:
-            return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
-                                                   f"not a legal decision: {exc}", engine=answer.engine)
+            return AgentAnswer(
+                answer.token,
+                error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision: {exc}",
+                engine=answer.engine,
+            )
         if step not in game.legal_decisions():
-            return AgentAnswer(answer.token, error=f"engine {answer.engine!r} answered {answer.step}, "
-                                                   "not a legal decision", engine=answer.engine)
+            return AgentAnswer(
+                answer.token,
+                error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision",
+                engine=answer.engine,
+            )
         return AgentAnswer(answer.token, step)
 
     def _engine_failed(self, agent: EngineAgent, why: str) -> None:
@@ -553,8 +586,10 @@ class BoardApp:
         if session is None:
             return
         seat = session.agents.index(agent)
-        note = (f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
-                f"({session.game.players[seat].name}) from here")
+        note = (
+            f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
+            f"({session.game.players[seat].name}) from here"
+        )
         if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)
         self.report(Text(N_("Engine {name} failed: strong bot plays"), name=agent.name))  # Records lists it too
@@ -569,8 +604,14 @@ class BoardApp:
         """LEFT and RIGHT pressed together while a person decides: ask the strong bot (off the
         loop thread) what it would do; `_hinted` moves the cursor there and says why."""
         session, play = self.session, self.play_screen()
-        if (session is None or play is None or self.screen is not play or play.choice is None
-                or session.pending_bot() or self._hinting == session.token):
+        if (
+            session is None
+            or play is None
+            or self.screen is not play
+            or play.choice is None
+            or session.pending_bot()
+            or self._hinting == session.token
+        ):
             return
         token, game, rng = session.token, session.game.copy(), session.bot_rng()
         post = self.agents.post

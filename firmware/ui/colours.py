@@ -187,19 +187,28 @@ def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]
         h_mean = (h1p + h2p) / 2
     else:
         h_mean = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
-         + 0.32 * math.cos(math.radians(3 * h_mean + 6)) - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(h_mean - 30))
+        + 0.24 * math.cos(math.radians(2 * h_mean))
+        + 0.32 * math.cos(math.radians(3 * h_mean + 6))
+        - 0.20 * math.cos(math.radians(4 * h_mean - 63))
+    )
     sl = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
     sc = 1 + 0.045 * cp_mean
     sh = 1 + 0.015 * cp_mean * t
-    rt = (-2 * math.sqrt(cp_mean**7 / (cp_mean**7 + 25**7))
-          * math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2)))))
+    rt = (
+        -2
+        * math.sqrt(cp_mean**7 / (cp_mean**7 + 25**7))
+        * math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2))))
+    )
     return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dhh / sh) ** 2 + rt * (dc / sc) * (dhh / sh))
 
 
 def delta_e(first: Colour | LinearRgb, second: Colour | LinearRgb, vision: str = "normal") -> float:
     """How far apart two LED colours look (CIEDE2000) to an eye with `vision`. Integer triples
     are LED bytes (0–255); float triples are linear light (0–1)."""
+
     def as_linear(colour: Colour | LinearRgb) -> LinearRgb:
         r, g, b = colour
         if isinstance(r, int) and isinstance(g, int) and isinstance(b, int):
@@ -218,5 +227,5 @@ def chroma(colour: Colour) -> float:
 def closest_pair(colours: Mapping[str, Colour], vision: str) -> tuple[float, str, str]:
     """The two named colours that look most alike to `vision`, and their distance."""
     names = list(colours)
-    pairs = [(delta_e(colours[a], colours[b], vision), a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs = [(delta_e(colours[a], colours[b], vision), a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     return min(pairs)

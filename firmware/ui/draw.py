@@ -111,8 +111,18 @@ class Canvas:
         return max(0, width // self.font(font).advance)
 
     # --- drawing -------------------------------------------------------------------------------
-    def text(self, x: int, y: int, text: str, fill: int = 1, *, font: str = "small",
-             region: Box | None = None, critical: bool = False, secondary: bool = False) -> TextBox:
+    def text(
+        self,
+        x: int,
+        y: int,
+        text: str,
+        fill: int = 1,
+        *,
+        font: str = "small",
+        region: Box | None = None,
+        critical: bool = False,
+        secondary: bool = False,
+    ) -> TextBox:
         """Draw `text` with its line's top at y in the named font (the small one unless told:
         screens placing text by pixels use LINE_HEIGHT and CHAR_WIDTH); records its box.
         `region` = where it must stay (default: the canvas), `critical` = a title or number that
@@ -124,15 +134,28 @@ class Canvas:
             if self._grey is None:
                 self._grey = Image.new("1", self.image.size, 0)
             face.draw(self._grey, x, y, text, 1)
-        record = TextBox(text, face.ink_box(x, y, text), region or (0, 0, self.width - 1, self.height - 1),
-                         face.name, clipped=text.endswith(CLIP_MARK) and len(text) > 1,
-                         critical=critical or is_number(text.removesuffix(CLIP_MARK)),
-                         ink=(x, y + face.top, face.mask(text)))
+        record = TextBox(
+            text,
+            face.ink_box(x, y, text),
+            region or (0, 0, self.width - 1, self.height - 1),
+            face.name,
+            clipped=text.endswith(CLIP_MARK) and len(text) > 1,
+            critical=critical or is_number(text.removesuffix(CLIP_MARK)),
+            ink=(x, y + face.top, face.mask(text)),
+        )
         self.boxes.append(record)
         return record
 
-    def line(self, row: int, text: str, *, inverse: bool = False, align: str = "left",
-             critical: bool = False, secondary: bool = False) -> None:
+    def line(
+        self,
+        row: int,
+        text: str,
+        *,
+        inverse: bool = False,
+        align: str = "left",
+        critical: bool = False,
+        secondary: bool = False,
+    ) -> None:
         """Text on line `row` (0 = top); `inverse` = white bar, black text. Too long for the body
         font, it takes the small one on the same baseline (the tall panel's large font); clipped
         to the width only if even that is too narrow.
@@ -171,7 +194,7 @@ class Canvas:
         if len(lines) > rows and self.body.name != "small":
             lines = wrap(text, self.width // load_font("small").advance)  # `line` takes the small font
         if len(lines) > rows:
-            lines = lines[: rows - 1] + [" ".join(lines[rows - 1:])]  # clipped: a failure the fit test shows
+            lines = lines[: rows - 1] + [" ".join(lines[rows - 1 :])]  # clipped: a failure the fit test shows
         return lines
 
     def fits(self, text: str, font: str | None = None) -> bool:
@@ -179,8 +202,17 @@ class Canvas:
         (what `line` falls back to)."""
         return self.measure(text, font) <= self.width or font is None and self.measure(text, "small") <= self.width
 
-    def _line(self, row: int, text: str, inverse: bool, align: str, critical: bool, secondary: bool,
-              clipped: bool, font: str | None = None) -> None:
+    def _line(
+        self,
+        row: int,
+        text: str,
+        inverse: bool,
+        align: str,
+        critical: bool,
+        secondary: bool,
+        clipped: bool,
+        font: str | None = None,
+    ) -> None:
         y = row * self.line_height
         face = self.font(font)
         width = face.width(text)
@@ -189,8 +221,16 @@ class Canvas:
             self.cover((0, y, self.width - 1, y + self.line_height - 1), fill=1)
         region = (0, y + self.body.top, self.width - 1, y + self.body.top + self.body.cell[1] - 1)
         dy = self.body.baseline - face.baseline + self.body.top - face.top  # baselines level
-        record = self.text(x, y + dy, text, fill=0 if inverse else 1, font=face.name, region=region,
-                           critical=critical, secondary=secondary)
+        record = self.text(
+            x,
+            y + dy,
+            text,
+            fill=0 if inverse else 1,
+            font=face.name,
+            region=region,
+            critical=critical,
+            secondary=secondary,
+        )
         record.clipped = record.clipped or clipped
 
     def title(self, text: str, right: str = "") -> None:
@@ -231,8 +271,14 @@ class Canvas:
             text = next((t for t in forms if face.width(t) <= self.width), forms[-1])
             top = y + index * face.line_height
             shown = clip(text, self.width // face.advance)
-            record = self.text(0, top, shown, font=face.name, secondary=True,
-                               region=(0, top + face.top, self.width - 1, top + face.top + face.cell[1] - 1))
+            record = self.text(
+                0,
+                top,
+                shown,
+                font=face.name,
+                secondary=True,
+                region=(0, top + face.top, self.width - 1, top + face.top + face.cell[1] - 1),
+            )
             record.clipped = record.clipped or shown != text
         return y
 
@@ -249,14 +295,30 @@ class Canvas:
                         mask.putpixel((index * 4 + dx, dy), 1)
             x += 4
         if text:
-            self.boxes.append(TextBox(text, (start, y, start + tiny_width(text) - 1, y + 4),
-                                      (0, 0, self.width - 1, self.height - 1), "tiny",
-                                      clipped=text.endswith(CLIP_MARK) and len(text) > 1,
-                                      critical=is_number(text), ink=(start, y, mask)))
+            self.boxes.append(
+                TextBox(
+                    text,
+                    (start, y, start + tiny_width(text) - 1, y + 4),
+                    (0, 0, self.width - 1, self.height - 1),
+                    "tiny",
+                    clipped=text.endswith(CLIP_MARK) and len(text) > 1,
+                    critical=is_number(text),
+                    ink=(start, y, mask),
+                )
+            )
         return x
 
-    def fit(self, box: Box, text: str, *, fonts: Sequence[str] = ("large", "small"), align: str = "left",
-            fill: int = 1, critical: bool = False, secondary: bool = False) -> TextBox:
+    def fit(
+        self,
+        box: Box,
+        text: str,
+        *,
+        fonts: Sequence[str] = ("large", "small"),
+        align: str = "left",
+        fill: int = 1,
+        critical: bool = False,
+        secondary: bool = False,
+    ) -> TextBox:
         """Draw `text` inside `box` (x0, y0, x1, y1): in the first of `fonts` it fits in whole,
         else abbreviated in the last, else clipped with "~" (recorded as clipped). Vertically
         centred in the box.
@@ -276,8 +338,9 @@ class Canvas:
         clipped = shown.endswith(CLIP_MARK) and not text.endswith(CLIP_MARK)
         offset = {"left": 0, "center": (width - face.width(shown)) // 2, "right": width - face.width(shown)}[align]
         y = y0 + max(0, (y1 - y0 + 1 - face.line_height) // 2) - min(0, face.top)
-        record = self.text(x0 + offset, y, shown, fill, font=face.name, region=box, critical=critical,
-                           secondary=secondary)
+        record = self.text(
+            x0 + offset, y, shown, fill, font=face.name, region=box, critical=critical, secondary=secondary
+        )
         record.clipped = clipped
         return record
 
@@ -316,7 +379,7 @@ def banner(canvas: Canvas, note: str) -> None:
     lines = wrap(note, canvas.columns)
     room = max(1, canvas.lines - 2)
     if len(lines) > room:
-        lines = lines[: room - 1] + [clip(" ".join(lines[room - 1:]), canvas.columns)]
+        lines = lines[: room - 1] + [clip(" ".join(lines[room - 1 :]), canvas.columns)]
     for row, text in enumerate(lines, start=canvas.lines - len(lines)):
         canvas.line(row, text, inverse=True)
 
@@ -400,9 +463,18 @@ def _touch(a: Box, b: Box, gap: int = 1) -> bool:
 
 def outside(canvas: Canvas) -> list[TextBox]:
     """Texts whose pixels leave the canvas or the region they were drawn for."""
-    return [r for r in canvas.boxes if r.box is not None and not r.hidden
-            and not (max(0, r.region[0]) <= r.box[0] and r.box[2] <= min(canvas.width - 1, r.region[2])
-                     and max(0, r.region[1]) <= r.box[1] and r.box[3] <= min(canvas.height - 1, r.region[3]))]
+    return [
+        r
+        for r in canvas.boxes
+        if r.box is not None
+        and not r.hidden
+        and not (
+            max(0, r.region[0]) <= r.box[0]
+            and r.box[2] <= min(canvas.width - 1, r.region[2])
+            and max(0, r.region[1]) <= r.box[1]
+            and r.box[3] <= min(canvas.height - 1, r.region[3])
+        )
+    ]
 
 
 def overlapping(canvas: Canvas) -> list[tuple[TextBox, TextBox]]:
@@ -410,8 +482,12 @@ def overlapping(canvas: Canvas) -> list[tuple[TextBox, TextBox]]:
     are some of their lit pixels (a descender above an accent of another line, far to its side,
     leaves a gap; one right above it does not)."""
     shown = [(r, r.box) for r in canvas.boxes if r.box is not None and not r.hidden]
-    return [(a, b) for i, (a, box_a) in enumerate(shown) for b, box_b in shown[i + 1:]
-            if _touch(box_a, box_b) and _pixels_touch(a, b)]
+    return [
+        (a, b)
+        for i, (a, box_a) in enumerate(shown)
+        for b, box_b in shown[i + 1 :]
+        if _touch(box_a, box_b) and _pixels_touch(a, b)
+    ]
 
 
 def _pixels_touch(a: TextBox, b: TextBox) -> bool:

@@ -130,8 +130,13 @@ class Help:
         if explanation is not None and app.animation is None:
             banner(canvas, explanation)
         session = app.session
-        prompt = (in_play and app.animation is None and session.awaiting_roll and not session.over
-                  and not session.pending_bot())
+        prompt = (
+            in_play
+            and app.animation is None
+            and session.awaiting_roll
+            and not session.over
+            and not session.pending_bot()
+        )
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         if bar is not None:
             bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0)

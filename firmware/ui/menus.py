@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from firmware.ui.intents import App
 
 
-
 def title_of(game: str) -> str:
     return find_game(game).title
 
@@ -42,18 +41,25 @@ class MainMenu(MenuScreen):
 
     @staticmethod
     def _options(app: App) -> list[Option]:
-        options = [Option(_("Play {game}").format(game=title_of(g)), ("play", g))
-                   for g in app.operator.offered(game_names())]
+        options = [
+            Option(_("Play {game}").format(game=title_of(g)), ("play", g)) for g in app.operator.offered(game_names())
+        ]
         unfinished = app.journal.unfinished() if app.journal is not None else None
         if unfinished is not None:
             game = unfinished.record.get("game", "?")
             title = title_of(game) if game in game_names() else game
             options.insert(0, Option(_("Resume {game}").format(game=title), ("resume", None)))
-        options += [Option(_("Demo"), ("demo", None)), Option(_("Rules"), ("rules", None)),
-                    Option(_("Records"), ("records", None)),
-                    Option(_("Settings"), ("settings", None),
-                           # Translators: after "Settings" on a café's board; "> Settings" and it share 21 columns.
-                           _("locked") if app.kiosk else "")]
+        options += [
+            Option(_("Demo"), ("demo", None)),
+            Option(_("Rules"), ("rules", None)),
+            Option(_("Records"), ("records", None)),
+            Option(
+                _("Settings"),
+                ("settings", None),
+                # Translators: after "Settings" on a café's board; "> Settings" and it share 21 columns.
+                _("locked") if app.kiosk else "",
+            ),
+        ]
         return options
 
     def refresh(self, app: App) -> None:
@@ -74,8 +80,13 @@ class MainMenu(MenuScreen):
         elif action == "resume":
             resume(app)
         elif action == "demo":
-            app.push(GameChoiceScreen(_("Demo: which game?"), lambda a, g: a.push(SeatCountScreen(g, demo=True)),
-                                      app.operator.offered(game_names())))
+            app.push(
+                GameChoiceScreen(
+                    _("Demo: which game?"),
+                    lambda a, g: a.push(SeatCountScreen(g, demo=True)),
+                    app.operator.offered(game_names()),
+                )
+            )
         elif action == "rules":
             app.push(GameChoiceScreen(_("Rules of"), lambda a, g: a.push(RulesScreen(g))))
         elif action == "records":
@@ -92,7 +103,7 @@ class MainMenu(MenuScreen):
 
 
 class SavedGameScreen(MenuScreen):
-    """"Play …" or "Demo" while a game waits to be resumed: a new game would set it aside, so
+    """ "Play …" or "Demo" while a game waits to be resumed: a new game would set it aside, so
     ask first — resume it (the default: a stray OK loses nothing), discard it and go on, or cancel."""
 
     def __init__(self, app: App, then: Any) -> None:
@@ -152,8 +163,9 @@ class SeatScreen(Screen):
     bot of a level (easy, medium, strong), an external engine of the board description
     ("Engine: NAME") or child (in EXTRA!), ROLL the colour, OK the next seat, BACK the previous one."""
 
-    def __init__(self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = (),
-                 people: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = (), people: tuple[str, ...] = ()
+    ) -> None:
         self.game, self.seats, self.index = game, seats, index
         self.engines = engines  # the board description's external engines, by name
         self.people = people  # the players' names kept on the board (firmware/players.py)
@@ -161,23 +173,27 @@ class SeatScreen(Screen):
     @property
     def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
         # Translators: the seat setup's title, "EXXTRA: seat 2/4".
-        return _("{game}: seat {number}/{count}").format(game=title_of(self.game), number=self.index + 1,
-                                                          count=len(self.seats))
+        return _("{game}: seat {number}/{count}").format(
+            game=title_of(self.game), number=self.index + 1, count=len(self.seats)
+        )
 
     @property
     def seat(self) -> Seat:
         return self.seats[self.index]
 
     def kinds(self) -> tuple[str, ...]:
-        """"human", a "name:<name>" per kept name no other seat took, a "bot:<level>" per bot
+        """ "human", a "name:<name>" per kept name no other seat took, a "bot:<level>" per bot
         level (easiest first), a "bot:engine:<name>" per external engine, then the game's own
         options."""
         spec = find_game(self.game)
         taken = {s.name for s in self.seats if s is not self.seat}
-        return (("human",) + tuple(f"name:{n}" for n in self.people if n not in taken)
-                + tuple(f"bot:{level}" for level in spec.levels)
-                + tuple(f"bot:engine:{name}" for name in self.engines)
-                + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options))
+        return (
+            ("human",)
+            + tuple(f"name:{n}" for n in self.people if n not in taken)
+            + tuple(f"bot:{level}" for level in spec.levels)
+            + tuple(f"bot:engine:{name}" for name in self.engines)
+            + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options)
+        )
 
     def kind(self) -> str:
         seat = self.seat
@@ -210,14 +226,23 @@ class SeatScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
         kind = self.kind()
-        label = (_("Engine: {name}").format(name=kind[11:]) if kind.startswith("bot:engine:")
-                 else _("Bot: {level}").format(level=level_name(kind[4:])) if kind.startswith("bot:")
-                 else kind[5:] if kind.startswith("name:")
-                 else {"human": _("Person"), "kids": _("Child")}[kind])
+        label = (
+            _("Engine: {name}").format(name=kind[11:])
+            if kind.startswith("bot:engine:")
+            else _("Bot: {level}").format(level=level_name(kind[4:]))
+            if kind.startswith("bot:")
+            else kind[5:]
+            if kind.startswith("name:")
+            else {"human": _("Person"), "kids": _("Child")}[kind]
+        )
         # What gives way when the line is short: the arrows, then the word "Bot".
         fitting = [f"< {label} >", label] + ([level_name(kind[4:])] if kind.startswith("bot:") else [])
-        canvas.line(1, next((text for text in fitting if len(text) <= canvas.columns), fitting[-1]),
-                    align="center", critical=True)
+        canvas.line(
+            1,
+            next((text for text in fitting if len(text) <= canvas.columns), fitting[-1]),
+            align="center",
+            critical=True,
+        )
         colour = _("Colour: {colour}").format(colour=colour_name(self.seat.colour))
         canvas.line(2, colour if canvas.fits(colour) else colour_name(self.seat.colour))  # else the name says it
         taken = {s.colour for s in self.seats if s is not self.seat}
@@ -263,8 +288,11 @@ class GameMenu(MenuScreen):
         if session is not None and session.can_redo():
             options.append(Option(_("Redo"), "redo"))
         # Settings after Rules: RIGHT still reaches Rules first, LEFT (wrapping) Abandon.
-        options += [Option(_("Rules"), "rules"), Option(_("Settings"), "settings"),
-                    Option(_("Abandon game"), "abandon")]
+        options += [
+            Option(_("Rules"), "rules"),
+            Option(_("Settings"), "settings"),
+            Option(_("Abandon game"), "abandon"),
+        ]
         return options
 
     def relabel(self, app: App) -> None:
@@ -332,8 +360,11 @@ def next_language(current: str) -> str:
     >>> next_language("en"), next_language("fr")
     ('de', 'en')
     """
-    return i18n.LANGUAGES[(i18n.LANGUAGES.index(current) + 1) % len(i18n.LANGUAGES)] \
-        if current in i18n.LANGUAGES else i18n.LANGUAGES[0]
+    return (
+        i18n.LANGUAGES[(i18n.LANGUAGES.index(current) + 1) % len(i18n.LANGUAGES)]
+        if current in i18n.LANGUAGES
+        else i18n.LANGUAGES[0]
+    )
 
 
 def switch_language(app: App, code: str) -> None:
@@ -380,7 +411,9 @@ def records_text(app: App) -> str:
     """Solo records, most wins (races) and high scores per game, from the journal (how each game
     ranks comes from its registry entry); then the notes the board showed since it started."""
     journal = app.journal
-    notes = "".join("\n" + _("Note: {problem}").format(problem=tr(problem)) for problem in app.problems)  # kept to look up
+    notes = "".join(
+        "\n" + _("Note: {problem}").format(problem=tr(problem)) for problem in app.problems
+    )  # kept to look up
     if journal is None:
         return _("No records are kept on this board (no state directory).") + notes
     specs = games()
@@ -388,8 +421,9 @@ def records_text(app: App) -> str:
     for spec in specs:
         solo = journal.solo_best(game=spec.name) if spec.ranking.solo_record else None
         if solo is not None:
-            lines.append(_("{game} solo record: {score} by {name}").format(game=spec.title, score=solo.score,
-                                                                            name=solo.name))
+            lines.append(
+                _("{game} solo record: {score} by {name}").format(game=spec.title, score=solo.score, name=solo.name)
+            )
     for spec in specs:
         wins = [] if spec.ranking.high_scores else journal.wins(spec.name, limit=3)
         if wins:

@@ -15,9 +15,14 @@ from firmware.players import MAX_LENGTH
 
 def colour_name(colour: str) -> str:
     """A seat colour's name in the active language (unknown colours as they are)."""
-    names = {"red": pgettext("colour", "red"), "blue": pgettext("colour", "blue"),
-             "green": pgettext("colour", "green"), "yellow": pgettext("colour", "yellow"),
-             "purple": pgettext("colour", "purple"), "orange": pgettext("colour", "orange")}
+    names = {
+        "red": pgettext("colour", "red"),
+        "blue": pgettext("colour", "blue"),
+        "green": pgettext("colour", "green"),
+        "yellow": pgettext("colour", "yellow"),
+        "purple": pgettext("colour", "purple"),
+        "orange": pgettext("colour", "orange"),
+    }
     return names.get(colour, colour)
 
 
@@ -33,6 +38,9 @@ def is_default_name(name: str, colour: str) -> bool:
 
 def level_name(level: str) -> str:
     """A bot level's name in the active language."""
-    names = {"easy": pgettext("bot level", "easy"), "medium": pgettext("bot level", "medium"),
-             "strong": pgettext("bot level", "strong")}
+    names = {
+        "easy": pgettext("bot level", "easy"),
+        "medium": pgettext("bot level", "medium"),
+        "strong": pgettext("bot level", "strong"),
+    }
     return names.get(level, level)

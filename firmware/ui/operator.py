@@ -30,10 +30,15 @@ class OperatorMenu(MenuScreen):
 
     @staticmethod
     def _options() -> list[Option]:
-        return [Option(_("Audits"), "audits"), Option(_("Settings"), "settings"),
-                Option(_("Games offered"), "games"), Option(_("Clear high scores"), "scores"),
-                Option(_("Reset settings"), "reset"), Option(_("Clear records"), "records"),
-                Option(_("Leave"), "leave")]
+        return [
+            Option(_("Audits"), "audits"),
+            Option(_("Settings"), "settings"),
+            Option(_("Games offered"), "games"),
+            Option(_("Clear high scores"), "scores"),
+            Option(_("Reset settings"), "reset"),
+            Option(_("Clear records"), "records"),
+            Option(_("Leave"), "leave"),
+        ]
 
     def relabel(self, app: App) -> None:
         self.title = _("Operator")
@@ -52,8 +57,11 @@ class OperatorMenu(MenuScreen):
         elif action == "reset":
             app.push(ConfirmScreen(_("Reset all settings?"), reset_settings))
         elif action == "records":  # games are the café's history: asked twice
-            app.push(ConfirmScreen(_("Clear all records?"),
-                                   lambda a: a.push(ConfirmScreen(_("Sure? Records gone"), clear_records))))
+            app.push(
+                ConfirmScreen(
+                    _("Clear all records?"), lambda a: a.push(ConfirmScreen(_("Sure? Records gone"), clear_records))
+                )
+            )
         elif action == "leave":
             app.pop()
 
@@ -93,7 +101,7 @@ class AuditScreen(TextScreen):
         pages = max(1, -(-len(lines) // self.page))
         self.top = min(self.top - self.top % self.page, (pages - 1) * self.page)
         canvas.title(self.title, f"{self.top // self.page + 1}/{pages}")
-        for row, text in enumerate(lines[self.top: self.top + self.page], start=1):
+        for row, text in enumerate(lines[self.top : self.top + self.page], start=1):
             canvas.line(row, text)
 
 
@@ -104,8 +112,7 @@ def audit_text(app: App) -> str:
 
     from firmware.operator_code import gate_counts
 
-    return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None),
-                                 gate_counts(app.journal)))
+    return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None), gate_counts(app.journal)))
 
 
 class OperatorSettingsScreen(MenuScreen):
@@ -120,10 +127,14 @@ class OperatorSettingsScreen(MenuScreen):
         op = app.operator
         # The café's language, each in its own name ("" follows the board description's).
         language = NAMES[op.language or app.default_language]
-        shown = {"brightness_cap": (_("Brightness cap"), f"{round(op.brightness_cap * 100)}%"),
-                 "language": (label("language"), language)}
-        return [Option(shown[n][0], n, shown[n][1]) if n in shown else Option(label(n), n, app.settings.shown(n))
-                for n in self.NAMES]
+        shown = {
+            "brightness_cap": (_("Brightness cap"), f"{round(op.brightness_cap * 100)}%"),
+            "language": (label("language"), language),
+        }
+        return [
+            Option(shown[n][0], n, shown[n][1]) if n in shown else Option(label(n), n, app.settings.shown(n))
+            for n in self.NAMES
+        ]
 
     def relabel(self, app: App) -> None:
         self.title = _("Operator settings")

@@ -26,8 +26,14 @@ if TYPE_CHECKING:
 # Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
 # 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
 PIPS: dict[Any, tuple[int, ...]] = {
-    1: (3,), 2: (0, 6), 3: (0, 3, 6), 4: (0, 1, 5, 6), 5: (0, 1, 3, 5, 6), 6: (0, 1, 2, 4, 5, 6),
-    7: (0, 1, 2, 3, 4, 5, 6), "X": (0, 1, 3, 5, 6),
+    1: (3,),
+    2: (0, 6),
+    3: (0, 3, 6),
+    4: (0, 1, 5, 6),
+    5: (0, 1, 3, 5, 6),
+    6: (0, 1, 2, 4, 5, 6),
+    7: (0, 1, 2, 3, 4, 5, 6),
+    "X": (0, 1, 3, 5, 6),
 }
 
 
@@ -37,6 +43,8 @@ def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = 
         key = int(face) if isinstance(face, str) and face.isdigit() else face
         for pip in PIPS.get(key, ()):
             frame[f"dice.{die}.{pip}"] = X_RED if key == "X" else colour
+
+
 HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
 
 
@@ -116,8 +124,7 @@ class PlayScreen(Screen):
         one the game's view says does the same (`same_choice`). False if none does."""
         if self.choice is None:
             return False
-        for test in (lambda value: value == step,
-                     lambda value: self.ui.same_choice(self.session, value, step)):
+        for test in (lambda value: value == step, lambda value: self.ui.same_choice(self.session, value, step)):
             for index, option in enumerate(self.choice.options):
                 if test(option.value):
                     self.choice.jump(index)
@@ -140,8 +147,11 @@ class PlayScreen(Screen):
             if waits == "roll":
                 # Translators: a bot's physical dice: a person rolls them and presses ROLL.
                 return _("Roll for {name}: ROLL").format(name=name)
-            return (_("{name} (bot): OK to play").format(name=name) if waits == "ok"
-                    else _("{name} (bot) plays...").format(name=name))
+            return (
+                _("{name} (bot): OK to play").format(name=name)
+                if waits == "ok"
+                else _("{name} (bot) plays...").format(name=name)
+            )
         if pending.kind == "roll":
             return _("{name}: press ROLL").format(name=name)
         return ""
@@ -166,8 +176,9 @@ class FaceEntryScreen(Screen):
 
     in_game = True
 
-    def __init__(self, choices: Sequence[Sequence[Any]], values: list[Any],
-                 finish: Callable[[App, list[Any]], None]) -> None:
+    def __init__(
+        self, choices: Sequence[Sequence[Any]], values: list[Any], finish: Callable[[App, list[Any]], None]
+    ) -> None:
         self.choices = choices
         self.values = values
         self.finish = finish
@@ -231,6 +242,7 @@ def seat_tag(canvas: Canvas, x: int, y: int, letter: str) -> int:
 def standings_page(title: str, lines: Sequence[str]) -> ResultPage:
     """The default first page: `lines` (a game's `result_lines`) under `title`; lines that do
     not fit one column go into two."""
+
     def draw(canvas: Canvas, position: str) -> None:
         canvas.title(title, position)
         rows = canvas.lines - 1
@@ -243,8 +255,8 @@ def standings_page(title: str, lines: Sequence[str]) -> ResultPage:
         half = (canvas.columns - 1) // 2
         for index, text in enumerate(rest[: 2 * rows]):
             column, row = divmod(index, rows)
-            canvas.text(column * (half + 1) * CHAR_WIDTH, 2 * canvas.line_height + row * LINE_HEIGHT,
-                        clip(text, half))
+            canvas.text(column * (half + 1) * CHAR_WIDTH, 2 * canvas.line_height + row * LINE_HEIGHT, clip(text, half))
+
     return ResultPage("standings", draw)
 
 
@@ -274,6 +286,7 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
     """Standings as rows "1 [R] Red      21", every player on one page: under `title` and the
     `headline` while the lines fit, else the headline as the title and rows a pixel closer, else
     in columns (names clipped, never a score); a hint line at the bottom when there is room."""
+
     def draw(canvas: Canvas, position: str) -> None:
         count = len(standings)
         below = canvas.height - 2 * canvas.line_height  # under the title and the headline
@@ -302,6 +315,7 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
             if room > 0:
                 canvas.text(x, y, clip(standing.name, room))
             canvas.text(score_x, y, standing.score)
+
     return ResultPage("standings", draw)
 
 
@@ -325,8 +339,11 @@ class ResultScreen(Screen):
         self.title = _("{game}: result").format(game=session.game.title)
         self.lines = view.result_lines(session)
         pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
-        self.pages: list[ResultPage] = [*pages, ResultPage(REMATCH, self._draw_choice),
-                                        ResultPage(MENU, self._draw_choice)]
+        self.pages: list[ResultPage] = [
+            *pages,
+            ResultPage(REMATCH, self._draw_choice),
+            ResultPage(MENU, self._draw_choice),
+        ]
         self.index = 0
         self.game = session.game.name
         self.seats = [Seat(p.name, colour, p.bot, p.kids) for p, colour in zip(session.game.players, session.colours)]

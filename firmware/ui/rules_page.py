@@ -37,5 +37,5 @@ def rules_pages(game: str, columns: int, lines: int) -> list[list[str]]:
             continue
         count = -(-len(wrapped) // lines)
         size = -(-len(wrapped) // count)
-        pages += [wrapped[i: i + size] for i in range(0, len(wrapped), size)]
+        pages += [wrapped[i : i + size] for i in range(0, len(wrapped), size)]
     return pages or [[]]

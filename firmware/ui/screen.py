@@ -81,8 +81,14 @@ class Screen:
 class MenuScreen(Screen):
     """A vertical list: LEFT/RIGHT (and ROLL, as "down") move, OK picks, BACK leaves."""
 
-    def __init__(self, title: str, options: Sequence[Option], on_pick: Callable[[App, Option], None],
-                 on_back: Callable[[App], None] | None = None, index: int = 0) -> None:
+    def __init__(
+        self,
+        title: str,
+        options: Sequence[Option],
+        on_pick: Callable[[App, Option], None],
+        on_back: Callable[[App], None] | None = None,
+        index: int = 0,
+    ) -> None:
         self.title = title
         self.choice = Choice(list(options), index)
         self.on_pick = on_pick
@@ -113,12 +119,19 @@ class MenuScreen(Screen):
         # A wide panel lists a long menu in two columns (a page at a time), not scrolled, when
         # every option fits a column's one line.
         half = canvas.width // 2
-        columns = 2 if (canvas.size_class == "wide" and len(options) > visible
-                        and all(option_rows(canvas, half, o, detail_font) == 1 for o in options)) else 1
+        columns = (
+            2
+            if (
+                canvas.size_class == "wide"
+                and len(options) > visible
+                and all(option_rows(canvas, half, o, detail_font) == 1 for o in options)
+            )
+            else 1
+        )
         if columns == 2:
             per_page = visible * columns
             top = index // per_page * per_page
-            for slot, option in enumerate(options[top: top + per_page]):
+            for slot, option in enumerate(options[top : top + per_page]):
                 row, column = slot % visible + 1, slot // visible
                 draw_option(canvas, row, column * half, half, option, top + slot == index, detail_font)
             return
@@ -172,8 +185,16 @@ def option_rows(canvas: Canvas, width: int, option: Option, detail_font: str | N
     return 2
 
 
-def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, selected: bool,
-                detail_font: str | None = None, rows: int = 1) -> None:
+def draw_option(
+    canvas: Canvas,
+    row: int,
+    x: int,
+    width: int,
+    option: Option,
+    selected: bool,
+    detail_font: str | None = None,
+    rows: int = 1,
+) -> None:
     """One menu option from line `row`: a cursor, the label, the detail (e.g. a setting's value)
     at the right, in `detail_font` (default: the body font). With `rows` = 2 the label is
     word-wrapped onto a second line, which also holds the detail."""
@@ -189,8 +210,9 @@ def draw_option(canvas: Canvas, row: int, x: int, width: int, option: Option, se
     _option_line(canvas, row, x, width, ("> " if selected else "  ") + option.label, option.detail, detail_font)
 
 
-def _option_line(canvas: Canvas, row: int, x: int, width: int, label: str, detail: str,
-                 detail_font: str | None) -> None:
+def _option_line(
+    canvas: Canvas, row: int, x: int, width: int, label: str, detail: str, detail_font: str | None
+) -> None:
     y = row * canvas.line_height
     chars = canvas.columns_in(width)
     detail = detail[: max(0, chars - 4)]
@@ -214,8 +236,9 @@ def _option_line(canvas: Canvas, row: int, x: int, width: int, label: str, detai
     record = canvas.text(x, y + label_dy, shown, font=label_font or canvas.body.name, region=region)
     record.clipped = record.clipped or not detail and shown != label
     if detail:
-        canvas.text(x + width - canvas.measure(detail, face), y + dy, detail, font=face or canvas.body.name,
-                    region=region)
+        canvas.text(
+            x + width - canvas.measure(detail, face), y + dy, detail, font=face or canvas.body.name, region=region
+        )
 
 
 class TextScreen(Screen):
@@ -243,7 +266,7 @@ class TextScreen(Screen):
         self.top = min(self.top, max(0, len(lines) - visible))
         pages = f"{self.top + 1}/{max(1, len(lines) - visible + 1)}"
         canvas.title(self.title, pages)
-        for row, text in enumerate(lines[self.top: self.top + visible], start=1):
+        for row, text in enumerate(lines[self.top : self.top + visible], start=1):
             canvas.line(row, text)
 
 
@@ -264,7 +287,7 @@ class ConfirmScreen(MenuScreen):
         lines = wrap(self.title, canvas.columns)
         room = max(1, canvas.lines - 3)
         if len(lines) > room:
-            lines = lines[: room - 1] + [clip(" ".join(lines[room - 1:]), canvas.columns)]
+            lines = lines[: room - 1] + [clip(" ".join(lines[room - 1 :]), canvas.columns)]
         for row, text in enumerate(lines):
             canvas.line(row, text, critical=True)
         bottom = len(lines) * canvas.line_height - 1

@@ -45,8 +45,12 @@ IN_GAME = ("language", "bot_pace", "takeback", "brightness", "night", "sound", "
 # a bot's roll or decision waits for OK (its decision right after its roll follows at "normal").
 BOT_PACE_S: dict[str, tuple[float, float]] = {"slow": (2.0, 3.5), "normal": (0.8, 2.0), "fast": (0.3, 1.0)}
 SHOWN = {  # shown through _()
-    "slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"), "step": N_("step"),
-    "roll": N_("this roll"), "game": N_("whole game"),
+    "slow": N_("slow"),
+    "normal": N_("normal"),
+    "fast": N_("fast"),
+    "step": N_("step"),
+    "roll": N_("this roll"),
+    "game": N_("whole game"),
 }
 
 
@@ -118,13 +122,19 @@ class Settings:
             if value is _UNSET:  # never set, or unreadable (the journal set it aside and logged it)
                 if len(getattr(journal, "set_aside", ())) > set_aside and reset is not None:
                     reset.append(LABELS[f.name])
-            elif type(value) in (int, float, str, bool) and value in CHOICES[f.name] and (
-                    (type(value) is bool) == (type(getattr(cls, f.name)) is bool)):  # not True == 1.0
+            elif (
+                type(value) in (int, float, str, bool)
+                and value in CHOICES[f.name]
+                and ((type(value) is bool) == (type(getattr(cls, f.name)) is bool))
+            ):  # not True == 1.0
                 kept[f.name] = value
             else:
                 logging.getLogger("xtraboard.ui").warning(
                     "setting %s: kept value %r is not one of %s; using %r",
-                    f.name, value, CHOICES[f.name], getattr(cls, f.name),
+                    f.name,
+                    value,
+                    CHOICES[f.name],
+                    getattr(cls, f.name),
                 )
                 if reset is not None:
                     reset.append(LABELS[f.name])
@@ -208,11 +218,18 @@ class OperatorSettings:
             values["games"] = tuple(games)
         refused = {k: v for k, v in kept.items() if k not in values and v is not None}
         if refused:  # e.g. a game no longer known: its default is used
-            logging.getLogger("xtraboard.ui").warning("operator settings: kept values not allowed, using defaults: %r",
-                                                      refused)
+            logging.getLogger("xtraboard.ui").warning(
+                "operator settings: kept values not allowed, using defaults: %r", refused
+            )
         return cls(**values)
 
     def save(self, journal: Any) -> None:
         if journal is not None:
-            journal.set_setting(OPERATOR_KEY, {"brightness_cap": self.brightness_cap, "language": self.language,
-                                               "games": None if self.games is None else list(self.games)})
+            journal.set_setting(
+                OPERATOR_KEY,
+                {
+                    "brightness_cap": self.brightness_cap,
+                    "language": self.language,
+                    "games": None if self.games is None else list(self.games),
+                },
+            )

@@ -29,8 +29,9 @@ class EngineError(XtraboardError, RuntimeError):
 class EngineProcess:
     """One engine program, started on first use and kept running between decisions."""
 
-    def __init__(self, name: str, command: Sequence[str], *, options: Mapping[str, str] | None = None,
-                 timeout_s: float = 5.0) -> None:
+    def __init__(
+        self, name: str, command: Sequence[str], *, options: Mapping[str, str] | None = None, timeout_s: float = 5.0
+    ) -> None:
         if not command:
             raise EngineError(f"engine {name!r}: no command line")
         self.name = name
@@ -94,14 +95,17 @@ class EngineProcess:
         self.close()
         try:
             self._process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, bufsize=1,
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
             )
         except OSError as exc:
             raise EngineError(f"engine {self.name!r} does not start ({' '.join(self.command)}): {exc}") from exc
         self._lines = queue.SimpleQueue()
-        threading.Thread(target=_pump, args=(self._process, self._lines), daemon=True,
-                         name=f"xdp-{self.name}").start()
+        threading.Thread(target=_pump, args=(self._process, self._lines), daemon=True, name=f"xdp-{self.name}").start()
         deadline = time.monotonic() + HANDSHAKE_S
         self._send("xdp")
         while (line := self._read(deadline, "xdpok")) != "xdpok":

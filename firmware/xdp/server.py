@@ -53,8 +53,12 @@ class EngineServer:
             return []
         command, rest = words[0], words[1] if len(words) > 1 else ""
         handler = {
-            "xdp": self._hello, "isready": lambda _: ["readyok"], "setoption": self._set_option,
-            "position": self._position, "go": self._go, "quit": self._quit,
+            "xdp": self._hello,
+            "isready": lambda _: ["readyok"],
+            "setoption": self._set_option,
+            "position": self._position,
+            "go": self._go,
+            "quit": self._quit,
         }.get(command)
         if handler is None:
             return [f"info string unknown command {command}"]
@@ -134,7 +138,7 @@ def _option(rest: str) -> tuple[str | None, str | None]:
         return None, None
     if "value" in words:
         cut = words.index("value")
-        return " ".join(words[1:cut]) or None, " ".join(words[cut + 1:]) or None
+        return " ".join(words[1:cut]) or None, " ".join(words[cut + 1 :]) or None
     return " ".join(words[1:]) or None, None
 
 

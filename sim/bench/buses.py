@@ -132,5 +132,6 @@ def recording_serial(cfg: DisplayConfig) -> tuple[Any, RecordingI2CBus | Recordi
         bus: RecordingI2CBus | RecordingSPIBus = RecordingI2CBus((cfg.address,))
         return i2c(bus=bus, address=cfg.address), bus
     bus = RecordingSPIBus(cfg.dc_pin or 24)
-    return spi(spi=bus, gpio=bus, port=cfg.port, device=cfg.device, gpio_DC=cfg.dc_pin or 24,
-               gpio_RST=cfg.reset_pin or 25), bus
+    return spi(
+        spi=bus, gpio=bus, port=cfg.port, device=cfg.device, gpio_DC=cfg.dc_pin or 24, gpio_RST=cfg.reset_pin or 25
+    ), bus

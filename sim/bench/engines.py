@@ -98,8 +98,12 @@ def measure(name: str, seconds: float) -> dict[str, float]:
 
 
 def add_arguments(parser: Any) -> None:
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="how long to play each game (default 3), then a third of it timing enumerations")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=3.0,
+        help="how long to play each game (default 3), then a third of it timing enumerations",
+    )
 
 
 def run(args: Any) -> Iterator[tuple[str, float]]:

@@ -167,8 +167,11 @@ def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
 def cursor_move_bytes() -> dict[str, float]:
     """I2C bytes for one RIGHT press on the main menu, against a full frame."""
     full, move, _ = _bus_bytes()
-    return {"i2c_bytes_full_frame": full, "i2c_bytes_cursor_move": move,
-            "i2c_cursor_move_percent_of_full": 100.0 * move / full}
+    return {
+        "i2c_bytes_full_frame": full,
+        "i2c_bytes_cursor_move": move,
+        "i2c_cursor_move_percent_of_full": 100.0 * move / full,
+    }
 
 
 def profile_bytes() -> dict[str, float]:
@@ -177,9 +180,12 @@ def profile_bytes() -> dict[str, float]:
     for path in sorted((default_board_path().parent / "boards").glob("*.toml")):
         full, move, unchanged = _bus_bytes(path)
         name = path.stem
-        figures |= {f"{name}_bus_bytes_full_frame": full, f"{name}_bus_bytes_cursor_move": move,
-                    f"{name}_cursor_move_percent_of_full": 100.0 * move / full,
-                    f"{name}_bus_bytes_unchanged_frame": unchanged}
+        figures |= {
+            f"{name}_bus_bytes_full_frame": full,
+            f"{name}_bus_bytes_cursor_move": move,
+            f"{name}_cursor_move_percent_of_full": 100.0 * move / full,
+            f"{name}_bus_bytes_unchanged_frame": unchanged,
+        }
     return figures
 
 
@@ -199,10 +205,12 @@ def peak_memory() -> dict[str, float]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--idle-seconds", type=float, default=30.0,
-                        help="how long to measure the idle CPU (default 30)")
-    parser.add_argument("--samples", type=int, default=400,
-                        help="button presses timed for the edge-to-push figures (default 400)")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=30.0, help="how long to measure the idle CPU (default 30)"
+    )
+    parser.add_argument(
+        "--samples", type=int, default=400, help="button presses timed for the edge-to-push figures (default 400)"
+    )
 
 
 def run(args: argparse.Namespace) -> Iterator[tuple[str, float]]:

@@ -58,8 +58,9 @@ def play_one(board: Any, game: str, seats: int) -> None:
         raise RuntimeError(f"soak: after the {game} demo the board shows {type(board.app.screen).__name__}")
 
 
-def soak(games: int, *, warmup: int = 30, display: bool = True, seed: int = 1,
-         state_dir: Path | None = None) -> dict[str, float]:
+def soak(
+    games: int, *, warmup: int = 30, display: bool = True, seed: int = 1, state_dir: Path | None = None
+) -> dict[str, float]:
     from sim.board import SimBoard
 
     board = SimBoard(seed=seed, state_dir=state_dir)
@@ -80,8 +81,14 @@ def soak(games: int, *, warmup: int = 30, display: bool = True, seed: int = 1,
     gc.collect()
     after = rss_kb()
     seconds = time.perf_counter() - started
-    return {"games": games, "seconds": seconds, "rss_kb_after_warmup": before, "rss_kb_at_end": after,
-            "growth_kb": after - before, "growth_kb_per_game": (after - before) / max(1, games - warmup)}
+    return {
+        "games": games,
+        "seconds": seconds,
+        "rss_kb_after_warmup": before,
+        "rss_kb_at_end": after,
+        "growth_kb": after - before,
+        "growth_kb_per_game": (after - before) / max(1, games - warmup),
+    }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -75,8 +75,9 @@ class DebugClient:
                 break
             except OSError as exc:  # the board may still be starting: try again until the deadline
                 if time.monotonic() >= deadline:
-                    raise BenchError(f"cannot reach the board's debug service at {target}: "
-                                     f"{exc.strerror or exc}") from exc
+                    raise BenchError(
+                        f"cannot reach the board's debug service at {target}: {exc.strerror or exc}"
+                    ) from exc
                 time.sleep(0.1)
         return cls(sock)
 
@@ -120,8 +121,9 @@ class VirtualButtons:
 
     def __init__(self, client: DebugClient) -> None:
         if not client.simulated:
-            raise BenchError("virtual buttons need a simulated board; wire the bench's GPIO to a real one "
-                             "(--buttons gpio)")
+            raise BenchError(
+                "virtual buttons need a simulated board; wire the bench's GPIO to a real one (--buttons gpio)"
+            )
         self.client = client
 
     def press(self, name: str) -> None:
@@ -149,8 +151,9 @@ class GpioButtons:
         self.outputs: dict[str, Any] = {}
         try:
             for name, pin in pins.items():
-                self.outputs[name] = DigitalOutputDevice(pin, active_high=active_high, initial_value=False,
-                                                         pin_factory=pin_factory)
+                self.outputs[name] = DigitalOutputDevice(
+                    pin, active_high=active_high, initial_value=False, pin_factory=pin_factory
+                )
         except Exception:
             self.close()
             raise
@@ -195,8 +198,10 @@ class BenchDriver:
         for name in self.client.hello.get("buttons", ()):
             self.buttons.release(name)
         if "reset" not in self.client.hello.get("commands", ()):
-            raise BenchError("the board's debug service has no 'reset' (its firmware is older than the bench's): "
-                             "update the board, so that every scenario starts from its factory state")
+            raise BenchError(
+                "the board's debug service has no 'reset' (its firmware is older than the bench's): "
+                "update the board, so that every scenario starts from its factory state"
+            )
         self.client.ask("reset")
         self.client.ask(f"seed {json.dumps(seed)}")
 

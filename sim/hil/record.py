@@ -183,8 +183,9 @@ def _toml(value: Any) -> str:
     raise XtraboardError(f"cannot write {value!r} into a scenario")
 
 
-def record_session(target: str, out: Path, *, seconds: float | None = None, name: str | None = None,
-                   seed: int | str = 0) -> int:
+def record_session(
+    target: str, out: Path, *, seconds: float | None = None, name: str | None = None, seed: int | str = 0
+) -> int:
     """`xtraboard hil record`: follow the board until `seconds` pass or Ctrl-C, then write `out`."""
     from sim.hil.driver import BenchError, DebugClient
 
@@ -197,8 +198,10 @@ def record_session(target: str, out: Path, *, seconds: float | None = None, name
         print(f"xtraboard hil: {exc}", file=sys.stderr)
         return 2
     recorder = Recorder(client, name=name or out.stem, target=target)
-    print(_("recording {target} into {file}; play on the board, Ctrl-C to stop").format(target=target, file=out),
-          file=sys.stderr)
+    print(
+        _("recording {target} into {file}; play on the board, Ctrl-C to stop").format(target=target, file=out),
+        file=sys.stderr,
+    )
     try:
         recorder.start(seed)
         end = None if seconds is None else time.monotonic() + seconds
@@ -219,6 +222,9 @@ def record_session(target: str, out: Path, *, seconds: float | None = None, name
     edges = sum(1 for kind, _ in recorder.items if kind == "edge")
     checks = sum(1 for kind, _ in recorder.items if kind == "check")
     # Translators: two counts in one line; a "label: number" form avoids plurals.
-    print(_("recorded {edges} button edges and {checks} checkpoints into {file}").format(edges=edges, checks=checks,
-                                                                                          file=out))
+    print(
+        _("recorded {edges} button edges and {checks} checkpoints into {file}").format(
+            edges=edges, checks=checks, file=out
+        )
+    )
     return 0

@@ -35,14 +35,26 @@ class ServedBoard:
     """A SimBoard that the debug service drives, and that `seed N` starts over as after power-on
     (a fresh app on the same pins, LEDs and display; the fake clock back at its start)."""
 
-    def __init__(self, *, board_file: Path | None = None, seed: int | str = 0, speed: float | None = None,
-                 state_dir: Path | None = None, kiosk: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        board_file: Path | None = None,
+        seed: int | str = 0,
+        speed: float | None = None,
+        state_dir: Path | None = None,
+        kiosk: bool = False,
+    ) -> None:
         self.kiosk = kiosk  # as `xtraboard run --kiosk`: guests' settings locked, the saved game resumed
         self.sim = SimBoard(board_file=board_file, seed=seed, speed=speed, state_dir=state_dir, kiosk=kiosk)
         self.fake = isinstance(self.sim.clock, FakeClock)
-        self.target = BoardTarget(lambda: self.sim.board, buttons=self.sim, restart=self.restart,
-                                  wait=self.sim.wait if self.fake else None,
-                                  clock="fake" if self.fake else "real", speed=self.sim.speed)
+        self.target = BoardTarget(
+            lambda: self.sim.board,
+            buttons=self.sim,
+            restart=self.restart,
+            wait=self.sim.wait if self.fake else None,
+            clock="fake" if self.fake else "real",
+            speed=self.sim.speed,
+        )
         self.restart(seed)
 
     def restart(self, seed: Any) -> None:
@@ -67,8 +79,17 @@ class ServedBoard:
         self.sim.board.handle(event)
 
 
-def serve(port: int, *, host: str = "127.0.0.1", board_file: Path | None = None, seed: int | str = 0,
-          speed: float | None = None, state_dir: Path | None = None, ready: Any = None, kiosk: bool = False) -> int:
+def serve(
+    port: int,
+    *,
+    host: str = "127.0.0.1",
+    board_file: Path | None = None,
+    seed: int | str = 0,
+    speed: float | None = None,
+    state_dir: Path | None = None,
+    ready: Any = None,
+    kiosk: bool = False,
+) -> int:
     """Serve until stopped; prints `debug service listening on tcp HOST:PORT` once ready."""
     served = ServedBoard(board_file=board_file, seed=seed, speed=speed, state_dir=state_dir, kiosk=kiosk)
     loop = served.sim.loop
@@ -100,8 +121,9 @@ def serve(port: int, *, host: str = "127.0.0.1", board_file: Path | None = None,
 
 
 @contextmanager
-def serving_in_background(*, seed: int | str = 0, speed: float | None = None, host: str = "127.0.0.1",
-                          board_file: Path | None = None) -> Iterator[tuple[ServedBoard, DebugService]]:
+def serving_in_background(
+    *, seed: int | str = 0, speed: float | None = None, host: str = "127.0.0.1", board_file: Path | None = None
+) -> Iterator[tuple[ServedBoard, DebugService]]:
     """A served board whose loop runs on a thread of its own, listening on a free loopback port
     (`service.port`) until the block ends (tests)."""
     served = ServedBoard(board_file=board_file, seed=seed, speed=speed)
@@ -122,9 +144,20 @@ def serving_in_background(*, seed: int | str = 0, speed: float | None = None, ho
 def run_served(args: Any) -> int:
     """`xtraboard sim --headless --debug-port PORT` (from sim.app)."""
     try:
-        return serve(args.debug_port, board_file=args.board, seed=args.seed if args.seed is not None else 0,
-                     speed=args.speed, state_dir=args.state_dir, kiosk=bool(getattr(args, "kiosk", False)))
+        return serve(
+            args.debug_port,
+            board_file=args.board,
+            seed=args.seed if args.seed is not None else 0,
+            speed=args.speed,
+            state_dir=args.state_dir,
+            kiosk=bool(getattr(args, "kiosk", False)),
+        )
     except OSError as exc:
-        print("xtraboard sim: " + _("cannot serve the debug service on port {port}: {error}").format(
-            port=args.debug_port, error=exc.strerror or exc), file=sys.stderr)
+        print(
+            "xtraboard sim: "
+            + _("cannot serve the debug service on port {port}: {error}").format(
+                port=args.debug_port, error=exc.strerror or exc
+            ),
+            file=sys.stderr,
+        )
         return 2

@@ -41,12 +41,15 @@ class WireError(XtraboardError, ValueError):
 
 # --- WS2812 over SPI ---------------------------------------------------------------------------
 
+
 def _bit(spi_byte: int, offset: int) -> int:
     """A WS2812 bit from its SPI byte: the high time (leading ones) says 0 (short) or 1 (long)."""
     high = 8 - (spi_byte ^ 0xFF).bit_length()  # leading one bits
     if spi_byte != (0xFF << (8 - high)) & 0xFF or not 1 <= high <= 7:
-        raise WireError(f"byte {offset} of the capture is 0x{spi_byte:02X}, no WS2812 bit pattern "
-                        "(a high pulse then low, e.g. 0xC0 or 0xF0)")
+        raise WireError(
+            f"byte {offset} of the capture is 0x{spi_byte:02X}, no WS2812 bit pattern "
+            "(a high pulse then low, e.g. 0xC0 or 0xF0)"
+        )
     return 1 if high >= 3 else 0  # neopixel_spi: 2 high bits (312 ns) = 0, 4 (625 ns) = 1
 
 
@@ -59,8 +62,10 @@ def decode_ws2812_spi(stream: bytes) -> bytes:
         end -= 1
     body = stream[start:end]
     if len(body) % 8:
-        raise WireError(f"the frame between the resets is {len(body)} SPI bytes, not a multiple of 8 "
-                        "(one per data bit); was the capture cut short?")
+        raise WireError(
+            f"the frame between the resets is {len(body)} SPI bytes, not a multiple of 8 "
+            "(one per data bit); was the capture cut short?"
+        )
     out = bytearray()
     for n in range(0, len(body), 8):
         value = 0
@@ -80,7 +85,7 @@ def split_frames(stream: bytes, reset_bytes: int = 8) -> list[bytes]:
         if b == 0:
             run += 1
             if run == reset_bytes and start is not None:
-                frames.append(stream[start:i - reset_bytes + 1])
+                frames.append(stream[start : i - reset_bytes + 1])
                 start = None
         else:
             if start is None:
@@ -123,8 +128,25 @@ def on_the_wire(colour: Colour, brightness: float) -> Colour:
 
 # --- SSD1306 / SH1106 over I2C ----------------------------------------------------------------------
 
-SSD1306_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0xA3: 2, 0x81: 1, 0x8D: 1,
-                0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD8: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+SSD1306_ARGS = {
+    0x20: 1,
+    0x21: 2,
+    0x22: 2,
+    0x26: 6,
+    0x27: 6,
+    0x29: 5,
+    0x2A: 5,
+    0xA3: 2,
+    0x81: 1,
+    0x8D: 1,
+    0xA8: 1,
+    0xD3: 1,
+    0xD5: 1,
+    0xD8: 1,
+    0xD9: 1,
+    0xDA: 1,
+    0xDB: 1,
+}
 # The SH1106's commands are one byte but these; luma also sends the SSD1306's 0x8D 0x14 to it.
 SH1106_ARGS = {0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
 
@@ -154,9 +176,11 @@ class ControllerRam:
         while i < len(payload):
             control = payload[i]
             if control & 0x3F:
-                raise WireError(f"I2C write to 0x{address:02X}: 0x{control:02X} at byte {i} is no "
-                                "SSD1306 control byte (0x00, 0x40, 0x80 or 0xC0)")
-            span = payload[i + 1:i + 2] if control & 0x80 else payload[i + 1:]
+                raise WireError(
+                    f"I2C write to 0x{address:02X}: 0x{control:02X} at byte {i} is no "
+                    "SSD1306 control byte (0x00, 0x40, 0x80 or 0xC0)"
+                )
+            span = payload[i + 1 : i + 2] if control & 0x80 else payload[i + 1 :]
             for byte in span:
                 self.data(byte) if control & 0x40 else self.command(byte)
             i += 1 + len(span)
@@ -192,7 +216,7 @@ class ControllerRam:
 
     def page_bytes(self) -> list[bytes]:
         """The visible part of each page: one byte per column, top row in bit 0."""
-        return [bytes(page[self.offset:self.offset + self.width]) for page in self.pages[:self.height // 8]]
+        return [bytes(page[self.offset : self.offset + self.width]) for page in self.pages[: self.height // 8]]
 
     def image(self) -> Image.Image:
         """The visible RAM as a mode "1" image (as luma's device frame, before any rotation)."""
@@ -267,8 +291,14 @@ def ram_for(driver: str, width: int = 128, height: int = 64, *, address: int = 0
     raise WireError(f"no I2C decoder for display driver {driver!r}; decoders: ssd1306 family, sh1106")
 
 
-def decode_i2c(writes: Iterable[tuple[int, bytes | Sequence[int]]], driver: str = "ssd1306",
-               width: int = 128, height: int = 64, *, address: int = 0x3C) -> Image.Image:
+def decode_i2c(
+    writes: Iterable[tuple[int, bytes | Sequence[int]]],
+    driver: str = "ssd1306",
+    width: int = 128,
+    height: int = 64,
+    *,
+    address: int = 0x3C,
+) -> Image.Image:
     """The image a display shows after `writes` (address, bytes with the control byte first), as
     an I2C sniffer or logic analyser decodes them."""
     ram = ram_for(driver, width, height, address=address)

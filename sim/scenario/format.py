@@ -31,15 +31,25 @@ DEFAULT_SEED = 0  # scenarios are reproducible unless they script every roll the
 COLOUR_NAMES: dict[str, tuple[int, int, int]] = dict(PLAYER_COLOURS) | {"off": (0, 0, 0)}
 
 ACTIONS: dict[str, frozenset[str]] = {  # each step's one action key, and the keys it may add
-    "press": frozenset(), "release": frozenset(), "tap": frozenset({"times"}),
-    "hold": frozenset({"seconds", "times"}), "bounce": frozenset({"edges", "times"}),
-    "dice": frozenset(), "wait": frozenset(), "settle": frozenset(), "expect": frozenset(),
+    "press": frozenset(),
+    "release": frozenset(),
+    "tap": frozenset({"times"}),
+    "hold": frozenset({"seconds", "times"}),
+    "bounce": frozenset({"edges", "times"}),
+    "dice": frozenset(),
+    "wait": frozenset(),
+    "settle": frozenset(),
+    "expect": frozenset(),
     "mash": frozenset({"seed", "buttons"}),
 }
 HEADER_KEYS = ("name", "description", "seed", "board", "dice", "step")
 EXPECT_KINDS: dict[str, frozenset[str]] = {  # an expectation's main key, and the keys it may add
-    "led": frozenset({"colour"}), "text": frozenset(), "image_sha": frozenset(),
-    "state": frozenset({"equals", "none"}), "menu": frozenset(), "replays": frozenset(),
+    "led": frozenset({"colour"}),
+    "text": frozenset(),
+    "image_sha": frozenset(),
+    "state": frozenset({"equals", "none"}),
+    "menu": frozenset(),
+    "replays": frozenset(),
 }
 _STEP_HEADER = re.compile(r"^\s*\[\[\s*step\s*\]\]\s*(#.*)?$")
 
@@ -68,6 +78,7 @@ class BoardDriver(Protocol):
 
 
 # --- the parsed scenario ----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Expectation:
@@ -128,6 +139,7 @@ class Scenario:
 
 
 # --- parsing ----------------------------------------------------------------------------------
+
 
 class _StepReader:
     """Reads one step's keys; `fail` builds the error naming the file, step, line and key."""
@@ -201,7 +213,8 @@ def parse_scenario(text: str, path: Path) -> Scenario:
         for step in steps:
             if step.action == "dice":
                 raise _StepReader(path, step.number, lines[step.number - 1], {"dice": True}).fail(
-                    "dice", 'dice steps need dice = "scripted" in the header (else the seed rolls the dice)')
+                    "dice", 'dice steps need dice = "scripted" in the header (else the seed rolls the dice)'
+                )
     board_path = (path.parent / board) if board is not None else None
     return Scenario(path, name, description, seed, board_path, dice == "scripted", steps)
 
@@ -244,8 +257,9 @@ def _parse_step(reader: _StepReader) -> Step:
     if not actions:
         raise reader.fail(next(iter(data), "?"), f"a step needs one of {', '.join(ACTIONS)}")
     if len(actions) > 1:
-        raise reader.fail(actions[1], f"a step does one thing, and this one already has '{actions[0]}'; "
-                                      "make it a step of its own")
+        raise reader.fail(
+            actions[1], f"a step does one thing, and this one already has '{actions[0]}'; make it a step of its own"
+        )
     action = actions[0]
     for key in data:
         if key != action and key not in ACTIONS[action]:
@@ -279,8 +293,9 @@ def _parse_step(reader: _StepReader) -> Step:
         return make(count=count, seed=seed, buttons=names)
     tables = value if isinstance(value, list) else [value]
     if not tables or not all(isinstance(t, dict) for t in tables):
-        raise reader.fail(action, f"expected a table such as {{ text = \"press ROLL\" }} (or a list of them), "
-                                  f"got {_show(value)}")
+        raise reader.fail(
+            action, f'expected a table such as {{ text = "press ROLL" }} (or a list of them), got {_show(value)}'
+        )
     return make(expectations=tuple(_parse_expectation(reader, t) for t in tables))
 
 
@@ -321,8 +336,9 @@ def _parse_expectation(reader: _StepReader, table: Mapping[str, Any]) -> Expecta
         if key not in EXPECT_KINDS and not any(key in options for options in EXPECT_KINDS.values()):
             raise reader.fail(f"expect.{key}", f"unknown key; an expectation is one of {', '.join(EXPECT_KINDS)}")
     if len(kinds) != 1:
-        raise reader.fail("expect", f"an expectation names exactly one of {', '.join(EXPECT_KINDS)}, "
-                                    f"got {', '.join(kinds) or 'none'}")
+        raise reader.fail(
+            "expect", f"an expectation names exactly one of {', '.join(EXPECT_KINDS)}, got {', '.join(kinds) or 'none'}"
+        )
     kind = kinds[0]
     for key in table:
         if key != kind and key not in EXPECT_KINDS[kind]:
@@ -334,8 +350,11 @@ def _parse_expectation(reader: _StepReader, table: Mapping[str, Any]) -> Expecta
         return Expectation(kind)
     if kind == "led":
         if not isinstance(value, str) or value not in set(cell_names()):
-            raise reader.fail("expect.led", f"unknown LED cell {_show(value)}; cells are track.0-21, ladder.0-5, "
-                                            "grid.ROW.FIELD, dice.DIE.PIP, seat.0-5")
+            raise reader.fail(
+                "expect.led",
+                f"unknown LED cell {_show(value)}; cells are track.0-21, ladder.0-5, "
+                "grid.ROW.FIELD, dice.DIE.PIP, seat.0-5",
+            )
         if "colour" not in table:
             raise reader.fail("expect.colour", "an led expectation needs colour = [r, g, b] (or a colour name)")
         return Expectation(kind, value, _parse_colours(reader, table["colour"]))
@@ -371,8 +390,7 @@ def _parse_colour(reader: _StepReader, value: Any) -> tuple[int, int, int]:
         if value not in COLOUR_NAMES:
             raise reader.fail("expect.colour", f"unknown colour {value!r}; names are {', '.join(COLOUR_NAMES)}")
         return COLOUR_NAMES[value]
-    if (isinstance(value, list) and len(value) == 3
-            and all(type(c) is int and 0 <= c <= 255 for c in value)):
+    if isinstance(value, list) and len(value) == 3 and all(type(c) is int and 0 <= c <= 255 for c in value):
         return (value[0], value[1], value[2])
     raise reader.fail("expect.colour", f"expected [r, g, b] with 0-255 each, or a colour name, got {_show(value)}")
 

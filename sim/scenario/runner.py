@@ -126,7 +126,9 @@ class Runner:
             return None if colour in e.value else str(colour)
         if e.kind == "text":
             texts = d.screen_text()
-            return None if any(e.target in line for line in texts) else " | ".join(map(_show, texts)) or "a blank display"
+            return (
+                None if any(e.target in line for line in texts) else " | ".join(map(_show, texts)) or "a blank display"
+            )
         if e.kind == "image_sha":
             checksum = d.image_checksum()
             return None if checksum == e.target else checksum or "no image"
@@ -156,8 +158,9 @@ class Runner:
             try:
                 act()
             except Exception as exc:  # the finding: say which action broke the board
-                raise StepFailed(f"no exception during mash action {n} ({what}), "
-                                 f"got {type(exc).__name__}: {exc}") from exc
+                raise StepFailed(
+                    f"no exception during mash action {n} ({what}), got {type(exc).__name__}: {exc}"
+                ) from exc
             now = self.driver.state("problems")
             if len(now) > problems:
                 raise StepFailed(f"no refused step during mash action {n} ({what}), got {_show(now[problems:])}")
@@ -211,8 +214,9 @@ def replay_problem(record: Any, *, required: bool = True) -> str | None:
     return None
 
 
-def run_scenario(scenario: Scenario, driver: BoardDriver, *, hold_s: float = HOLD_S,
-                 out: TextIO | None = None) -> ScenarioResult:
+def run_scenario(
+    scenario: Scenario, driver: BoardDriver, *, hold_s: float = HOLD_S, out: TextIO | None = None
+) -> ScenarioResult:
     """Run every step in order; stop at the first failed expectation (or an exception from the
     board), print `FAIL step N (line L): …` and the summary line."""
     out = out if out is not None else sys.stdout
@@ -234,10 +238,16 @@ def run_scenario(scenario: Scenario, driver: BoardDriver, *, hold_s: float = HOL
     return result
 
 
-def run_scenario_file(path: str | Path, *, board_file: str | Path | None = None,
-                      screenshot: str | Path | None = None, state_dir: str | Path | None = None,
-                      out: TextIO | None = None, display_image: str | Path | None = None,
-                      language: str | None = None) -> int:
+def run_scenario_file(
+    path: str | Path,
+    *,
+    board_file: str | Path | None = None,
+    screenshot: str | Path | None = None,
+    state_dir: str | Path | None = None,
+    out: TextIO | None = None,
+    display_image: str | Path | None = None,
+    language: str | None = None,
+) -> int:
     """`xtraboard sim --headless --scenario FILE`: 0 passed, 1 failed, 2 invalid file.
     `board_file` (the command line's --board) wins over the scenario's `board`; `screenshot`
     (the board's picture) and `display_image` (the display's pixels 1:1) are written at the end."""

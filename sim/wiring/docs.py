@@ -80,8 +80,10 @@ def display_part(board: BoardConfig) -> str:
     width_mm, height_mm = display.size_mm
     inches = math.hypot(width_mm, height_mm) / 25.4
     greys = ", 16 greys" if display.mode == "L" else ""
-    return (f"{display.driver.upper()} {display.width}×{display.height}{greys}, {inches:.2f}″ "
-            f"(active area {width_mm:g} × {height_mm:g} mm)")
+    return (
+        f"{display.driver.upper()} {display.width}×{display.height}{greys}, {inches:.2f}″ "
+        f"(active area {width_mm:g} × {height_mm:g} mm)"
+    )
 
 
 def header_pin(bcm: int) -> int:
@@ -127,24 +129,37 @@ def connections(board: BoardConfig) -> list[Wire]:
         signals = [("SDA", 2, "OLED SDA"), ("SCL", 3, "OLED SCL")]
     else:
         mosi, sclk = SPI_DATA_PINS[display.port]
-        signals = [("DIN", mosi, f"OLED DIN (SPI{display.port} MOSI)"), ("CLK", sclk, f"OLED CLK (SPI{display.port} SCLK)"),
-                   ("CS", _spi_line(display.cs_pin, "display.device"), f"OLED CS (SPI{display.port} CE{display.device})")]
-        signals += [("DC", _spi_line(display.dc_pin, "display.dc_pin"), "OLED DC"),
-                    ("RES", _spi_line(display.reset_pin, "display.reset_pin"), "OLED RES (reset)")]
+        signals = [
+            ("DIN", mosi, f"OLED DIN (SPI{display.port} MOSI)"),
+            ("CLK", sclk, f"OLED CLK (SPI{display.port} SCLK)"),
+            ("CS", _spi_line(display.cs_pin, "display.device"), f"OLED CS (SPI{display.port} CE{display.device})"),
+        ]
+        signals += [
+            ("DC", _spi_line(display.dc_pin, "display.dc_pin"), "OLED DC"),
+            ("RES", _spi_line(display.reset_pin, "display.reset_pin"), "OLED RES (reset)"),
+        ]
     rows = [row(header_pin(signals[0][1])), row(header_pin(signals[1][1]))]
     wires.append(Wire(free("3V3", rows, LEFT), "display", "VCC", "OLED VCC (3.3 V)"))
     wires += [Wire(header_pin(bcm), "display", terminal, text) for terminal, bcm, text in signals]
     wires.append(Wire(free("GND", rows, LEFT), "display", "GND", "OLED GND"))
 
     data = header_pin(board.leds.pin)
-    wires.append(Wire(data, "leds", "DATA", "LED data: 74AHCT125 1A (chip pin 2); its 1Y (pin 3) → 330 Ω → DIN of LED 0"))
-    wires.append(Wire(free("5V", [0], RIGHT), "leds", "5V", "+5 V of the supply (also 74AHCT125 VCC and the LED chain's 5 V)"))
-    wires.append(Wire(free("GND", [0], RIGHT), "leds", "GND", "− of the supply: the common ground (LED chain, 74AHCT125)"))
+    wires.append(
+        Wire(data, "leds", "DATA", "LED data: 74AHCT125 1A (chip pin 2); its 1Y (pin 3) → 330 Ω → DIN of LED 0")
+    )
+    wires.append(
+        Wire(free("5V", [0], RIGHT), "leds", "5V", "+5 V of the supply (also 74AHCT125 VCC and the LED chain's 5 V)")
+    )
+    wires.append(
+        Wire(free("GND", [0], RIGHT), "leds", "GND", "− of the supply: the common ground (LED chain, 74AHCT125)")
+    )
 
     buttons = button_pins(board)
     back_to = "GND" if board.buttons.pull_up else "3V3"
     for name, pin in buttons.items():
-        wires.append(Wire(header_pin(pin), f"button:{name}", name.upper(), f"{button_title(name)}, other side to {back_to}"))
+        wires.append(
+            Wire(header_pin(pin), f"button:{name}", name.upper(), f"{button_title(name)}, other side to {back_to}")
+        )
     returns: list[int] = []
     for on in (LEFT, RIGHT):
         names = [name for name, pin in buttons.items() if side(header_pin(pin)) == on]
@@ -253,7 +268,9 @@ def parts_section(board: BoardConfig) -> str:
     if board.buttons.tilt is not None:
         rows.append(("1", "tilt / shake switch (ball type)", f"optional, on GPIO{board.buttons.tilt}; rolls like ROLL"))
     if board.buzzer is not None:
-        rows.append(("1", "passive piezo buzzer, 3–5 V (e.g. 12 mm)", f"optional, on GPIO{board.buzzer.pin}: the sound cues"))
+        rows.append(
+            ("1", "passive piezo buzzer, 3–5 V (e.g. 12 mm)", f"optional, on GPIO{board.buzzer.pin}: the sound cues")
+        )
     rows += [
         ("1", f"OLED module {display_part(board)}, {display.interface.upper()}", display_bus(board)),
         ("1", "74AHCT125 quad buffer (3.3 V → 5 V level shifter)", "74HCT125 also works"),
@@ -299,7 +316,9 @@ def update_docs(board: BoardConfig, directory: Path) -> list[Path]:
         try:
             old = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise ConfigError(f"{path}: cannot read ({exc.strerror or exc}); expected the doc with generated sections") from exc
+            raise ConfigError(
+                f"{path}: cannot read ({exc.strerror or exc}); expected the doc with generated sections"
+            ) from exc
         new = replace_sections(old, sections, path)
         if new != old:
             path.write_text(new, encoding="utf-8")

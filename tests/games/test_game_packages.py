@@ -47,10 +47,12 @@ def test_spec_and_rules_import_nothing_from_the_display(package: str, module: st
 
 def test_importing_every_game_loads_no_display_module() -> None:
     """In a fresh interpreter: the packages and their engines load, and nothing of the display."""
-    code = ("import importlib, sys\n"
-            f"for package in {list(BUILTIN)!r}:\n"
-            "    importlib.import_module(package + '.rules'); importlib.import_module(package).SPEC\n"
-            "print('\\n'.join(sorted(sys.modules)))")
+    code = (
+        "import importlib, sys\n"
+        f"for package in {list(BUILTIN)!r}:\n"
+        "    importlib.import_module(package + '.rules'); importlib.import_module(package).SPEC\n"
+        "print('\\n'.join(sorted(sys.modules)))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     modules = loaded.stdout.split()
     assert all(f"{package}.rules" in modules for package in BUILTIN)

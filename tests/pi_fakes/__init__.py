@@ -79,8 +79,12 @@ class FakePi:
     def modules(self, *, gpio: bool = True) -> dict[str, types.ModuleType]:
         """The doubles by module name; `gpio=False` leaves `RPi` out (as on a Pi without rpi-lgpio)."""
         busio = _busio_module(self)
-        modules = {"smbus2": _smbus2_module(self), "spidev": _spidev_module(self), "busio": busio,
-                   "board": _board_module(busio)}
+        modules = {
+            "smbus2": _smbus2_module(self),
+            "spidev": _spidev_module(self),
+            "busio": busio,
+            "board": _board_module(busio),
+        }
         if gpio:
             rpi = types.ModuleType("RPi")
             rpi.__path__ = []  # a package, as the real one
@@ -116,8 +120,11 @@ class FakePi:
     # --- reading what was sent ------------------------------------------------------------------
     def i2c_writes(self, address: int | None = None) -> list[tuple[int, bytes]]:
         """Every I2C write as (address, bytes after the address), control byte first."""
-        return [(event["address"], bytes(event["data"])) for event in self.events("i2c")
-                if address is None or event["address"] == address]
+        return [
+            (event["address"], bytes(event["data"]))
+            for event in self.events("i2c")
+            if address is None or event["address"] == address
+        ]
 
     def spi_transfers(self, dc_pin: int, port: int | None = None) -> list[tuple[int, bytes]]:
         """Every spidev write as (the DC line's level when it was clocked out, bytes)."""
@@ -310,8 +317,13 @@ class RecordingGPIO(types.ModuleType):
             self.levels[channel] = 1 if pull_up_down == self._fake.PUD_UP else 0
         elif initial is not None:
             self.levels[channel] = 1 if initial else 0
-        self._pi.record("gpio.setup", pin=channel, direction="in" if direction == self._fake.IN else "out",
-                        pull=pull_up_down, initial=initial)
+        self._pi.record(
+            "gpio.setup",
+            pin=channel,
+            direction="in" if direction == self._fake.IN else "out",
+            pull=pull_up_down,
+            initial=initial,
+        )
 
     def output(self, channel: int, level: int) -> None:
         self._fake.output(channel, level)
@@ -324,8 +336,9 @@ class RecordingGPIO(types.ModuleType):
     def gpio_function(self, channel: int) -> int:  # fake-rpi says OUT for every pin
         return self.functions.get(channel, self._fake.IN)
 
-    def add_event_detect(self, channel: int, edge: int, callback: Callable[[int], None] | None = None,
-                         bouncetime: int | None = None) -> None:
+    def add_event_detect(
+        self, channel: int, edge: int, callback: Callable[[int], None] | None = None, bouncetime: int | None = None
+    ) -> None:
         if callback is not None:
             self.callbacks[channel] = callback
         self._pi.record("gpio.add_event_detect", pin=channel, edge=edge)
@@ -435,8 +448,10 @@ def _board_module(busio: types.ModuleType) -> types.ModuleType:
 def sitecustomize_source(root: Path) -> str:
     """A `sitecustomize.py` that stands the Pi in for the process it starts in (put its folder
     on PYTHONPATH and the settings in $XTRABOARD_FAKE_PI)."""
-    return (f"import sys\nsys.path.insert(0, {str(root)!r})\n"
-            "from tests.pi_fakes import start_from_environment\nstart_from_environment()\n")
+    return (
+        f"import sys\nsys.path.insert(0, {str(root)!r})\n"
+        "from tests.pi_fakes import start_from_environment\nstart_from_environment()\n"
+    )
 
 
 def start_from_environment() -> FakePi | None:
@@ -446,9 +461,11 @@ def start_from_environment() -> FakePi | None:
     if not settings:
         return None
     options = json.loads(settings)
-    pi = FakePi(i2c={int(bus): addresses for bus, addresses in options.get("i2c", {"1": [0x3C]}).items()},
-                spi=[tuple(device) for device in options.get("spi", [[0, 0], [0, 1]])],
-                record_to=Path(options["record"]))
+    pi = FakePi(
+        i2c={int(bus): addresses for bus, addresses in options.get("i2c", {"1": [0x3C]}).items()},
+        spi=[tuple(device) for device in options.get("spi", [[0, 0], [0, 1]])],
+        record_to=Path(options["record"]),
+    )
     pi.install(gpio=options.get("gpio", True))
     record_mock_pwm(pi)
     if options.get("pins"):

@@ -14,8 +14,11 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     Extra,
     view="firmware.games.extra.screens:VIEW",
-    bots={"easy": "firmware.games.extra.bots:easy", "medium": "firmware.games.extra.bots:medium",
-          "strong": "firmware.games.extra.bots:strong"},
+    bots={
+        "easy": "firmware.games.extra.bots:easy",
+        "medium": "firmware.games.extra.bots:medium",
+        "strong": "firmware.games.extra.bots:strong",
+    },
     hint="firmware.games.extra.bots:hint_reason",
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),
     seat_options=("kids",),

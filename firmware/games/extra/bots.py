@@ -32,8 +32,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from firmware.games.extra.model import (_SIZE, LOOKAHEAD, MAX_OTHERS, MEDIUM, OFFER, STRONG, Joint, Numbers, Table, groups,
-                                        remaining_rolls, row_value)
+from firmware.games.extra.model import (
+    _SIZE,
+    LOOKAHEAD,
+    MAX_OTHERS,
+    MEDIUM,
+    OFFER,
+    STRONG,
+    Joint,
+    Numbers,
+    Table,
+    groups,
+    remaining_rolls,
+    row_value,
+)
 from firmware.games.extra.rules import COLUMN_SIZES, WALLS
 from firmware.i18n import _
 
@@ -52,8 +64,13 @@ def _row_chances(crosses: list[int], params: dict[str, float]) -> list[float]:
     return [min(OFFER[i], share * w / total) if w else 0.0 for i, w in enumerate(weights)]
 
 
-def sheet_value(crosses: list[int], room: tuple[int, ...], params: dict[str, float],
-                table: dict[tuple[int, int, int, int, int], float] | None = None, owned: tuple[int, ...] = ()) -> float:
+def sheet_value(
+    crosses: list[int],
+    room: tuple[int, ...],
+    params: dict[str, float],
+    table: dict[tuple[int, int, int, int, int], float] | None = None,
+    owned: tuple[int, ...] = (),
+) -> float:
     """Expected final total of a sheet: rows `crosses`, EXTRA columns with `room` boxes left,
     EXTRA numbers `owned` (ascending). With a `table` (row, crosses, rolls to come, other rows
     in play, the row's group under the numbers owned) → expected final row score (learnt from
@@ -88,17 +105,25 @@ def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
     return tuple(room)
 
 
-def _decide(game: Any, decisions: list[Any], params: dict[str, float],
-            table: dict[tuple[int, int, int, int, int], float] | None = None,
-            numbers: dict[tuple[int, ...], float] | None = None) -> Any:
+def _decide(
+    game: Any,
+    decisions: list[Any],
+    params: dict[str, float],
+    table: dict[tuple[int, int, int, int, int], float] | None = None,
+    numbers: dict[tuple[int, ...], float] | None = None,
+) -> Any:
     """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
     best sheet value; each distinct effect is judged once."""
     return _scored(game, decisions, params, table, numbers)[0]
 
 
-def _scored(game: Any, decisions: list[Any], params: dict[str, float],
-            table: dict[tuple[int, int, int, int, int], float] | None = None,
-            numbers: dict[tuple[int, ...], float] | None = None) -> tuple[Any, float]:
+def _scored(
+    game: Any,
+    decisions: list[Any],
+    params: dict[str, float],
+    table: dict[tuple[int, int, int, int, int], float] | None = None,
+    numbers: dict[tuple[int, ...], float] | None = None,
+) -> tuple[Any, float]:
     """`_decide`'s choice and the sheet value it leads to."""
     player = game.undecided[0]
     sheet = game.sheets[player]
@@ -144,8 +169,14 @@ def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     return search(game, decisions, TABLE, NUMBERS, joint=JOINT)
 
 
-def search(game: Any, decisions: list[Any], table: Table, numbers_table: Numbers, lookahead: int = LOOKAHEAD,
-           joint: Joint | None = None) -> Any:
+def search(
+    game: Any,
+    decisions: list[Any],
+    table: Table,
+    numbers_table: Numbers,
+    lookahead: int = LOOKAHEAD,
+    joint: Joint | None = None,
+) -> Any:
     """`strong` with the given row, EXTRA-numbers and joint-correction tables (the table script
     plays with it)."""
     from firmware.games.extra.search import Position

@@ -34,7 +34,7 @@ def _offer_probabilities() -> tuple[float, ...]:
         found = {roll[a] + roll[b] for a in range(5) for b in range(a + 1, 5)}
         for s in found:
             hits[s - 2] += 1
-    return tuple(h / 6 ** 5 for h in hits)
+    return tuple(h / 6**5 for h in hits)
 
 
 OFFER = _offer_probabilities()
@@ -89,7 +89,7 @@ def row_value(index: int, crosses: int, rolls: int, p_key: int) -> float:
     p = p_key / 100
     value = 0.0
     for k in range(rolls + 1):
-        chance = comb(rolls, k) * p ** k * (1 - p) ** (rolls - k)
+        chance = comb(rolls, k) * p**k * (1 - p) ** (rolls - k)
         value += chance * row_score(total, min(size, crosses + k))
     return value
 
@@ -118,5 +118,5 @@ def groups(owned: tuple[int, ...]) -> tuple[int, ...]:
             ways //= factorial(faces.count(face))
         for s in found:
             hits[s - 2] += ways
-    ratios = (h / 6 ** 5 / offer for h, offer in zip(hits, OFFER))
+    ratios = (h / 6**5 / offer for h, offer in zip(hits, OFFER))
     return tuple(1 if r < 0.86 else 2 if r < 0.95 else 3 for r in ratios)

@@ -26,9 +26,7 @@ SUMS: tuple[int, ...] = tuple(range(2, 13))
 POINTS: Mapping[int, int] = MappingProxyType(
     {2: 100, 3: 70, 4: 60, 5: 50, 6: 40, 7: 30, 8: 40, 9: 50, 10: 60, 11: 70, 12: 100}
 )
-WALLS: Mapping[int, int] = MappingProxyType(
-    {2: 3, 3: 3, 4: 4, 5: 5, 6: 7, 7: 7, 8: 7, 9: 5, 10: 4, 11: 3, 12: 3}
-)
+WALLS: Mapping[int, int] = MappingProxyType({2: 3, 3: 3, 4: 4, 5: 5, 6: 7, 7: 7, 8: 7, 9: 5, 10: 4, 11: 3, 12: 3})
 FACTORS: tuple[int, ...] = (0, 1, 2, 3, 5, 7)
 ROW_SIZES: Mapping[int, int] = MappingProxyType({s: WALLS[s] + len(FACTORS) for s in SUMS})
 COLUMN_SIZES: tuple[int, ...] = (7, 8, 9)
@@ -84,7 +82,9 @@ def row_score(total: int, crosses: int) -> int:
     if crosses == 0:
         return 0
     if not 0 < crosses <= ROW_SIZES[total]:
-        raise IllegalStepError(N_("sheet: row {row} has {size} boxes, not {n} crosses"), row=total, size=ROW_SIZES[total], n=crosses)
+        raise IllegalStepError(
+            N_("sheet: row {row} has {size} boxes, not {n} crosses"), row=total, size=ROW_SIZES[total], n=crosses
+        )
     wall = WALLS[total]
     if crosses <= wall:
         return WALL_SCORE
@@ -129,19 +129,30 @@ class Sheet:
             if total not in ROW_SIZES:
                 raise IllegalStepError(N_("sheet: there is no row {row!r} (rows are 2 to 12)"), row=total)
             if type(count) is not int or not 0 <= count <= ROW_SIZES[total]:
-                raise IllegalStepError(N_("sheet: row {row} has {size} boxes, {n!r} crosses do not fit"), row=total, size=ROW_SIZES[total], n=count)
+                raise IllegalStepError(
+                    N_("sheet: row {row} has {size} boxes, {n!r} crosses do not fit"),
+                    row=total,
+                    size=ROW_SIZES[total],
+                    n=count,
+                )
             sheet._crosses[total - 2] = count
         if len(numbers) != len(COLUMN_SIZES) or len(column_crosses) != len(COLUMN_SIZES):
             raise IllegalStepError(N_("sheet: the EXTRA table has exactly 3 columns"))
         owned = [n for n in numbers if n is not None]
         if any(n not in FACES for n in owned) or len(set(owned)) != len(owned):
-            raise IllegalStepError(N_("sheet: EXTRA numbers must be different die faces 1-6, not {numbers}"), numbers=list(numbers))
+            raise IllegalStepError(
+                N_("sheet: EXTRA numbers must be different die faces 1-6, not {numbers}"), numbers=list(numbers)
+            )
         for column, (number, count) in enumerate(zip(numbers, column_crosses)):
             size = COLUMN_SIZES[column]
             if type(count) is not int or not 0 <= count <= size or (number is None and count):
                 raise IllegalStepError(
                     N_("sheet: column {column} ({size} boxes, number {number}) cannot hold {n!r} crosses"),
-                    column=column, size=size, number=number, n=count)
+                    column=column,
+                    size=size,
+                    number=number,
+                    n=count,
+                )
             sheet._numbers[column] = number
             sheet._column_crosses[column] = count
             if count == size:
@@ -225,7 +236,10 @@ class Sheet:
         if not isinstance(other, Sheet):
             return NotImplemented
         return (self._crosses, self._numbers, self._column_crosses) == (
-            other._crosses, other._numbers, other._column_crosses)
+            other._crosses,
+            other._numbers,
+            other._column_crosses,
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable (by the engine)
 
@@ -304,8 +318,12 @@ def _roll_terms() -> tuple[tuple[int, ...], ...]:
     sum of its five dice's terms, less 2 in each row byte."""
     terms = []
     for die in range(DICE_COUNT):
-        pairs = sum(1 << 8 * (2 * n + k) for n, split in enumerate(_FREE_RIDE_SPLITS)
-                    for k, pair in enumerate(split) if die in pair)
+        pairs = sum(
+            1 << 8 * (2 * n + k)
+            for n, split in enumerate(_FREE_RIDE_SPLITS)
+            for k, pair in enumerate(split)
+            if die in pair
+        )
         by_face = [0]
         for face in FACES:
             shown = sum(1 << die << 8 * faces for faces in range(_SHOWN_SETS) if faces >> face - 1 & 1)
@@ -334,8 +352,9 @@ def _roll_table(faces: tuple[int, ...]) -> bytes:
     table = _TABLES.get(faces)
     if table is None:
         a, b, c, d, e = faces
-        table = _TABLES[faces] = (_TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e]
-                                  - _TWOS).to_bytes(_TABLE_SIZE, "little")
+        table = _TABLES[faces] = (
+            _TERMS[0][a] + _TERMS[1][b] + _TERMS[2][c] + _TERMS[3][d] + _TERMS[4][e] - _TWOS
+        ).to_bytes(_TABLE_SIZE, "little")
     return table
 
 
@@ -367,8 +386,11 @@ def _legal_for(player: int, shown: int, free: int) -> _Offered:
 
 def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
-    if not (isinstance(pairs, tuple) and len(pairs) == 2
-            and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)):
+    if not (
+        isinstance(pairs, tuple)
+        and len(pairs) == 2
+        and all(isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) for p in pairs)
+    ):
         return Text(N_("pairs must be two pairs of dice indices, not {pairs!r}"), pairs=pairs)
     used = {*pairs[0], *pairs[1]}
     if any(not 0 <= i < DICE_COUNT for i in used):
@@ -376,7 +398,11 @@ def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
     if len(used) != 4:
         return Text(N_("pairs {pairs} must use four different dice"), pairs=[list(p) for p in pairs])
     if extra in used:
-        return Text(N_("pairs {pairs}: the extra die {extra} cannot also be in a pair"), pairs=[list(p) for p in pairs], extra=extra)
+        return Text(
+            N_("pairs {pairs}: the extra die {extra} cannot also be in a pair"),
+            pairs=[list(p) for p in pairs],
+            extra=extra,
+        )
     return None
 
 
@@ -432,8 +458,17 @@ class Extra(Game):
             return (self._events, tuple(self._undecided), self.faces, self.rolls)
         player = self._undecided[0]  # a Choice for someone else is refused before any change
         sheet = self.sheets[player]
-        return (self._events, tuple(self._undecided), tuple(self._in_game), self.roller, player,
-                tuple(sheet._crosses), tuple(sheet._numbers), tuple(sheet._column_crosses), sheet._ended)
+        return (
+            self._events,
+            tuple(self._undecided),
+            tuple(self._in_game),
+            self.roller,
+            player,
+            tuple(sheet._crosses),
+            tuple(sheet._numbers),
+            tuple(sheet._column_crosses),
+            sheet._ended,
+        )
 
     def _restore(self, record: Any) -> None:
         self._offered = None
@@ -614,8 +649,9 @@ class Extra(Game):
                             in_game = tuple(self._in_game)
                             self._in_game.remove(player)
                 # (a deciding player's sheet has not ended: they would not be in the game)
-                self._undo_stack.append((self._events, player, first, second, column, number, cross, in_game,
-                                         self.roller))
+                self._undo_stack.append(
+                    (self._events, player, first, second, column, number, cross, in_game, self.roller)
+                )
                 undecided = self._undecided
                 del undecided[0]
                 if not undecided:  # `_next_roller`, inline
@@ -675,7 +711,9 @@ class Extra(Game):
         """The rule `step` breaks, or None; changes nothing."""
         player = self._undecided[0]
         if step.player != player:
-            return Text(N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player)
+            return Text(
+                N_("turn order: player {player} decides now, not player {chosen!r}"), player=player, chosen=step.player
+            )
         faces = cast(tuple[int, ...], self.faces)  # a decision is pending only after a roll
         sheet = self.sheets[player]
         extra, column = step.extra, step.column
@@ -688,25 +726,46 @@ class Extra(Game):
             shown = [i for i, face in enumerate(faces) if face in numbers]
             if shown and extra not in shown:
                 owned = sorted(n for n in numbers if n is not None)
-                return Text(N_("extra die: the roll shows an EXTRA number of {owned}, so the extra die "
-                               "must be one of dice {shown}, not {extra}"), owned=owned, shown=shown, extra=extra)
+                return Text(
+                    N_(
+                        "extra die: the roll shows an EXTRA number of {owned}, so the extra die "
+                        "must be one of dice {shown}, not {extra}"
+                    ),
+                    owned=owned,
+                    shown=shown,
+                    extra=extra,
+                )
             if not shown and extra is not None:
-                return Text(N_("free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"), extra=extra)
+                return Text(
+                    N_("free ride: the roll shows none of the EXTRA numbers, so no extra die (not die {extra})"),
+                    extra=extra,
+                )
         elif extra is None:
-            return Text(N_("free ride: only with three EXTRA numbers; player {player} owns {owned}, so an extra die is needed"),
-                        player=player, owned=sheet.owned)
+            return Text(
+                N_("free ride: only with three EXTRA numbers; player {player} owns {owned}, so an extra die is needed"),
+                player=player,
+                owned=sheet.owned,
+            )
         if extra is not None:
             face = faces[extra]
             owned_column = sheet.column_of(face)
             if owned_column is not None and column is not None:
-                return Text(N_("EXTRA column: {face} is already the EXTRA number of column {column}; give no column"),
-                            face=face, column=owned_column)
+                return Text(
+                    N_("EXTRA column: {face} is already the EXTRA number of column {column}; give no column"),
+                    face=face,
+                    column=owned_column,
+                )
             if owned_column is None:
                 if column is None:
-                    return Text(N_("EXTRA column: {face} becomes a new EXTRA number; choose an empty column"), face=face)
+                    return Text(
+                        N_("EXTRA column: {face} becomes a new EXTRA number; choose an empty column"), face=face
+                    )
                 if numbers[column] is not None:
-                    return Text(N_("EXTRA column: column {column} already holds the EXTRA number {number}"),
-                                column=column, number=numbers[column])
+                    return Text(
+                        N_("EXTRA column: column {column} already holds the EXTRA number {number}"),
+                        column=column,
+                        number=numbers[column],
+                    )
         elif column is not None:
             return Text(N_("EXTRA column: a free ride writes no EXTRA number; give no column"))
         return _pairs_problem(step.pairs, extra)
@@ -753,8 +812,17 @@ class Extra(Game):
                 if column_crosses[column] == COLUMN_SIZES[column]:
                     sheet._ended = True
             if events is not None:
-                events.append({"kind": "extra", "player": player, "die": extra, "face": face,
-                               "column": column, "new": new, "crossed": cross})
+                events.append(
+                    {
+                        "kind": "extra",
+                        "player": player,
+                        "die": extra,
+                        "face": face,
+                        "column": column,
+                        "new": new,
+                        "crossed": cross,
+                    }
+                )
         crosses = sheet._crosses
         for a, b in step.pairs:  # Sheet._cross_row, inline
             index = faces[a] + faces[b] - 2
@@ -814,8 +882,12 @@ class Extra(Game):
         if "roll" in data:
             return parse_roll(data, DICE_COUNT, int)
         if "player" not in data:
-            raise RecordError(Text(N_("an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {keys}"),
-                                   keys=sorted(data)))
+            raise RecordError(
+                Text(
+                    N_("an EXTRA! step needs 'roll' or 'player', 'extra' and 'pairs'; got keys {keys}"),
+                    keys=sorted(data),
+                )
+            )
         player = data["player"]
         if type(player) is not int or player < 0:
             raise RecordError(Text(N_("'player' must be a seat index (integer from 0), not {player!r}"), player=player))
@@ -828,10 +900,19 @@ class Extra(Game):
         if column is not None and (type(column) is not int or not 0 <= column < len(COLUMN_SIZES)):
             raise RecordError(Text(N_("'column' must be 0, 1, 2 or null, not {column!r}"), column=column))
         pairs = data.get("pairs")
-        if not (isinstance(pairs, list) and len(pairs) == 2 and all(
+        if not (
+            isinstance(pairs, list)
+            and len(pairs) == 2
+            and all(
                 isinstance(p, list) and len(p) == 2 and all(type(i) is int and 0 <= i < DICE_COUNT for i in p)
-                for p in pairs)):
-            raise RecordError(Text(N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
-                                   pairs=pairs))
+                for p in pairs
+            )
+        ):
+            raise RecordError(
+                Text(
+                    N_("'pairs' must be two pairs of dice indices 0-4, like [[1, 2], [0, 4]], not {pairs!r}"),
+                    pairs=pairs,
+                )
+            )
         (a, b), (c, d) = pairs
         return Choice(player, extra, column, ((a, b), (c, d)))

@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from firmware.table import Table
 
 
-
-
 # --- options ---------------------------------------------------------------------------------
 def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, ...]:
     """What `choice` does to `sheet`: (extra face, column of a new number, sums crossed).
@@ -137,8 +135,11 @@ def options(app: App, session: Table) -> list[Option]:
     for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
         text = label(sheet, faces, choice)
         pairs = pairs_text(sheet, faces, choice)
-        parts = ((FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
-                 (pairs, pairs), (column, "" if column is None else f">{COLUMN_NAMES[column]}"))
+        parts = (
+            (FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
+            (pairs, pairs),
+            (column, "" if column is None else f">{COLUMN_NAMES[column]}"),
+        )
         made.append(StagedOption(text, choice, parts=parts))
     return made
 
@@ -205,8 +206,11 @@ class StagedChoice(ScreenChoice):
         values = self._values(stage)
         keys = self._keys(self.index)
         wanted = values[(values.index(keys[stage]) + (1 if button == "right" else -1)) % len(values)]
-        group = [i for i in range(len(self.options))
-                 if self._keys(i)[:stage] == keys[:stage] and self._keys(i)[stage] == wanted]
+        group = [
+            i
+            for i in range(len(self.options))
+            if self._keys(i)[:stage] == keys[:stage] and self._keys(i)[stage] == wanted
+        ]
 
         def kept(index: int) -> tuple[bool, ...]:  # the later parts that stay the same, in order
             return tuple(self._keys(index)[s] == keys[s] for s in range(stage + 1, len(keys)))
@@ -336,8 +340,9 @@ def draw_option(canvas: Canvas, layout: SheetLayout, parts: list[str], stage: in
         x += tiny_width(part) + 5
 
 
-def sheet_page(canvas: Canvas, layout: SheetLayout, sheet: Sheet, marks: SheetMarks | None, name: str,
-               status: str) -> None:
+def sheet_page(
+    canvas: Canvas, layout: SheetLayout, sheet: Sheet, marks: SheetMarks | None, name: str, status: str
+) -> None:
     """A whole sheet with whose it is and what goes on: in the header, or (tall) below."""
     if layout.size_class == "tall":
         draw_sheet(canvas, sheet, marks, name[: header_room(layout)])
@@ -397,24 +402,38 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     if shown != home:  # flipping through the sheets
         # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
         # player's game has ended) and "Anna done 2/4" (decided this roll); at most 4 letters.
-        state = (pgettext("EXTRA! sheet", "end") if sheet.ended
-                 else pgettext("EXTRA! sheet", "done") if pending.kind == DECISION and shown not in game.undecided
-                 else "")
+        state = (
+            pgettext("EXTRA! sheet", "end")
+            if sheet.ended
+            else pgettext("EXTRA! sheet", "done")
+            if pending.kind == DECISION and shown not in game.undecided
+            else ""
+        )
         status = f"{state} {shown + 1}/{len(names)}".strip()
     elif pending.kind == ROLL:
         waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
-        status = ("OK" if waits == "ok" else "ROLL" if waits == "roll"
-                  else "rolls" if session.pending_bot() or app.animation is not None else "ROLL")
+        status = (
+            "OK"
+            if waits == "ok"
+            else "ROLL"
+            if waits == "roll"
+            else "rolls"
+            if session.pending_bot() or app.animation is not None
+            else "ROLL"
+        )
     else:
         status = "OK" if app.bot_waits_for() == "ok" else "plays"
     if layout.size_class == "tall":  # room for whole words below the sheet
-        status = {"ROLL": _("press ROLL"), "rolls": _("rolls..."), "plays": _("plays..."),
-                  "OK": _("press OK")}.get(status, status)
+        status = {"ROLL": _("press ROLL"), "rolls": _("rolls..."), "plays": _("plays..."), "OK": _("press OK")}.get(
+            status, status
+        )
     else:  # in the sheet's header: a word of at most 5 letters (ROLL and OK are the buttons' names)
         # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
-        status = {"rolls": pgettext("EXTRA! header", "rolls"),
-                  # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
-                  "plays": pgettext("EXTRA! header", "plays")}.get(status, status)
+        status = {
+            "rolls": pgettext("EXTRA! header", "rolls"),
+            # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
+            "plays": pgettext("EXTRA! header", "plays"),
+        }.get(status, status)
     sheet_page(canvas, layout, sheet, None, names[shown], status)
 
 
@@ -477,13 +496,20 @@ def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Fr
             die_cells(event["die"], event["face"], colour, leds)
             column = event["column"] if event["crossed"] else None
     marks = SheetMarks(Counter(e["sum"] for e in made if e["kind"] == "cross"), column, made=True)
-    frames: list[Frame] = [SheetFrame(0.2, leds, "", player, shown, header)
-                           for shown in (marks, None, marks, None)]
+    frames: list[Frame] = [SheetFrame(0.2, leds, "", player, shown, header) for shown in (marks, None, marks, None)]
     if any(e["kind"] == "ended" for e in events):
-        frames += [SheetFrame(0.3, leds | {f"seat.{player}": lit}, "", player, None,
-                              # Translators: EXTRA!: a sheet's header when that player's game ends.
-                              _("game ends"))
-                   for lit in (OFF, colour, OFF, colour)]
+        frames += [
+            SheetFrame(
+                0.3,
+                leds | {f"seat.{player}": lit},
+                "",
+                player,
+                None,
+                # Translators: EXTRA!: a sheet's header when that player's game ends.
+                _("game ends"),
+            )
+            for lit in (OFF, colour, OFF, colour)
+        ]
     return frames
 
 
@@ -516,8 +542,10 @@ def result_lines(session: Table) -> list[str]:
     scores, winners = result["scores"], result["winners"]
     names = [p.name for p in game.players]
     if len(names) == 1:
-        lines = [_("{name}: {score}").format(name=names[0], score=scores[0]),
-                 _("Won!") if winners else _("Lost (below 0)")]
+        lines = [
+            _("{name}: {score}").format(name=names[0], score=scores[0]),
+            _("Won!") if winners else _("Lost (below 0)"),
+        ]
         if winners and is_solo_record(session):
             lines.append(_("New solo record!"))
         return lines
@@ -553,8 +581,10 @@ def result_pages(session: Table) -> list[ResultPage]:
     sheet, best total first."""
     pages = [standings_page(_("{game}: result").format(game=session.game.title), result_lines(session))]
     for player in final_order(session):
+
         def draw(canvas: Canvas, position: str, player: int = player) -> None:
             draw_final_sheet(canvas, session, player, position)
+
         pages.append(ResultPage(f"sheet {player}", draw))
     return pages
 

@@ -19,7 +19,17 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
 
-from firmware.games.extra.model import MAX_OTHERS, OFFER, STRONG, Joint, Numbers, Table, groups, remaining_rolls, row_value
+from firmware.games.extra.model import (
+    MAX_OTHERS,
+    OFFER,
+    STRONG,
+    Joint,
+    Numbers,
+    Table,
+    groups,
+    remaining_rolls,
+    row_value,
+)
 from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
 
 SIZE = tuple(ROW_SIZES[s] for s in SUMS)
@@ -53,16 +63,21 @@ def _rolls() -> list[tuple[float, dict[int, tuple[tuple[int, int], ...]], tuple[
             ways //= factorial(faces.count(face))
         by_face = _by_face(faces)
         free = tuple(sorted({pair for pairs in by_face.values() for pair in pairs}))
-        table.append((ways / 6 ** 5, by_face, free))
+        table.append((ways / 6**5, by_face, free))
     return table
 
 
 ROLLS = _rolls()
 
 
-def effects(faces: tuple[int, ...], rows: tuple[int, ...], numbers: tuple[Any, ...], kids: bool,
-            by_face: dict[int, tuple[tuple[int, int], ...]] | None = None,
-            free: tuple[tuple[int, int], ...] | None = None) -> list[Effect]:
+def effects(
+    faces: tuple[int, ...],
+    rows: tuple[int, ...],
+    numbers: tuple[Any, ...],
+    kids: bool,
+    by_face: dict[int, tuple[tuple[int, int], ...]] | None = None,
+    free: tuple[tuple[int, int], ...] | None = None,
+) -> list[Effect]:
     """The distinct effects the roll `faces` offers (in the order of the engine's decisions)."""
     if by_face is None:
         by_face = _by_face(faces)
@@ -143,11 +158,31 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group
 class Position:
     """A position's rows and EXTRA table with cached partial sums, to judge many effects fast."""
 
-    __slots__ = ("rows", "numbers", "columns", "kids", "table", "numbers_table", "joint", "room", "active",
-                 "empty", "groups", "_base")
+    __slots__ = (
+        "rows",
+        "numbers",
+        "columns",
+        "kids",
+        "table",
+        "numbers_table",
+        "joint",
+        "room",
+        "active",
+        "empty",
+        "groups",
+        "_base",
+    )
 
-    def __init__(self, rows: tuple[int, ...], numbers: tuple[Any, ...], columns: tuple[int, ...],
-                 kids: bool, table: Table, numbers_table: Numbers, joint: Joint | None = None) -> None:
+    def __init__(
+        self,
+        rows: tuple[int, ...],
+        numbers: tuple[Any, ...],
+        columns: tuple[int, ...],
+        kids: bool,
+        table: Table,
+        numbers_table: Numbers,
+        joint: Joint | None = None,
+    ) -> None:
         self.rows = rows
         self.numbers = numbers
         self.columns = columns
@@ -221,7 +256,7 @@ class Position:
         numbers = self.numbers
         group = self.groups
         if face is not None:
-            numbers = numbers[:new_column] + (face,) + numbers[new_column + 1:]
+            numbers = numbers[:new_column] + (face,) + numbers[new_column + 1 :]
         owned = tuple(sorted(n for n in numbers if n is not None))
         if face is not None:
             group = groups(owned)

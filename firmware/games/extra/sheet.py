@@ -32,14 +32,22 @@ EMPTY, WALL, CROSSED, PREVIEW, END = "empty", "wall", "crossed", "preview", "end
 
 # A 3×4 font for the small sheet: each glyph is four rows of three bits (bit 2 = left).
 MICRO: dict[str, tuple[int, int, int, int]] = {
-    "0": (0b111, 0b101, 0b101, 0b111), "1": (0b010, 0b110, 0b010, 0b111),
-    "2": (0b110, 0b001, 0b010, 0b111), "3": (0b111, 0b011, 0b001, 0b111),
-    "4": (0b101, 0b101, 0b111, 0b001), "5": (0b111, 0b110, 0b001, 0b110),
-    "6": (0b100, 0b111, 0b101, 0b111), "7": (0b111, 0b001, 0b010, 0b010),
-    "8": (0b111, 0b111, 0b101, 0b111), "9": (0b111, 0b101, 0b111, 0b001),
-    "-": (0b000, 0b111, 0b000, 0b000), "+": (0b010, 0b111, 0b010, 0b000),
-    "A": (0b010, 0b101, 0b111, 0b101), "B": (0b110, 0b111, 0b101, 0b110),
-    "C": (0b111, 0b100, 0b100, 0b111), " ": (0, 0, 0, 0),
+    "0": (0b111, 0b101, 0b101, 0b111),
+    "1": (0b010, 0b110, 0b010, 0b111),
+    "2": (0b110, 0b001, 0b010, 0b111),
+    "3": (0b111, 0b011, 0b001, 0b111),
+    "4": (0b101, 0b101, 0b111, 0b001),
+    "5": (0b111, 0b110, 0b001, 0b110),
+    "6": (0b100, 0b111, 0b101, 0b111),
+    "7": (0b111, 0b001, 0b010, 0b010),
+    "8": (0b111, 0b111, 0b101, 0b111),
+    "9": (0b111, 0b101, 0b111, 0b001),
+    "-": (0b000, 0b111, 0b000, 0b000),
+    "+": (0b010, 0b111, 0b010, 0b000),
+    "A": (0b010, 0b101, 0b111, 0b101),
+    "B": (0b110, 0b111, 0b101, 0b110),
+    "C": (0b111, 0b100, 0b100, 0b111),
+    " ": (0, 0, 0, 0),
 }
 
 
@@ -134,8 +142,11 @@ class SheetLayout:
         """Box `index` (0 = leftmost wall box) of row `total`; walls are right-aligned so the
         factor boxes line up as on the paper sheet."""
         block, wall = self.block_of(total), WALLS[total]
-        x = (block.wall_x + (MAX_WALL - wall + index) * self.px if index < wall
-             else block.factor_x + (index - wall) * self.px)
+        x = (
+            block.wall_x + (MAX_WALL - wall + index) * self.px
+            if index < wall
+            else block.factor_x + (index - wall) * self.px
+        )
         y = self.row_y(total)
         return x, y, x + self.box_w - 1, y + self.box_h - 1
 
@@ -191,8 +202,9 @@ def sheet_layout(width: int, height: int) -> SheetLayout:
         bottom = top + rows * py
         column_pitch = max(2, min(py, (bottom - top - text_h - 3) // max(COLUMN_SIZES)))
         total_xy = (right, min(bottom - text_h, height - text_h))
-    return SheetLayout(width, height, kind, px, py, top, font, tuple(made), columns_x, column_pitch,
-                       total_xy, top + rows * py)
+    return SheetLayout(
+        width, height, kind, px, py, top, font, tuple(made), columns_x, column_pitch, total_xy, top + rows * py
+    )
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -282,8 +294,9 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None, na
                 else:
                     font.write(canvas, x, y, score)
         for index in range(ROW_SIZES[total]):
-            style = (PREVIEW if index in marked else CROSSED if index < crosses
-                     else WALL if index < WALLS[total] else EMPTY)
+            style = (
+                PREVIEW if index in marked else CROSSED if index < crosses else WALL if index < WALLS[total] else EMPTY
+            )
             draw_box(canvas, layout.row_box(total, index), style)
     for column, size in enumerate(COLUMN_SIZES):
         number = sheet.numbers[column]
@@ -298,8 +311,15 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None, na
             else:
                 font.write(canvas, x, 0, text)
         for index in range(size):
-            style = (PREVIEW if marked_column and index == marks.column_index(count)
-                     else CROSSED if index < count else END if index == size - 1 else EMPTY)
+            style = (
+                PREVIEW
+                if marked_column and index == marks.column_index(count)
+                else CROSSED
+                if index < count
+                else END
+                if index == size - 1
+                else EMPTY
+            )
             draw_box(canvas, layout.column_box(column, index), style)
     text = str(sheet.total)
     right, y = layout.total_xy
@@ -350,8 +370,9 @@ def focus_geometry(width: int) -> FocusGeometry:
     return FocusGeometry(label_w - 1, label_w + 2, px, width - 1)
 
 
-def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str], stage: int | None,
-               right: str) -> None:
+def draw_focus(
+    canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str], stage: int | None, right: str
+) -> None:
     """What the option under the cursor touches, large: line 0 the option's parts (the one
     LEFT/RIGHT change now inverted) and `right` (e.g. "2/3"); then each row it crosses with its
     crosses before (filled) and to be made (X) and the row's score change; the EXTRA column
@@ -395,8 +416,9 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
         text = str(total)
         canvas.text(geometry.label_right - len(text) * CHAR_WIDTH + 1, y + 1, text)
         for index in range(ROW_SIZES[total]):
-            style = (PREVIEW if index in marked else CROSSED if index < crosses
-                     else WALL if index < WALLS[total] else EMPTY)
+            style = (
+                PREVIEW if index in marked else CROSSED if index < crosses else WALL if index < WALLS[total] else EMPTY
+            )
             draw_box(canvas, geometry.box(y, index, WALLS[total]), style)
         score = f"{change:+d}" if change else "0"
         canvas.text(geometry.score_right - len(score) * CHAR_WIDTH + 1, y + 1, score)
@@ -415,14 +437,26 @@ def draw_focus(canvas: Canvas, sheet: Sheet, marks: SheetMarks, parts: list[str]
         left = len(head) * CHAR_WIDTH + 3
         pitch = min(geometry.px, (canvas.width - left - 3 * CHAR_WIDTH) // COLUMN_SIZES[column])
         for index in range(COLUMN_SIZES[column]):
-            style = (PREVIEW if index == index_marked else CROSSED if index < count
-                     else END if index == COLUMN_SIZES[column] - 1 else EMPTY)
+            style = (
+                PREVIEW
+                if index == index_marked
+                else CROSSED
+                if index < count
+                else END
+                if index == COLUMN_SIZES[column] - 1
+                else EMPTY
+            )
             x0 = left + index * pitch
             draw_box(canvas, (x0, y + 2, x0 + pitch - 2, y + 8), style)
         # Translators: EXTRA!: right of a column's boxes: its last box gets the cross; at most 3 letters.
-        note = (pgettext("EXTRA! column", "end") if index_marked == COLUMN_SIZES[column] - 1
-                # Translators: EXTRA!: right of a column's boxes: a new number goes in; at most 3 letters.
-                else pgettext("EXTRA! column", "new") if marks.number is not None and not marks.cross else "")
+        note = (
+            pgettext("EXTRA! column", "end")
+            if index_marked == COLUMN_SIZES[column] - 1
+            # Translators: EXTRA!: right of a column's boxes: a new number goes in; at most 3 letters.
+            else pgettext("EXTRA! column", "new")
+            if marks.number is not None and not marks.cross
+            else ""
+        )
         if note:
             canvas.text(canvas.width - len(note) * CHAR_WIDTH, y + 1, note)
         line += 1

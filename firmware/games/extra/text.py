@@ -15,13 +15,16 @@ from firmware.ui.gameview import Events
 # words (the board wraps them) and the numbers as they are.
 RULES: tuple[str, ...] = (
     N_("One roll of five dice counts for every player. Each player uses it on their own sheet."),
-    N_("First take one die as your extra die: its number goes into your EXTRA table, where "
-       "you may own up to three numbers. Each time one comes up again, cross its column."),
+    N_(
+        "First take one die as your extra die: its number goes into your EXTRA table, where "
+        "you may own up to three numbers. Each time one comes up again, cross its column."
+    ),
     N_("Own three and the roll shows none of them: a free ride. Pick any four dice."),
-    N_("Split the other four dice into two pairs. Each pair's sum gets a cross in its row, "
-       "2 to 12."),
-    N_("A row scores nothing while its crosses are inside the wall: that costs 200 points. "
-       "Beyond it the row's points count 1, 2, 3, 5 or 7 times."),
+    N_("Split the other four dice into two pairs. Each pair's sum gets a cross in its row, 2 to 12."),
+    N_(
+        "A row scores nothing while its crosses are inside the wall: that costs 200 points. "
+        "Beyond it the row's points count 1, 2, 3, 5 or 7 times."
+    ),
     N_("Your game ends when a column of your EXTRA table is full. The highest total wins."),
 )
 

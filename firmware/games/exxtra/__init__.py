@@ -12,8 +12,11 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     Exxtra,
     view="firmware.games.exxtra.screens:VIEW",
-    bots={"easy": "firmware.games.exxtra.bots:easy", "medium": "firmware.games.exxtra.bots:medium",
-          "strong": "firmware.games.exxtra.bots:strong"},
+    bots={
+        "easy": "firmware.games.exxtra.bots:easy",
+        "medium": "firmware.games.exxtra.bots:medium",
+        "strong": "firmware.games.exxtra.bots:strong",
+    },
     hint="firmware.games.exxtra.bots:hint_reason",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
 )

@@ -43,8 +43,7 @@ def _value(a: str, b: str, first: bool) -> int:
 
 # The 36 equally likely later rolls: (combination value or -1, X count, double advance).
 _LATER = tuple(
-    (_value(a, b, False), (a == "X") + (b == "X"), int(a) if a == b and a != "X" else 0)
-    for a in DIE_A for b in DIE_B
+    (_value(a, b, False), (a == "X") + (b == "X"), int(a) if a == b and a != "X" else 0) for a in DIE_A for b in DIE_B
 )
 
 
@@ -69,8 +68,12 @@ class _View:
         ladder = game.ladder
         self.free = [r == 0 or not ladder[r] for r in range(TOP_RUNG + 1)]
         # (rung, owner, combination value) of the other players' pairs on rungs 1-5
-        self.pairs = [(r, pair.player, int(pair.combination))
-                      for r in range(1, TOP_RUNG + 1) for pair in ladder[r] if pair.player != self.me]
+        self.pairs = [
+            (r, pair.player, int(pair.combination))
+            for r in range(1, TOP_RUNG + 1)
+            for pair in ladder[r]
+            if pair.player != self.me
+        ]
 
 
 def _survival(value: int, rung: int, view: _View, threat: float) -> float:
@@ -105,8 +108,9 @@ def _place_value(view: _View, rung: int, value: int, position: int, threat: floa
 
 
 def _best_place(view: _View, value: int, position: int, threat: float, weigh_leaders: bool) -> tuple[float, int]:
-    return max((_place_value(view, r, value, position, threat, weigh_leaders), -r)
-               for r in range(TOP_RUNG + 1) if view.free[r])
+    return max(
+        (_place_value(view, r, value, position, threat, weigh_leaders), -r) for r in range(TOP_RUNG + 1) if view.free[r]
+    )
 
 
 def reroll_value(view: _View, position: int, threat: float, weigh_leaders: bool) -> float:
@@ -172,13 +176,15 @@ def hint_reason(game: Any, decision: Any) -> str:
         place_worth = _best_place(view, value, position, 1.6, True)[0]
         again = reroll_value(view, position, 1.6, True)
         # Translators: a hint: rolling on is expected to gain {again} spaces, placing {place}.
-        return _("roll on: exp. {again} vs {place} spaces").format(again=fixed(again, sign=True),
-                                                                    place=fixed(place_worth, sign=True))
+        return _("roll on: exp. {again} vs {place} spaces").format(
+            again=fixed(again, sign=True), place=fixed(place_worth, sign=True)
+        )
     safe = _survival(value, decision.rung, view, 1.6)
     worth = _place_value(view, decision.rung, value, position, 1.6, True)
     # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance.
-    return _("rung {rung}: {safe}% safe, exp. {worth} spaces").format(rung=decision.rung, safe=round(safe * 100),
-                                                                      worth=fixed(worth, sign=True))
+    return _("rung {rung}: {safe}% safe, exp. {worth} spaces").format(
+        rung=decision.rung, safe=round(safe * 100), worth=fixed(worth, sign=True)
+    )
 
 
 def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
@@ -194,6 +200,11 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     if not risky and Reroll() in decisions and (game.first_roll or value < combination_value("52")):
         return Reroll()
     # The highest rung whose pairs above it we would not leave stronger than us.
-    best = max(places, key=lambda p: (p.rung if value >= combination_value("42") or p.rung <= 2 else -1,
-                                      len(game.would_remove(p.rung))))
+    best = max(
+        places,
+        key=lambda p: (
+            p.rung if value >= combination_value("42") or p.rung <= 2 else -1,
+            len(game.would_remove(p.rung)),
+        ),
+    )
     return best

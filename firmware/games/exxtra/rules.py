@@ -62,7 +62,9 @@ def _check_faces(faces: Sequence[str]) -> None:
         raise IllegalStepError(N_("an EXXTRA roll is 2 dice (die A, die B), not {n}"), n=len(faces))
     for label, face, die in (("A", faces[0], DIE_A), ("B", faces[1], DIE_B)):
         if face not in die:
-            raise IllegalStepError(N_("die {die} has no face {face!r} (faces: {faces})"), die=label, face=face, faces=list(die))
+            raise IllegalStepError(
+                N_("die {die} has no face {face!r} (faces: {faces})"), die=label, face=face, faces=list(die)
+            )
 
 
 def combination(faces: Sequence[str], first_roll: bool) -> str | None:
@@ -176,15 +178,25 @@ class Exxtra(Game):
         if isinstance(step, Reroll):  # a reroll changes only the roll being decided on
             return (self._faces, self._value, self._events)
         if isinstance(step, Roll):  # faces already checked: a valid roll without doubles
-            a, b = step.faces       # changes only the roll and the roll count
+            a, b = step.faces  # changes only the roll and the roll count
             if a != b and _value_of(a, b, self._rolls == 0) >= 0:
                 return (self._faces, self._value, self._events, self._rolls)
         return self._full_record()
 
     def _full_record(self) -> tuple[Any, ...]:
-        return (self._faces, self._value, self._events, tuple(self._positions), tuple(self._rung_of),
-                tuple(self._placed_value), tuple(self._owner), tuple(self._zero),
-                self._current, self._rolls, self._winner)
+        return (
+            self._faces,
+            self._value,
+            self._events,
+            tuple(self._positions),
+            tuple(self._rung_of),
+            tuple(self._placed_value),
+            tuple(self._owner),
+            tuple(self._zero),
+            self._current,
+            self._rolls,
+            self._winner,
+        )
 
     def _restore(self, record: Any) -> None:
         self._faces, self._value, self._events = record[0], record[1], record[2]
@@ -212,7 +224,12 @@ class Exxtra(Game):
             self._placed_value[player] = value
         elif len(record) > 4:
             (self._positions, self._rung_of, self._placed_value, self._owner, self._zero) = (
-                list(record[3]), list(record[4]), list(record[5]), list(record[6]), list(record[7]))
+                list(record[3]),
+                list(record[4]),
+                list(record[5]),
+                list(record[6]),
+                list(record[7]),
+            )
             self._current, self._rolls, self._winner = record[8], record[9], record[10]
 
     def _copy_into(self, twin: Any) -> None:
@@ -271,12 +288,19 @@ class Exxtra(Game):
                     # What placing can change besides the ladder (see _restore): the player's
                     # old combination, and the next player's dice coming back (rung, place on
                     # rung 0, position before moving up).
-                    self._undo_stack.append((faces, value, self._events, self._rolls, (
-                        player, rung, tuple(owner), values[player], back, index, positions[following])))
+                    self._undo_stack.append(
+                        (
+                            faces,
+                            value,
+                            self._events,
+                            self._rolls,
+                            (player, rung, tuple(owner), values[player], back, index, positions[following]),
+                        )
+                    )
                     self._events = None
                     # _apply_place, _next_turn and _advance inline, without events (the same
                     # rules: a change there is a change here; the fast-path tests compare them)
-                    above = owner[rung + 1:]
+                    above = owner[rung + 1 :]
                     if above and max(above) >= 0:
                         for higher in range(rung + 1, TOP_RUNG + 1):
                             other = owner[higher]
@@ -336,7 +360,8 @@ class Exxtra(Game):
         if decisions is None:  # at most 7**5 ladders (who is on rungs 1–5): built as they come
             places = self._PLACES
             decisions = _LEGAL[owner] = (self._REROLL, places[0]) + tuple(
-                places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0)
+                places[r] for r in range(1, TOP_RUNG + 1) if owner[r] < 0
+            )
         return list(decisions)
 
     def result(self) -> dict[str, Any] | None:
@@ -362,7 +387,9 @@ class Exxtra(Game):
             if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
                 raise RecordError(Text(N_("'rung' must be an integer 0–{top}, not {rung!r}"), top=TOP_RUNG, rung=rung))
             return cls._PLACES[rung]
-        raise RecordError(Text(N_("an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {data!r}"), data=dict(data)))
+        raise RecordError(
+            Text(N_("an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {data!r}"), data=dict(data))
+        )
 
     def _apply(self, step: Any) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).
@@ -444,10 +471,15 @@ class Exxtra(Game):
         self._rolls += 1
         events = self._events
         if events is not None:
-            events.append({
-                "kind": "roll", "player": player, "faces": (a, b),
-                "combination": None if value < 0 else _combination_text(value), "first": first,
-            })
+            events.append(
+                {
+                    "kind": "roll",
+                    "player": player,
+                    "faces": (a, b),
+                    "combination": None if value < 0 else _combination_text(value),
+                    "first": first,
+                }
+            )
         if value < 0:  # an X after the first roll: back one space per X, turn over
             xs = (a == "X") + (b == "X")
             before = self._positions[player]
@@ -470,7 +502,9 @@ class Exxtra(Game):
         if rung > 0 and owner[rung] >= 0:
             raise IllegalStepError(
                 N_("placing: rung {rung} is taken by player {player}; rungs 1–5 hold one pair (rung 0 any number)"),
-                rung=rung, player=owner[rung])
+                rung=rung,
+                player=owner[rung],
+            )
 
     def _apply_place(self, rung: int) -> None:
         """Place the current combination on `rung` (already checked by `_check_place`)."""
@@ -480,15 +514,22 @@ class Exxtra(Game):
         if events is not None:
             events.append({"kind": "place", "player": player, "rung": rung, "combination": _combination_text(value)})
         values = self._placed_value
-        above = owner[rung + 1:]
+        above = owner[rung + 1 :]
         for higher in range(rung + 1, TOP_RUNG + 1) if above and max(above) >= 0 else ():
             other = owner[higher]
             if other >= 0 and values[other] <= value:  # equal or lower on a higher rung goes back
                 owner[higher] = -1
                 self._rung_of[other] = -1
                 if events is not None:
-                    events.append({"kind": "remove", "player": other, "rung": higher,
-                                   "combination": _combination_text(values[other]), "by": player})
+                    events.append(
+                        {
+                            "kind": "remove",
+                            "player": other,
+                            "rung": higher,
+                            "combination": _combination_text(values[other]),
+                            "by": player,
+                        }
+                    )
         self._rung_of[player] = rung
         values[player] = value
         if rung == 0:
@@ -532,7 +573,13 @@ class Exxtra(Game):
         else:
             self._owner[rung] = -1
         if events is not None:
-            events.append({"kind": "return", "player": player, "rung": rung,
-                           "combination": _combination_text(self._placed_value[player])})
+            events.append(
+                {
+                    "kind": "return",
+                    "player": player,
+                    "rung": rung,
+                    "combination": _combination_text(self._placed_value[player]),
+                }
+            )
         if rung > 0:
             self._advance(player, rung, "rung")

@@ -102,8 +102,15 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
         third = canvas.width // 3
         for index, rung in enumerate(range(5, -1, -1)):
             row, column = divmod(index, 3)
-            _ladder_cell(canvas, column * third, (row + 2) * LINE_HEIGHT, session, rung, names=True,
-                         right=(column + 1) * third - CHAR_WIDTH)
+            _ladder_cell(
+                canvas,
+                column * third,
+                (row + 2) * LINE_HEIGHT,
+                session,
+                rung,
+                names=True,
+                right=(column + 1) * third - CHAR_WIDTH,
+            )
         _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=True)
     elif canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
         for row, rungs in ((2, (5, 4, 3)), (3, (2, 1, 0))):
@@ -114,8 +121,9 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
-def _ladder_cell(canvas: Canvas, x: int, y: int, session: Table, rung: int, *, names: bool,
-                 right: int | None = None) -> int:
+def _ladder_cell(
+    canvas: Canvas, x: int, y: int, session: Table, rung: int, *, names: bool, right: int | None = None
+) -> int:
     """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
     for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
     pairs = session.game_as(Exxtra).ladder[rung]
@@ -207,31 +215,41 @@ def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Fr
             caption = _x_caption(who, event, events)
             frames += [Frame(FLASH_S, crosses, caption), Frame(FLASH_S, {k: OFF for k in crosses}, caption)] * 2
         elif kind == "move" and event["from"] != event["to"]:
-            caption = {"double": _("Double! +{spaces}").format(spaces=event['to'] - event['from']),
-                       "rung": _("{name} moves").format(name=who),
-                       "x": _("{name} back").format(name=who)}.get(event["cause"], who)
+            caption = {
+                "double": _("Double! +{spaces}").format(spaces=event["to"] - event["from"]),
+                "rung": _("{name} moves").format(name=who),
+                "x": _("{name} back").format(name=who),
+            }.get(event["cause"], who)
             step = 1 if event["to"] > event["from"] else -1
             for space in range(event["from"] + step, event["to"] + step, step):
                 frames.append(Frame(STEP_S, {f"track.{space}": colour}, caption))
         elif kind == "remove":
-            caption = _("{pair} off rung {rung}").format(pair=event['combination'], rung=event['rung'])
-            frames += [Frame(FLASH_S, {f"ladder.{event['rung']}": colour}, caption),
-                       Frame(FLASH_S, {f"ladder.{event['rung']}": OFF}, caption)] * 2  # a blink: red would be a player's hue
+            caption = _("{pair} off rung {rung}").format(pair=event["combination"], rung=event["rung"])
+            frames += [
+                Frame(FLASH_S, {f"ladder.{event['rung']}": colour}, caption),
+                Frame(FLASH_S, {f"ladder.{event['rung']}": OFF}, caption),
+            ] * 2  # a blink: red would be a player's hue
         elif kind == "win":
             won = _("{name} wins!").format(name=who)
-            frames += [Frame(FLASH_S, {f"track.{FINISH}": colour}, won),
-                       Frame(FLASH_S, {f"track.{FINISH}": OFF}, won)] * 3
+            frames += [
+                Frame(FLASH_S, {f"track.{FINISH}": colour}, won),
+                Frame(FLASH_S, {f"track.{FINISH}": OFF}, won),
+            ] * 3
     return frames
 
 
 def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) -> str:
     """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
     the counter could not go back (it moves back at most to the start)."""
-    move = next((e for e in events if e["kind"] == "move" and e.get("cause") == "x"
-                 and e["player"] == invalid["player"]), None)
+    move = next(
+        (e for e in events if e["kind"] == "move" and e.get("cause") == "x" and e["player"] == invalid["player"]), None
+    )
     back = move["from"] - move["to"] if move is not None else invalid["xs"]
-    return (_("X! {name} back {spaces}").format(name=who, spaces=back) if back
-            else _("X! {name} stays at start").format(name=who))
+    return (
+        _("X! {name} back {spaces}").format(name=who, spaces=back)
+        if back
+        else _("X! {name} stays at start").format(name=who)
+    )
 
 
 def _order(session: Table) -> list[int]:
@@ -254,16 +272,21 @@ def result_pages(session: Table) -> list[ResultPage]:
     ladder (every rung with its pair and owner)."""
     game = session.game_as(Exxtra)
     positions = game.positions
-    standings = [Standing(1 + sum(q > positions[p] for q in positions), session.colours[p],
-                          _name(session, p), str(positions[p])) for p in _order(session)]
+    standings = [
+        Standing(1 + sum(q > positions[p] for q in positions), session.colours[p], _name(session, p), str(positions[p]))
+        for p in _order(session)
+    ]
     winners = (game.result() or {}).get("winners", [])
     names = " & ".join(_name(session, w) for w in winners)
     # Translators: the result's headline; {names} is one name or several joined with " & ".
-    headline = (ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners
-                else _("Game over"))
-    return [ranked_page((_("{game}: result").format(game=game.title), game.title), headline, standings),
-            ResultPage("track", lambda canvas, position: _track_page(canvas, session, position)),
-            ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position))]
+    headline = (
+        ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners else _("Game over")
+    )
+    return [
+        ranked_page((_("{game}: result").format(game=game.title), game.title), headline, standings),
+        ResultPage("track", lambda canvas, position: _track_page(canvas, session, position)),
+        ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position)),
+    ]
 
 
 def _track_page(canvas: Canvas, session: Table, position: str) -> None:
@@ -284,8 +307,15 @@ def _ladder_page(canvas: Canvas, session: Table, position: str) -> None:
     for index, rung in enumerate(range(5, -1, -1)):
         column, row = divmod(index, 3)
         wide = canvas.columns >= 40 or rung == 0
-        _ladder_cell(canvas, column * half, top + row * LINE_HEIGHT, session, rung, names=wide,
-                     right=(column + 1) * half - CHAR_WIDTH)
+        _ladder_cell(
+            canvas,
+            column * half,
+            top + row * LINE_HEIGHT,
+            session,
+            rung,
+            names=wide,
+            right=(column + 1) * half - CHAR_WIDTH,
+        )
 
 
 # --- the view: what the board asks of EXXTRA (firmware.ui.gameview.GameView) -------------------
@@ -324,7 +354,9 @@ class ExxtraView(GameView):
     def round_of(self, game: Game) -> int | None:
         """One round is a turn of each player; a turn starts with a roll that is not a reroll."""
         history = game.history
-        turns = sum(1 for i, step in enumerate(history) if isinstance(step, Roll) and (i == 0 or history[i - 1] != Reroll()))
+        turns = sum(
+            1 for i, step in enumerate(history) if isinstance(step, Roll) and (i == 0 or history[i - 1] != Reroll())
+        )
         return (max(turns, 1) - 1) // len(game.players) + 1
 
 

@@ -14,17 +14,19 @@ from firmware.ui.gameview import Events
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.
 RULES: tuple[str, ...] = (
-    N_("Race your counter from the start to space 21. Each player has a pair of dice: "
-       "die A shows 1 2 3 4 7 X, die B 1 2 3 5 6 X."),
-    N_("A roll reads as two digits, the higher first: 7 and 1 make 71. On the first roll "
-       "of a turn an X counts 0."),
+    N_(
+        "Race your counter from the start to space 21. Each player has a pair of dice: "
+        "die A shows 1 2 3 4 7 X, die B 1 2 3 5 6 X."
+    ),
+    N_("A roll reads as two digits, the higher first: 7 and 1 make 71. On the first roll of a turn an X counts 0."),
     N_("On a later roll an X ends your turn: your counter goes back one space for each X."),
     N_("A double 1-1, 2-2 or 3-3 moves you on 1, 2 or 3 spaces at once."),
-    N_("Roll again as often as you dare, or place the roll on rung 0 or on an empty rung "
-       "1 to 5 of the ladder."),
+    N_("Roll again as often as you dare, or place the roll on rung 0 or on an empty rung 1 to 5 of the ladder."),
     N_("Every pair on a higher rung whose number is equal or lower goes back to its owner."),
-    N_("At the start of your turn your counter moves as many spaces as the rung your dice "
-       "lie on. The first to reach the finish wins."),
+    N_(
+        "At the start of your turn your counter moves as many spaces as the rung your dice "
+        "lie on. The first to reach the finish wins."
+    ),
 )
 
 # Translators: the play screen's legend while deciding ("<>" are LEFT/RIGHT; ROLL rolls again); 21 columns.
@@ -41,9 +43,11 @@ def describe(names: Sequence[str], events: Events) -> str | None:
         kicked = [name_of(names, e["player"]) for e in kinds(events, "remove")]
         if kicked:
             return _("{who}: {combination} on rung {rung}, kicks {kicked}").format(
-                who=who, combination=first["combination"], rung=first["rung"], kicked=" & ".join(kicked))
+                who=who, combination=first["combination"], rung=first["rung"], kicked=" & ".join(kicked)
+            )
         return _("{who}: {combination} on rung {rung}").format(
-            who=who, combination=first["combination"], rung=first["rung"])
+            who=who, combination=first["combination"], rung=first["rung"]
+        )
     if first["kind"] == "roll":
         if kinds(events, "invalid"):
             moves = [e for e in kinds(events, "move") if e["cause"] == "x"]

@@ -12,8 +12,11 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     LevelX,
     view="firmware.games.levelx.screens:VIEW",
-    bots={"easy": "firmware.games.levelx.bots:easy", "medium": "firmware.games.levelx.bots:medium",
-          "strong": "firmware.games.levelx.bots:strong"},
+    bots={
+        "easy": "firmware.games.levelx.bots:easy",
+        "medium": "firmware.games.levelx.bots:medium",
+        "strong": "firmware.games.levelx.bots:strong",
+    },
     hint="firmware.games.levelx.bots:hint_reason",
     ranking=Ranking(score="scores"),
 )

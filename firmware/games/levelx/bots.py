@@ -134,7 +134,8 @@ def _player_value(state: _State, player: int, weights: Weights, horizon: float) 
             continue
         if at == _LAST[i]:
             threatened = weights.oust_risk and any(
-                rows[i] == _LAST[i] - 1 for p, rows in enumerate(state.pieces) if p != player)
+                rows[i] == _LAST[i] - 1 for p, rows in enumerate(state.pieces) if p != player
+            )
             value += horizon * weights.on_x * ROWS[i] * (1 - weights.oust_risk if threatened else 1)
         else:
             value += horizon * weights.progress * ROWS[i] * (at + 1) / FIELDS[i]
@@ -162,8 +163,9 @@ def _judge(state: _State, me: int, weights: Weights) -> float:
     return mine - max(others)
 
 
-def _best_outcome(game: Any, faces: tuple[int, ...], base: _State, me: int, weights: Weights,
-                  cache: dict[tuple[int, ...], float]) -> tuple[float, Any]:
+def _best_outcome(
+    game: Any, faces: tuple[int, ...], base: _State, me: int, weights: Weights, cache: dict[tuple[int, ...], float]
+) -> tuple[float, Any]:
     best: tuple[float, Any] = (float("-inf"), None)
     for outcome in outcomes(faces):
         value = cache.get(outcome.sums)
@@ -235,7 +237,9 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     """Use as many dice as possible, preferring sums where we already stand near the X."""
     if game.ones_to_turn:
         return rng.choice(decisions)  # turning ones: any new faces; the outcome is chosen next
-    best = max(outcomes(game), key=lambda o: (len(o.sums), sum(_levelx_progress(game, s) for s in o.sums), rng.random()))
+    best = max(
+        outcomes(game), key=lambda o: (len(o.sums), sum(_levelx_progress(game, s) for s in o.sums), rng.random())
+    )
     return best.groups
 
 

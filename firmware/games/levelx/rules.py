@@ -94,7 +94,9 @@ class Groups:
         for group in groups:
             for index in group:
                 if type(index) is not int:
-                    raise IllegalStepError(N_("groups: die index {index!r} must be an integer 0–{last}"), index=index, last=DICE_COUNT - 1)
+                    raise IllegalStepError(
+                        N_("groups: die index {index!r} must be an integer 0–{last}"), index=index, last=DICE_COUNT - 1
+                    )
         object.__setattr__(self, "groups", groups)
         object.__setattr__(self, "_key", tuple(sorted(tuple(sorted(group)) for group in groups)))
         # For the engine's fast path: each group's bit mask of dice indices (in the order
@@ -278,16 +280,46 @@ class LevelX(Game):
         return self._full_record()
 
     def _full_record(self) -> tuple[Any, ...]:
-        return (self._faces, self._ones_turned, self._events, self._current, self._round,
-                tuple(self._pieces), tuple(self._x_holders), tuple(self._chips_left),
-                tuple(self._chip_counts), self._bonus, self._tiles_left, tuple(self._supply), self._lost,
-                self._closed, self._end_triggered, self._over)
+        return (
+            self._faces,
+            self._ones_turned,
+            self._events,
+            self._current,
+            self._round,
+            tuple(self._pieces),
+            tuple(self._x_holders),
+            tuple(self._chips_left),
+            tuple(self._chip_counts),
+            self._bonus,
+            self._tiles_left,
+            tuple(self._supply),
+            self._lost,
+            self._closed,
+            self._end_triggered,
+            self._over,
+        )
 
     def _restore(self, record: Any) -> None:
         self._faces, self._ones_turned, self._events = record[0], record[1], record[2]
         if len(record) > 3:
-            (_, _, _, self._current, self._round, pieces, x_holders, chips_left, chip_counts, self._bonus,
-             self._tiles_left, supply, self._lost, self._closed, self._end_triggered, self._over) = record
+            (
+                _,
+                _,
+                _,
+                self._current,
+                self._round,
+                pieces,
+                x_holders,
+                chips_left,
+                chip_counts,
+                self._bonus,
+                self._tiles_left,
+                supply,
+                self._lost,
+                self._closed,
+                self._end_triggered,
+                self._over,
+            ) = record
             self._pieces = list(pieces)
             self._x_holders = list(x_holders)
             self._chips_left = list(chips_left)
@@ -392,12 +424,19 @@ class LevelX(Game):
     @classmethod
     def parse_step(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
-            raise RecordError(Text(N_("a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}"),
-                                   data=data))
+            raise RecordError(
+                Text(
+                    N_("a LEVEL X step must be an object with 'roll', 'turn_ones' or 'groups', not {data!r}"), data=data
+                )
+            )
         keys = [key for key in ("roll", "turn_ones", "groups") if key in data]
         if len(keys) != 1:
-            raise RecordError(Text(N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {keys}"),
-                                   keys=sorted(data)))
+            raise RecordError(
+                Text(
+                    N_("a LEVEL X step needs exactly one of 'roll', 'turn_ones', 'groups'; got {keys}"),
+                    keys=sorted(data),
+                )
+            )
         if keys[0] == "roll":
             return parse_roll(data, DICE_COUNT, int)
         if keys[0] == "turn_ones":
@@ -409,7 +448,9 @@ class LevelX(Game):
         if not isinstance(groups, list) or not all(
             isinstance(group, list) and all(type(index) is int for index in group) for group in groups
         ):
-            raise RecordError(Text(N_("'groups' must be a list of lists of integer dice indices, not {groups!r}"), groups=groups))
+            raise RecordError(
+                Text(N_("'groups' must be a list of lists of integer dice indices, not {groups!r}"), groups=groups)
+            )
         return Groups(tuple(tuple(group) for group in groups))
 
     # --- read-only state for the UI ----------------------------------------------------
@@ -442,7 +483,7 @@ class LevelX(Game):
         return self._per_player(self._pieces)
 
     def _per_player(self, flat: list[Any]) -> tuple[tuple[Any, ...], ...]:
-        return tuple(tuple(flat[start:start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
+        return tuple(tuple(flat[start : start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
 
     @property
     def x_holders(self) -> tuple[int | None, ...]:
@@ -521,11 +562,15 @@ class LevelX(Game):
             raise IllegalStepError(N_("lucky loser: the ones were already turned this turn (one choice per turn)"))
         ones = [index for index, face in enumerate(faces) if face == 1]
         if len(ones) < 2:
-            raise IllegalStepError(N_("lucky loser: needs two or more dice showing 1, this roll shows {n}"), n=len(ones))
+            raise IllegalStepError(
+                N_("lucky loser: needs two or more dice showing 1, this roll shows {n}"), n=len(ones)
+            )
         if len(new_faces) != len(ones) - 1:
             raise IllegalStepError(
                 N_("lucky loser: all the ones but one are turned: {want} new faces, not {got}"),
-                want=len(ones) - 1, got=len(new_faces))
+                want=len(ones) - 1,
+                got=len(new_faces),
+            )
         for face in new_faces:
             if type(face) is not int or face not in FACES:
                 raise IllegalStepError(N_("lucky loser: new face {face!r} is not a die face 1–6"), face=face)
@@ -576,16 +621,26 @@ class LevelX(Game):
             total = 0
             for index in group:
                 if not 0 <= index < DICE_COUNT:
-                    raise IllegalStepError(N_("groups: die index {index} does not exist (dice are 0–{last})"), index=index, last=DICE_COUNT - 1)
+                    raise IllegalStepError(
+                        N_("groups: die index {index} does not exist (dice are 0–{last})"),
+                        index=index,
+                        last=DICE_COUNT - 1,
+                    )
                 bit = 1 << index
                 if used & bit:
-                    raise IllegalStepError(N_("groups: die {index} is in two groups (each die belongs to one group)"), index=index)
+                    raise IllegalStepError(
+                        N_("groups: die {index} is in two groups (each die belongs to one group)"), index=index
+                    )
                 used |= bit
                 total += faces[index]
             if not MIN_SUM <= total <= MAX_SUM:
                 raise IllegalStepError(
                     N_("groups: group {group} sums to {total}; a group must sum to {low}–{high}"),
-                    group=list(group), total=total, low=MIN_SUM, high=MAX_SUM)
+                    group=list(group),
+                    total=total,
+                    low=MIN_SUM,
+                    high=MAX_SUM,
+                )
             totals.append(total)
         return totals
 
@@ -632,12 +687,12 @@ class LevelX(Game):
             self._events.append({"kind": "chip", "player": player, "row": ROWS[row], "left": self._chips_left[row]})
         if self._chips_left[row] == 0:
             self._close(row)
-        sets = min(self._chip_counts[start:start + _WIDTH])
+        sets = min(self._chip_counts[start : start + _WIDTH])
         tiles = self._bonus[player]
         while sets > len(tiles) and self._tiles_left:
             tile, self._tiles_left = self._tiles_left[0], self._tiles_left[1:]
             tiles += (tile,)
-            self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1:]
+            self._bonus = self._bonus[:player] + (tiles,) + self._bonus[player + 1 :]
             if self._events is not None:
                 self._events.append({"kind": "bonus", "player": player, "tile": tile})
             if not self._tiles_left:
@@ -700,7 +755,9 @@ def outcomes(game_or_faces: LevelX | Sequence[int]) -> list[Outcome]:
     else:
         faces = tuple(game_or_faces)
         if len(faces) != DICE_COUNT or any(type(f) is not int or f not in FACES for f in faces):
-            raise IllegalStepError(N_("outcomes: LEVEL X needs {n} faces 1–6, not {faces}"), n=DICE_COUNT, faces=list(faces))
+            raise IllegalStepError(
+                N_("outcomes: LEVEL X needs {n} faces 1–6, not {faces}"), n=DICE_COUNT, faces=list(faces)
+            )
     sums, bad = _sums_for(faces)
     found: dict[tuple[int, ...], Groups] = {}
     for groups, masks, needs in _GROUPINGS:

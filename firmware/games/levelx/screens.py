@@ -32,8 +32,17 @@ from firmware.ui.animation import Frame
 from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.names import colour_name, is_default_name
-from firmware.ui.play import (PIPS, ROW_PITCH, FaceEntryScreen, Open, Standing, page_title, pip_cells,
-                              ranked_page, seat_tag)
+from firmware.ui.play import (
+    PIPS,
+    ROW_PITCH,
+    FaceEntryScreen,
+    Open,
+    Standing,
+    page_title,
+    pip_cells,
+    ranked_page,
+    seat_tag,
+)
 from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.intents import table_in_play
 from firmware.ui.screen import Option
@@ -85,8 +94,18 @@ def distinct_outcomes(game: LevelX) -> list[Outcome]:
 
 
 def _state_key(game: LevelX) -> tuple[Any, ...]:
-    return (game.pieces, game.x_holders, game.chips_left, game.chip_counts, game.bonus,
-            game.tiles_left, game.supply, game.lost, game.end_triggered, game.pending())
+    return (
+        game.pieces,
+        game.x_holders,
+        game.chips_left,
+        game.chip_counts,
+        game.bonus,
+        game.tiles_left,
+        game.supply,
+        game.lost,
+        game.end_triggered,
+        game.pending(),
+    )
 
 
 def _after(game: LevelX, step: Any) -> LevelX:
@@ -125,27 +144,41 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
         words.append(pgettext("LEVEL X short", "new") if short else pgettext("LEVEL X", "new piece"))
     steps = count["move"]
     if steps and not at_x:  # reaching X says enough about the steps before it
-        words.append(pgettext("LEVEL X short", "step") if steps == 1 and short
-                     else pgettext("LEVEL X", "step on") if steps == 1
-                     else npgettext("LEVEL X", "{n} step", "{n} steps", steps).format(n=steps))
+        words.append(
+            pgettext("LEVEL X short", "step")
+            if steps == 1 and short
+            else pgettext("LEVEL X", "step on")
+            if steps == 1
+            else npgettext("LEVEL X", "{n} step", "{n} steps", steps).format(n=steps)
+        )
     if at_x:
         words.append("X" if short else pgettext("LEVEL X", "to X"))
     for event in events:
         if event["kind"] == "oust":
-            words.append(pgettext("LEVEL X short", "oust") if short
-                         else pgettext("LEVEL X", "oust {name}").format(name=game.players[event['player']].name))
+            words.append(
+                pgettext("LEVEL X short", "oust")
+                if short
+                else pgettext("LEVEL X", "oust {name}").format(name=game.players[event["player"]].name)
+            )
     if count["chip"]:
-        words.append(pgettext("LEVEL X", "chip") if count["chip"] == 1
-                     else npgettext("LEVEL X", "{n} chip", "{n} chips", count["chip"]).format(n=count["chip"]))
+        words.append(
+            pgettext("LEVEL X", "chip")
+            if count["chip"] == 1
+            else npgettext("LEVEL X", "{n} chip", "{n} chips", count["chip"]).format(n=count["chip"])
+        )
     for event in events:
         if event["kind"] == "close":
             words.append(pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closes"))
         elif event["kind"] == "bonus":
-            words.append(f"+{event['tile']}" if short
-                         else pgettext("LEVEL X", "tile {tile}").format(tile=event['tile']))
+            words.append(
+                f"+{event['tile']}" if short else pgettext("LEVEL X", "tile {tile}").format(tile=event["tile"])
+            )
         elif event["kind"] == "no_effect":
-            words.append((pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closed"))
-                         if event["reason"] == "closed" else pgettext("LEVEL X", "no piece"))
+            words.append(
+                (pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closed"))
+                if event["reason"] == "closed"
+                else pgettext("LEVEL X", "no piece")
+            )
     return words
 
 
@@ -196,8 +229,9 @@ class TurnOnesScreen(FaceEntryScreen):
         self.game = game
         self.faces = tuple(game.faces or ())
         self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
-        super().__init__([range(1, 7)] * len(self.dice), [1] * len(self.dice),
-                         lambda a, new: a.step(TurnOnes(tuple(new))))
+        super().__init__(
+            [range(1, 7)] * len(self.dice), [1] * len(self.dice), lambda a, new: a.step(TurnOnes(tuple(new)))
+        )
 
     @property
     def new(self) -> list[int]:
@@ -362,8 +396,9 @@ def _option_bar(canvas: Canvas, y: int, label: str, position: str) -> None:
 def _score_texts(session: Table) -> list[str]:
     """Each player's score as chips + tiles: "23+15", or "12" without tiles."""
     game = session.game_as(LevelX)
-    return [f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score)
-            for score, tiles in zip(game.scores, game.bonus)]
+    return [
+        f"{score - sum(tiles)}+{sum(tiles)}" if tiles else str(score) for score, tiles in zip(game.scores, game.bonus)
+    ]
 
 
 def _scores_line(session: Table, columns: int) -> str | None:
@@ -371,8 +406,10 @@ def _scores_line(session: Table, columns: int) -> str | None:
     "Red 23+15 Blue 12"; None when it does not (then `_draw_scores_line` uses seat tags)."""
     names = [p.name for p in session.game.players]
     scores = _score_texts(session)
-    candidates = ["  ".join(f"{n} {s}" for n, s in zip(names, scores)),
-                  " ".join(f"{n} {s}" for n, s in zip(names, scores))]
+    candidates = [
+        "  ".join(f"{n} {s}" for n, s in zip(names, scores)),
+        " ".join(f"{n} {s}" for n, s in zip(names, scores)),
+    ]
     return next((text for text in candidates if len(text) <= columns), None)
 
 
@@ -408,8 +445,11 @@ def _last_turn(session: Table) -> str:
     mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
     rows = sorted(e["row"] for e in events if e["kind"] == "group")
     name = game.players[mover].name
-    return (_("{name} played {rows}").format(name=name, rows="+".join(map(str, rows))) if rows
-            else _("{name} passed").format(name=name))
+    return (
+        _("{name} played {rows}").format(name=name, rows="+".join(map(str, rows)))
+        if rows
+        else _("{name} passed").format(name=name)
+    )
 
 
 def _draw_scores(canvas: Canvas, session: Table, title: str = N_("Scores"), right: str | None = None) -> None:
@@ -486,8 +526,11 @@ def _headline(session: Table) -> str:
     game = session.game_as(LevelX)
     best = max(game.scores)
     winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
-    return (_("Winner: {name}").format(name=winners[0]) if len(winners) == 1
-            else _("Shared: {names}").format(names=", ".join(winners)))
+    return (
+        _("Winner: {name}").format(name=winners[0])
+        if len(winners) == 1
+        else _("Shared: {names}").format(names=", ".join(winners))
+    )
 
 
 def _ranking(session: Table) -> list[tuple[int, int]]:
@@ -505,9 +548,11 @@ def result_pages(session: Table) -> list[ResultPage]:
         tiles = sum(game.bonus[player])
         score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
         standings.append(Standing(rank, session.colours[player], game.players[player].name, score))
-    return [ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
-            ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
-            ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position))]
+    return [
+        ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
+        ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
+        ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position)),
+    ]
 
 
 def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
@@ -545,8 +590,9 @@ def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
 
 
 # --- LEDs ----------------------------------------------------------------------------------
-def grid_cells(pieces: Sequence[Sequence[int | None]], closed: Sequence[int], colours: Sequence[Colour],
-               *, with_off: bool = False) -> dict[str, Any]:
+def grid_cells(
+    pieces: Sequence[Sequence[int | None]], closed: Sequence[int], colours: Sequence[Colour], *, with_off: bool = False
+) -> dict[str, Any]:
     """The grid: pieces in their players' colours (a list when several share a field), empty
     X fields dim, closed rows dim red; `with_off` also lists empty fields as OFF."""
     cells: dict[str, Any] = {}
@@ -626,8 +672,11 @@ def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
     turned = set(event["dice"])
     name = session.game.players[event["player"]].name
     caption = _("{name} turns the ones").format(name=name)
-    return [Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
-            for _blink in range(2) for shown in (before, faces)]
+    return [
+        Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
+        for _blink in range(2)
+        for shown in (before, faces)
+    ]
 
 
 def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
@@ -657,15 +706,19 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
         who = names[event["player"]] if "player" in event else ""
         if kind == "group":
             dice = _dice_leds(faces, set(event["dice"]))
-            show(0.3, _("{sum} = row {row}").format(sum="+".join(str(faces[d]) for d in event['dice']), row=row))
+            show(0.3, _("{sum} = row {row}").format(sum="+".join(str(faces[d]) for d in event["dice"]), row=row))
         elif kind == "place":
             pieces[event["player"]][index] = 0
             show(0.15, _("{name}: new piece").format(name=who), {f"grid.{row}.0": WHITE})
             show(0.25, _("{name}: new piece").format(name=who))
         elif kind == "move":
             pieces[event["player"]][index] = event["to"]
-            show(0.3, _("{name} reaches X").format(name=who) if event["to"] == FIELDS[index] - 1
-                 else _("{name} steps on").format(name=who))
+            show(
+                0.3,
+                _("{name} reaches X").format(name=who)
+                if event["to"] == FIELDS[index] - 1
+                else _("{name} steps on").format(name=who),
+            )
         elif kind == "oust":
             for _blink in range(2):
                 show(0.15, _("{name} is ousted").format(name=who), {x_cell: colours[event["player"]]})
@@ -685,8 +738,8 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
             show(0.2, _("Row {row} closes").format(row=row))
         elif kind == "bonus":
             seat = f"seat.{event['player']}"
-            show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: WHITE})
-            show(0.2, _("Bonus tile {tile}!").format(tile=event['tile']), {seat: colours[event["player"]]})
+            show(0.2, _("Bonus tile {tile}!").format(tile=event["tile"]), {seat: WHITE})
+            show(0.2, _("Bonus tile {tile}!").format(tile=event["tile"]), {seat: colours[event["player"]]})
         elif kind == "no_effect":
             show(0.3, _("Row {row} is closed").format(row=row) if event["reason"] == "closed" else _("No piece left"))
         elif kind == "end_triggered":

@@ -14,17 +14,16 @@ from firmware.ui.gameview import Events
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.
 RULES: tuple[str, ...] = (
-    N_("Roll four dice and group them into sums from 5 to 10. Each sum moves you up its row "
-       "towards the X field."),
-    N_("No piece in the row yet: one comes onto the first field. Otherwise your piece moves "
-       "one field on."),
-    N_("On the X field you take a chip worth the row's number; a piece already there goes "
-       "back to its owner."),
+    N_("Roll four dice and group them into sums from 5 to 10. Each sum moves you up its row towards the X field."),
+    N_("No piece in the row yet: one comes onto the first field. Otherwise your piece moves one field on."),
+    N_("On the X field you take a chip worth the row's number; a piece already there goes back to its owner."),
     N_("Two or more ones: you may give new faces to all of those ones but one, once a turn."),
     N_("The last chip of a row closes it; every piece in it leaves the game."),
     N_("Six different chips make a set: each set earns the top bonus tile (15, 12, 9, 6)."),
-    N_("The game ends with the round in which a third row closes or the last bonus tile is "
-       "taken. Chips and tiles add up: the highest score wins."),
+    N_(
+        "The game ends with the round in which a third row closes or the last bonus tile is "
+        "taken. Chips and tiles add up: the highest score wins."
+    ),
 )
 
 # Translators: the play screen's legend while deciding ("<>" are LEFT/RIGHT; ROLL shows the scores); 21 columns.

@@ -137,8 +137,11 @@ def parse(name: str, sheet: str) -> BitmapFont:
                 if pixel == "#":
                     draw.point((x, y), fill=1)
         box = mask.getbbox()
-        glyphs[char] = (Glyph(None, None) if box is None else
-                        Glyph((box[0] - bleed, box[1], box[2] - 1 - bleed, box[3] - 1), mask.crop(box)))
+        glyphs[char] = (
+            Glyph(None, None)
+            if box is None
+            else Glyph((box[0] - bleed, box[1], box[2] - 1 - bleed, box[3] - 1), mask.crop(box))
+        )
     if MISSING not in glyphs:
         raise ConfigError(f"font {name}: no glyph for {MISSING!r}")
     return BitmapFont(name, (advance, height), header["line"][0], header["top"][0], header["baseline"][0], glyphs)

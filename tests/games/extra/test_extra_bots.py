@@ -78,8 +78,10 @@ def test_extra_search_counts_the_empty_rows_too():
                 continue
             active = sum(1 for i, c in enumerate(after_rows) if 0 < c < SIZE[i])
             owned = tuple(sorted(n for n in after_numbers if n is not None))
-            expected = sum(term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE, group)
-                           for (i, c), group in zip(enumerate(after_rows), groups(owned)))
+            expected = sum(
+                term(i, c, room, min(active - (0 < c < SIZE[i]), MAX_OTHERS), TABLE, group)
+                for (i, c), group in zip(enumerate(after_rows), groups(owned))
+            )
             expected += NUMBERS.get(owned, 0.0)
             assert position.value(effect) == pytest.approx(expected)
 

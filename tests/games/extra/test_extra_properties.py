@@ -38,8 +38,14 @@ def snapshot(game: Extra) -> tuple[Any, ...]:
     """Every piece of public state, cheaply (a refused step must change none of it)."""
     return (
         tuple((s.row_crosses, s.numbers, s.column_crosses, s.ended) for s in game.sheets),
-        game.faces, game.roller, game.rolls, game.undecided, game.in_game, len(game.history),
-        game.pending(), json.dumps(game.events, default=list),
+        game.faces,
+        game.roller,
+        game.rolls,
+        game.undecided,
+        game.in_game,
+        len(game.history),
+        game.pending(),
+        json.dumps(game.events, default=list),
     )
 
 
@@ -103,8 +109,10 @@ def check_events(game: Extra, step: Any) -> None:
 def random_candidates(game: Extra, rng: random.Random, count: int) -> list[Choice]:
     """Candidates from the wider space, plus near misses of offered decisions."""
     players = range(len(game.players))
-    found = [Choice(rng.choice(players), rng.choice(EXTRA_SPACE), rng.choice(COLUMN_SPACE), rng.choice(PAIR_SPACE))
-             for _ in range(count)]
+    found = [
+        Choice(rng.choice(players), rng.choice(EXTRA_SPACE), rng.choice(COLUMN_SPACE), rng.choice(PAIR_SPACE))
+        for _ in range(count)
+    ]
     offered = rng.choice(game.legal_decisions())
     found += [Choice(offered.player, offered.extra, c, offered.pairs) for c in COLUMN_SPACE]
     found += [Choice(offered.player, e, offered.column, offered.pairs) for e in EXTRA_SPACE]

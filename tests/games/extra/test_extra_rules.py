@@ -100,8 +100,9 @@ def test_example_eleven_crossed_seven_times_scores_70_times_3() -> None:
 
 def test_example_sheet_scores_exactly_the_rulebook_rows_and_210() -> None:
     """The example sheet's crosses. The picture's row 6 shows +80 = 40 × 2, i.e. 10 crosses."""
-    sheet = Sheet.filled({2: 1, 4: 10, 5: 3, 6: 10, 7: 8, 10: 2, 11: 7, 12: 5},
-                         numbers=(6, 3, 1), column_crosses=(7, 3, 2))
+    sheet = Sheet.filled(
+        {2: 1, 4: 10, 5: 3, 6: 10, 7: 8, 10: 2, 11: 7, 12: 5}, numbers=(6, 3, 1), column_crosses=(7, 3, 2)
+    )
     assert sheet.row_scores == EXAMPLE_ROWS
     assert sum(s for s in sheet.row_scores.values() if s > 0) == 810
     assert sum(s for s in sheet.row_scores.values() if s < 0) == -600
@@ -119,8 +120,7 @@ def test_example_sheet_record_is_a_complete_legal_solo_game() -> None:
     assert sheet.crosses_in(11) == 7 and sheet.is_row_full(4)
     assert game.result() == record["result"]
     assert game.to_record() == record
-    assert record["result"] == {"scores": [210], "rows": [{str(k): v for k, v in EXAMPLE_ROWS.items()}],
-                                "winners": [0]}
+    assert record["result"] == {"scores": [210], "rows": [{str(k): v for k, v in EXAMPLE_ROWS.items()}], "winners": [0]}
 
 
 def test_example_complete_row_may_be_formed_but_takes_no_cross() -> None:
@@ -132,8 +132,10 @@ def test_example_complete_row_may_be_formed_but_takes_no_cross() -> None:
     play(game, (1, 1, 1, 1, 3), Choice(0, 4, None, ((0, 1), (2, 3))))
     assert game.sheets[0].crosses_in(2) == ROW_SIZES[2] == 9
     assert game.sheets[0].is_row_full(2)
-    assert game.events[1:] == [{"kind": "cross", "player": 0, "sum": 2, "box": 8},
-                               {"kind": "row_full", "player": 0, "sum": 2}]
+    assert game.events[1:] == [
+        {"kind": "cross", "player": 0, "sum": 2, "box": 8},
+        {"kind": "row_full", "player": 0, "sum": 2},
+    ]
     play(game, (1, 1, 1, 1, 3), Choice(0, 4, None, ((0, 1), (2, 3))))
     assert game.sheets[0].crosses_in(2) == 9
     assert game.sheets[0].row_score_of(2) == 700
@@ -172,9 +174,11 @@ def test_example_solo_negative_total_is_a_loss_zero_is_not() -> None:
     for _ in range(2):
         play(game, (3, 3, 4, 3, 4), Choice(0, 0, None, ((1, 2), (3, 4))))
     assert game.is_over()
-    assert game.result() == {"scores": [0],
-                             "rows": [{**{str(s): 0 for s in range(2, 13)}, "2": 100, "7": -200, "12": 100}],
-                             "winners": [0]}
+    assert game.result() == {
+        "scores": [0],
+        "rows": [{**{str(s): 0 for s in range(2, 13)}, "2": 100, "7": -200, "12": 100}],
+        "winners": [0],
+    }
 
 
 # --- the sheet -----------------------------------------------------------------------------
@@ -186,11 +190,27 @@ def test_sheet_constants_are_the_published_sheet() -> None:
     assert all(ROW_SIZES[s] == WALLS[s] + 6 for s in range(2, 13))
 
 
-@pytest.mark.parametrize(("total", "crosses", "score"), [
-    (2, 0, 0), (2, 1, -200), (2, 3, -200), (2, 4, 0), (2, 5, 100), (2, 9, 700),
-    (7, 7, -200), (7, 8, 0), (7, 12, 150), (7, 13, 210),
-    (4, 4, -200), (4, 10, 420), (6, 10, 80), (12, 5, 100), (9, 6, 0), (9, 10, 250),
-])
+@pytest.mark.parametrize(
+    ("total", "crosses", "score"),
+    [
+        (2, 0, 0),
+        (2, 1, -200),
+        (2, 3, -200),
+        (2, 4, 0),
+        (2, 5, 100),
+        (2, 9, 700),
+        (7, 7, -200),
+        (7, 8, 0),
+        (7, 12, 150),
+        (7, 13, 210),
+        (4, 4, -200),
+        (4, 10, 420),
+        (6, 10, 80),
+        (12, 5, 100),
+        (9, 6, 0),
+        (9, 10, 250),
+    ],
+)
 def test_row_score_no_crosses_wall_or_points_times_last_factor(total: int, crosses: int, score: int) -> None:
     assert row_score(total, crosses) == score
     assert Sheet.filled({total: crosses}).row_score_of(total) == score
@@ -201,16 +221,19 @@ def test_row_score_refuses_more_crosses_than_boxes() -> None:
         row_score(7, 14)
 
 
-@pytest.mark.parametrize(("kwargs", "words"), [
-    ({"crosses": {13: 1}}, "no row 13"),
-    ({"crosses": {4: 11}}, "row 4 has 10 boxes"),
-    ({"crosses": {4: -1}}, "row 4"),
-    ({"numbers": (1, 1, None)}, "different die faces"),
-    ({"numbers": (7, None, None)}, "different die faces"),
-    ({"numbers": (1, None)}, "3 columns"),
-    ({"numbers": (1, None, None), "column_crosses": (8, 0, 0)}, "column 0"),
-    ({"column_crosses": (0, 1, 0)}, "column 1"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"crosses": {13: 1}}, "no row 13"),
+        ({"crosses": {4: 11}}, "row 4 has 10 boxes"),
+        ({"crosses": {4: -1}}, "row 4"),
+        ({"numbers": (1, 1, None)}, "different die faces"),
+        ({"numbers": (7, None, None)}, "different die faces"),
+        ({"numbers": (1, None)}, "3 columns"),
+        ({"numbers": (1, None, None), "column_crosses": (8, 0, 0)}, "column 0"),
+        ({"column_crosses": (0, 1, 0)}, "column 1"),
+    ],
+)
 def test_sheet_filled_refuses_what_the_sheet_cannot_hold(kwargs: dict[str, Any], words: str) -> None:
     with pytest.raises(IllegalStepError, match=words):
         Sheet.filled(**kwargs)
@@ -242,8 +265,15 @@ def test_owned_face_crosses_its_column_without_a_column_given() -> None:
     play(game, (1, 2, 2, 3, 5), Choice(0, 3, 1, ((1, 2), (0, 4))))
     play(game, (3, 2, 2, 1, 5), Choice(0, 0, None, ((1, 2), (3, 4))))
     assert game.sheets[0].numbers == (None, 3, None) and game.sheets[0].column_crosses == (0, 2, 0)
-    assert game.events[0] == {"kind": "extra", "player": 0, "die": 0, "face": 3, "column": 1,
-                              "new": False, "crossed": True}
+    assert game.events[0] == {
+        "kind": "extra",
+        "player": 0,
+        "die": 0,
+        "face": 3,
+        "column": 1,
+        "new": False,
+        "crossed": True,
+    }
 
 
 def test_a_column_given_for_an_owned_face_is_refused() -> None:
@@ -311,23 +341,28 @@ def test_kids_three_numbers_follow_the_same_extra_rules() -> None:
 
 
 # --- pairs and turn order ------------------------------------------------------------------
-@pytest.mark.parametrize(("pairs", "words"), [
-    (((0, 1), (1, 2)), "four different dice"),
-    (((0, 0), (1, 2)), "four different dice"),
-    (((0, 1), (2, 3)), "extra die 3 cannot also be in a pair"),
-    (((0, 1), (2, 5)), "dice indices are 0 to 4"),
-    (((0, 1),), "two pairs"),
-    (((0, 1, 2), (3, 4)), "two pairs"),
-    (((0, "1"), (2, 4)), "two pairs"),
-    ("01 24", "two pairs"),
-])
+@pytest.mark.parametrize(
+    ("pairs", "words"),
+    [
+        (((0, 1), (1, 2)), "four different dice"),
+        (((0, 0), (1, 2)), "four different dice"),
+        (((0, 1), (2, 3)), "extra die 3 cannot also be in a pair"),
+        (((0, 1), (2, 5)), "dice indices are 0 to 4"),
+        (((0, 1),), "two pairs"),
+        (((0, 1, 2), (3, 4)), "two pairs"),
+        (((0, "1"), (2, 4)), "two pairs"),
+        ("01 24", "two pairs"),
+    ],
+)
 def test_pairs_must_be_two_disjoint_pairs_without_the_extra_die(pairs: Any, words: str) -> None:
     game = Extra(["Marie"])
     game.apply(Roll((1, 2, 2, 3, 5)))
     refused(game, Choice(0, 3, 0, pairs), words)
 
 
-@pytest.mark.parametrize(("extra", "words"), [(5, "not a die index"), (-1, "not a die index"), (True, "not a die index")])
+@pytest.mark.parametrize(
+    ("extra", "words"), [(5, "not a die index"), (-1, "not a die index"), (True, "not a die index")]
+)
 def test_extra_must_be_a_die_index(extra: Any, words: str) -> None:
     game = Extra(["Marie"])
     game.apply(Roll((1, 2, 2, 3, 5)))
@@ -370,8 +405,7 @@ def test_roller_rotates_clockwise_player_0_first() -> None:
     rollers = []
     for _ in range(4):
         rollers.append(game.pending().player)
-        play(game, (1, 2, 2, 3, 5), *[Choice(p, 3, 0 if game.rolls == 0 else None, ((1, 2), (0, 4)))
-                                      for p in range(3)])
+        play(game, (1, 2, 2, 3, 5), *[Choice(p, 3, 0 if game.rolls == 0 else None, ((1, 2), (0, 4))) for p in range(3)])
     assert rollers == [0, 1, 2, 0]
 
 
@@ -391,8 +425,10 @@ def test_last_box_ends_that_players_game_and_that_rolls_sums_still_count() -> No
     assert game.pending() == Pending("roll", 1) and game.undecided == ()
     play(game, (3, 2, 2, 4, 4), Choice(1, 0, None, ((1, 2), (3, 4))))
     assert game.sheets[1].ended and game.is_over() and game.roller is None
-    assert game.events[-2:] == [{"kind": "ended", "player": 1, "column": 2},
-                                {"kind": "game_over", "winners": game.result()["winners"]}]
+    assert game.events[-2:] == [
+        {"kind": "ended", "player": 1, "column": 2},
+        {"kind": "game_over", "winners": game.result()["winners"]},
+    ]
     refused(game, Roll((1, 1, 1, 1, 1)), "game is over")
     assert game.legal_decisions() == [] and game.extra_dice() == []
 
@@ -428,11 +464,21 @@ def test_roller_skips_players_whose_game_ended() -> None:
 
 def test_highest_total_wins_and_equal_totals_share() -> None:
     game = Extra(["A", "B", "C"])
-    play(game, (3, 6, 6, 1, 1), Choice(0, 0, 0, ((1, 2), (3, 4))), Choice(1, 0, 0, ((1, 2), (3, 4))),
-         Choice(2, 0, 0, ((1, 3), (2, 4))))
+    play(
+        game,
+        (3, 6, 6, 1, 1),
+        Choice(0, 0, 0, ((1, 2), (3, 4))),
+        Choice(1, 0, 0, ((1, 2), (3, 4))),
+        Choice(2, 0, 0, ((1, 3), (2, 4))),
+    )
     for _ in range(COLUMN_SIZES[0] - 1):
-        play(game, (3, 6, 6, 1, 1), Choice(0, 0, None, ((1, 2), (3, 4))), Choice(1, 0, None, ((1, 2), (3, 4))),
-             Choice(2, 0, None, ((1, 3), (2, 4))))
+        play(
+            game,
+            (3, 6, 6, 1, 1),
+            Choice(0, 0, None, ((1, 2), (3, 4))),
+            Choice(1, 0, None, ((1, 2), (3, 4))),
+            Choice(2, 0, None, ((1, 3), (2, 4))),
+        )
     result = game.result()
     assert result is not None
     assert result["scores"] == [600, 600, 210]  # rows 2 and 12 at 3× each; C: a full row 7
@@ -451,11 +497,14 @@ def test_no_positive_total_the_smallest_loss_wins() -> None:
 
 # --- records -------------------------------------------------------------------------------
 def test_choice_to_json_is_the_record_shape_and_omits_a_missing_column() -> None:
-    assert Choice(0, 3, 0, ((1, 2), (0, 4))).to_json() == {"player": 0, "extra": 3, "column": 0,
-                                                          "pairs": [[0, 4], [1, 2]]}
+    assert Choice(0, 3, 0, ((1, 2), (0, 4))).to_json() == {
+        "player": 0,
+        "extra": 3,
+        "column": 0,
+        "pairs": [[0, 4], [1, 2]],
+    }
     assert list(Choice(0, 3, 0, ((1, 2), (0, 4))).to_json()) == ["player", "extra", "column", "pairs"]
-    assert Choice(1, None, None, ((3, 4), (0, 2))).to_json() == {"player": 1, "extra": None,
-                                                                "pairs": [[0, 2], [3, 4]]}
+    assert Choice(1, None, None, ((3, 4), (0, 2))).to_json() == {"player": 1, "extra": None, "pairs": [[0, 2], [3, 4]]}
 
 
 def test_parse_step_accepts_rolls_and_choices_with_column_omitted_or_null() -> None:
@@ -467,25 +516,28 @@ def test_parse_step_accepts_rolls_and_choices_with_column_omitted_or_null() -> N
     assert Extra.parse_step({"player": 0, "extra": 3, "column": 2, "pairs": [[0, 1], [2, 4]]}).column == 2
 
 
-@pytest.mark.parametrize(("data", "key"), [
-    ([1, 2], "JSON object"),
-    ({"roll": [1, 2, 3, 4]}, "'roll'"),
-    ({"roll": [1, 2, 3, 4, "5"]}, "roll face"),
-    ({"roll": [1, 2, 3, 4, True]}, "roll face"),
-    ({"pairs": [[0, 1], [2, 3]]}, "'player'"),
-    ({"player": "0", "extra": 1, "pairs": [[0, 4], [2, 3]]}, "'player'"),
-    ({"player": -1, "extra": 1, "pairs": [[0, 4], [2, 3]]}, "'player'"),
-    ({"player": 0, "pairs": [[0, 4], [2, 3]]}, "'extra' is missing"),
-    ({"player": 0, "extra": 5, "pairs": [[0, 4], [2, 3]]}, "'extra'"),
-    ({"player": 0, "extra": "1", "pairs": [[0, 4], [2, 3]]}, "'extra'"),
-    ({"player": 0, "extra": 1, "column": 3, "pairs": [[0, 4], [2, 3]]}, "'column'"),
-    ({"player": 0, "extra": 1, "column": False, "pairs": [[0, 4], [2, 3]]}, "'column'"),
-    ({"player": 0, "extra": 1}, "'pairs'"),
-    ({"player": 0, "extra": 1, "pairs": [[0, 4]]}, "'pairs'"),
-    ({"player": 0, "extra": 1, "pairs": [[0, 4, 2], [3, 1]]}, "'pairs'"),
-    ({"player": 0, "extra": 1, "pairs": [[0, 7], [2, 3]]}, "'pairs'"),
-    ({"player": 0, "extra": 1, "pairs": "0-4 2-3"}, "'pairs'"),
-])
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ([1, 2], "JSON object"),
+        ({"roll": [1, 2, 3, 4]}, "'roll'"),
+        ({"roll": [1, 2, 3, 4, "5"]}, "roll face"),
+        ({"roll": [1, 2, 3, 4, True]}, "roll face"),
+        ({"pairs": [[0, 1], [2, 3]]}, "'player'"),
+        ({"player": "0", "extra": 1, "pairs": [[0, 4], [2, 3]]}, "'player'"),
+        ({"player": -1, "extra": 1, "pairs": [[0, 4], [2, 3]]}, "'player'"),
+        ({"player": 0, "pairs": [[0, 4], [2, 3]]}, "'extra' is missing"),
+        ({"player": 0, "extra": 5, "pairs": [[0, 4], [2, 3]]}, "'extra'"),
+        ({"player": 0, "extra": "1", "pairs": [[0, 4], [2, 3]]}, "'extra'"),
+        ({"player": 0, "extra": 1, "column": 3, "pairs": [[0, 4], [2, 3]]}, "'column'"),
+        ({"player": 0, "extra": 1, "column": False, "pairs": [[0, 4], [2, 3]]}, "'column'"),
+        ({"player": 0, "extra": 1}, "'pairs'"),
+        ({"player": 0, "extra": 1, "pairs": [[0, 4]]}, "'pairs'"),
+        ({"player": 0, "extra": 1, "pairs": [[0, 4, 2], [3, 1]]}, "'pairs'"),
+        ({"player": 0, "extra": 1, "pairs": [[0, 7], [2, 3]]}, "'pairs'"),
+        ({"player": 0, "extra": 1, "pairs": "0-4 2-3"}, "'pairs'"),
+    ],
+)
 def test_parse_step_refuses_malformed_json_naming_the_key(data: Any, key: str) -> None:
     with pytest.raises(RecordError) as caught:
         Extra.parse_step(data)
@@ -518,8 +570,12 @@ def test_perft_first_roll_five_dice_three_columns_three_splits() -> None:
     game.apply(Roll((1, 2, 2, 3, 5)))
     decisions = game.legal_decisions()
     assert len(decisions) == 45 and len(set(decisions)) == 45
-    assert decisions[:4] == [Choice(0, 0, 0, ((1, 2), (3, 4))), Choice(0, 0, 0, ((1, 3), (2, 4))),
-                             Choice(0, 0, 0, ((1, 4), (2, 3))), Choice(0, 0, 1, ((1, 2), (3, 4)))]
+    assert decisions[:4] == [
+        Choice(0, 0, 0, ((1, 2), (3, 4))),
+        Choice(0, 0, 0, ((1, 3), (2, 4))),
+        Choice(0, 0, 0, ((1, 4), (2, 3))),
+        Choice(0, 0, 1, ((1, 2), (3, 4))),
+    ]
 
 
 def test_perft_one_number_owned_and_shown() -> None:
@@ -533,9 +589,11 @@ def test_perft_three_numbers_positions() -> None:
     game = marie_with_numbers()
     game.apply(Roll((2, 4, 5, 5, 5)))
     assert len(game.legal_decisions()) == 15
-    assert game.legal_decisions()[:3] == [Choice(0, None, None, ((1, 2), (3, 4))),
-                                          Choice(0, None, None, ((1, 3), (2, 4))),
-                                          Choice(0, None, None, ((1, 4), (2, 3)))]
+    assert game.legal_decisions()[:3] == [
+        Choice(0, None, None, ((1, 2), (3, 4))),
+        Choice(0, None, None, ((1, 3), (2, 4))),
+        Choice(0, None, None, ((1, 4), (2, 3))),
+    ]
     game.apply(game.legal_decisions()[0])
     game.apply(Roll((6, 1, 3, 6, 3)))
     assert len(game.legal_decisions()) == 5 * 3

@@ -118,8 +118,7 @@ def start_from_menu(board: Board, kinds: list[str]) -> None:
         board.press(*["right"] * {"human": 0, "bot": 1, "kids": 1 + len(find_game("extra").levels)}[kind])
         board.press("ok")
     board.settle()
-    assert [(p.bot is not None, p.kids) for p in app.session.game.players] == [
-        (k == "bot", k == "kids") for k in kinds]
+    assert [(p.bot is not None, p.kids) for p in app.session.game.players] == [(k == "bot", k == "kids") for k in kinds]
 
 
 def load(path: Path, steps: int | None = None, bots: tuple[int, ...] = ()) -> Extra:
@@ -218,8 +217,9 @@ def read_sheet(image: Image.Image, size: tuple[int, int]) -> tuple[dict[int, int
         return crossed
 
     rows = {s: count([filled(layout.row_box(s, i)) for i in range(ROW_SIZES[s])]) for s in SUMS}
-    columns = tuple(count([filled(layout.column_box(c, i)) for i in range(size_)])
-                    for c, size_ in enumerate(COLUMN_SIZES))
+    columns = tuple(
+        count([filled(layout.column_box(c, i)) for i in range(size_)]) for c, size_ in enumerate(COLUMN_SIZES)
+    )
     return rows, columns
 
 
@@ -265,11 +265,14 @@ def check_golden(image: Image.Image, name: str) -> None:
 
 
 # --- whole games through the buttons ---------------------------------------------------------
-@pytest.mark.parametrize(("kinds", "seed"), [
-    (["human"], 3),
-    (["human", "bot", "kids"], 11),
-    (["bot", "human", "bot", "kids", "bot", "human"], 5),
-])
+@pytest.mark.parametrize(
+    ("kinds", "seed"),
+    [
+        (["human"], 3),
+        (["human", "bot", "kids"], 11),
+        (["bot", "human", "bot", "kids", "bot", "human"], 5),
+    ],
+)
 def test_complete_games_through_the_buttons_replay_to_the_same_result(kinds: list[str], seed: int) -> None:
     board = Board(seed=seed)
     start_from_menu(board, kinds)
@@ -317,7 +320,12 @@ def test_the_rulebook_example_sheet_through_physical_dice_entry(tmp_path: Path) 
             for size in (WIDE, TALL):
                 layout = ui.sheet_layout(*size)
                 image = board.image(size)
-                assert [box_look(image, layout.row_box(s, 0)) for s in (3, 4, 5, 6)] == ["wall", "cross", "wall", "cross"]
+                assert [box_look(image, layout.row_box(s, 0)) for s in (3, 4, 5, 6)] == [
+                    "wall",
+                    "cross",
+                    "wall",
+                    "cross",
+                ]
                 assert [box_look(image, layout.column_box(c, 0)) for c in range(3)] == ["empty", "cross", "empty"]
                 assert box_look(image, layout.column_box(0, 6)) == "end"
             board.press("roll")  # the small display's second page: the whole sheet with the preview
@@ -384,8 +392,17 @@ def test_first_roll_options_are_labelled_as_spoken_and_ordered_by_face_then_sums
     session = Table(game, ["red"], None)
     labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
     # the two 2s are the same die to a player; equal sums collapse (2+3 and 2+5 either way)
-    assert labels[:9] == ["4+8 x1>A", "4+8 x1>B", "4+8 x1>C", "5+7 x1>A", "5+7 x1>B", "5+7 x1>C",
-                          "3+8 x2>A", "3+8 x2>B", "3+8 x2>C"]
+    assert labels[:9] == [
+        "4+8 x1>A",
+        "4+8 x1>B",
+        "4+8 x1>C",
+        "5+7 x1>A",
+        "5+7 x1>B",
+        "5+7 x1>C",
+        "3+8 x2>A",
+        "3+8 x2>B",
+        "3+8 x2>C",
+    ]
     assert len(labels) == 27 and "4+6 x3>B" in labels
     check_options(game, ui.options(None, session))  # type: ignore[arg-type]
 
@@ -586,7 +603,9 @@ def test_a_decision_animates_its_crosses_on_the_sheet_and_the_extra_die_on_the_l
     first = animation.frames[0]
     assert isinstance(first, ui.SheetFrame) and first.header == "4+6 x3" and first.caption == ""
     lit = {k: v for k, v in first.leds.items() if v != OFF}
-    assert lit == {"seat.0": RED} | pips(0, 3) | pips(1, 0, 6) | pips(2, 0, 6) | pips(3, 0, 3, 6, colour=RED) | pips(4, 0, 1, 3, 5, 6)
+    assert lit == {"seat.0": RED} | pips(0, 3) | pips(1, 0, 6) | pips(2, 0, 6) | pips(3, 0, 3, 6, colour=RED) | pips(
+        4, 0, 1, 3, 5, 6
+    )
     assert len(first.leds) == 36  # every pip is set, lit or off
     blink = board.image()  # the new crosses as crosses-to-be
     assert read_sheet(blink, SIZE) == ({s: 0 for s in SUMS}, (0, 0, 0))
@@ -621,7 +640,10 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
         for player in (0, 1) if isinstance(step, Choice) else (None,):
             twins.apply(step if player is None else Choice(player, step.extra, step.column, step.pairs))
     assert ui.result_lines(Table(twins, ["red", "blue"], SeededDice(1))) == [
-        "Anna & Ben share", "*Anna 210", "*Ben 210"]
+        "Anna & Ben share",
+        "*Anna 210",
+        "*Ben 210",
+    ]
 
     six = Extra([Player(n, "easy") for n in ("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz")])
     rng = random.Random(4)
@@ -629,8 +651,10 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     lines = ui.result_lines(Table(six, ["red"] * 6, SeededDice(1)))
     scores, winners = six.result()["scores"], six.result()["winners"]
     ranked = sorted(range(6), key=lambda p: (-scores[p], p))
-    assert len(lines) == 4 and lines[0] in ("Anna Ben Cleo Dora Emil Fritz".split()[winners[0]] + " wins!",
-                                            " & ".join(six.players[w].name for w in winners) + " share")
+    assert len(lines) == 4 and lines[0] in (
+        "Anna Ben Cleo Dora Emil Fritz".split()[winners[0]] + " wins!",
+        " & ".join(six.players[w].name for w in winners) + " share",
+    )
     assert all(len(line) <= 21 for line in lines)
     cells = [line.split() for line in lines[1:]]
     assert [c[i] for c in cells for i in (0, 2)] == [six.players[p].name[:4] for p in ranked]

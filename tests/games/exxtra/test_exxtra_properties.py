@@ -22,9 +22,18 @@ seats = st.integers(min_value=3, max_value=6)
 
 
 def snapshot(game: Exxtra) -> tuple:
-    return (game.to_record(), game.pending(), game.positions, game.ladder, game.rung_of,
-            game.current_roll, game.current_combination, game.first_roll, game.rolls_this_turn,
-            game.winner)
+    return (
+        game.to_record(),
+        game.pending(),
+        game.positions,
+        game.ladder,
+        game.rung_of,
+        game.current_roll,
+        game.current_combination,
+        game.first_roll,
+        game.rolls_this_turn,
+        game.winner,
+    )
 
 
 def random_games(seed: int, players: int):
@@ -51,8 +60,9 @@ def check_invariants(game: Exxtra) -> None:
     assert len(ladder) == 6 and all(len(ladder[r]) <= 1 for r in range(1, 6))
     on_ladder = [pair.player for rung in ladder for pair in rung]
     assert len(on_ladder) == len(set(on_ladder))  # one pair of dice per player
-    assert rung_of == tuple(next((r for r, rung in enumerate(ladder) if any(p.player == i for p in rung)), None)
-                            for i in range(n))
+    assert rung_of == tuple(
+        next((r for r, rung in enumerate(ladder) if any(p.player == i for p in rung)), None) for i in range(n)
+    )
     pending = game.pending()
     if game.winner is not None:
         assert pending.kind == OVER and positions[game.winner] == FINISH
@@ -83,8 +93,12 @@ def check_events(game: Exxtra, step, before: tuple[int, ...]) -> None:
     assert tuple(moved) == game.positions
     if isinstance(step, Place):
         placed = game.events[0]
-        assert placed == {"kind": "place", "player": placed["player"], "rung": step.rung,
-                          "combination": placed["combination"]}
+        assert placed == {
+            "kind": "place",
+            "player": placed["player"],
+            "rung": step.rung,
+            "combination": placed["combination"],
+        }
         for rung in range(step.rung + 1, 6):
             assert all(pair.combination > placed["combination"] for pair in game.ladder[rung])
     if isinstance(step, Roll):
@@ -94,13 +108,19 @@ def check_events(game: Exxtra, step, before: tuple[int, ...]) -> None:
         xs = step.faces.count("X")
         if rolled["combination"] is None:  # an X on a later roll: back one per X, turn over
             assert not rolled["first"] and xs > 0
-            assert game.events[1:3] == [{"kind": "invalid", "player": player, "xs": xs},
-                                        {"kind": "move", "player": player, "from": start,
-                                         "to": max(0, start - xs), "cause": "x"}]
+            assert game.events[1:3] == [
+                {"kind": "invalid", "player": player, "xs": xs},
+                {"kind": "move", "player": player, "from": start, "to": max(0, start - xs), "cause": "x"},
+            ]
             assert game.events[3]["kind"] == "turn"
         elif step.faces[0] == step.faces[1] != "X":
-            assert game.events[1] == {"kind": "move", "player": player, "from": start,
-                                      "to": min(FINISH, start + int(step.faces[0])), "cause": "double"}
+            assert game.events[1] == {
+                "kind": "move",
+                "player": player,
+                "from": start,
+                "to": min(FINISH, start + int(step.faces[0])),
+                "cause": "double",
+            }
         else:
             assert game.events == [rolled] and game.positions == before
 

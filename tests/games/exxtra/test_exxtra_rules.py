@@ -31,8 +31,17 @@ def roll(a: str, b: str) -> Roll:
 
 def snapshot(game: Exxtra) -> tuple:
     """Everything an illegal step must leave alone: the record and the public state."""
-    return (game.to_record(), game.pending(), game.positions, game.ladder, game.rung_of,
-            game.current_roll, game.first_roll, game.rolls_this_turn, game.winner)
+    return (
+        game.to_record(),
+        game.pending(),
+        game.positions,
+        game.ladder,
+        game.rung_of,
+        game.current_roll,
+        game.first_roll,
+        game.rolls_this_turn,
+        game.winner,
+    )
 
 
 def refused(game: Exxtra, step, *words: str) -> None:
@@ -61,6 +70,7 @@ def walked(target: int, players: int = 3) -> Exxtra:
 
 
 # --- the rulebook's examples (one continuous game for Alex, Beatrice, Carl and Diana) -------
+
 
 def play_example_1(game: Exxtra) -> None:
     game.apply(roll("X", "X"))
@@ -111,8 +121,15 @@ def play_example_7(game: Exxtra) -> None:
     game.apply(Place(2))
 
 
-EXAMPLES = [play_example_1, play_example_2, play_example_3, play_example_4,
-            play_example_5, play_example_6, play_example_7]
+EXAMPLES = [
+    play_example_1,
+    play_example_2,
+    play_example_3,
+    play_example_4,
+    play_example_5,
+    play_example_6,
+    play_example_7,
+]
 
 
 def game_before_example(number: int) -> Exxtra:
@@ -221,6 +238,7 @@ def test_example_7_carl_moves_4_then_71_on_rung_2_removes_diana_and_alex():
 
 # --- combinations ---------------------------------------------------------------------------
 
+
 def test_combination_is_written_higher_first_and_x_counts_zero_on_the_first_roll():
     assert combination(("1", "6"), first_roll=False) == "61"
     assert combination(("7", "6"), first_roll=False) == "76"
@@ -251,6 +269,7 @@ def test_combinations_compare_by_higher_then_lower_face():
 
 
 # --- turns, rolls and the X rule ------------------------------------------------------------
+
 
 def test_player_0_starts_and_the_first_roll_is_compulsory():
     game = Exxtra(NAMES[:3])
@@ -362,6 +381,7 @@ def test_a_double_that_reaches_the_finish_wins_mid_turn():
 
 # --- placing and removing -------------------------------------------------------------------
 
+
 def test_decisions_are_reroll_place_0_then_each_free_rung_ascending():
     game = game_before_example(5)  # rungs 4 and 5 taken
     game.apply(roll("2", "1"))
@@ -452,6 +472,7 @@ def test_a_lower_combination_removes_nothing():
 
 # --- start of the turn and the end of the game ----------------------------------------------
 
+
 def test_dice_on_rung_r_move_the_counter_r_and_come_back_at_the_start_of_the_turn():
     game = Exxtra(NAMES[:3])
     game.apply(roll("7", "6"))
@@ -496,6 +517,7 @@ def test_result_is_none_while_the_game_goes_on():
 
 
 # --- steps and records ----------------------------------------------------------------------
+
 
 def test_steps_convert_to_the_record_shapes():
     assert Reroll().to_json() == {"do": "reroll"}
@@ -548,6 +570,7 @@ def test_undo_takes_back_a_decision_and_an_automatic_end_of_turn():
 
 
 # --- perft: the size of the game tree from fixed positions ----------------------------------
+
 
 def perft(game: Exxtra, depth: int) -> int:
     """Number of step sequences of length `depth` (every roll outcome and every decision)."""

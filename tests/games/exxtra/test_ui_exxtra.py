@@ -42,8 +42,10 @@ def check_options(game, options) -> None:
     assert len(set(o.label for o in options)) == len(options)
 
 
-@pytest.mark.parametrize(("seed", "bots"), [(1, [False, False, False]), (2, [False, True, False, True]),
-                                            (3, [True, False, True, False, True, False])])
+@pytest.mark.parametrize(
+    ("seed", "bots"),
+    [(1, [False, False, False]), (2, [False, True, False, True]), (3, [True, False, True, False, True, False])],
+)
 def test_complete_game_through_the_button_pins(seed, bots):
     board = SimBoard(seed=seed)
     start(board, len(bots), bots)
@@ -98,16 +100,21 @@ def test_scene_of_a_known_position():
     assert frame["seat.1"] == [BLUE, dim(BLUE, 0.15)]  # whose turn: blinking
     assert frame["seat.0"] == RED and frame["seat.2"] == GREEN
     # Die A shows 7 (all seven pips), die B shows 1 (the centre).
-    assert {k for k, v in frame.items() if k.startswith("dice.") and v == PIP} == \
-        {f"dice.0.{p}" for p in range(7)} | {"dice.1.3"}
-    assert set(frame) == {"track.0", "track.2", "ladder.5", "seat.0", "seat.1", "seat.2"} | \
-        {f"dice.0.{p}" for p in range(7)} | {"dice.1.3"}
+    assert {k for k, v in frame.items() if k.startswith("dice.") and v == PIP} == {f"dice.0.{p}" for p in range(7)} | {
+        "dice.1.3"
+    }
+    assert set(frame) == {"track.0", "track.2", "ladder.5", "seat.0", "seat.1", "seat.2"} | {
+        f"dice.0.{p}" for p in range(7)
+    } | {"dice.1.3"}
 
 
 def test_an_invalid_roll_shows_red_crosses_and_the_retreat():
     app, loop = known_position()
-    frames = ui.animation(app, app.session, [{"kind": "invalid", "player": 1, "xs": 2},
-                                             {"kind": "move", "player": 1, "from": 2, "to": 0, "cause": "x"}])
+    frames = ui.animation(
+        app,
+        app.session,
+        [{"kind": "invalid", "player": 1, "xs": 2}, {"kind": "move", "player": 1, "from": 2, "to": 0, "cause": "x"}],
+    )
     assert frames[0].leds["dice.0.3"] == X_RED and frames[0].caption == "X! Blue back 2"
     assert [f.leds for f in frames[-2:]] == [{"track.1": BLUE}, {"track.0": BLUE}]
 
@@ -115,8 +122,7 @@ def test_an_invalid_roll_shows_red_crosses_and_the_retreat():
 def test_options_offer_the_free_rungs_from_the_top_and_what_they_remove():
     app, _ = known_position()
     options = app.screen.choice.options
-    assert [o.label for o in options] == ["Rung 4", "Rung 3", "Rung 2", "Rung 1",
-                                          "Rung 0", "Roll again"]
+    assert [o.label for o in options] == ["Rung 4", "Rung 3", "Rung 2", "Rung 1", "Rung 0", "Roll again"]
     assert all(o.detail == "kicks 1" for o in options[:5])  # 71 beats Red's 64 on rung 5
 
 

@@ -21,7 +21,6 @@ MAX_STEPS = 3000  # random games take ~170 steps on average; this only guards ag
 GAMES = settings(max_examples=20, deadline=None)
 
 
-
 def _index_groupings() -> list[tuple[tuple[int, ...], ...]]:
     """Every set of disjoint non-empty index groups over four dice, whatever the faces (52)."""
     found = set()

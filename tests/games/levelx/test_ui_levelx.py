@@ -133,8 +133,19 @@ def check_golden(name: str, image: Image.Image) -> None:
 def state_after(game: LevelX, step: Any) -> tuple[Any, ...]:
     twin = game.copy()
     twin.apply(step)
-    return (twin.pieces, twin.x_holders, twin.chips_left, twin.chip_counts, twin.bonus, twin.tiles_left,
-            twin.supply, twin.lost, twin.end_triggered, twin.pending(), twin.round_number)
+    return (
+        twin.pieces,
+        twin.x_holders,
+        twin.chips_left,
+        twin.chip_counts,
+        twin.bonus,
+        twin.tiles_left,
+        twin.supply,
+        twin.lost,
+        twin.end_triggered,
+        twin.pending(),
+        twin.round_number,
+    )
 
 
 def check_options(game: LevelX, options: list[Any]) -> None:
@@ -145,7 +156,7 @@ def check_options(game: LevelX, options: list[Any]) -> None:
     values = [o.value for o in options]
     if turns:
         assert isinstance(values[0], Open) and options[0].label == "Turn ones..."
-        assert len(turns) == 6 ** game.ones_to_turn  # every face for every turned die: the sub-screen
+        assert len(turns) == 6**game.ones_to_turn  # every face for every turned die: the sub-screen
     assert sum(isinstance(v, Open) for v in values) == (1 if turns else 0)
     chosen = [v for v in values if not isinstance(v, Open)]
     assert all(isinstance(v, Groups) and v in groupings for v in chosen), "an option is not legal"
@@ -208,11 +219,14 @@ def check_record(table: Rig) -> None:
 
 
 # --- complete games -------------------------------------------------------------------------
-@pytest.mark.parametrize("seed, bots", [
-    (11, [False, False]),
-    (12, [False, True, False]),
-    (13, [True, False, True, False]),
-])
+@pytest.mark.parametrize(
+    "seed, bots",
+    [
+        (11, [False, False]),
+        (12, [False, True, False]),
+        (13, [True, False, True, False]),
+    ],
+)
 def test_complete_game_through_the_buttons(seed: int, bots: list[bool]) -> None:
     table = Rig(seed)
     table.start(bots)
@@ -260,8 +274,11 @@ def three_players() -> Rig:
 
 def test_known_position() -> None:
     game = three_players().game
-    assert game.pieces == ((3, None, None, None, None, None), (None, 1, 0, None, None, None),
-                           (None, None, None, None, None, 1))
+    assert game.pieces == (
+        (3, None, None, None, None, None),
+        (None, 1, 0, None, None, None),
+        (None, None, None, None, None, 1),
+    )
     assert game.chip_counts[0][0] == 1 and game.chip_counts[2][5] == 1 and game.current_player == 0
 
 
@@ -348,9 +365,15 @@ def test_effect_wording() -> None:
     game = table.game
     effects = {o.label: ui.effect_text(game, o.value, 21) for o in table.choice.options}
     assert effects == {
-        "5+5+5+5": "row 5: 4 chips", "5+5+5": "row 5: 3 chips", "5+5+10": "5: 2 chips  10: new",
-        "5+5": "row 5: 2 chips", "5+10": "5: chip  10: new", "10+10": "10: new,X,oust,chip",
-        "5": "row 5: chip", "10": "row 10: new piece", "pass": "nothing happens",
+        "5+5+5+5": "row 5: 4 chips",
+        "5+5+5": "row 5: 3 chips",
+        "5+5+10": "5: 2 chips  10: new",
+        "5+5": "row 5: 2 chips",
+        "5+10": "5: chip  10: new",
+        "10+10": "10: new,X,oust,chip",
+        "5": "row 5: chip",
+        "10": "row 10: new piece",
+        "pass": "nothing happens",
     }
     assert ui.effect_text(game, Groups(((0, 1), (2, 3))), 42) == "row 10: new piece, to X, oust Green, chip"
     assert ui.effect_text(game, Groups(((0,), (1,), (2, 3))), 30) == "5: 2 chips; 10: new piece"
@@ -377,11 +400,24 @@ def test_scene_of_a_known_position() -> None:
     table.press("roll")
     table.settle()
     assert table.app.frame() == {
-        "grid.5.3": RED, "grid.6.1": BLUE, "grid.7.0": BLUE, "grid.10.1": GREEN,
-        "grid.6.3": X_FIELD, "grid.7.2": X_FIELD, "grid.8.2": X_FIELD, "grid.9.1": X_FIELD,
-        "dice.0.3": PIP, "dice.1.3": PIP, "dice.2.3": PIP,
-        "dice.3.0": PIP, "dice.3.1": PIP, "dice.3.5": PIP, "dice.3.6": PIP,
-        "seat.0": [RED, OFF], "seat.1": BLUE, "seat.2": GREEN,
+        "grid.5.3": RED,
+        "grid.6.1": BLUE,
+        "grid.7.0": BLUE,
+        "grid.10.1": GREEN,
+        "grid.6.3": X_FIELD,
+        "grid.7.2": X_FIELD,
+        "grid.8.2": X_FIELD,
+        "grid.9.1": X_FIELD,
+        "dice.0.3": PIP,
+        "dice.1.3": PIP,
+        "dice.2.3": PIP,
+        "dice.3.0": PIP,
+        "dice.3.1": PIP,
+        "dice.3.5": PIP,
+        "dice.3.6": PIP,
+        "seat.0": [RED, OFF],
+        "seat.1": BLUE,
+        "seat.2": GREEN,
     }
     assert table.labels() == ["Turn ones...", "5", "6", "7", "pass"]  # the 4 is in every group
     table.press("right")  # "5": Red, on row 5's X, takes a chip there
@@ -455,10 +491,17 @@ def test_oust_animation() -> None:
     table.choose("10+10")
     frames = table.app.animation.frames  # type: ignore[union-attr]
     assert [f.caption for f in frames] == [
-        "5+5 = row 10", "Red: new piece", "Red: new piece",
-        "5+5 = row 10", "Red reaches X",
-        "Green is ousted", "Green is ousted", "Green is ousted", "Green is ousted",
-        "Red takes a 10", "Red takes a 10",
+        "5+5 = row 10",
+        "Red: new piece",
+        "Red: new piece",
+        "5+5 = row 10",
+        "Red reaches X",
+        "Green is ousted",
+        "Green is ousted",
+        "Green is ousted",
+        "Green is ousted",
+        "Red takes a 10",
+        "Red takes a 10",
     ]
     assert all(0.15 <= f.seconds <= 0.4 for f in frames)
     first = frames[0].leds
@@ -476,9 +519,15 @@ def test_close_and_bonus_animations() -> None:
     """Red takes a chip of every row: the sixth value makes a set and the 15 tile comes."""
     table = Rig()
     table.start([False, False])
-    for faces, label in (((5, 5, 5, 5), "5+5+5+5"), ((6, 6, 6, 6), "6+6+6+6"), ((3, 4, 3, 4), "7+7"),
-                         ((3, 4, 3, 4), "7+7"), ((4, 4, 4, 4), "8+8"), ((4, 4, 4, 4), "8+8"),
-                         ((4, 5, 4, 5), "9+9")):
+    for faces, label in (
+        ((5, 5, 5, 5), "5+5+5+5"),
+        ((6, 6, 6, 6), "6+6+6+6"),
+        ((3, 4, 3, 4), "7+7"),
+        ((3, 4, 3, 4), "7+7"),
+        ((4, 4, 4, 4), "8+8"),
+        ((4, 4, 4, 4), "8+8"),
+        ((4, 5, 4, 5), "9+9"),
+    ):
         table.turn(faces, label)
         table.turn((1, 1, 1, 1), "pass")
     table.app.session.dice = ScriptedDice([(5, 5, 5, 5)])  # type: ignore[union-attr]
