@@ -300,11 +300,8 @@ def test_the_settings_menu_switches_the_language_live_and_keeps_it(tmp_path: Pat
         assert shown(board)[0] == "Settings" and "> Language English" in shown(board)
         board.tap("ok")  # → Deutsch
         assert shown(board)[0] == "Einstellungen" and "> Sprache Deutsch" in shown(board)
-        assert (
-            "Nachtmodus aus" in shown(board)
-            and "Bot-Tempo normal" in shown(board)
-            and "Zurück dieser Wurf" in shown(board)
-        )
+        # "Zurücknehmen" (issue 23: "Zurück" read as the BACK button) takes a line of its own
+        assert "Nachtmodus aus" in shown(board) and "Zurücknehmen" in shown(board) and "dieser Wurf" in shown(board)
         board.tap("back")  # the main menu under it was relabelled too
         assert "> Einstellungen" in shown(board) and "EXTRA! spielen" in shown(board)
     finally:

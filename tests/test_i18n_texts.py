@@ -69,7 +69,7 @@ def test_the_boards_own_notes_follow_a_language_switch_too() -> None:
         assert "Seit dem Wurf nichts zurückzunehmen" in shown(board)
         switch_language(board.app, "fr")
         board.board.render()
-        assert "Rien à reprendre depuis les dés" in shown(board)
+        assert "Rien à annuler depuis les dés" in shown(board)
     finally:
         board.close()
 

@@ -144,10 +144,12 @@ class BoardApp:
 
     def choices(self, name: str) -> tuple[Any, ...]:
         """The values the menus offer for setting `name` on this board: no LED budget above
-        the board's own (hardware/board.toml `budget_amps`)."""
+        the board's own (hardware/board.toml `budget_amps`), no brightness above the operator's cap."""
         values = CHOICES[name]
         if name == "led_budget_amps" and self.led_budget_max is not None:
             values = tuple(v for v in values if v <= self.led_budget_max) or values[:1]
+        if name == "brightness":  # the operator's cap: a guest is never offered more light than it allows
+            values = tuple(v for v in values if v <= self.operator.brightness_cap) or values[:1]
         return values
 
     def report(self, problem: str) -> None:

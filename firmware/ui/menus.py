@@ -19,7 +19,7 @@ from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
 from firmware.ui.seal import seal_screen
-from firmware.ui.settings import CHOICES, label
+from firmware.ui.settings import CHOICES, IN_GAME, label
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
@@ -278,20 +278,35 @@ def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
 
 class GameMenu(MenuScreen):
     """The in-game menu (a long BACK): back to the game, take back (as a short BACK on the play
-    screen does), redo what was taken back, rules, the dice seal, abandon."""
+    screen does), redo what was taken back, rules, the settings a guest may change mid-game,
+    the dice seal, abandon."""
 
     def __init__(self, app: App) -> None:
+        super().__init__(_("Game menu"), self._options(app), self._pick)
+
+    @staticmethod
+    def _options(app: App) -> list[Option]:
         session = app.session
         options = [Option(_("Back to game"), "back")]
         if session is not None and session.undo_target(app.settings.takeback == "game") is not None:
             options.append(Option(_("Take back"), "undo"))
         if session is not None and session.can_redo():
             options.append(Option(_("Redo"), "redo"))
-        options += [Option(_("Rules"), "rules")]
+        # Settings after Rules: RIGHT still reaches Rules first, LEFT (wrapping) Abandon.
+        options += [Option(_("Rules"), "rules"), Option(_("Settings"), "settings")]
         if session is not None and session.seal is not None:
             options.append(Option(_("Dice seal"), "seal"))
         options.append(Option(_("Abandon game"), "abandon"))
-        super().__init__(_("Game menu"), options, self._pick)
+        return options
+
+    def relabel(self, app: App) -> None:
+        """In the language now active, and offering "Take back" as the takeback rule now allows;
+        the cursor stays on the same entry."""
+        current = self.choice.current.value
+        self.title = _("Game menu")
+        self.choice.options = self._options(app)
+        values = [o.value for o in self.choice.options]
+        self.choice.index = values.index(current) if current in values else 0
 
     def _pick(self, app: App, option: Option) -> None:
         if option.value == "back":
@@ -301,6 +316,8 @@ class GameMenu(MenuScreen):
             app.pop()
             if not (app.undo() if option.value == "undo" else app.redo()):
                 app.advance()
+        elif option.value == "settings":
+            app.push(SettingsScreen(app, IN_GAME))
         elif option.value == "rules":
             app.push(RulesScreen(table_in_play(app).game.name))
         elif option.value == "seal":
@@ -315,14 +332,15 @@ def abandon(app: App) -> None:
 
 class SettingsScreen(MenuScreen):
     """LEFT/RIGHT pick a setting, OK steps its value (kept at once), BACK leaves. The language
-    changes at once: this menu and the screens under it redraw in it."""
+    changes at once: this menu and the screens under it redraw in it. From the in-game menu it
+    offers only `names` (settings.IN_GAME: what a guest may change mid-game, kiosk mode too)."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, names: tuple[str, ...] = tuple(CHOICES)) -> None:
+        self.names = names
         super().__init__(_("Settings"), self._options(app), self._pick)
 
-    @staticmethod
-    def _options(app: App) -> list[Option]:
-        return [Option(label(name), name, app.settings.shown(name)) for name in CHOICES]
+    def _options(self, app: App) -> list[Option]:
+        return [Option(label(name), name, app.settings.shown(name)) for name in self.names]
 
     def relabel(self, app: App) -> None:
         self.title = _("Settings")
@@ -335,7 +353,11 @@ class SettingsScreen(MenuScreen):
         else:
             app.settings = app.settings.cycle(option.value, 1, app.choices(option.value))
         app.settings.save(app.journal)
+        for screen in app.stack:  # the in-game menu under it offers "Take back" as the rule now says
+            if isinstance(screen, GameMenu):
+                screen.relabel(app)
         self.choice.options = self._options(app)
+        app.changed()
 
 
 def next_language(current: str) -> str:

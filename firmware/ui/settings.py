@@ -36,6 +36,10 @@ LABELS = {  # shown through _(): see label()
     "palette": N_("Colours"),
     "sound": N_("Sound"),
 }
+# What a guest may change in the middle of a game (the in-game menu's "Settings"), on a café's board
+# too: nothing the operator sets up (the LED budget, the dice, the idle show). The operator's locks
+# still hold: the brightness never goes above the operator's cap (BoardApp.choices).
+IN_GAME = ("language", "bot_pace", "takeback", "brightness", "night", "sound", "palette")
 # Seconds a bot waits before its roll or decision: after another bot's (or its own) step, and after
 # a person's step, which leaves the person a moment to take it back (docs/board.md). At "step"
 # a bot's roll or decision waits for OK (its decision right after its roll follows at "normal").

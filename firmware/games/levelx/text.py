@@ -37,7 +37,9 @@ def describe(names: Sequence[str], events: Events) -> str | None:
     who = name_of(names, first.get("player"))
     if first["kind"] == "turn_ones":
         count = len(first.get("dice", ()))
-        return ngettext("{who} turns {n} one", "{who} turns {n} ones", count).format(who=who, n=count)
+        if count == 1:  # "Red turns one 1", never "1 one"
+            return _("{who} turns one 1").format(who=who)
+        return ngettext("{who} turns {n} ones", "{who} turns {n} ones", count).format(who=who, n=count)
     if first["kind"] == "bonus":  # the last tile, taken by choice: the game ends with the round
         # Translators: LEVEL X: a player took the last bonus tile; the game ends after this round.
         return _("{who} takes the last tile {tile}: last round").format(who=who, tile=first["tile"])
@@ -52,7 +54,10 @@ def describe(names: Sequence[str], events: Events) -> str | None:
     chips = [str(e["row"]) for e in kinds(events, "chip")]
     if chips:
         words.append(_("chip {rows}").format(rows="+".join(chips)))
-    words += [_("ousts {name}").format(name=name_of(names, e["player"])) for e in kinds(events, "oust")]
+    ousted = [name_of(names, e["player"]) for e in kinds(events, "oust")]
+    if ousted:  # one verb for all of them: "ousts Red & Green", German "wirft Rot & Grün raus"
+        # Translators: LEVEL X: the players whose pieces went home; {names} joined with " & ".
+        words.append(_("ousts {names}").format(names=" & ".join(ousted)))
     words += [_("bonus {tile}").format(tile=e["tile"]) for e in kinds(events, "bonus")]
     words += [_("{row} closed").format(row=e["row"]) for e in kinds(events, "close")]
     # Translators: a move explained: "Blue: rows 5+10, chip 10" (what: its parts, comma-separated)
