@@ -1,7 +1,8 @@
 """The bots' pace: a bot's move waits a moment (longer after a person's step, so it can be taken
 back), never while a person holds a button or has a menu open. `BotPace` keeps where that wait
-stands, as one explicit state, and the answer that waits for it; `BoardApp` decides when to arm
-it and what a bot's move does.
+stands, as one explicit state, the answer that waits for it, and how much of the chance to take
+back is left while a bot's roll draws near (the takeback bar); `BoardApp` decides when to arm it
+and what a bot's move does.
 
     >>> from firmware.loop import EventLoop, FakeClock
     >>> loop = EventLoop(FakeClock())
