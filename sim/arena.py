@@ -11,7 +11,7 @@ A development tool (not firmware): `python -m sim.arena --games 400 --seed 1 --j
   standard error;
 - one against the rest: one seat of each level (seats rotated), each level's win share;
 - EXTRA! solo: mean score per level and its standard error (`--solo-games`);
-- with `--vs-greedy`, instead: each level alone against the greedy baseline (`sim/greedy.py`) at
+- with `--vs-greedy`, instead: each level alone against the greedy baseline (`sim/greedy.py`, each game's `SPEC.baseline`) at
   every player count, seats rotated (`{game}_{level}_vs_greedy_{n}p_...`: win share, mean
   scores of the level and of greedy, each with its standard error, and the fair share);
 - decision time per level: p50 and p99 in milliseconds, over every decision timed (the
@@ -242,12 +242,12 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
     games = max(1, args.games)
     solo_games = games if args.solo_games is None else max(1, args.solo_games)
     if getattr(args, "vs_greedy", False):
-        unknown = [name for name in args.game or () if name not in greedy.POLICIES]
+        unknown = [name for name in args.game or () if name not in greedy.game_names()]
         if unknown:
             raise ValueError(
-                f"the greedy baseline has no policy for {', '.join(unknown)} (it plays {', '.join(greedy.POLICIES)})"
+                f"the greedy baseline has no policy for {', '.join(unknown)} (it plays {', '.join(greedy.game_names())})"
             )
-        names = [name for name in names if name in greedy.POLICIES]
+        names = [name for name in names if name in greedy.game_names()]
     for name in names:
         spec = find_game(name)
         levels = spec.levels

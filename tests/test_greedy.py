@@ -1,4 +1,4 @@
-"""The greedy baseline (sim/greedy.py) plays exactly the rules issue 22 defines, on hand-made
+"""The greedy baseline (each game's greedy.py, through sim/greedy.py) plays exactly the rules issue 22 defines, on hand-made
 positions; the arena's --vs-greedy games are legal, seeded and print every figure."""
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from firmware.games import Roll, new_game
 from firmware.games.exxtra.rules import Place, Reroll
 from firmware.games.extra.rules import Choice
 from firmware.games.levelx.rules import Bonus, TurnOnes, outcomes
-from sim import arena, greedy
+from firmware.games.extra import greedy as extra_greedy
+from firmware.games.exxtra import greedy as exxtra_greedy
+from firmware.games.levelx import greedy as levelx_greedy
+from sim import arena
 from tests.support import decisions_of
 
 
@@ -21,30 +24,30 @@ from tests.support import decisions_of
 def test_at_least_chance_is_exact():
     # ≥ 61 on a first roll: die A's 7 with any of B's six faces, and B's 6 with A's 1, 2, 3, 4
     # (A's X with B's 6 is "60": below)
-    assert greedy.at_least_chance(61) == Fraction(10, 36)
-    assert greedy.at_least_chance(0) == 1  # "00" (X, X) is the lowest
-    assert greedy.at_least_chance(1) == Fraction(35, 36)
-    assert greedy.at_least_chance(76) == Fraction(1, 36)  # only 7 and 6
-    assert greedy.at_least_chance(77) == 0
+    assert exxtra_greedy.at_least_chance(61) == Fraction(10, 36)
+    assert exxtra_greedy.at_least_chance(0) == 1  # "00" (X, X) is the lowest
+    assert exxtra_greedy.at_least_chance(1) == Fraction(35, 36)
+    assert exxtra_greedy.at_least_chance(76) == Fraction(1, 36)  # only 7 and 6
+    assert exxtra_greedy.at_least_chance(77) == 0
 
 
 def test_rung_is_the_highest_with_beaten_times_rung_below_a_half():
     # 61 with 4 players: beaten = 10/36 · 3/5 = 1/6, so r < 3
-    assert greedy.beaten(61, 4) == Fraction(1, 6)
-    assert greedy.exxtra_rung(61, 4, [1, 2, 3, 4, 5]) == 2
+    assert exxtra_greedy.beaten(61, 4) == Fraction(1, 6)
+    assert exxtra_greedy.rung(61, 4, [1, 2, 3, 4, 5]) == 2
     # 61 with 3 players: beaten = 1/9, so r < 4.5
-    assert greedy.exxtra_rung(61, 3, [1, 2, 3, 4, 5]) == 4
-    assert greedy.exxtra_rung(61, 3, [1, 5]) == 1
+    assert exxtra_greedy.rung(61, 3, [1, 2, 3, 4, 5]) == 4
+    assert exxtra_greedy.rung(61, 3, [1, 5]) == 1
     # 76 with 6 players: beaten = 1/36, every rung fits: the highest free
-    assert greedy.exxtra_rung(76, 6, [2, 3]) == 3
+    assert exxtra_greedy.rung(76, 6, [2, 3]) == 3
 
 
 def test_rung_falls_back_to_the_lowest_free_then_to_rung_zero():
     # "10" with 6 players: beaten = 35/36, no rung r ≥ 1 has beaten · r < 1/2
-    assert greedy.exxtra_rung(10, 6, [3, 5]) == 3
-    assert greedy.exxtra_rung(10, 6, []) == 0
+    assert exxtra_greedy.rung(10, 6, [3, 5]) == 3
+    assert exxtra_greedy.rung(10, 6, []) == 0
     # the boundary is strict: beaten · r = 1/2 does not fit (76, 2 players: 1/180 · r < 1/2 always)
-    assert greedy.beaten(76, 2) * 90 == Fraction(1, 2)
+    assert exxtra_greedy.beaten(76, 2) * 90 == Fraction(1, 2)
 
 
 def exxtra_after(players: int, *steps):
@@ -57,18 +60,18 @@ def exxtra_after(players: int, *steps):
 def test_first_roll_below_61_is_rolled_again_and_61_is_accepted():
     rng = random.Random(1)
     low = exxtra_after(4, Roll(("3", "5")))  # "53"
-    assert greedy.exxtra(low, low.legal_decisions(), rng) == Reroll()
+    assert exxtra_greedy.greedy(low, low.legal_decisions(), rng) == Reroll()
     high = exxtra_after(4, Roll(("1", "6")))  # "61": accepted, on rung 2 (see above)
-    assert greedy.exxtra(high, high.legal_decisions(), rng) == Place(2)
+    assert exxtra_greedy.greedy(high, high.legal_decisions(), rng) == Place(2)
 
 
 def test_after_the_first_reroll_any_valid_combination_is_accepted():
     game = exxtra_after(4, Roll(("3", "5")), Reroll(), Roll(("2", "1")))  # "21" on the second roll
-    decision = greedy.exxtra(game, game.legal_decisions(), random.Random(1))
+    decision = exxtra_greedy.greedy(game, game.legal_decisions(), random.Random(1))
     assert isinstance(decision, Place)
     # at least "21" on a first roll: all but 11, 10, 10, 00, 20, 20 → 30/36; beaten = 30/36 · 3/5
     # = 1/2: no rung fits (strictly below 1/2), so the lowest free rung
-    assert greedy.beaten(21, 4) == Fraction(1, 2)
+    assert exxtra_greedy.beaten(21, 4) == Fraction(1, 2)
     assert decision == Place(1)
 
 
@@ -79,8 +82,8 @@ def test_levelx_value_is_score_plus_row_times_progress():
     five = next(o for o in outcomes(game) if o.sums == (5,))
     game.apply(five.groups)  # one piece on row 5's first field (4 fields)
     assert game.pieces[0] == (0, None, None, None, None, None)
-    assert greedy.levelx_value(game, 0) == Fraction(5 * 1, 4)
-    assert greedy.levelx_value(game, 1) == 0
+    assert levelx_greedy.position_value(game, 0) == Fraction(5 * 1, 4)
+    assert levelx_greedy.position_value(game, 1) == 0
 
 
 def _value_after(game, grouping, player):
@@ -89,7 +92,7 @@ def _value_after(game, grouping, player):
     offered = Bonus(True) in game.legal_decisions()
     if offered:
         game.apply(Bonus(True))
-    value = greedy.levelx_value(game, player)
+    value = levelx_greedy.position_value(game, player)
     if offered:
         game.undo()
     game.undo()
@@ -120,7 +123,7 @@ def test_levelx_greedy_takes_a_best_outcome_and_breaks_ties_at_random():
                 continue
             values = _levelx_values(game)
             best = max(values.values())
-            chosen = {greedy.levelx(game, game.legal_decisions(), random.Random(k)) for k in range(12)}
+            chosen = {levelx_greedy.greedy(game, game.legal_decisions(), random.Random(k)) for k in range(12)}
             assert all(values[c] == best for c in chosen)
             turn_ones_checked += any(isinstance(d, TurnOnes) for d in values)
             # distinct outcomes tied at the best: more than one gets chosen over 12 seeds
@@ -129,7 +132,7 @@ def test_levelx_greedy_takes_a_best_outcome_and_breaks_ties_at_random():
             if len(tied_outcomes) > 2:
                 tie_seen += 1
                 assert len(chosen) > 1
-            game.apply(greedy.levelx(game, game.legal_decisions(), random.Random(seed)))
+            game.apply(levelx_greedy.greedy(game, game.legal_decisions(), random.Random(seed)))
         if tie_seen >= 3 and turn_ones_checked >= 3:
             break
     assert tie_seen >= 3 and turn_ones_checked >= 3
@@ -142,7 +145,7 @@ def test_levelx_greedy_always_takes_the_last_bonus_tile():
         rng = random.Random(seed)
         for position in decisions_of(game, SeededDice(f"greedy-tile:{seed}")):
             decisions = position.legal_decisions()
-            choice = greedy.levelx(position, decisions, rng)
+            choice = levelx_greedy.greedy(position, decisions, rng)
             if Bonus(True) in decisions:
                 offered += 1
                 assert choice == Bonus(True)
@@ -158,9 +161,9 @@ def test_extra_value_counts_the_total_and_the_column_left():
     game.apply(Roll((1, 2, 2, 3, 5)))
     # 1+3 and 2+2: two crosses into row 4 (−200, then no change), extra 5 into column 2 (9 boxes)
     best = Choice(0, 4, 2, ((0, 3), (1, 2)))
-    assert greedy.extra_value(game, best) == -200 + 2 * 9
-    assert greedy.extra_value(game, Choice(0, 4, 0, ((0, 3), (1, 2)))) == -200 + 2 * 7
-    assert greedy.extra(game, game.legal_decisions(), random.Random(1)) == best
+    assert extra_greedy.choice_value(game, best) == -200 + 2 * 9
+    assert extra_greedy.choice_value(game, Choice(0, 4, 0, ((0, 3), (1, 2)))) == -200 + 2 * 7
+    assert extra_greedy.greedy(game, game.legal_decisions(), random.Random(1)) == best
 
 
 def test_extra_value_adds_five_per_cross_into_a_started_row():
@@ -170,10 +173,10 @@ def test_extra_value_adds_five_per_cross_into_a_started_row():
     game.apply(Roll((1, 3, 2, 2, 6)))
     # two more crosses into row 4 (3 and 4 crosses: inside the wall, no change), +5 each;
     # the new number 6 in column 0 (7 boxes left) or column 1 (8)
-    assert greedy.extra_value(game, Choice(0, 4, 0, ((0, 1), (2, 3)))) == 5 + 5 + 2 * 7
-    assert greedy.extra_value(game, Choice(0, 4, 1, ((0, 1), (2, 3)))) == 5 + 5 + 2 * 8
+    assert extra_greedy.choice_value(game, Choice(0, 4, 0, ((0, 1), (2, 3)))) == 5 + 5 + 2 * 7
+    assert extra_greedy.choice_value(game, Choice(0, 4, 1, ((0, 1), (2, 3)))) == 5 + 5 + 2 * 8
     # extra 1 into column 0: pairs 3+2=5 (new row: −200) and 2+6=8 (−200), no started row
-    assert greedy.extra_value(game, Choice(0, 0, 0, ((1, 2), (3, 4)))) == -400 + 2 * 7
+    assert extra_greedy.choice_value(game, Choice(0, 0, 0, ((1, 2), (3, 4)))) == -400 + 2 * 7
 
 
 # --- the arena ---------------------------------------------------------------------------

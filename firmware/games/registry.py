@@ -76,7 +76,8 @@ class GameSpec:
     scores. `hint`: `(game, decision) -> str`, why the strongest level picks a decision (the
     board's hint; None: the hint gives no reason). `seat_options`: extra kinds of seat the setup
     menu offers (e.g. "kids"). `optional_step_keys`: keys a record's step may hold besides those
-    the step writes itself. `bench_players`: the seat count benchmarks use (default: 4 within the
+    the step writes itself. `baseline`: the arena's fixed yardstick policy (not a level players pick; None: the game has
+    none). `bench_players`: the seat count benchmarks use (default: 4 within the
     game's range).
     """
 
@@ -88,6 +89,7 @@ class GameSpec:
     seat_options: tuple[str, ...] = ()
     optional_step_keys: frozenset[str] = frozenset()
     bench_players: int | None = None
+    baseline: Policy | str | None = None
 
     @property
     def name(self) -> str:
@@ -109,6 +111,10 @@ class GameSpec:
     def dice(self) -> tuple[tuple[Any, ...], ...]:
         """The faces of each die of a roll (every game here rolls the same dice all game)."""
         return self.engine([f"P{i}" for i in range(self.players.start)]).dice()
+
+    def baseline_policy(self) -> Policy | None:
+        """The arena's yardstick policy (`baseline`), loaded; None when the game has none."""
+        return None if self.baseline is None else _resolve(self.baseline)
 
     def policy(self, level: str) -> Policy:
         if level not in self.bots:

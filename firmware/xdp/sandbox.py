@@ -10,12 +10,15 @@ wherever it is.
 
 An engine that does not fit the box (it needs to write its own files, or lives in /tmp or /run)
 must be changed, not the box: the board's dice are only secret while engines cannot read them.
+The board's own Python and code are the exception: where they lie in /tmp or /run (a checkout
+there, as in CI), they are shown read-only, so `xtraboard engine` runs in the box from anywhere.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +63,9 @@ class Sandbox:
         candidates = [CONFIG_DIR, SYSTEM_STATE_DIR, default_state_dir(), *map(Path, self.hidden)]
         found: list[Path] = []
         for path in sorted({Path(os.path.realpath(p)) for p in candidates}, key=lambda p: len(p.parts)):
-            if not path.exists() or len(path.parts) < 2 or path.parts[1] in REPLACED:
+            if not path.exists() or len(path.parts) < 2:
+                continue
+            if path.parts[1] in REPLACED and not any(path.is_relative_to(own) for own in own_code()):
                 continue
             if any(path.is_relative_to(outer) for outer in found):
                 continue
@@ -79,6 +84,8 @@ class Sandbox:
         args = [bwrap or find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
         args += _root_entries(entry for entry in sorted(os.listdir("/")) if entry not in REPLACED)
         args += ["--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--tmpfs", "/run"]
+        for path in own_code():
+            args += ["--ro-bind", str(path), str(path)]
         for path in hidden:
             if path.is_dir():
                 args += ["--perms", "0000", "--tmpfs", str(path)]
@@ -90,6 +97,15 @@ class Sandbox:
     def files_to_cover(self) -> int:
         """How many hidden files (not folders) need an `empty_fd` each."""
         return sum(1 for path in self.hidden_paths() if not path.is_dir())
+
+
+def own_code() -> list[Path]:
+    """The board's Python (its venv and the interpreter it was made from) and the folder holding
+    the `firmware` package, where they lie in a folder the box replaces (/tmp, /run): the box
+    shows them read-only, or the board's own engine could not start from a checkout in /tmp."""
+    package_root = Path(__file__).resolve().parents[2]  # firmware/xdp/sandbox.py -> the package's folder
+    roots = {Path(os.path.realpath(p)) for p in (sys.prefix, sys.base_prefix, package_root)}
+    return sorted(p for p in roots if len(p.parts) > 2 and p.parts[1] in {"tmp", "run"})
 
 
 def _root_entries(names: Iterable[str]) -> list[str]:

@@ -18,5 +18,6 @@ SPEC = GameSpec(
         "strong": "firmware.games.levelx.bots:strong",
     },
     hint="firmware.games.levelx.bots:hint_reason",
+    baseline="firmware.games.levelx.greedy:greedy",
     ranking=Ranking(score="scores"),
 )
