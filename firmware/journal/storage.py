@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import logging
 import os
 import shutil
@@ -189,22 +190,47 @@ class Storage:
 
     # --- opening -------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
-        """The file database, a fresh one after moving an unusable one aside, or memory."""
-        conn: sqlite3.Connection | None = None
+        """`_open_unlocked` with the state directory locked (flock on the folder itself, no file
+        of its own): processes opening a journal at once check, create or set it aside one at a
+        time, so none finds another's half-made journal and sets it aside or falls back to memory."""
         try:
             private_dir(self.state_dir)
-            _check_header(self.path)
-            conn = self._connect(self.path)
-            _prepare(conn)
-            return conn
-        except Unusable as exc:
-            reason = str(exc)
-        except sqlite3.DatabaseError as exc:
-            if not _is_corruption(exc):
+            folder = os.open(self.state_dir, os.O_RDONLY)
+        except OSError:
+            return self._open_unlocked()  # it says what is wrong with the folder
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX)
+            return self._open_unlocked()
+        finally:
+            os.close(folder)  # and with it the lock
+
+    def _open_unlocked(self) -> sqlite3.Connection:
+        """The file database, a fresh one after moving an unusable one aside, or memory."""
+        conn: sqlite3.Connection | None = None
+        for attempt in range(_OPEN_TRIES):
+            try:
+                private_dir(self.state_dir)
+                _check_header(self.path)
+                conn = self._connect(self.path)
+                _prepare(conn)
+                return conn
+            except Unusable as exc:
+                reason = str(exc)
+            except sqlite3.DatabaseError as exc:
+                # Another process making the same new journal holds it for a moment (switching it
+                # to WAL does not wait on the busy timeout): try again, not fall back to memory.
+                if _code(exc) == sqlite3.SQLITE_BUSY and attempt + 1 < _OPEN_TRIES:
+                    if conn is not None:
+                        conn.close()
+                    conn = None
+                    time.sleep(_OPEN_RETRY_S)
+                    continue
+                if not _is_corruption(exc):
+                    return self._fall_back(conn, exc)
+                reason = str(exc)
+            except OSError as exc:
                 return self._fall_back(conn, exc)
-            reason = str(exc)
-        except OSError as exc:
-            return self._fall_back(conn, exc)
+            break
         if conn is not None:
             conn.close()
         try:
@@ -360,6 +386,7 @@ def _check_header(path: Path) -> None:
         raise Unusable("file is not a database")
 
 
+_OPEN_TRIES, _OPEN_RETRY_S = 50, 0.05  # a journal another process is creating: up to 2.5 s
 _SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14  # primary result codes (sqlite3.h)
 
 
