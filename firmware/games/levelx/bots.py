@@ -25,6 +25,7 @@ X fields in their turns left of this round; "medium" when with the tile it has t
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
@@ -34,6 +35,7 @@ from firmware.games.levelx.rules import FACES, FIELDS, ROWS, STACKS_TO_END, Bonu
 from firmware.i18n import _, fixed
 
 _LAST = tuple(n - 1 for n in FIELDS)
+_WIDTH = len(ROWS)
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,20 @@ MEDIUM = Weights(on_x=0.6, progress=0.3, tiles=0.0, rivals=False, lost_piece=0.0
 class _State:
     """The part of a LEVEL X position the bots play out: plain lists, copied cheaply."""
 
-    __slots__ = ("pieces", "x", "left", "counts", "bonus", "tiles", "supply", "lost", "closed", "ending", "held")
+    __slots__ = (
+        "pieces",
+        "x",
+        "left",
+        "counts",
+        "bonus",
+        "tiles",
+        "supply",
+        "lost",
+        "closed",
+        "ending",
+        "held",
+        "keep",
+    )
     pieces: list[list[int | None]]  # per player, per row: the field a piece stands on, None: none
     x: list[int | None]  # per row: the player on its X field
     left: list[int]  # per row: chips left
@@ -66,6 +81,7 @@ class _State:
     lost: list[int]  # per player: pieces gone for good
     closed: int  # rows closed
     ending: bool  # the game's end is triggered
+    keep: int  # 1: the last bonus tile is not taken by `act` (it is the player's choice), 0: it is
 
     @classmethod
     def of(cls, game: Any) -> _State:
@@ -81,6 +97,7 @@ class _State:
         state.lost = list(game.lost)
         state.closed = len(game.closed_rows)
         state.ending = game.end_triggered
+        state.keep = 0
         return state
 
     def copy(self) -> _State:
@@ -90,7 +107,7 @@ class _State:
         twin.counts = [list(c) for c in self.counts]
         twin.bonus, twin.tiles, twin.held = list(self.bonus), list(self.tiles), list(self.held)
         twin.supply, twin.lost = list(self.supply), list(self.lost)
-        twin.closed, twin.ending = self.closed, self.ending
+        twin.closed, twin.ending, twin.keep = self.closed, self.ending, self.keep
         return twin
 
     def act(self, player: int, row: int) -> None:
@@ -124,7 +141,7 @@ class _State:
             if self.closed >= STACKS_TO_END:
                 self.ending = True
         sets = min(self.counts[player])
-        while sets > self.held[player] and self.tiles:
+        while sets > self.held[player] and len(self.tiles) > self.keep:
             self.bonus[player] += self.tiles.pop(0)
             self.held[player] += 1
             if not self.tiles:
@@ -169,6 +186,209 @@ def _judge(state: _State, me: int, weights: Weights) -> float:
     return mine - max(others)
 
 
+# --- strong: a model of the chips each piece is likely to take -------------------------------
+
+
+@dataclass(frozen=True)
+class Model:
+    """The strong bot's judgement of a position (tuned by self-play against the greedy baseline)."""
+
+    hit: float = 0.55  # share of a row's chance to be formed that a turn really gives it
+    rounds: float = 0.55  # rounds left per chip left in the three shortest stacks, per player
+    rounds_min: float = 1.0  # rounds left at least, while the end is not set
+    oust: float = 0.5  # share of an X field's worth lost to a rival one field before it
+    oust_far: float = 0.25  # ... two fields before it
+    spare: float = 0.8  # worth of a piece still to be placed, as a share of a placed one
+    tiles: float = 1.0  # the next bonus tile times the chance of the set, times this
+    lost_piece: float = 0.0  # a piece gone for good, in points
+    best_rival: float = 0.7  # the rivals' part of the lead: this much the best, the rest their mean
+
+
+MODEL = Model()
+
+
+def _roll_table() -> tuple[tuple[float, tuple[tuple[int, ...], ...]], ...]:
+    """Every distinct roll of four dice (a multiset) with its chance and the distinct outcomes
+    (sums, ascending) it offers, lucky-loser choices included."""
+    from collections import Counter
+    from itertools import product
+
+    counted = Counter(tuple(sorted(faces)) for faces in product(FACES, repeat=4))
+    table = []
+    for faces, count in sorted(counted.items()):
+        found = {outcome.sums for outcome in outcomes(faces)}
+        ones = faces.count(1)
+        if ones >= 2:
+            for new in combinations_with_replacement(FACES, ones - 1):
+                turned = tuple(sorted(new + faces[ones - 1 :]))
+                found.update(outcome.sums for outcome in outcomes(turned))
+        table.append((count / 6**4, tuple(sorted(found, key=lambda sums: (-len(sums), sums)))))
+    return tuple(table)
+
+
+_TABLE = _roll_table()
+# The chance that a roll (lucky loser included) can form each row's sum.
+_REACH = tuple(sum(p for p, found in _TABLE if any(row in sums for sums in found)) for row in ROWS)
+
+
+def _chips(hits: float, distance: int) -> float:
+    """Expected chips from a piece `distance` hits before its X field (0: on it; the hit that
+    arrives takes a chip too) when its row is hit a Poisson number of times with mean `hits`:
+    E[max(0, H - distance + 1)], H ~ Poisson(hits)."""
+    if distance <= 1:
+        return hits
+    e = math.exp(-hits)
+    # lam - (d - 1) + sum_{k < d-1} (d - 1 - k) P(H = k)
+    total = hits - (distance - 1)
+    pk = e
+    for k in range(distance - 1):
+        total += (distance - 1 - k) * pk
+        pk *= hits / (k + 1)
+    return total
+
+
+def _model_values(state: _State, mover: int, model: Model) -> list[float]:
+    """Each player's points in hand plus the chips and the bonus tile the model expects them
+    to take, the turn of `mover` being over."""
+    count = len(state.pieces)
+    left = state.left
+    if state.ending:
+        turns = [1.0 if p > mover else 0.0 for p in range(count)]
+    else:
+        shortest = sorted(left)[:STACKS_TO_END]
+        rounds = max(model.rounds_min, model.rounds * sum(shortest) / count)
+        turns = [rounds + (1.0 if p > mover else 0.0) for p in range(count)]
+    values = []
+    pieces = state.pieces
+    for p in range(count):
+        rows = pieces[p]
+        counts = state.counts[p]
+        value = float(sum(row * c for row, c in zip(ROWS, counts)) + state.bonus[p])
+        supply = state.supply[p]
+        empty = sum(1 for i in range(_WIDTH) if left[i] and rows[i] is None)
+        spare = model.spare * min(1.0, supply / empty) if empty else 0.0
+        expected = [0.0] * _WIDTH
+        t = turns[p] * model.hit
+        for i in range(_WIDTH):
+            if not left[i]:
+                continue
+            at = rows[i]
+            hits = t * _REACH[i]
+            if at is None:
+                if not spare:
+                    continue
+                chips = spare * _chips(hits, FIELDS[i])
+            else:
+                distance = _LAST[i] - at
+                chips = _chips(hits, distance)
+                if distance == 0:
+                    threat = 0.0
+                    for q in range(count):
+                        if q != p:
+                            other = pieces[q][i]
+                            if other is not None:
+                                gap = _LAST[i] - other
+                                threat += model.oust if gap == 1 else model.oust_far if gap == 2 else 0.0
+                    if threat:
+                        chips *= max(0.0, 1.0 - threat)
+            if chips > left[i]:
+                chips = float(left[i])
+            expected[i] = chips
+            value += ROWS[i] * chips
+        if state.tiles and model.tiles:
+            sets = min(counts)
+            chance = 1.0
+            for i in range(_WIDTH):
+                if counts[i] == sets:
+                    chance *= 1.0 - math.exp(-expected[i])
+            value += model.tiles * state.tiles[0] * chance
+        value -= model.lost_piece * state.lost[p]
+        values.append(value)
+    return values
+
+
+def _model_lead(state: _State, me: int, model: Model) -> float:
+    values = _model_values(state, me, model)
+    others = values[:me] + values[me + 1 :]
+    rival = model.best_rival * max(others) + (1 - model.best_rival) * sum(others) / len(others)
+    return values[me] - rival
+
+
+def _state_takes_tile(state: _State, me: int) -> bool:
+    """Strong's choice of the last tile on a played-out state (as `_tile_wins` on the game)."""
+    if state.ending:
+        return True
+    scores = [sum(row * c for row, c in zip(ROWS, counts)) + bonus for counts, bonus in zip(state.counts, state.bonus)]
+    mine = scores[me] + state.tiles[0]
+    for p, score in enumerate(scores):
+        if p == me:
+            continue
+        threat = 0
+        if p > me:
+            near = sorted(
+                (
+                    row
+                    for row, at, last, left in zip(ROWS, state.pieces[p], _LAST, state.left)
+                    if at is not None and at >= last - 1 and left
+                ),
+                reverse=True,
+            )
+            threat = sum(near[:2])
+        if score + threat >= mine:
+            return False
+    return True
+
+
+def _after(base: _State, me: int, sums: tuple[int, ...]) -> _State:
+    """The state after `me` plays these sums, the last tile taken or declined as strong would."""
+    state = base.copy()
+    for total in sums:
+        state.act(me, total - ROWS[0])
+    if state.keep and len(state.tiles) == 1 and min(state.counts[me]) > state.held[me]:
+        if _state_takes_tile(state, me):
+            state.bonus[me] += state.tiles.pop()
+            state.held[me] += 1
+            state.ending = True
+    return state
+
+
+def _strong_outcome(
+    faces: tuple[int, ...], base: _State, me: int, model: Model, cache: dict[tuple[int, ...], float]
+) -> tuple[float, Any]:
+    best: tuple[float, Any] = (float("-inf"), None)
+    for outcome in outcomes(faces):
+        value = cache.get(outcome.sums)
+        if value is None:
+            value = cache[outcome.sums] = _model_lead(_after(base, me, outcome.sums), me, model)
+        if value > best[0]:
+            best = (value, outcome.groups)
+    return best
+
+
+def _strong_base(game: Any) -> _State:
+    base = _State.of(game)
+    base.keep = 1 if getattr(game, "last_tile_choice", False) else 0
+    return base
+
+
+def _strong_decide(game: Any, decisions: list[Any], model: Model) -> Any:
+    me = game.current_player
+    base = _strong_base(game)
+    cache: dict[tuple[int, ...], float] = {}
+    value, best = _strong_outcome(game.faces, base, me, model, cache)
+    need = game.ones_to_turn
+    if need:
+        ones = [i for i, f in enumerate(game.faces) if f == 1][:need]
+        for new in combinations_with_replacement(FACES, need):
+            faces = list(game.faces)
+            for index, face in zip(ones, new):
+                faces[index] = face
+            turned, _ = _strong_outcome(tuple(faces), base, me, model, cache)
+            if turned > value:
+                value, best = turned, TurnOnes(new)
+    return best if best in decisions else decisions[-1]
+
+
 def _best_outcome(
     game: Any, faces: tuple[int, ...], base: _State, me: int, weights: Weights, cache: dict[tuple[int, ...], float]
 ) -> tuple[float, Any]:
@@ -209,7 +429,7 @@ def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     only when it wins."""
     if game.bonus_pending:
         return Bonus(_tile_wins(game))
-    return _decide(game, decisions, STRONG)
+    return _strong_decide(game, decisions, MODEL)
 
 
 def _lead_with_tile(game: Any) -> int:
