@@ -202,6 +202,7 @@ class Model:
     tiles: float = 1.0  # the next bonus tile times the chance of the set, times this
     lost_piece: float = 0.0  # a piece gone for good, in points
     best_rival: float = 0.7  # the rivals' part of the lead: this much the best, the rest their mean
+    lookahead: int = 0  # the best this many outcomes are judged again by the expectation over the next roll
 
 
 MODEL = Model()
@@ -352,6 +353,17 @@ def _after(base: _State, me: int, sums: tuple[int, ...]) -> _State:
     return state
 
 
+def _turnings(faces: tuple[int, ...], need: int) -> list[tuple[int, ...]]:
+    ones = [i for i, f in enumerate(faces) if f == 1][:need]
+    found = []
+    for new in combinations_with_replacement(FACES, need):
+        turned = list(faces)
+        for index, face in zip(ones, new):
+            turned[index] = face
+        found.append(tuple(turned))
+    return found
+
+
 def _strong_outcome(
     faces: tuple[int, ...], base: _State, me: int, model: Model, cache: dict[tuple[int, ...], float]
 ) -> tuple[float, Any]:
@@ -371,10 +383,37 @@ def _strong_base(game: Any) -> _State:
     return base
 
 
+def _next_roll(state: _State, me: int, model: Model) -> float:
+    """The expectation, over `me`'s next roll, of the best lead it offers (others not moving)."""
+    if state.ending:
+        return _model_lead(state, me, model)
+    cache: dict[tuple[int, ...], float] = {}
+    total = 0.0
+    for chance, found in _TABLE:
+        best = float("-inf")
+        for sums in found:
+            value = cache.get(sums)
+            if value is None:
+                value = cache[sums] = _model_lead(_after(state, me, sums), me, model)
+            if value > best:
+                best = value
+        total += chance * best
+    return total
+
+
 def _strong_decide(game: Any, decisions: list[Any], model: Model) -> Any:
     me = game.current_player
     base = _strong_base(game)
     cache: dict[tuple[int, ...], float] = {}
+    if model.lookahead:
+        _strong_outcome(game.faces, base, me, model, cache)
+        need = game.ones_to_turn
+        if need:
+            for faces in _turnings(game.faces, need):
+                _strong_outcome(faces, base, me, model, cache)
+        ranked = sorted(cache, key=lambda sums: -cache[sums])[: model.lookahead]
+        for sums in ranked:
+            cache[sums] = 1000.0 + _next_roll(_after(base, me, sums), me, model)
     value, best = _strong_outcome(game.faces, base, me, model, cache)
     need = game.ones_to_turn
     if need:
@@ -472,7 +511,7 @@ def hint_reason(game: Any, decision: Any) -> str:
     >>> from firmware.games.levelx.rules import Groups
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
     >>> hint_reason(game, Groups(((0, 1), (2, 3))))
-    'exp. lead +16.3 pts'
+    'exp. lead +9.1 pts'
     """
     if isinstance(decision, Bonus):
         lead = fixed(_lead_with_tile(game), 0, sign=True)
@@ -484,20 +523,26 @@ def hint_reason(game: Any, decision: Any) -> str:
             return _("take it: lead {lead} at the end").format(lead=lead)
         # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
         return _("decline: with it lead {lead}").format(lead=lead)
+    value = _decision_value(game, decision, MODEL)
+    if isinstance(decision, TurnOnes):
+        turned = ",".join(str(face) for face in decision.faces)
+        # Translators: a hint: turn the dice showing 1 to these faces ({faces} is like "1→6" or "1→5,6"); then strong expects to lead the best opponent by {lead} points.
+        return _("turn {faces}: exp. lead {lead} pts").format(faces="1→" + turned, lead=fixed(value, sign=True))
+    # Translators: a hint: the expected lead over the best opponent, in points.
+    return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
+
+
+def _decision_value(game: Any, decision: Any, model: Model) -> float:
+    """Strong's value of a grouping or lucky-loser decision: its expected lead (points)."""
     me = game.current_player
-    base = _State.of(game)
+    base = _strong_base(game)
     if isinstance(decision, TurnOnes):
         faces = list(game.faces)
         for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
             faces[index] = face
-        value = _best_outcome(game, tuple(faces), base, me, STRONG, {})[0]
-        # Translators: a hint: turning the dice showing 1 is expected to lead the best opponent by {lead}.
-        return _("turn the 1s: exp. lead {lead} pts").format(lead=fixed(value, sign=True))
-    state = base.copy()
-    for group in decision.groups:
-        state.act(me, sum(game.faces[i] for i in group) - ROWS[0])
-    # Translators: a hint: the expected lead over the best opponent, in points.
-    return _("exp. lead {lead} pts").format(lead=fixed(_judge(state, me, STRONG), sign=True))
+        return _strong_outcome(tuple(faces), base, me, model, {})[0]
+    sums = tuple(sorted(sum(game.faces[i] for i in group) for group in decision.groups))
+    return _model_lead(_after(base, me, sums), me, model)
 
 
 def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
