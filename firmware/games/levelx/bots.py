@@ -417,12 +417,8 @@ def _strong_decide(game: Any, decisions: list[Any], model: Model) -> Any:
     value, best = _strong_outcome(game.faces, base, me, model, cache)
     need = game.ones_to_turn
     if need:
-        ones = [i for i, f in enumerate(game.faces) if f == 1][:need]
-        for new in combinations_with_replacement(FACES, need):
-            faces = list(game.faces)
-            for index, face in zip(ones, new):
-                faces[index] = face
-            turned, _ = _strong_outcome(tuple(faces), base, me, model, cache)
+        for new, faces in zip(combinations_with_replacement(FACES, need), _turnings(game.faces, need)):
+            turned, _ = _strong_outcome(faces, base, me, model, cache)
             if turned > value:
                 value, best = turned, TurnOnes(new)
     return best if best in decisions else decisions[-1]
