@@ -2,25 +2,31 @@
 it leads to.
 
 Each outcome (the multiset of sums a grouping forms, see `firmware.games.levelx.rules.outcomes`) is
-played out on a light copy of the public state, then judged: points in hand (chips and tiles),
-plus what each piece on the board is likely to bring (more the nearer its X field, most on it),
-plus progress towards the next bonus tile; "strong" judges every player that way and plays for
-the largest lead over the best opponent (ousting them counts), and tries every lucky-loser
-choice (the new faces, then the best outcome with them). "medium" judges only its own position
-and turns the ones only to the faces that help it most by the same blunt measure.
+played out on a light copy of the public state, then judged, and every lucky-loser choice is
+tried (the new faces, then the best outcome with them).
+
+"strong" judges every player by a model of the chips they will take (`Model`, one per number of
+players, tuned by paired seeded games against the greedy baseline): points in hand, plus for
+each piece the expected chips of a Poisson number of hits of its row — the chance that four dice
+(lucky loser included) can form the row's sum, times the rounds the three shortest stacks leave
+— where the first hits bring the piece to its X field and the arriving hit and every later one
+take a chip, at most the chips left; an X field with a rival one or two fields before it is
+discounted; plus the next bonus tile times the chance of a chip of each value still missing
+for the set. It plays for the largest lead over the others (ousting them counts). "medium"
+judges only its own position, by a blunter measure (more the nearer the X field, most on it).
 Deterministic: ties go to the first outcome in `outcomes()` order; the rng is not needed.
 
 The last bonus tile, when offered (`Bonus`): taking it ends the game at the end of the round,
 so it is worth taking only to win. "strong" takes it when the game ends this round anyway, or
 when with the tile it leads every other player by more than the chips they can take on their
-X fields in their turns left of this round; "medium" when with the tile it has the best score;
-"easy" always.
+X fields in their turns left of this round (and judges an outcome that entitles it to the tile
+with the choice it would make); "medium" when with the tile it has the best score; "easy" always.
 
     >>> import random
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
-    >>> strong(game, game.legal_decisions(), random.Random(1))   # 10+10: a chip of 10, and on X
-    Groups(groups=((0, 1), (2, 3)))
+    >>> strong(game, game.legal_decisions(), random.Random(1))   # 5+5 and 10: two pieces out, one moved on
+    Groups(groups=((0,), (1,), (2, 3)))
 """
 
 from __future__ import annotations
@@ -202,10 +208,20 @@ class Model:
     tiles: float = 1.0  # the next bonus tile times the chance of the set, times this
     lost_piece: float = 0.0  # a piece gone for good, in points
     best_rival: float = 0.7  # the rivals' part of the lead: this much the best, the rest their mean
+    spread: float = 0.0  # judge lead / sqrt(1 + spread * rounds left): a lead counts more near the end
     lookahead: int = 0  # the best this many outcomes are judged again by the expectation over the next roll
 
 
-MODEL = Model()
+# By the number of players (tuned with paired seeded games against greedy).
+MODELS: dict[int, Model] = {
+    2: Model(hit=0.65, spare=0.0, tiles=1.5, oust=0.35),
+    3: Model(hit=0.6, spare=0.4, tiles=1.2, oust=0.6),
+    4: Model(oust=0.8),
+}
+
+
+def _model_of(game: Any) -> Model:
+    return MODELS[len(game.players)]
 
 
 def _roll_table() -> tuple[tuple[float, tuple[tuple[int, ...], ...]], ...]:
@@ -248,7 +264,7 @@ def _chips(hits: float, distance: int) -> float:
     return total
 
 
-def _model_values(state: _State, mover: int, model: Model) -> list[float]:
+def _model_values(state: _State, mover: int, model: Model, out: list[float] | None = None) -> list[float]:
     """Each player's points in hand plus the chips and the bonus tile the model expects them
     to take, the turn of `mover` being over."""
     count = len(state.pieces)
@@ -259,6 +275,8 @@ def _model_values(state: _State, mover: int, model: Model) -> list[float]:
         shortest = sorted(left)[:STACKS_TO_END]
         rounds = max(model.rounds_min, model.rounds * sum(shortest) / count)
         turns = [rounds + (1.0 if p > mover else 0.0) for p in range(count)]
+    if out is not None:
+        out.append(turns[mover])
     values = []
     pieces = state.pieces
     for p in range(count):
@@ -309,9 +327,12 @@ def _model_values(state: _State, mover: int, model: Model) -> list[float]:
 
 
 def _model_lead(state: _State, me: int, model: Model) -> float:
-    values = _model_values(state, me, model)
+    rounds: list[float] = []
+    values = _model_values(state, me, model, rounds)
     others = values[:me] + values[me + 1 :]
     rival = model.best_rival * max(others) + (1 - model.best_rival) * sum(others) / len(others)
+    if model.spread and rounds:
+        return (values[me] - rival) / math.sqrt(1 + model.spread * rounds[0])
     return values[me] - rival
 
 
@@ -464,7 +485,7 @@ def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     only when it wins."""
     if game.bonus_pending:
         return Bonus(_tile_wins(game))
-    return _strong_decide(game, decisions, MODEL)
+    return _strong_decide(game, decisions, _model_of(game))
 
 
 def _lead_with_tile(game: Any) -> int:
@@ -507,7 +528,7 @@ def hint_reason(game: Any, decision: Any) -> str:
     >>> from firmware.games.levelx.rules import Groups
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
     >>> hint_reason(game, Groups(((0, 1), (2, 3))))
-    'exp. lead +9.1 pts'
+    'exp. lead +38.4 pts'
     """
     if isinstance(decision, Bonus):
         lead = fixed(_lead_with_tile(game), 0, sign=True)
@@ -519,7 +540,7 @@ def hint_reason(game: Any, decision: Any) -> str:
             return _("take it: lead {lead} at the end").format(lead=lead)
         # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
         return _("decline: with it lead {lead}").format(lead=lead)
-    value = _decision_value(game, decision, MODEL)
+    value = _decision_value(game, decision, _model_of(game))
     if isinstance(decision, TurnOnes):
         turned = ",".join(str(face) for face in decision.faces)
         # Translators: a hint: turn the dice showing 1 to these faces ({faces} is like "1→6" or "1→5,6"); then strong expects to lead the best opponent by {lead} points.

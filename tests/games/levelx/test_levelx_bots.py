@@ -86,8 +86,8 @@ def test_strong_decides_the_same_on_a_replayed_position_and_only_legally() -> No
                 twin.apply(step)
             assert bots.strong(twin, twin.legal_decisions(), random.Random(2)) == decision
             if isinstance(decision, Groups):
-                value = bots._decision_value(position, decision, bots.MODEL)
-                best = max(bots._decision_value(position, d, bots.MODEL) for d in decisions)
+                value = bots._decision_value(position, decision, bots._model_of(position))
+                best = max(bots._decision_value(position, d, bots._model_of(position)) for d in decisions)
                 assert value == best  # the decision is the one its own figures rank first
             position.apply(decision)
         assert game.is_over()
