@@ -68,10 +68,9 @@ def test_lucky_loser_hint_names_the_new_faces() -> None:
     assert isinstance(decision, TurnOnes)
     faces = ",".join(map(str, decision.faces))
     assert bots.hint_reason(game, decision).startswith(f"turn 1→{faces}: exp. lead +")
-    i18n.use("de")
-    assert bots.hint_reason(game, decision).startswith(f"1→{faces} drehen: erw. Vorsprung +")
-    i18n.use("fr")
-    assert bots.hint_reason(game, decision).startswith(f"tourner 1→{faces} : avance att. +")
+    for code in ("de", "fr"):  # the faces are a figure: the same in every language
+        i18n.use(code)
+        assert f"1→{faces}" in bots.hint_reason(game, decision)
 
 
 def test_strong_decides_the_same_on_a_replayed_position_and_only_legally() -> None:
