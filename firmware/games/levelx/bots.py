@@ -586,3 +586,38 @@ def _levelx_progress(game: Any, row: int) -> int:
     index = row - 5
     field = game.pieces[game.current_player][index]
     return -1 if row in game.closed_rows else (field + 1 if field is not None else 0)
+
+
+# --- evaluate: strong's figures for each decision (the hint, and the coach's calibration) ------
+def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's raw estimate, for the deciding player, of their final lead over the other
+    players (points) after each of `decisions`: the model's judgement of the position it leads
+    to (turning ones: the best outcome of the new faces; the last tile: the position with it,
+    the game ending, or without it). A model figure, not yet calibrated against final leads.
+
+    >>> from firmware.games import new_game, Roll
+    >>> from firmware.games.levelx.rules import Groups
+    >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
+    >>> [round(v, 1) for v in evaluate(game, [Groups(((0, 1), (2, 3))), Groups(())])]
+    [38.4, 0.0]
+    """
+    model = _model_of(game)
+    me = game.current_player
+    values = []
+    for decision in decisions:
+        if isinstance(decision, Bonus):
+            state = _strong_base(game)
+            if decision.take:
+                state.bonus[me] += state.tiles.pop(0)
+                state.held[me] += 1
+                state.ending = True
+            values.append(_model_lead(state, me, model))
+        else:
+            values.append(_decision_value(game, decision, model))
+    return values
+
+
+def outcome(game: Any, player: int) -> float:
+    """What `evaluate` estimates, once the game is over: `player`'s lead over the best other player."""
+    scores = game.scores
+    return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))
