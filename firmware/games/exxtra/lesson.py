@@ -121,7 +121,7 @@ NOTES = (
     Note(
         "rung_zero",
         N_("Rung 0"),
-        N_("Rung 0 takes any number of pairs. It moves you nothing, but it kicks like any rung."),
+        N_("Rung 0 holds any number of pairs. It moves you no spaces, but it kicks like any rung."),
         _rung_zero,
     ),
     Note(
