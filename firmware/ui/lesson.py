@@ -27,7 +27,7 @@ from firmware.games.registry import find_game
 from firmware.i18n import N_, _
 from firmware.table import Seat, Table
 from firmware.ui.colours import DEFAULT_ORDER
-from firmware.ui.draw import Canvas, wrap
+from firmware.ui.draw import Canvas, font, wrap
 from firmware.ui.names import default_name
 from firmware.ui.screen import Screen
 
@@ -108,9 +108,16 @@ class LessonPage(Screen):
     def text(self) -> str:
         return _(self.note.text)
 
+    @staticmethod
+    def pitch(canvas: Canvas) -> int:
+        """Pixels from one text line to the next: a pixel more than the body's lines on a tall
+        panel, whose large font's accents and descenders would otherwise touch."""
+        return canvas.line_height + (1 if canvas.size_class == "tall" else 0)
+
     def layout(self, canvas: Canvas) -> list[list[str]]:
-        """The text in pages of the lines under the title (the last line keeps the help)."""
-        rows = max(1, canvas.lines - 2)
+        """The text in pages of the lines between the title and the help line."""
+        room = canvas.height - font("small").line_height - canvas.line_height
+        rows = max(1, room // self.pitch(canvas))
         lines = wrap(self.text(), canvas.columns)
         return [lines[i : i + rows] for i in range(0, len(lines), rows)] or [[]]
 
@@ -133,8 +140,9 @@ class LessonPage(Screen):
         self.pages = len(pages)
         self.page = min(self.page, self.pages - 1)
         canvas.title(self.title, f"{self.page + 1}/{self.pages}" if self.pages > 1 else "")
-        for row, text in enumerate(pages[self.page], start=1):
-            canvas.line(row, text)
+        pitch = self.pitch(canvas)
+        for row, text in enumerate(pages[self.page]):
+            canvas.text(0, canvas.line_height + row * pitch, text, font=canvas.body.name)
         last = self.page + 1 >= self.pages
         # Translators: a lesson page's help line: OK goes on to the game (or to the next page).
         canvas.footer([(_("OK: play on") if last else _("OK: read on"), "OK")])
