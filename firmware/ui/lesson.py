@@ -119,7 +119,9 @@ class LessonPage(Screen):
         room = canvas.height - font("small").line_height - canvas.line_height
         rows = max(1, room // self.pitch(canvas))
         lines = wrap(self.text(), canvas.columns)
-        return [lines[i : i + rows] for i in range(0, len(lines), rows)] or [[]]
+        count = -(-len(lines) // rows)  # as few pages as it takes, the lines spread evenly over them
+        size = -(-len(lines) // count) if count else rows
+        return [lines[i : i + size] for i in range(0, len(lines), size)] or [[]]
 
     def press(self, app: App, button: str) -> bool:
         if button == "ok" and self.page + 1 >= self.pages:

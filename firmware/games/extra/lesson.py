@@ -73,46 +73,43 @@ NOTES = (
     Note(
         "goal",
         N_("Learn EXTRA!"),
-        N_("One roll of five dice counts for every player, each on their own sheet. You play the first seat."),
+        N_("One roll of five dice counts for everyone, each on their own sheet. Press ROLL."),
         _start,
     ),
     Note(
         "extra",
         N_("The extra die"),
-        N_(
-            "First take one die as your extra die. A new number goes into an empty column of "
-            "your EXTRA table: you may own three."
-        ),
+        N_("Take one die as extra die. A new number goes into an empty EXTRA column."),
         _first_choice,
     ),
     Note(
         "pairs",
         N_("Two pairs"),
-        N_("The other four dice make two pairs. Each pair's sum gets a cross in its row, 2 to 12."),
+        N_("The other four dice make two pairs: each sum gets a cross in its row."),
         _first_choice,
     ),
     Note(
         "wall",
         N_("The wall"),
-        N_("A row's first boxes are its wall. A row whose crosses are all inside it costs 200 points."),
+        N_("A row's first boxes are its wall: a row with crosses only there costs 200."),
         _wall,
     ),
     Note(
         "past_wall",
         N_("Past the wall"),
-        N_("Past the wall a row scores its points 1, 2, 3, 5 or 7 times: the factor of its last cross."),
+        N_("Past the wall a row counts its points 1, 2, 3, 5 or 7 times."),
         _past_wall,
     ),
     Note(
         "three",
         N_("Three numbers"),
-        N_("You own three numbers: your extra die must show one of them."),
+        N_("You own three numbers, the most: the extra die must show one of them."),
         _three,
     ),
     Note(
         "free_ride",
         N_("Free ride"),
-        N_("The roll shows none of your three numbers: a free ride. Pick any four dice for the pairs."),
+        N_("None of your three numbers came: a free ride. Pick any four dice for pairs."),
         _free_ride,
     ),
     Note(
@@ -124,13 +121,13 @@ NOTES = (
     Note(
         "ended",
         N_("A full column"),
-        N_("Crossing the last box of a column ends that player's game. The others play on."),
+        N_("A full column ends that player's game; the others play on."),
         _ended,
     ),
     Note(
         "end",
         N_("The end"),
-        N_("Every game has ended: the highest total wins. Now you know EXTRA!"),
+        N_("All games have ended: the highest total wins. Now you know EXTRA!"),
         _over,
     ),
 )

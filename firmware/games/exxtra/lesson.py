@@ -70,7 +70,7 @@ NOTES = (
     Note(
         "goal",
         N_("Learn EXXTRA"),
-        N_("Race your counter to space 21. You play the first seat, two bots the others. Press ROLL."),
+        N_("Race your counter to space 21 against two bots. Press ROLL."),
         _start,
     ),
     Note(
@@ -82,22 +82,19 @@ NOTES = (
     Note(
         "number",
         N_("Your number"),
-        N_("Two dice make a number, the higher die first: 7 and 1 make 71."),
+        N_("Two dice make a number, the higher first: 7 and 1 make 71. ROLL rolls again."),
         _deciding,
     ),
     Note(
         "ladder",
         N_("The ladder"),
-        N_(
-            "Put your pair on a free rung 1 to 5. At the start of your next turn you move "
-            "that many spaces. Or press ROLL to roll again."
-        ),
+        N_("Put your pair on a free rung 1 to 5: your next turn starts by moving that far."),
         _deciding,
     ),
     Note(
         "rung_move",
         N_("Moving on"),
-        N_("A turn starts with the counter moving as many spaces as its pair's rung; the pair comes back."),
+        N_("A turn starts: the counter moves as many spaces as its pair's rung."),
         _rung_move,
     ),
     Note(
@@ -115,13 +112,13 @@ NOTES = (
     Note(
         "kick",
         N_("Kicking"),
-        N_("A pair placed sends back every pair on a higher rung whose number is equal or lower."),
+        N_("Placing kicks the pairs on higher rungs whose number is equal or lower."),
         _kick,
     ),
     Note(
         "rung_zero",
         N_("Rung 0"),
-        N_("Rung 0 holds any number of pairs. It moves you no spaces, but it kicks like any rung."),
+        N_("Rung 0 holds any number of pairs. It moves you nothing, but it kicks."),
         _rung_zero,
     ),
     Note(

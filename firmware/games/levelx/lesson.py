@@ -73,22 +73,19 @@ NOTES = (
     Note(
         "goal",
         N_("Learn LEVEL X"),
-        N_("Climb the rows 5 to 10 to their X fields and collect chips. You play the first seat. Press ROLL."),
+        N_("Climb rows 5 to 10 to their X fields for chips, against a bot. Press ROLL."),
         _start,
     ),
     Note(
         "lucky",
         N_("Lucky loser"),
-        N_("Two or more ones: you may give new faces to all of them but one, once a turn. Try a 5."),
+        N_("Two or more 1s: once a turn you may turn all of them but one. Try a 5."),
         _lucky,
     ),
     Note(
         "groups",
         N_("Groups"),
-        N_(
-            "Group your dice into sums 5 to 10. Each sum puts your piece on its row's first "
-            "field, or moves it one field on."
-        ),
+        N_("Group dice into sums 5 to 10. A sum puts your piece on its row, or moves it on."),
         _groups,
     ),
     Note(
@@ -100,13 +97,13 @@ NOTES = (
     Note(
         "oust",
         N_("Ousted"),
-        N_("The X field holds one piece: arriving there sends the piece on it back to its owner."),
+        N_("The X field holds one piece: arriving there sends the other one home."),
         _oust,
     ),
     Note(
         "sets",
         N_("Bonus tiles"),
-        N_("Six chips of six rows make a set. Each set earns the top bonus tile: 15, 12, 9, then 6."),
+        N_("Chips of all six rows make a set: it earns the top bonus tile, 15, 12, 9, 6."),
         _sets,
     ),
     Note(
@@ -118,13 +115,13 @@ NOTES = (
     Note(
         "last_round",
         N_("Last round"),
-        N_("A third row closed, or the last tile was taken: the game ends with this round."),
+        N_("A third row closed or the last tile taken: the game ends with this round."),
         _last_round,
     ),
     Note(
         "end",
         N_("The end"),
-        N_("Chips and tiles add up: the highest score wins. Now you know LEVEL X!"),
+        N_("Chips and tiles add up; the highest score wins. Now you know LEVEL X!"),
         _over,
     ),
 )
