@@ -20,4 +20,5 @@ SPEC = GameSpec(
     hint="firmware.games.exxtra.bots:hint_reason",
     baseline="firmware.games.exxtra.greedy:greedy",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
+    lesson="firmware.games.exxtra.lesson:LESSON",
 )

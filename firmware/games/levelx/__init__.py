@@ -20,4 +20,5 @@ SPEC = GameSpec(
     hint="firmware.games.levelx.bots:hint_reason",
     baseline="firmware.games.levelx.greedy:greedy",
     ranking=Ranking(score="scores"),
+    lesson="firmware.games.levelx.lesson:LESSON",
 )
