@@ -12,7 +12,8 @@ each piece the expected chips of a Poisson number of hits of its row — the cha
 — where the first hits bring the piece to its X field and the arriving hit and every later one
 take a chip, at most the chips left; an X field with a rival one or two fields before it is
 discounted; plus the next bonus tile times the chance of a chip of each value still missing
-for the set. It plays for the largest lead over the others (ousting them counts). "medium"
+for the set. It plays for the largest lead over the others (ousting them counts), a lead
+counting more the fewer rounds are left. "medium"
 judges only its own position, by a blunter measure (more the nearer the X field, most on it).
 Deterministic: ties go to the first outcome in `outcomes()` order; the rng is not needed.
 
@@ -214,9 +215,9 @@ class Model:
 
 # By the number of players (tuned with paired seeded games against greedy).
 MODELS: dict[int, Model] = {
-    2: Model(hit=0.65, spare=0.0, tiles=1.5, oust=0.35),
-    3: Model(hit=0.6, spare=0.4, tiles=1.2, oust=0.6),
-    4: Model(oust=0.8),
+    2: Model(hit=0.65, spare=0.0, tiles=1.5, oust=0.35, spread=2.0),
+    3: Model(hit=0.6, spare=0.4, tiles=1.2, oust=0.6, spread=1.5),
+    4: Model(oust=0.8, spare=1.0, spread=1.0),
 }
 
 
@@ -326,12 +327,14 @@ def _model_values(state: _State, mover: int, model: Model, out: list[float] | No
     return values
 
 
-def _model_lead(state: _State, me: int, model: Model) -> float:
+def _model_lead(state: _State, me: int, model: Model, plain: bool = False) -> float:
+    """The lead over the others (a mix of the best and their mean); unless `plain`, divided by
+    the spread the rounds left give it (`Model.spread`)."""
     rounds: list[float] = []
     values = _model_values(state, me, model, rounds)
     others = values[:me] + values[me + 1 :]
     rival = model.best_rival * max(others) + (1 - model.best_rival) * sum(others) / len(others)
-    if model.spread and rounds:
+    if model.spread and rounds and not plain:
         return (values[me] - rival) / math.sqrt(1 + model.spread * rounds[0])
     return values[me] - rival
 
@@ -540,7 +543,7 @@ def hint_reason(game: Any, decision: Any) -> str:
             return _("take it: lead {lead} at the end").format(lead=lead)
         # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
         return _("decline: with it lead {lead}").format(lead=lead)
-    value = _decision_value(game, decision, _model_of(game))
+    value = _decision_value(game, decision, _model_of(game), plain=True)
     if isinstance(decision, TurnOnes):
         turned = ",".join(str(face) for face in decision.faces)
         # Translators: a hint: turn the dice showing 1 to these faces ({faces} is like "1→6" or "1→5,6"); then strong expects to lead the best opponent by {lead} points.
@@ -549,17 +552,22 @@ def hint_reason(game: Any, decision: Any) -> str:
     return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
 
 
-def _decision_value(game: Any, decision: Any, model: Model) -> float:
-    """Strong's value of a grouping or lucky-loser decision: its expected lead (points)."""
+def _decision_value(game: Any, decision: Any, model: Model, plain: bool = False) -> float:
+    """Strong's value of a grouping or lucky-loser decision (turning ones: of the outcome it
+    would then play): what it maximises, or with `plain` its expected lead in points."""
     me = game.current_player
     base = _strong_base(game)
     if isinstance(decision, TurnOnes):
         faces = list(game.faces)
         for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
             faces[index] = face
-        return _strong_outcome(tuple(faces), base, me, model, {})[0]
-    sums = tuple(sorted(sum(game.faces[i] for i in group) for group in decision.groups))
-    return _model_lead(_after(base, me, sums), me, model)
+        value, groups = _strong_outcome(tuple(faces), base, me, model, {})
+        if not plain:
+            return value
+        sums = tuple(sorted(sum(faces[i] for i in group) for group in groups.groups))
+    else:
+        sums = tuple(sorted(sum(game.faces[i] for i in group) for group in decision.groups))
+    return _model_lead(_after(base, me, sums), me, model, plain)
 
 
 def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
@@ -611,9 +619,9 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
                 state.bonus[me] += state.tiles.pop(0)
                 state.held[me] += 1
                 state.ending = True
-            values.append(_model_lead(state, me, model))
+            values.append(_model_lead(state, me, model, plain=True))
         else:
-            values.append(_decision_value(game, decision, model))
+            values.append(_decision_value(game, decision, model, plain=True))
     return values
 
 

@@ -4,6 +4,7 @@ position. (Strength is a benchmark figure: `python -m sim.arena --vs-greedy --ga
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import product
 
@@ -85,8 +86,12 @@ def test_strong_decides_the_same_on_a_replayed_position_and_only_legally() -> No
                 twin.apply(step)
             assert bots.strong(twin, twin.legal_decisions(), random.Random(2)) == decision
             if not position.bonus_pending:  # the decision is the one its own figures rank first
-                values = bots.evaluate(position, decisions)
-                assert len(values) == len(decisions)
-                assert bots.evaluate(position, [decision])[0] == max(values)
+                model = bots._model_of(position)
+                values = [bots._decision_value(position, d, model) for d in decisions]
+                assert bots._decision_value(position, decision, model) == max(values)
+                leads = bots.evaluate(position, decisions)
+                assert len(leads) == len(decisions) and all(math.isfinite(lead) for lead in leads)
+                if not model.spread:  # then what it maximises is the lead itself
+                    assert leads == values
             position.apply(decision)
         assert game.is_over()
