@@ -25,6 +25,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from firmware.games.exxtra.model import Position
 from firmware.games.exxtra.rules import DIE_A, DIE_B, FINISH, TOP_RUNG, Place, Reroll, combination_value
 from firmware.i18n import _, fixed
 
@@ -157,8 +158,40 @@ def _decide(game: Any, decisions: list[Any], threat: float, exact: bool) -> Any:
 
 
 def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
-    """Re-roll exactly when the expected worth of rolling on beats the best placement."""
-    return _decide(game, decisions, threat=1.6, exact=True)
+    """The decision with the best chance to win: each placement judged through the round until
+    the bot's next turn and the race (`model.Position`), a re-roll by the exact expectation over
+    the next roll."""
+    return _strong_choice(Position(game), int(game.current_combination), decisions)[0]
+
+
+def _strong_choice(position: Position, value: int, decisions: list[Any]) -> tuple[Any, float]:
+    best: Any = None
+    best_worth = -1.0
+    for decision in decisions:
+        if isinstance(decision, Place):
+            worth = position.place(decision.rung, value, position.position)
+            if worth > best_worth:
+                best, best_worth = decision, worth
+    if Reroll() in decisions:
+        again = position.reroll()
+        if again > best_worth:
+            return Reroll(), again
+    return best, best_worth
+
+
+def evaluate_strong(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's worth of each decision, in spaces: the sure spaces that would give the bot the
+    same chance to win."""
+    position = Position(game)
+    value = int(game.current_combination)
+    worths = []
+    for decision in decisions:
+        if isinstance(decision, Reroll):
+            worth = position.reroll()
+        else:
+            worth = position.place(decision.rung, value, position.position)
+        worths.append(position.spaces(worth))
+    return worths
 
 
 def hint_reason(game: Any, decision: Any) -> str:
@@ -167,20 +200,21 @@ def hint_reason(game: Any, decision: Any) -> str:
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
     >>> hint_reason(game, Place(5))
-    'rung 5: 93% safe, exp. +4.6 spaces'
+    'rung 5: 91% safe, exp. +4.5 spaces'
     """
     value = int(game.current_combination)
-    view = _View(game)
-    position = view.positions[view.me]
+    position = Position(game)
     if isinstance(decision, Reroll):
-        place_worth = _best_place(view, value, position, 1.6, True)[0]
-        again = reroll_value(view, position, 1.6, True)
+        place_worth = max(
+            position.place(d.rung, value, position.position) for d in game.legal_decisions() if isinstance(d, Place)
+        )
+        again = position.reroll()
         # Translators: a hint: rolling on is expected to gain {again} spaces, placing {place}.
         return _("roll on: exp. {again} vs {place} spaces").format(
-            again=fixed(again, sign=True), place=fixed(place_worth, sign=True)
+            again=fixed(position.spaces(again), sign=True), place=fixed(position.spaces(place_worth), sign=True)
         )
-    safe = _survival(value, decision.rung, view, 1.6)
-    worth = _place_value(view, decision.rung, value, position, 1.6, True)
+    safe = position.survival(decision.rung, value, position.removed(decision.rung, value))
+    worth = position.spaces(position.place(decision.rung, value, position.position))
     # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance.
     return _("rung {rung}: {safe}% safe, exp. {worth} spaces").format(
         rung=decision.rung, safe=round(safe * 100), worth=fixed(worth, sign=True)
