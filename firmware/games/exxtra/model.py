@@ -48,14 +48,25 @@ AT_LEAST = tuple(sum(1 for a, b in FACES if _first_value(a, b) >= value) for val
 class Params:
     """The tuned numbers of one player count."""
 
-    __slots__ = ("my_mean", "mean", "spread", "accept", "caution")
+    __slots__ = ("my_mean", "mean", "spread", "accept", "caution", "block", "others_kick")
 
-    def __init__(self, my_mean: float, mean: float, spread: float, accept: int = 61, caution: float = 0.5) -> None:
+    def __init__(
+        self,
+        my_mean: float,
+        mean: float,
+        spread: float,
+        accept: int = 61,
+        caution: float = 0.5,
+        block: float = 0.0,
+        others_kick: float = 1.0,
+    ) -> None:
         self.my_mean = my_mean  # the bot's own progress per round
         self.mean = mean  # another player's progress per round
         self.spread = spread  # standard deviation of one round's progress
         self.accept = accept  # the opponents' first roll they keep
         self.caution = caution  # the opponents' rung rule: risk · rung < caution
+        self.block = block  # how much of a change in the rung the others claim this round counts
+        self.others_kick = others_kick  # 1: the others' pairs may be removed by those before them
 
 
 # Per player count; the means and spreads start from greedy's own games (per round: 1.70 ± 2.15
@@ -158,10 +169,10 @@ def _normal(x: float) -> float:
 
 
 @lru_cache(maxsize=None)
-def finish_curve(distance: int, mean: float, spread: float) -> tuple[float, ...]:
+def finish_curve(distance: int, mean: float, spread: float, shift: float = 0.0) -> tuple[float, ...]:
     """P(finished by round t), t = 0..ROUNDS, for a player `distance` spaces from the finish
     once their pending pair (if any) has come back at the start of round 1; later rounds bring
-    `mean` ± `spread` each."""
+    `mean` ± `spread` each, the first of them `shift` more."""
     curve = [0.0]
     for t in range(1, ROUNDS + 1):
         if distance <= 0:
@@ -170,7 +181,7 @@ def finish_curve(distance: int, mean: float, spread: float) -> tuple[float, ...]
             curve.append(0.0)
         else:
             n = t - 1
-            curve.append(_normal((mean * n - distance + 0.5) / (spread * math.sqrt(n))))
+            curve.append(_normal((mean * n + shift - distance + 0.5) / (spread * math.sqrt(n))))
     return tuple(curve)
 
 
@@ -204,8 +215,8 @@ class Position:
         self.free = free
         self._round: dict[tuple[int, int], list[list[tuple[int, float]]]] = {}
         self._survival: dict[tuple[int, int, int], float] = {}
-        self._others: dict[int, tuple[float, ...]] = {}
-        self._worth: dict[tuple[int, int], float] = {}
+        self._others: dict[tuple[int, int], tuple[float, ...]] = {}
+        self._worth: dict[tuple[int, int, int], float] = {}
 
     def removed(self, rung: int, value: int) -> int:
         """Bit mask of the rungs whose pairs placing `value` on `rung` removes."""
@@ -256,33 +267,57 @@ class Position:
             self._survival[key] = found
         return found
 
-    def others(self, removed: int) -> tuple[float, ...]:
+    def claims(self, rung: int, removed: int) -> list[float]:
+        """Per other player in turn order: the rung they are expected to claim this round."""
+        expected = self.model.expected_rung
+        return [sum(chance * expected(mask) for mask, chance in states) for states in self.round_of(rung, removed)]
+
+    def others(self, rung: int, removed: int) -> tuple[float, ...]:
         """Per round t: the chance that no other player has finished by their turn of round t,
-        with the pairs of mask `removed` taken from their owners."""
-        found = self._others.get(removed)
+        with the bot's pair on `rung` and the pairs of mask `removed` taken from their owners.
+        What each claims this round, against what they would claim with the bot's pair off the
+        rungs 1–5, moves their later rounds (`Params.block`)."""
+        key = (rung, removed)
+        found = self._others.get(key)
         if found is None:
             p = self.params
             product = [1.0] * (ROUNDS + 1)
-            for j in self.order:
+            shifts = [0.0] * len(self.order)
+            if p.block:
+                base = self.claims(0, 0)
+                shifts = [p.block * (c - b) for c, b in zip(self.claims(rung, removed), base)]
+            states = self.round_of(rung, removed)
+            kicks = self.model.kicks
+            for index, (j, shift) in enumerate(zip(self.order, shifts)):
                 back = self.own[j]
                 if back and removed >> (back - 1) & 1:
                     back = 0
-                curve = finish_curve(FINISH - self.positions[j] - back, p.mean, p.spread)
-                for t in range(ROUNDS + 1):
-                    product[t] *= 1.0 - curve[t]
-            found = self._others[removed] = tuple(product)
+                distance = FINISH - self.positions[j]
+                curve = finish_curve(distance - back, p.mean, p.spread, round(shift, 2))
+                kept = 1.0
+                if back and p.others_kick:  # the players before j may remove j's pair first
+                    value = self.value_on[back]
+                    for before in states[:index]:
+                        kept *= 1.0 - sum(chance * kicks(mask, back)[value] for mask, chance in before)
+                if kept < 1.0:
+                    lost = finish_curve(distance, p.mean, p.spread, round(shift, 2))
+                    for t in range(ROUNDS + 1):
+                        product[t] *= 1.0 - (kept * curve[t] + (1.0 - kept) * lost[t])
+                else:
+                    for t in range(ROUNDS + 1):
+                        product[t] *= 1.0 - curve[t]
+            found = self._others[key] = tuple(product)
         return found
 
-    def win(self, position: int, removed: int) -> float:
-        """The bot's chance to win with `position` at the start of its next turn."""
-        if position >= FINISH:
-            return self.others(removed)[1]
-        key = (position, removed)
+    def win(self, position: int, rung: int, removed: int) -> float:
+        """The bot's chance to win with `position` at the start of its next turn, its pair on
+        `rung` during the round."""
+        key = (position, rung, removed)
         found = self._worth.get(key)
         if found is None:
             p = self.params
             steps = my_steps(FINISH - position, p.my_mean, p.spread)
-            others = self.others(removed)
+            others = self.others(rung, removed)
             found = self._worth[key] = sum(s * o for s, o in zip(steps, others))
         return found
 
@@ -290,7 +325,7 @@ class Position:
         """Win chance of placing `value` on `rung` from `position`."""
         removed = self.removed(rung, value)
         kept = self.survival(rung, value, removed)
-        return kept * self.win(position + rung, removed) + (1.0 - kept) * self.win(position, removed)
+        return kept * self.win(position + rung, rung, removed) + (1.0 - kept) * self.win(position, rung, removed)
 
     def best_place(self, value: int, position: int) -> tuple[float, int]:
         """(win chance, rung) of the best placement of `value` from `position`; the lowest rung
@@ -309,7 +344,7 @@ class Position:
         after it is shifted by what its spaces are worth."""
         position = self.position
         placed: dict[int, float] = {}
-        stopped = {xs: self.win(max(0, position - xs), 0) for xs in (1, 2)}
+        stopped = {xs: self.win(max(0, position - xs), 0, 0) for xs in (1, 2)}
         bonus = {}
         for value, _xs, double in LATER:
             if value < 0:
@@ -318,7 +353,7 @@ class Position:
                 if position + double >= FINISH:
                     bonus[double] = (1.0, 0.0)
                 else:
-                    shift = self.win(position + double, 0) - self.win(position, 0)
+                    shift = self.win(position + double, 0, 0) - self.win(position, 0, 0)
                     bonus[double] = (self.best_place(value, position + double)[0], shift)
             elif value not in placed:
                 placed[value] = self.best_place(value, position)[0]
@@ -342,7 +377,7 @@ class Position:
     def spaces(self, worth: float) -> float:
         """A win chance as the sure spaces (from the bot's position, with nothing removed) that
         would be worth as much: the unit the hints speak in."""
-        base = self.win(self.position, 0)
+        base = self.win(self.position, 0, 0)
         if worth >= base:
             low, high = self.position, FINISH
             step = 1
@@ -351,7 +386,7 @@ class Position:
             step = -1
         previous = base
         for target in range(low + step, high + step, step):
-            now = self.win(target, 0)
+            now = self.win(target, 0, 0)
             if (step > 0 and now >= worth) or (step < 0 and now <= worth):
                 gap = now - previous
                 part: float = (worth - previous) / gap if gap else 0.0
