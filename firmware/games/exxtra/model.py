@@ -338,10 +338,11 @@ class Position:
                     best, where = worth, r
         return best, where
 
-    def reroll(self) -> float:
+    def reroll(self, looks: int = 60) -> float:
         """Win chance of rolling again and playing on at best (a fixed point: after any valid
         roll the same choice comes back). A double moves at once; the chance of rolling on
-        after it is shifted by what its spaces are worth."""
+        after it is shifted by what its spaces are worth. `looks` = 1: the next roll is placed
+        whatever it shows (one roll ahead, no more)."""
         position = self.position
         placed: dict[int, float] = {}
         stopped = {xs: self.win(max(0, position - xs), 0, 0) for xs in (1, 2)}
@@ -357,8 +358,8 @@ class Position:
                     bonus[double] = (self.best_place(value, position + double)[0], shift)
             elif value not in placed:
                 placed[value] = self.best_place(value, position)[0]
-        estimate = sum(placed.values()) / max(1, len(placed))
-        for _iteration in range(60):
+        estimate = sum(placed.values()) / max(1, len(placed)) if looks > 1 else 0.0
+        for _iteration in range(looks):
             total = 0.0
             for value, xs, double in LATER:
                 if value < 0:
