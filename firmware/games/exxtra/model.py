@@ -48,7 +48,7 @@ AT_LEAST = tuple(sum(1 for a, b in FACES if _first_value(a, b) >= value) for val
 class Params:
     """The tuned numbers of one player count."""
 
-    __slots__ = ("my_mean", "mean", "spread", "accept", "caution", "block", "others_kick")
+    __slots__ = ("my_mean", "mean", "spread", "accept", "caution", "others_kick")
 
     def __init__(
         self,
@@ -57,7 +57,6 @@ class Params:
         spread: float,
         accept: int = 61,
         caution: float = 0.5,
-        block: float = 0.0,
         others_kick: float = 1.0,
     ) -> None:
         self.my_mean = my_mean  # the bot's own progress per round
@@ -65,7 +64,6 @@ class Params:
         self.spread = spread  # standard deviation of one round's progress
         self.accept = accept  # the opponents' first roll they keep
         self.caution = caution  # the opponents' rung rule: risk · rung < caution
-        self.block = block  # how much of a change in the rung the others claim this round counts
         self.others_kick = others_kick  # 1: the others' pairs may be removed by those before them
 
 
@@ -169,10 +167,10 @@ def _normal(x: float) -> float:
 
 
 @lru_cache(maxsize=None)
-def finish_curve(distance: int, mean: float, spread: float, shift: float = 0.0) -> tuple[float, ...]:
+def finish_curve(distance: int, mean: float, spread: float) -> tuple[float, ...]:
     """P(finished by round t), t = 0..ROUNDS, for a player `distance` spaces from the finish
     once their pending pair (if any) has come back at the start of round 1; later rounds bring
-    `mean` ± `spread` each, the first of them `shift` more."""
+    `mean` ± `spread` each."""
     curve = [0.0]
     for t in range(1, ROUNDS + 1):
         if distance <= 0:
@@ -181,7 +179,7 @@ def finish_curve(distance: int, mean: float, spread: float, shift: float = 0.0) 
             curve.append(0.0)
         else:
             n = t - 1
-            curve.append(_normal((mean * n + shift - distance + 0.5) / (spread * math.sqrt(n))))
+            curve.append(_normal((mean * n - distance + 0.5) / (spread * math.sqrt(n))))
     return tuple(curve)
 
 
@@ -267,40 +265,29 @@ class Position:
             self._survival[key] = found
         return found
 
-    def claims(self, rung: int, removed: int) -> list[float]:
-        """Per other player in turn order: the rung they are expected to claim this round."""
-        expected = self.model.expected_rung
-        return [sum(chance * expected(mask) for mask, chance in states) for states in self.round_of(rung, removed)]
-
     def others(self, rung: int, removed: int) -> tuple[float, ...]:
         """Per round t: the chance that no other player has finished by their turn of round t,
-        with the bot's pair on `rung` and the pairs of mask `removed` taken from their owners.
-        What each claims this round, against what they would claim with the bot's pair off the
-        rungs 1–5, moves their later rounds (`Params.block`)."""
+        with the bot's pair on `rung` and the pairs of mask `removed` taken from their owners."""
         key = (rung, removed)
         found = self._others.get(key)
         if found is None:
             p = self.params
             product = [1.0] * (ROUNDS + 1)
-            shifts = [0.0] * len(self.order)
-            if p.block:
-                base = self.claims(0, 0)
-                shifts = [p.block * (c - b) for c, b in zip(self.claims(rung, removed), base)]
             states = self.round_of(rung, removed)
             kicks = self.model.kicks
-            for index, (j, shift) in enumerate(zip(self.order, shifts)):
+            for index, j in enumerate(self.order):
                 back = self.own[j]
                 if back and removed >> (back - 1) & 1:
                     back = 0
                 distance = FINISH - self.positions[j]
-                curve = finish_curve(distance - back, p.mean, p.spread, round(shift, 2))
+                curve = finish_curve(distance - back, p.mean, p.spread)
                 kept = 1.0
                 if back and p.others_kick:  # the players before j may remove j's pair first
                     value = self.value_on[back]
                     for before in states[:index]:
                         kept *= 1.0 - sum(chance * kicks(mask, back)[value] for mask, chance in before)
                 if kept < 1.0:
-                    lost = finish_curve(distance, p.mean, p.spread, round(shift, 2))
+                    lost = finish_curve(distance, p.mean, p.spread)
                     for t in range(ROUNDS + 1):
                         product[t] *= 1.0 - (kept * curve[t] + (1.0 - kept) * lost[t])
                 else:
