@@ -52,9 +52,16 @@ def _strong_choice(position: Position, value: int, decisions: list[Any]) -> tupl
     return best, best_worth
 
 
-def evaluate_strong(game: Any, decisions: list[Any]) -> list[float]:
-    """Strong's worth of each decision, in spaces: the sure spaces that would give the bot the
-    same chance to win."""
+def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's figure for each of `decisions` (legal ones for the pending decision), in spaces:
+    the deciding player's space now plus the sure spaces that would give them the same chance to
+    win as the decision does (`model.Position.spaces`).
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
+    >>> [round(v, 1) for v in evaluate(game, [Place(5), Reroll()])]
+    [4.5, 2.1]
+    """
     position = Position(game)
     value = int(game.current_combination)
     worths = []
@@ -63,7 +70,7 @@ def evaluate_strong(game: Any, decisions: list[Any]) -> list[float]:
             worth = position.reroll()
         else:
             worth = position.place(decision.rung, value, position.position)
-        worths.append(position.spaces(worth))
+        worths.append(position.position + position.spaces(worth))
     return worths
 
 

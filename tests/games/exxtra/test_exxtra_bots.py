@@ -96,7 +96,7 @@ def test_survival_win_chances_and_figures_agree_with_the_decision():
                         assert kept == 1.0
                     assert 0.0 <= position.place(decision.rung, value, position.position) <= 1.0
             assert 0.0 <= position.reroll() <= 1.0
-            figures = bots.evaluate_strong(game, decisions)
+            figures = bots.evaluate(game, decisions)
             assert len(figures) == len(decisions)
             chosen = bots.strong(game, decisions, random.Random(0))
             assert figures[decisions.index(chosen)] == pytest.approx(max(figures), abs=1e-6)
