@@ -7,10 +7,10 @@ A decision is judged by the bot's chance to win the race, estimated in two steps
    roll of at least "61", else roll once more) and places it by the rungs actually free at that
    moment: the highest free rung whose risk fits, else the lowest free one, else rung 0
    (`OpponentModel`). The free rungs are followed through the round as a distribution
-   (`Round`), so a pair survives when no one who comes before the bot's next turn places an
+   (`Position.round_of`), so a pair survives when no one who comes before the bot's next turn places an
    equal or better combination below it.
 2. The race. Each player's progress per round is taken as normal with a mean and spread per
-   player count (`Race`); the chance that the bot finishes first, with the others' turns coming
+   player count (`Params`, `finish_curve`); the chance that the bot finishes first, with the others' turns coming
    before its own in every round, turns positions into a win chance. A pair the bot removes
    costs its owner the rung's spaces in that race, which is worth most against a leader.
 
@@ -333,13 +333,13 @@ class Position:
         position = self.position
         placed: dict[int, float] = {}
         stopped = {xs: self.win(max(0, position - xs), 0, 0) for xs in (1, 2)}
-        bonus = {}
+        bonus: dict[int, tuple[float, float | None]] = {}
         for value, _xs, double in LATER:
             if value < 0:
                 continue
             if double:
                 if position + double >= FINISH:
-                    bonus[double] = (1.0, 0.0)
+                    bonus[double] = (1.0, None)
                 else:
                     shift = self.win(position + double, 0, 0) - self.win(position, 0, 0)
                     bonus[double] = (self.best_place(value, position + double)[0], shift)
@@ -352,8 +352,8 @@ class Position:
                 if value < 0:
                     total += stopped[xs]
                 elif double:
-                    now, shift = bonus[double]
-                    total += max(now, estimate + shift) if shift else now
+                    now, gained = bonus[double]
+                    total += now if gained is None else max(now, estimate + gained)
                 else:
                     total += max(placed[value], estimate)
             new = total / 36
