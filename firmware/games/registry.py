@@ -78,7 +78,8 @@ class GameSpec:
     menu offers (e.g. "kids"). `optional_step_keys`: keys a record's step may hold besides those
     the step writes itself. `baseline`: the arena's fixed yardstick policy (not a level players pick; None: the game has
     none). `bench_players`: the seat count benchmarks use (default: 4 within the
-    game's range).
+    game's range). `figures`: `record -> list[FigurePage]` (or its "module:attribute"), the
+    finished game's figures for the review (`firmware.games.figures`; None: the game has none).
     """
 
     engine: type[Game]
@@ -90,6 +91,7 @@ class GameSpec:
     optional_step_keys: frozenset[str] = frozenset()
     bench_players: int | None = None
     baseline: Policy | str | None = None
+    figures: Callable[..., Any] | str | None = None
 
     @property
     def name(self) -> str:
@@ -128,6 +130,11 @@ class GameSpec:
             )
         policy: Policy = _resolve(self.bots[level])
         return policy
+
+    @property
+    def figures_function(self) -> Callable[..., Any] | None:
+        """The game's figures function (`figures`), loaded; None when the game has none."""
+        return None if self.figures is None else _resolve(self.figures)
 
     @property
     def hint_reason(self) -> HintReason | None:
