@@ -70,22 +70,37 @@ def figure_pages(table: Table) -> list[ResultPage]:
 
 def draw_figures(canvas: Canvas, page: FigurePage, seat: int, name: str, position: str) -> None:
     """`seat`'s figures of `page` under the title "Name: Page" (or the name alone where the two
-    do not fit beside `position`): each a label and its value, right-aligned, in as many
-    columns as the lines need (the same for every seat: laid out for the widest values); a label
-    abbreviated where even the small font cannot hold it whole, never a value."""
+    do not fit beside `position`): each a label and its value, right-aligned, on its line or,
+    where the two do not fit one, on the line below; else in as many columns as the lines need.
+    The same for every seat (laid out for the widest values); the small font where the body font
+    cannot hold them; a label abbreviated where even that cannot, never a value."""
     heading = _(page.title)
     titles = [_("{name}: {page}").format(name=name, page=heading), name]
     page_title(canvas, titles, position)
     entries = [(_(figure.label), figure.values[seat]) for figure in page.figures]
     widest = [(label, max(figure.values, key=len)) for (label, _v), figure in zip(entries, page.figures)]
-    top = canvas.line_height
+    top, height = canvas.line_height, canvas.height - canvas.line_height
     for font in dict.fromkeys([canvas.body.name, "small"]):
         face = canvas.font(font)
-        layout = _layout(canvas.width, canvas.height - top, face.line_height, face.advance, widest)
-        if layout is not None or font == "small":
+        # One column, a value that cannot stand beside its label on the line below it.
+        room = canvas.width // face.advance
+        below = [len(label) + 1 + len(value) > room for label, value in widest]
+        pitch = next(
+            (p for p in (face.line_height, face.line_height - 1) if (len(widest) + sum(below)) * p <= height), 0
+        )
+        if pitch and all(max(len(label), len(value)) <= room for label, value in widest):
+            y = top
+            for (label, value), wrapped in zip(entries, below):
+                canvas.text(0, y, label, font=face.name)
+                y += pitch if wrapped else 0
+                canvas.text(canvas.width - face.width(value), y, value, font=face.name, critical=True)
+                y += pitch
+            return
+        layout = _layout(canvas.width, height, face.line_height, face.advance, widest)
+        if layout is not None:
             break
     if layout is None:  # not even in the small font: labels abbreviated to their columns
-        layout = _layout(canvas.width, canvas.height - top, face.line_height, face.advance, widest, squeeze=True)
+        layout = _layout(canvas.width, height, face.line_height, face.advance, widest, squeeze=True)
     assert layout is not None  # `squeeze` always gives one
     columns, rows, pitch = layout
     width = canvas.width // columns
