@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from firmware.players import add as keep_name
 from firmware.games import find_game
 from firmware.games.extra.rules import WALLS
 from firmware.games.figures import figures_of
@@ -23,17 +24,14 @@ from firmware.table import Seat
 from firmware.ui.play import MENU, REMATCH, ResultScreen
 from firmware.ui.review import REVIEW, add_review, figure_pages
 from sim.board import SimBoard
+from tests.test_engines_at_board import seat_up
 
-# A named person (Alexandra), a guest (a seat named by its colour) and bots.
-SEATS = {
-    "exxtra": [
-        Seat("Alexandra", "red"),
-        Seat("Blue", "blue", "easy"),
-        Seat("Orange", "orange"),
-        Seat("Bo", "green", "medium"),
-    ],
-    "levelx": [Seat("Alexandra", "red"), Seat("Orange", "orange"), Seat("Bo", "green", "easy")],
-    "extra": [Seat("Alexandra", "red"), Seat("Blue", "blue", "easy"), Seat("Orange", "orange")],
+# Each seat's kind on the seat screen: a person of the board's names (Alexandra), a guest
+# (a person keeping the seat colour's name) and bots.
+KINDS = {
+    "exxtra": ["name:Alexandra", "bot:easy", "human", "bot:medium"],
+    "levelx": ["name:Alexandra", "human", "bot:easy"],
+    "extra": ["name:Alexandra", "bot:easy", "human"],
 }
 SIZE = (128, 64)
 
@@ -65,12 +63,14 @@ def pages(board: SimBoard) -> Iterator[tuple[str, list[str]]]:
 
 
 def two_games(game: str, tmp_path: Path) -> tuple[SimBoard, list[dict[str, Any]]]:
-    """Two games of `game` at one board, the second a rematch from the result screen; the board
-    (on the second's result screen) and both records."""
+    """Two games of `game` at one board, set up through the menus (Play, seat count, each
+    seat's kind), the second a rematch from the result screen; the board (on the second's
+    result screen) and both records."""
     board = SimBoard(seed=5, state_dir=tmp_path)
+    keep_name(board.journal, "Alexandra")
     rng = random.Random(game)
     board.settle()
-    board.app.start_game(game, SEATS[game], "play")
+    seat_up(board, game, KINDS[game])
     records = []
     for _game in range(2):
         play_to_the_end(board, rng)
@@ -247,7 +247,8 @@ def test_the_review_shows_personal_bests_and_the_high_score_place(game: str, tmp
     board, records = two_games(game, tmp_path)
     seen = dict(pages(board))
     players = records[1]["players"]
-    kinds = ["bot" if p.get("bot") else "guest" if p["name"] == "Orange" else "" for p in players]
+    kinds = [{"human": "guest", "name:Alexandra": ""}.get(kind, "bot") for kind in KINDS[game]]
+    assert [p["name"] == "Alexandra" for p in players] == [kind == "" for kind in kinds]
     if not find_game(game).ranking.high_scores:  # a race: the wins of each person on this board
         wins = [
             sum(
@@ -300,7 +301,7 @@ def test_another_kind_of_review_page_is_one_more_entry(tmp_path: Path) -> None:
     the choice."""
     from firmware.ui.gameview import ResultPage
 
-    def moments(table: Any) -> list[ResultPage]:
+    def moments(app: Any, table: Any) -> list[ResultPage]:
         return [ResultPage("moments", lambda canvas, position: canvas.title("Key moments", position))]
 
     add_review(moments)
@@ -312,3 +313,30 @@ def test_another_kind_of_review_page_is_one_more_entry(tmp_path: Path) -> None:
     finally:
         REVIEW.remove(moments)
     assert figure_pages in REVIEW
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The walkthrough's plug-in game, High die, which names no figures."""
+    from firmware.games.registry import GAMES_ENV, load_game_module, unregister_game
+
+    monkeypatch.setenv(GAMES_ENV, "")
+    spec = load_game_module("examples.highdie")
+    yield spec
+    unregister_game(spec.name)
+
+
+def test_a_game_without_figures_still_has_its_review(toy: Any, tmp_path: Path) -> None:
+    """A plug-in game with no `figures` in its SPEC: no figures pages, the records pages still
+    (the guest's score takes its place in the list, first at a new board)."""
+    assert toy.figures is None
+    board = SimBoard(seed=3, state_dir=tmp_path)
+    board.settle()
+    seat_up(board, toy.name, ["bot:easy", "human"])
+    play_to_the_end(board, random.Random(3))
+    seen = dict(pages(board))
+    assert not any(name.startswith("figures") for name in seen)
+    guest = board.app.session.game.players[1].name
+    assert in_order([guest, "guest"], seen["bests"]) and in_order([guest, "#1"], seen["place"])
+    assert list(seen)[-2:] == [REMATCH, MENU]
+    board.close()

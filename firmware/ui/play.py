@@ -370,7 +370,7 @@ class ResultScreen(Screen):
         pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
         self.pages: list[ResultPage] = [
             *pages,
-            *review_pages(session),
+            *review_pages(app, session),
             ResultPage(REMATCH, self._draw_choice),
             ResultPage(MENU, self._draw_choice),
         ]

@@ -1,8 +1,9 @@
 """The end-of-game review: the pages the result screen shows after the game's own (standings,
 final board) and before "Rematch" / "Menu".
 
-`REVIEW` is the list of what makes them, each `(table) -> list[ResultPage]`, in the order the
-pages come; a new kind of page is one more entry (`add_review`). The board's own:
+`REVIEW` is the list of what makes them, each `(app, table) -> list[ResultPage]` (`app` the
+board as screens see it, `firmware.ui.intents.App`), in the order the pages come; a new kind of
+page is one more entry (`add_review`). The board's own:
 
 - `figure_pages`: the game's figures (`firmware.games.figures`, named by its `GameSpec.figures`),
   one page per player and figure page, the player's name as the title; a game without figures
@@ -29,15 +30,16 @@ from firmware.ui.names import is_default_name
 
 if TYPE_CHECKING:
     from firmware.table import Table
+    from firmware.ui.intents import App
 
-ReviewPages = Callable[["Table"], list[ResultPage]]
+ReviewPages = Callable[["App", "Table"], list[ResultPage]]
 NEW = "*"  # marks a personal best this game set
 HINT = "<> OK"
 
 
-def review_pages(table: Table) -> list[ResultPage]:
+def review_pages(app: App, table: Table) -> list[ResultPage]:
     """Every review page of the finished game at `table`, in `REVIEW`'s order."""
-    return [page for pages in REVIEW for page in pages(table)]
+    return [page for pages in REVIEW for page in pages(app, table)]
 
 
 def add_review(pages: ReviewPages) -> ReviewPages:
@@ -48,7 +50,7 @@ def add_review(pages: ReviewPages) -> ReviewPages:
 
 
 # --- the game's figures ----------------------------------------------------------------------
-def figure_pages(table: Table) -> list[ResultPage]:
+def figure_pages(app: App, table: Table) -> list[ResultPage]:
     """Per player (seat order), one page per figure page of the game: "figures 0 seat 2"."""
     try:
         pages = figures_of(table.record())
@@ -77,7 +79,8 @@ def draw_figures(canvas: Canvas, page: FigurePage, seat: int, name: str, positio
     heading = _(page.title)
     titles = [_("{name}: {page}").format(name=name, page=heading), name]
     page_title(canvas, titles, position)
-    entries = [(_(figure.label), figure.values[seat]) for figure in page.figures]
+    # A label with no words ("12:", a row's sum) is no text to translate.
+    entries = [(_(f.label) if any(c.isalpha() for c in f.label) else f.label, f.values[seat]) for f in page.figures]
     widest = [(label, max(figure.values, key=len)) for (label, _v), figure in zip(entries, page.figures)]
     top, height = canvas.line_height, canvas.height - canvas.line_height
     for font in dict.fromkeys([canvas.body.name, "small"]):
@@ -155,7 +158,7 @@ class SeatRow:
     value: str
 
 
-def record_pages(table: Table) -> list[ResultPage]:
+def record_pages(app: App, table: Table) -> list[ResultPage]:
     """ "bests" (each person's best score, `NEW` when this game set it) and "place" (where each
     seat's score stands in the board's list) for a game with high scores; "wins" (each person's
     wins on this board) for a race. None without the board's records (no journal)."""
