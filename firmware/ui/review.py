@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from firmware.errors import RecordError
+from firmware.errors import IllegalStepError, RecordError
 from firmware.games.figures import FigurePage, figures_of
 from firmware.games.registry import find_game
 from firmware.i18n import _, pgettext
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 ReviewPages = Callable[["App", "Table"], list[ResultPage]]
 NEW = "*"  # marks a personal best this game set
-HINT = "<> OK"
 
 
 def review_pages(app: App, table: Table) -> list[ResultPage]:
@@ -54,7 +53,7 @@ def figure_pages(app: App, table: Table) -> list[ResultPage]:
     """Per player (seat order), one page per figure page of the game: "figures 0 seat 2"."""
     try:
         pages = figures_of(table.record())
-    except RecordError:  # a game's record always replays; a broken one only loses its figures
+    except (RecordError, IllegalStepError):  # a table's record replays; a broken one only loses its figures
         return []
     names = [p.name for p in table.game.players]
     out = []
