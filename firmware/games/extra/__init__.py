@@ -25,4 +25,5 @@ SPEC = GameSpec(
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),
     seat_options=("kids",),
     optional_step_keys=frozenset({"column"}),  # a record may leave out or null EXTRA!'s column
+    lesson="firmware.games.extra.lesson:LESSON",
 )

@@ -21,4 +21,5 @@ SPEC = GameSpec(
     figures="firmware.games.exxtra.figures:figures",
     baseline="firmware.games.exxtra.greedy:greedy",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
+    lesson="firmware.games.exxtra.lesson:LESSON",
 )

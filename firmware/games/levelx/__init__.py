@@ -21,4 +21,5 @@ SPEC = GameSpec(
     figures="firmware.games.levelx.figures:figures",
     baseline="firmware.games.levelx.greedy:greedy",
     ranking=Ranking(score="scores"),
+    lesson="firmware.games.levelx.lesson:LESSON",
 )
