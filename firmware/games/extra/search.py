@@ -229,6 +229,11 @@ class Position:
             columns[column] += 1
         return tuple(rows), tuple(numbers), tuple(columns)
 
+    def child(self, effect: Effect) -> Position:
+        """The position an effect leads to."""
+        rows, numbers, columns = self.after(effect)
+        return Position(rows, numbers, columns, self.kids, self.table, self.numbers_table, self.joint)
+
     def value(self, effect: Effect) -> float:
         """Expected final total after `effect` (exact once it ends the game)."""
         column, face, new_column, i, j = effect
