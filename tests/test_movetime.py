@@ -39,10 +39,10 @@ def table_best(game):
     """The decision strong's table alone judges best (first in decision order on a tie)."""
     learnt = extra_bots.learnt_tables()
     assert learnt is not None
-    position, first = extra_bots._effects(game, game.legal_decisions(), learnt.rows, learnt.numbers, learnt.joint)
-    effects = list(first)
+    decisions = game.legal_decisions()
+    position, effects = extra_bots._effects(game, decisions, learnt.rows, learnt.numbers, learnt.joint)
     values = [position.value(effect) for effect in effects]
-    return first[effects[values.index(max(values))]]
+    return decisions[values.index(max(values))]
 
 
 def test_a_deadline_already_past_gets_the_tables_best_at_once():

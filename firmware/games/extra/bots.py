@@ -41,7 +41,7 @@ from firmware.games.extra.model import (
     MAX_OTHERS,
     MEDIUM,
     OFFER,
-    STRONG,
+    STRONG as STRONG,
     Joint,
     Numbers,
     Table,
@@ -212,7 +212,10 @@ def search(
     the best, a second roll looked ahead (`Deep`); a stage the time cut short is set aside and
     the last complete one answers. No step starts unless one as long as the longest so far still
     fits before the deadline."""
-    position, first = _effects(game, decisions, table, numbers_table, joint)
+    position, each = _effects(game, decisions, table, numbers_table, joint)
+    first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
+    for effect, choice in zip(each, decisions):
+        first.setdefault(effect, choice)
     effects = list(first)
     if len(effects) == 1:
         return first[effects[0]]
@@ -300,9 +303,8 @@ def _two_rolls(position: Position, budget: _Budget) -> float | None:
 
 def _effects(
     game: Any, decisions: list[Any], table: Table, numbers_table: Numbers, joint: Joint | None
-) -> tuple[Position, dict[tuple[Any, ...], Any]]:
-    """The deciding player's position, and each distinct effect of `decisions` with the first
-    decision that has it (in decision order)."""
+) -> tuple[Position, list[tuple[Any, ...]]]:
+    """The deciding player's position, and the effect of each of `decisions` (`_effect`)."""
     from firmware.games.extra.search import Position
 
     player = game.undecided[0]
@@ -310,10 +312,7 @@ def _effects(
     faces = game.faces
     kids = game.players[player].kids
     position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table, joint)
-    first: dict[tuple[Any, ...], Any] = {}
-    for choice in decisions:
-        first.setdefault(_effect(choice, faces, sheet, kids), choice)
-    return position, first
+    return position, [_effect(choice, faces, sheet, kids) for choice in decisions]
 
 
 def _effect(choice: Any, faces: Any, sheet: Any, kids: bool) -> tuple[Any, ...]:
@@ -327,13 +326,37 @@ def _effect(choice: Any, faces: Any, sheet: Any, kids: bool) -> tuple[Any, ...]:
     return (sheet.column_of(faces[choice.extra]), None, None, i, j)
 
 
-def hint_reason(game: Any, decision: Any) -> str:
-    """Why "strong" likes `decision`: the final total it expects for the sheet, in points."""
+def strong_values(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's value of each of `decisions`: the sheet's expected final total in points, as
+    strong judges its choice (a roll looked ahead after the decision, `Position.lookahead`;
+    exact once the decision ends the game); each distinct effect judged once. Strong itself
+    looks ahead from its `LOOKAHEAD` best by the table only, so on rare occasions another
+    decision has a higher value here than strong's. Without usable tables: medium's model.
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("extra", ["Solo"]); game.apply(Roll((1, 2, 3, 4, 6)))
+    >>> values = strong_values(game, game.legal_decisions())
+    >>> len(values) == len(game.legal_decisions()) and -400 < max(values) < 400
+    True
+    """
     learnt = learnt_tables()
     if learnt is None:
-        points = _scored(game, [decision], MEDIUM)[1]
-    else:
-        points = _scored(game, [decision], STRONG, learnt.rows, learnt.numbers)[1]
+        return [_scored(game, [decision], MEDIUM)[1] for decision in decisions]
+    position, each = _effects(game, decisions, learnt.rows, learnt.numbers, learnt.joint)
+    found: dict[tuple[Any, ...], float] = {}
+    values = []
+    for effect in each:
+        value = found.get(effect)
+        if value is None:
+            value = found[effect] = position.child(effect).lookahead()
+        values.append(value)
+    return values
+
+
+def hint_reason(game: Any, decision: Any) -> str:
+    """Why "strong" likes `decision`: the final total it expects for the sheet, in points
+    (`strong_values`)."""
+    points = strong_values(game, [decision])[0]
     # Translators: a hint: the sheet's expected final total.
     return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
 
