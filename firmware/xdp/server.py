@@ -11,11 +11,13 @@ protocol on stdin/stdout, in the spirit of UCI (docs/engine-protocol.md).
     >>> engine.handle("go")[-1]
     'bestmove {"do":"place","rung":5}'
 
-Each command line gets its answer lines at once; nothing is printed on its own. Answers are
-reproducible: the bot's randomness comes from the `Seed` option and the position alone. The
-first `isready` loads everything a `go` needs (each game's bots of every level decide once on
-a seeded opening: their modules, the strong EXTRA! bot's learnt tables) before its `readyok`, so
-the first `go` costs what a later one does.
+Each command line gets its answer lines at once; nothing is printed on its own. Answers to a
+plain `go` are reproducible: the bot's randomness comes from the `Seed` option and the position
+alone. `go movetime MS` gives the bot a `Deadline` MS − `MARGIN_MS` after the `go`: EXTRA!'s
+strong searches until then (so its answer depends on the machine's speed), the other levels
+answer as they always do. The first `isready` (else the first `position`) loads everything a
+`go` needs (each game's bots of every level decide once on a seeded opening: their modules, the
+strong EXTRA! bot's learnt tables), so the first `go` costs what a later one does.
 """
 
 from __future__ import annotations
