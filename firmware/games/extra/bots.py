@@ -209,9 +209,9 @@ def search(
     best: deterministic. With one, it is an *anytime* search that answers by then: the table's
     best effect at once (a deadline already past), then the look-ahead from as many effects as
     time allows (best first, up to `WIDE`), then, for the contenders within `CLOSE` points of
-    the best, a second roll looked ahead (`Deep`); a stage the time cut short is set aside and
-    the last complete one answers. No step starts unless one as long as the longest so far still
-    fits before the deadline."""
+    the best, a second roll looked ahead (`_two_rolls`); a second-roll stage the time cuts short
+    is set aside (the look-ahead answers). No step starts unless one as long as the longest so
+    far still fits before the deadline."""
     position, each = _effects(game, decisions, table, numbers_table, joint)
     first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
     for effect, choice in zip(each, decisions):
