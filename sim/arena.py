@@ -64,6 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "each `go movetime MS` (and plain `go`), p50/p99/max over --positions seeded positions per game",
     )
     parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="with --movetime: run the engine at this niceness (below 0 needs root; default 0)",
+    )
+    parser.add_argument(
         "--positions", type=int, default=30, help="positions per game for --instructions and --movetime (default 30)"
     )
     parser.add_argument(
@@ -259,7 +265,7 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
     if getattr(args, "movetime", None):
         from sim.bench.movetime import answer_times
 
-        yield from answer_times(names, max(1, args.positions), args.seed, _movetimes(args.movetime))
+        yield from answer_times(names, max(1, args.positions), args.seed, _movetimes(args.movetime), args.nice)
         return
     games = max(1, args.games)
     solo_games = games if args.solo_games is None else max(1, args.solo_games)
