@@ -155,7 +155,7 @@ def test_the_movetime_bench_prints_its_figures(capsys):
     assert arena.main(["--game", "extra", "--movetime", "0,5", "--positions", "3", "--seed", "2"]) == 0
     figures = dict(line.split(": ") for line in capsys.readouterr().out.splitlines())
     for movetime in (0, 5):
-        for name in ("answer_ms_p50", "answer_ms_p99", "answer_ms_max", "over_ms_p99", "answers_changed"):
+        for name in ("answer_ms_p50", "answer_ms_p99", "answer_ms_max", "over_ms_p99", "answers_changed", "cpu_ms_p99"):
             assert float(figures[f"extra_movetime_{movetime}_{name}"]) >= 0
     assert float(figures["extra_no_movetime_answer_ms_p50"]) > 0
     assert figures["extra_positions"] == "3"

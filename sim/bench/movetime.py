@@ -7,7 +7,9 @@ Each `position` is followed by an `isready`, so that replaying the record is don
 clock starts; the time is the wall-clock time from writing `go movetime MS` to reading its
 `bestmove` line, the first `go` of the process included. Per game and movetime: p50, p99 and
 the largest answer time, and the p99 of the time past MS (the goal: at most 10 ms), and how many
-answers differ from the same engine's answer with no movetime.
+answers differ from the same engine's answer with no movetime; and the CPU time of the same
+`go`s to an engine in this process (p50, p99, largest): the search's own share, which the
+machine's load does not move.
 
 Wall-clock times on a shared machine move with its load (a process waiting for a core misses
 any deadline): these are benchmark figures, for docs/performance.md, not test assertions.
@@ -28,6 +30,7 @@ from typing import IO, Any
 from firmware.bots import choose
 from firmware.games import Roll, new_game
 from firmware.games.registry import find_game
+from firmware.xdp.server import EngineServer
 
 
 def positions(name: str, count: int, seed: int) -> list[dict[str, Any]]:
@@ -96,6 +99,20 @@ class Engine:
         self.process.wait(10)
 
 
+def _cpu_times(records: list[dict[str, Any]], movetime: int) -> list[float]:
+    """The CPU time (ms) of each `go movetime` to an engine in this process: what the search
+    itself spends, whatever the machine's load."""
+    engine = EngineServer()
+    engine.handle("isready")
+    times = []
+    for record in records:
+        engine.handle("position " + json.dumps(record, separators=(",", ":")))
+        start = time.process_time()
+        engine.handle(f"go movetime {movetime}")
+        times.append((time.process_time() - start) * 1000.0)
+    return times
+
+
 def _quantile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
@@ -133,6 +150,10 @@ def answer_times(
             finally:
                 engine.close()
             label = f"{name}_movetime_{movetime}"
+            cpu = _cpu_times(records, movetime)
+            yield f"{label}_cpu_ms_p50", _quantile(cpu, 0.5)
+            yield f"{label}_cpu_ms_p99", _quantile(cpu, 0.99)
+            yield f"{label}_cpu_ms_max", max(cpu)
             yield f"{label}_answer_ms_p50", _quantile(times, 0.5)
             yield f"{label}_answer_ms_p99", _quantile(times, 0.99)
             yield f"{label}_answer_ms_max", max(times)
