@@ -230,7 +230,7 @@ def search(
 
 
 WIDE = 8  # effects the anytime search looks a roll ahead from, at most
-CLOSE = 3.0  # points: contenders this close to the best look a second roll ahead
+CLOSE = 10.0  # points: contenders this close to the best look a second roll ahead
 DEEP = 3  # contenders at most
 INNER = 2  # per roll of the second look-ahead: its effects the table judges best, looked ahead
 
