@@ -17,6 +17,7 @@ from firmware.hardware.config import default_board_path
 from firmware.operator_code import StoredCode, write_code_file
 from firmware.ui.help import NOT_NOW
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
+from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.operator import CodeEntryScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
 from firmware.ui.screen import ConfirmScreen
@@ -150,6 +151,15 @@ def _result(board: SimBoard) -> None:
     play_out(board, set())
 
 
+def _key_moments(board: SimBoard) -> None:
+    _result(board)
+    result = board.app.screen
+    while result.page.name != KEY_MOMENTS:
+        board.tap("right")
+    board.settle()
+    board.tap("ok")
+
+
 SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Main menu": (lambda board: None, MainMenu),
     "Menu": (_menu, object),
@@ -167,6 +177,7 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Confirm": (_confirm, ConfirmScreen),
     "Dice entry": (_dice_entry, FaceEntryScreen),
     "Result": (_result, ResultScreen),
+    "Key moments": (_key_moments, MomentsScreen),
     "Power-up": (lambda board: None, MainMenu),
 }
 

@@ -17,6 +17,7 @@ from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, ResultPage, game_view
 from firmware.ui.intents import table_in_play
+from firmware.ui.moments import KeyMoments
 from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
@@ -366,8 +367,12 @@ class ResultScreen(Screen):
         self.title = _("{game}: result").format(game=session.game.title)
         self.lines = view.result_lines(session)
         pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
+        moments = KeyMoments.start_for(
+            app, session, pip_cells
+        )  # each person's costliest decisions (firmware.ui.moments)
         self.pages: list[ResultPage] = [
             *pages,
+            *([moments.page()] if moments is not None else []),
             ResultPage(REMATCH, self._draw_choice),
             ResultPage(MENU, self._draw_choice),
         ]
@@ -382,6 +387,9 @@ class ResultScreen(Screen):
 
     def press(self, app: App, button: str) -> bool:
         choices = len(self.pages) - 2  # index of "Rematch"
+        ok = self.page.ok
+        if button == "ok" and ok is not None:
+            return ok(app)
         if button in ("left", "right", "roll"):
             step = -1 if button == "left" else 1
             index, self.index = self.index, (self.index + step) % len(self.pages)

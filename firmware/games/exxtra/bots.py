@@ -162,29 +162,32 @@ def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
 
 
 def hint_reason(game: Any, decision: Any) -> str:
-    """Why "strong" likes `decision`, in a few words (a hint on the board).
+    """Why "strong" likes `decision`, in a few words (a hint on the board): how safe a placement
+    is, and the final space on the track it leads to (`evaluate`, calibrated: firmware/coach.py).
 
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> hint_reason(game, Place(5))
-    'rung 5: 93% safe, exp. +4.6 spaces'
+    >>> hint_reason(game, Place(5)).startswith("rung 5: 93% safe, exp. end: space ")
+    True
     """
-    value = int(game.current_combination)
-    view = _View(game)
-    position = view.positions[view.me]
+    from firmware.coach import estimate
+
     if isinstance(decision, Reroll):
-        place_worth = _best_place(view, value, position, 1.6, True)[0]
-        again = reroll_value(view, position, 1.6, True)
-        # Translators: a hint: rolling on is expected to gain {again} spaces, placing {place}.
-        return _("roll on: exp. {again} vs {place} spaces").format(
-            again=fixed(again, sign=True), place=fixed(place_worth, sign=True)
-        )
-    safe = _survival(value, decision.rung, view, 1.6)
-    worth = _place_value(view, decision.rung, value, position, 1.6, True)
-    # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance.
-    return _("rung {rung}: {safe}% safe, exp. {worth} spaces").format(
-        rung=decision.rung, safe=round(safe * 100), worth=fixed(worth, sign=True)
+        again, place = estimate(game, [decision, _best_place_decision(game)])
+        # Translators: a hint: rolling on is expected to end the game on space {again}, placing on space {place}.
+        return _("roll on: exp. end: space {again} vs {place}").format(again=fixed(again), place=fixed(place))
+    view = _View(game)
+    safe = _survival(int(game.current_combination), decision.rung, view, 1.6)
+    # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance; the game is expected to end with the player on space {space}.
+    return _("rung {rung}: {safe}% safe, exp. end: space {space}").format(
+        rung=decision.rung, safe=round(safe * 100), space=fixed(estimate(game, [decision])[0])
     )
+
+
+def _best_place_decision(game: Any) -> Place:
+    """The placement strong likes best for the current roll."""
+    view = _View(game)
+    return Place(-_best_place(view, int(game.current_combination), view.positions[view.me], 1.6, True)[1])
 
 
 def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
@@ -208,3 +211,35 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
         ),
     )
     return best
+
+
+# --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
+def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's raw estimate, for the deciding player, of their final space on the track after
+    each of `decisions` (legal ones for the pending decision): their space now plus what strong
+    expects the decision to gain (a placement's worth, or rolling on's). Raw: the worths
+    weigh a finish and the pairs removed, so `firmware.coach` maps them to spaces by decision index.
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
+    >>> [round(v, 1) for v in evaluate(game, [Place(5), Reroll()])]
+    [4.6, 1.8]
+    """
+    value = int(game.current_combination)
+    view = _View(game)
+    position = view.positions[view.me]
+    again: float | None = None
+    values = []
+    for decision in decisions:
+        if isinstance(decision, Reroll):
+            if again is None:
+                again = reroll_value(view, position, 1.6, True)
+            values.append(position + again)
+        else:
+            values.append(position + _place_value(view, decision.rung, value, position, 1.6, True))
+    return values
+
+
+def outcome(game: Any, player: int) -> float:
+    """What `evaluate` estimates, once the game is over: `player`'s final space on the track."""
+    return float(game.positions[player])
