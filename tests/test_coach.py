@@ -212,6 +212,10 @@ def test_the_fit_learns_the_line_from_raw_figure_to_outcome_through_the_means() 
     for index, (slope, intercept) in enumerate(fits):
         assert slope == pytest.approx(0.5, abs=0.01) and intercept == pytest.approx(-40 + 10 * index, abs=0.5)
     assert fit([(0, 1.0, 2.0)] * 5) == []  # too few samples to learn from
+    # an index where the raw figure hardly varies borrows the slope the others share
+    flat = [(0, 7.0 + rng.uniform(-0.01, 0.01), rng.uniform(-50, 50)) for _ in range(200)]
+    slope, intercept = fit(flat + [s for s in samples if s[0] == 1])[0]
+    assert slope == pytest.approx(0.5, abs=0.05)
 
 
 def test_the_table_compares_the_figure_shown_with_the_outcome() -> None:

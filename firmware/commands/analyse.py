@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.coach import analyse, key_moments
+    from firmware.games import find_game
     from firmware.records import read_record
     from firmware.ui.moments import describe_decision, shown_dice, unit_of
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         summary = {
             "game": game.name,
-            "unit": str(unit),
+            "unit": find_game(game.name).unit,  # English: a key, not a text
             "players": names,
             "seats": seats,
             "over": game.is_over(),

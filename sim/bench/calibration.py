@@ -31,7 +31,7 @@ from firmware.games import Player, find_game, game_names, new_game
 
 MIN_SAMPLES = 100  # a decision index with fewer samples is not in the table
 MIN_FIT = 30  # ... nor fitted (the last fitted index's mapping serves beyond)
-PRIOR = 1.0  # the slope's shrinkage towards 1: a prior variance of the raw figures, unit²
+PRIOR = 0.5  # the slope's shrinkage towards the common slope, in shares of the raw figures' variance
 MAX_STEPS = 20_000
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 
@@ -51,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="first learn the mapping on --games other games, write firmware/calibration.json",
     )
+    parser.add_argument("--fit-games", type=int, default=None, help="games to learn from with --fit (default: --games)")
     parser.add_argument("--docs", action="store_true", help="also write the table into docs/bots.md")
 
 
@@ -97,11 +98,13 @@ def samples(name: str, players: int, games: int, seed: str, jobs: int) -> list[S
 
 def fit(found: Sequence[Sample]) -> list[tuple[float, float]]:
     """Per decision index (while it has MIN_FIT samples): the least-squares line from raw figure
-    to outcome, its slope shrunk towards 1 and kept within 0..2; it passes through the means."""
+    to outcome through the index's means, its slope shrunk towards the slope common to every
+    index (the more, the less the raw figures vary at that index: early in a game they hardly
+    do, and the outcome's noise would make any slope) and kept within 0..2."""
     by_index: dict[int, list[tuple[float, float]]] = defaultdict(list)
     for index, raw, result in found:
         by_index[index].append((raw, result))
-    fits = []
+    sums = []  # per index: (n, mean raw, mean outcome, Sxx, Sxy)
     for index in range(max(by_index, default=-1) + 1):
         pairs = by_index.get(index, [])
         if len(pairs) < MIN_FIT:
@@ -110,8 +113,15 @@ def fit(found: Sequence[Sample]) -> list[tuple[float, float]]:
         my = statistics.fmean(y for _, y in pairs)
         sxx = sum((x - mx) ** 2 for x, _ in pairs)
         sxy = sum((x - mx) * (y - my) for x, y in pairs)
-        prior = PRIOR * len(pairs)
-        slope = min(2.0, max(0.0, (sxy + prior) / (sxx + prior)))
+        sums.append((len(pairs), mx, my, sxx, sxy))
+    total_sxx = sum(s[3] for s in sums)
+    common = sum(s[4] for s in sums) / total_sxx if total_sxx else 1.0
+    spread = total_sxx / sum(s[0] for s in sums) if sums else 0.0  # the raw figures' variance within an index
+    fits = []
+    for n, mx, my, sxx, sxy in sums:
+        prior = PRIOR * spread * n
+        slope = (sxy + prior * common) / (sxx + prior) if sxx + prior else common
+        slope = min(2.0, max(0.0, slope))
         fits.append((slope, my - slope * mx))
     return fits
 
@@ -176,8 +186,8 @@ def write_docs(name: str, text: str, path: Path = DOCS) -> None:
 
 
 def run(args: Any) -> Iterator[tuple[str, float]]:
-    if args.games < 1 or args.jobs < 1 or (args.players is not None and args.players < 1):
-        raise SystemExit("xtraboard bench calibration: --games, --jobs and --players must be at least 1")
+    if min(args.games, args.jobs, args.players or 1, args.fit_games or 1) < 1:
+        raise SystemExit("xtraboard bench calibration: --games, --fit-games, --jobs and --players must be at least 1")
     names = args.game or [spec.name for spec in map(find_game, game_names()) if spec.evaluator is not None]
     for name in names:
         spec = find_game(name)
@@ -189,7 +199,7 @@ def run(args: Any) -> Iterator[tuple[str, float]]:
                 f"xtraboard bench calibration: {spec.title} is for {spec.players.start}-{spec.players.stop - 1} players"
             )
         if args.fit:
-            learnt = fit(samples(name, players, args.games, f"fit:{args.seed}", args.jobs))
+            learnt = fit(samples(name, players, args.fit_games or args.games, f"fit:{args.seed}", args.jobs))
             write_calibration({name: {players: learnt}})
             yield f"{name}_fitted_decisions", len(learnt)
         rows = table_rows(name, players, samples(name, players, args.games, f"check:{args.seed}", args.jobs))
