@@ -167,6 +167,8 @@ def test_the_analyse_command_prints_text_and_json_for_a_real_record(tmp_path) ->
     assert text.returncode == 0, text.stderr
     assert "Alex (seat 0)" in text.stdout and "Bea (seat 1)" not in text.stdout
     assert "Key moments" in text.stdout and "lost in all" in text.stdout
+    german = run_analyse("--lang", "de", str(path))
+    assert german.returncode == 0 and "Entscheidungen" in german.stdout and "gespielt" not in german.stdout
     out = run_analyse("--json", "-", stdin=json.dumps(record))
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

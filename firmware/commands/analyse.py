@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any
 
+from firmware.commands import add_lang_option
 from firmware.errors import RecordError
 from firmware.i18n import _, fixed, tr
 
@@ -16,6 +17,9 @@ from firmware.i18n import _, fixed, tr
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="RECORD", help=_("a game record (JSON), or - for standard input"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON object instead of text"))
+    add_lang_option(
+        parser, _("the language of the text: moves worded as the board words them (default: the environment's)")
+    )
     parser.add_argument(
         "--seat",
         type=int,
