@@ -147,7 +147,10 @@ def test_a_decision_is_worded_as_the_board_says_it() -> None:
 
 
 # --- the command ---------------------------------------------------------------------------------------
-def run_analyse(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_analyse(*args: str, stdin: str | None = None, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    if cache is not None:  # the catalogs compiled for this checkout, not another's in a shared cache
+        env["XDG_CACHE_HOME"] = str(cache)
     return subprocess.run(
         [sys.executable, "-m", "firmware", "analyse", *args],
         cwd=ROOT,
@@ -155,7 +158,7 @@ def run_analyse(*args: str, stdin: str | None = None) -> subprocess.CompletedPro
         capture_output=True,
         text=True,
         timeout=300,
-        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        env=env,
     )
 
 
@@ -167,7 +170,7 @@ def test_the_analyse_command_prints_text_and_json_for_a_real_record(tmp_path) ->
     assert text.returncode == 0, text.stderr
     assert "Alex (seat 0)" in text.stdout and "Bea (seat 1)" not in text.stdout
     assert "Key moments" in text.stdout and "lost in all" in text.stdout
-    german = run_analyse("--lang", "de", str(path))
+    german = run_analyse("--lang", "de", str(path), cache=tmp_path / "cache")
     assert german.returncode == 0 and "Entscheidungen" in german.stdout and "gespielt" not in german.stdout
     out = run_analyse("--json", "-", stdin=json.dumps(record))
     assert out.returncode == 0, out.stderr

@@ -41,6 +41,7 @@ from firmware.games.extra.model import (
     MAX_OTHERS,
     MEDIUM,
     OFFER,
+    STRONG as STRONG,
     Joint,
     Numbers,
     Table,
