@@ -17,11 +17,12 @@ from firmware.coach import NoCoach, Rating, analyse, estimate, key_moments, mapp
 from firmware.dice import SeededDice
 from firmware.games import Player, Roll, find_game, game_names, new_game
 from firmware.games.exxtra.rules import Place, Reroll
+from firmware.games.levelx.rules import TurnOnes
 from firmware.hardware.buttons import ButtonEvent
 from firmware.loop import EventLoop, FakeClock
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import DEFAULT_ORDER
-from firmware.ui.moments import KEY_MOMENTS, MomentsScreen, describe_decision, shown_dice
+from firmware.ui.moments import KEY_MOMENTS, MomentsScreen, describe_both, describe_decision, shown_dice
 from firmware.ui.play import ResultScreen
 from firmware.table import Seat
 from sim.bench.calibration import fit, markdown, table_rows
@@ -144,6 +145,12 @@ def test_a_decision_is_worded_as_the_board_says_it() -> None:
     assert describe_decision(game, Place(5)) == "Alex: 76 on rung 5"
     assert describe_decision(game, Reroll()) == "Alex rolls again"
     assert shown_dice(game) == ("7", "6")
+    levelx = new_game("levelx", ["Alex", "Bea"])
+    levelx.apply(Roll((1, 1, 4, 4)))
+    assert describe_both(levelx, TurnOnes((6,)), TurnOnes((5,))) == (
+        "Alex turns one 1, dice 6 1 4 4",
+        "Alex turns one 1, dice 5 1 4 4",
+    )  # worded alike by the board: told apart by the dice they leave
 
 
 # --- the command ---------------------------------------------------------------------------------------

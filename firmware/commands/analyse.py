@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware.coach import analyse, key_moments
     from firmware.games import find_game
     from firmware.records import read_record
-    from firmware.ui.moments import describe_decision, shown_dice, unit_of
+    from firmware.ui.moments import describe_both, shown_dice, unit_of
 
     try:
         record = read_record(args.file)
@@ -91,14 +91,17 @@ def run(args: argparse.Namespace) -> int:
             dice = " ".join(str(f) for f in shown_dice(past))
             # Translators: xtraboard analyse: a person's decision {n} (counted from 1), the dice, the move and its value.
             line = "  " + _("{n}. dice {dice}: {played} ({value})").format(
-                n=f"{r.turn + 1:>3}", dice=dice, played=describe_decision(past, r.played), value=fixed(r.value)
+                n=f"{r.turn + 1:>3}",
+                dice=dice,
+                played=describe_both(past, r.played, r.best)[0],
+                value=fixed(r.value),
             )
             if r.loss > 0:
                 line += "  " + _("best: {best} ({value}), loss {loss}").format(
-                    best=describe_decision(past, r.best), value=fixed(r.best_value), loss=fixed(r.loss)
+                    best=describe_both(past, r.best, r.played)[0], value=fixed(r.best_value), loss=fixed(r.loss)
                 )
             if r.strong != r.played:
-                line += "  " + _("strong: {move}").format(move=describe_decision(past, r.strong))
+                line += "  " + _("strong: {move}").format(move=describe_both(past, r.strong, r.played)[0])
             print(line)
         if moments.get(seat):
             worst = ", ".join(

@@ -58,6 +58,24 @@ def describe_decision(game: Game, step: Any) -> str:
     return text if text is not None else json.dumps(step.to_json())
 
 
+def describe_both(game: Game, step: Any, other: Any) -> tuple[str, str]:
+    """`describe_decision` of two different steps, told apart where the board words them alike
+    (LEVEL X's turned ones: by the dice they leave; else by their record JSON)."""
+    first, second = describe_decision(game, step), describe_decision(game, other)
+    if first != second or step == other:
+        return first, second
+    after = []
+    for move in (step, other):
+        twin = game.copy()
+        twin.apply(move)
+        after.append(" ".join(str(face) for face in shown_dice(twin)))
+    if after[0] != after[1]:
+        # Translators: two moves the board words alike, told apart by the dice they leave: "Red turns one 1, dice 4 6 1 4".
+        told = _("{move}, dice {dice}")
+        return told.format(move=first, dice=after[0]), told.format(move=second, dice=after[1])
+    return f"{first} {json.dumps(step.to_json())}", f"{second} {json.dumps(other.to_json())}"
+
+
 def unit_of(game: Game) -> str:
     """The game's unit in the active language ("pts", "spaces")."""
     return _(find_game(game.name).unit)
@@ -70,10 +88,11 @@ def moment_text(game: Game, past: Game, rating: Rating) -> str:
     name = game.players[rating.player].name
     # Translators: Key moments: a person's decision, counted from 1, and the dice they decided on.
     lines = [_("{name}, decision {n}: dice {dice}").format(name=name, n=rating.turn + 1, dice=dice)]
+    played, better = describe_both(past, rating.played, rating.best)
     # Translators: Key moments: what the person played (a move as the board words it).
-    lines.append(_("played: {move}").format(move=describe_decision(past, rating.played)))
+    lines.append(_("played: {move}").format(move=played))
     # Translators: Key moments: the better move, by the strong bot's judgement.
-    lines.append(_("better: {move}").format(move=describe_decision(past, rating.best)))
+    lines.append(_("better: {move}").format(move=better))
     # Translators: Key moments: how much the decision cost, and the expected final outcomes, in the game's unit ("pts", "spaces").
     lines.append(
         _("cost {loss} {unit} (exp. {value} vs {best})").format(
@@ -82,7 +101,7 @@ def moment_text(game: Game, past: Game, rating: Rating) -> str:
     )
     if rating.strong != rating.best:
         # Translators: Key moments: what the strong bot would have played (when not the "better" move above).
-        lines.append(_("strong bot: {move}").format(move=describe_decision(past, rating.strong)))
+        lines.append(_("strong bot: {move}").format(move=describe_both(past, rating.strong, rating.best)[0]))
     return "\n".join(lines)
 
 
