@@ -375,3 +375,14 @@ def test_the_analysis_stops_when_the_table_moves_on() -> None:
     answer(run_thought(thought))
     assert len(moments.ratings) == 1 and not moments.busy  # the table moved on: dropped, no more asked
     assert not [job for job in held.jobs if job[0].kind == "rate"]
+
+
+def test_the_calibration_bench_plays_strong_games_and_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware.cli import main
+
+    assert main(["bench", "calibration", "--game", "levelx", "--games", "60", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "**LEVEL X**, 2 strong bots, 60 games" in out and "| 0 | 120 |" in out
+    figures = dict(line.split(": ") for line in out.splitlines() if line.startswith("levelx_calibration_"))
+    assert int(figures["levelx_calibration_decisions"]) >= 5
+    assert 0 <= int(figures["levelx_calibration_within"]) <= int(figures["levelx_calibration_decisions"])
