@@ -79,10 +79,13 @@ class GameSpec:
     board's hint; None: the hint gives no reason). `seat_options`: extra kinds of seat the setup
     menu offers (e.g. "kids"). `optional_step_keys`: keys a record's step may hold besides those
     the step writes itself. `baseline`: the arena's fixed yardstick policy (not a level players pick; None: the game has
-    none). `bench_players`: the seat count benchmarks use (default: 4 within the
-    game's range). `evaluate`: `(game, decisions) -> list[float]`, the strongest level's
-    estimate, for the deciding player, of the game's final outcome after each decision, and
-    `outcome`: `(finished game, player) -> float`, that outcome, in `unit` (a `N_` text: "pts",
+    none). `lesson`: the game's lesson, a `firmware.games.lesson.Lesson` or its
+    "module:attribute" (the board's "Learn" entry; None: the game has none). `bench_players`: the seat count benchmarks use (default: 4 within the
+    game's range). `figures`: `record -> list[FigurePage]` (or its "module:attribute"), the
+    finished game's figures for the review (`firmware.games.figures`; None: the game has none).
+    `evaluate`: `(game, decisions) -> list[float]`, the strongest level's estimate, for the
+    deciding player, of the game's final outcome after each decision, and `outcome`:
+    `(finished game, player) -> float`, that outcome, in `unit` (a `N_` text: "pts",
     "spaces"); the hint's figure, `xtraboard analyse` and the Key moments come from them,
     calibrated by `firmware.coach` (None: the game has no coach).
     """
@@ -99,6 +102,8 @@ class GameSpec:
     evaluate: Evaluate | str | None = None
     outcome: Outcome | str | None = None
     unit: str = N_("pts")
+    lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
+    figures: Callable[..., Any] | str | None = None
 
     @property
     def name(self) -> str:
@@ -137,6 +142,15 @@ class GameSpec:
             )
         policy: Policy = _resolve(self.bots[level])
         return policy
+
+    def lesson_script(self) -> Any:
+        """The game's lesson (`firmware.games.lesson.Lesson`), loaded; None when it has none."""
+        return None if self.lesson is None else _resolve(self.lesson)
+
+    @property
+    def figures_function(self) -> Callable[..., Any] | None:
+        """The game's figures function (`figures`), loaded; None when the game has none."""
+        return None if self.figures is None else _resolve(self.figures)
 
     @property
     def hint_reason(self) -> HintReason | None:

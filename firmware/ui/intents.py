@@ -49,6 +49,7 @@ class App(Protocol):
     cosmetic: random.Random  # tumbling faces only; never decides anything
     agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
     coach: Any  # firmware.ui.moments.KeyMoments of the finished game, or None
+    lesson: Any  # the lesson being played (firmware.ui.lesson.LessonRun), or None
 
     stack: list[ScreenLike]  # bottom (the main menu) first; in-game screens may close those above them
 

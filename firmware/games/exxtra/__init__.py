@@ -22,6 +22,8 @@ SPEC = GameSpec(
     evaluate="firmware.games.exxtra.bots:evaluate",
     outcome="firmware.games.exxtra.bots:outcome",
     unit=N_("spaces"),  # the final space on the track
+    figures="firmware.games.exxtra.figures:figures",
     baseline="firmware.games.exxtra.greedy:greedy",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
+    lesson="firmware.games.exxtra.lesson:LESSON",
 )
