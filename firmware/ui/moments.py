@@ -2,7 +2,8 @@
 strong bot's evaluator (`firmware.coach`): the position (the dice, lit on the board's dice too),
 what was played, what was better and by how much, in the game's unit.
 
-The result screen offers them as a page ("Key moments"); OK there opens them, one moment a page.
+The result screen offers them as a page of its review ("Key moments", `key_moment_pages` in
+`firmware.ui.review.REVIEW`); OK there opens them, one moment a page.
 The decisions are rated one at a time where the bots think (`firmware.thinker`, a "rate"
 thought), never on the loop thread: the next is asked only when the last is in, so a rematch's
 bots wait for one rating at most, and the analysis stops when the table moves on.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware import i18n
@@ -26,6 +27,7 @@ from firmware.thinker import Thought
 from firmware.ui.describe import describe
 from firmware.ui.draw import Canvas, wrap
 from firmware.ui.gameview import ResultPage
+from firmware.ui.pips import pip_cells
 from firmware.ui.screen import Screen
 
 if TYPE_CHECKING:
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
     from firmware.ui.intents import App
 
 KEY_MOMENTS = "Key moments"  # the result page's name (tests and scenarios find it; its title is translated)
-Light = Callable[[Sequence[Any], dict[str, Any]], None]  # (faces, LED frame): light the dice (play.pip_cells)
 
 
 def shown_dice(game: Game) -> tuple[Any, ...]:
@@ -109,9 +110,8 @@ class KeyMoments:
     """The analysis of a finished table's game for its Key moments: rated decision by decision
     off the loop thread, as long as the table stays where it was (a takeback or a new game stops it)."""
 
-    def __init__(self, app: App, session: Table, light: Light) -> None:
+    def __init__(self, app: App, session: Table) -> None:
         self.app = app
-        self.light = light
         self.session = session
         self.token = session.token
         game = session.game
@@ -123,14 +123,13 @@ class KeyMoments:
         self._waiting = self._asking = self._again = False
 
     @classmethod
-    def start_for(cls, app: App, session: Table, light: Light) -> KeyMoments | None:
+    def start_for(cls, app: App, session: Table) -> KeyMoments | None:
         """Start the analysis of `session`'s finished game (kept as `app.coach`); None when there
-        is nothing to analyse (no person played, or the game has no evaluator). `light` lights a
-        moment's dice on the board."""
+        is nothing to analyse (no person played, or the game has no evaluator)."""
         game = session.game
         if find_game(game.name).evaluator is None or not people(game) or not session.over:
             return None
-        moments = cls(app, session, light)
+        moments = cls(app, session)
         app.coach = moments
         moments._ask()
         return moments
@@ -244,8 +243,15 @@ class KeyMoments:
         """OK on the page: the moments, once the analysis is done."""
         if not self.done or self.error is not None:
             return False
-        app.push(MomentsScreen(self.moments(), self.light))
+        app.push(MomentsScreen(self.moments()))
         return True
+
+
+def key_moment_pages(app: App, table: Table) -> list[ResultPage]:
+    """The review's "Key moments" page (`firmware.ui.review.REVIEW`), the analysis started;
+    none when there is nothing to analyse."""
+    moments = KeyMoments.start_for(app, table)
+    return [] if moments is None else [moments.page()]
 
 
 Moment = tuple[str, tuple[Any, ...]]  # a key moment's text, and the dice it was decided on
@@ -255,9 +261,8 @@ class MomentsScreen(Screen):
     """The key moments, one a page (a long one over several): LEFT/RIGHT (and ROLL) flip, OK or
     BACK close. The moment's dice light on the board's dice."""
 
-    def __init__(self, moments: Sequence[Moment], light: Light) -> None:
+    def __init__(self, moments: Sequence[Moment]) -> None:
         self.moments = list(moments)
-        self.light = light
         self.title = _("Key moments")
         self.page = 0
         self.count = 1  # pages, as laid out when last drawn
@@ -295,4 +300,4 @@ class MomentsScreen(Screen):
         if dice:
             for key in [k for k in frame if k.startswith("dice.")]:
                 del frame[key]
-            self.light(dice, frame)
+            pip_cells(dice, frame)

@@ -13,39 +13,18 @@ from typing import TYPE_CHECKING, Any
 from firmware.games import Roll
 from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PIP, X_RED
+from firmware.ui.colours import OFF
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, ResultPage, game_view
 from firmware.ui.intents import table_in_play
-from firmware.ui.moments import KeyMoments
+from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
+from firmware.ui.pips import pip_cells as pip_cells
 from firmware.ui.review import review_pages
 from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-
-# Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
-# 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
-PIPS: dict[Any, tuple[int, ...]] = {
-    1: (3,),
-    2: (0, 6),
-    3: (0, 3, 6),
-    4: (0, 1, 5, 6),
-    5: (0, 1, 3, 5, 6),
-    6: (0, 1, 2, 4, 5, 6),
-    7: (0, 1, 2, 3, 4, 5, 6),
-    "X": (0, 1, 3, 5, 6),
-}
-
-
-def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = PIP) -> None:
-    """Light the pip LEDs of dice 0.. for `faces` (ints or EXXTRA's strings)."""
-    for die, face in enumerate(faces):
-        key = int(face) if isinstance(face, str) and face.isdigit() else face
-        for pip in PIPS.get(key, ()):
-            frame[f"dice.{die}.{pip}"] = X_RED if key == "X" else colour
-
 
 HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
 
@@ -369,12 +348,9 @@ class ResultScreen(Screen):
         self.title = _("{game}: result").format(game=session.game.title)
         self.lines = view.result_lines(session)
         pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
-        # each person's costliest decisions (firmware.ui.moments), after the review
-        moments = KeyMoments.start_for(app, session, pip_cells)
         self.pages: list[ResultPage] = [
             *pages,
             *review_pages(app, session),
-            *([moments.page()] if moments is not None else []),
             ResultPage(REMATCH, self._draw_choice),
             ResultPage(MENU, self._draw_choice),
         ]
