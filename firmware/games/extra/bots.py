@@ -355,8 +355,10 @@ def strong_values(game: Any, decisions: list[Any]) -> list[float]:
 
 def hint_reason(game: Any, decision: Any) -> str:
     """Why "strong" likes `decision`: the final total it expects for the sheet, in points
-    (`strong_values`)."""
-    points = strong_values(game, [decision])[0]
+    (`evaluate`, calibrated: firmware/coach.py)."""
+    from firmware.coach import estimate
+
+    points = estimate(game, [decision])[0]
     # Translators: a hint: the sheet's expected final total.
     return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
 
@@ -381,3 +383,50 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
         return score + rng.random() * 0.01
 
     return max(decisions, key=value)
+
+
+# --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
+def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's raw estimate of the deciding player's final sheet total (points) after each of
+    `decisions`: the learnt tables' value of the sheet it leads to, with their joint correction
+    (`firmware/games/extra/search.py`, `Position.value`); each distinct effect judged once.
+    Without usable tables, the medium model's. `firmware.coach` maps it by decision index.
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("extra", ["Solo"]); game.apply(Roll((1, 2, 3, 4, 6)))
+    >>> len(evaluate(game, game.legal_decisions())) == len(game.legal_decisions())
+    True
+    """
+    from firmware.games.extra.search import Position
+
+    learnt = learnt_tables()
+    if learnt is None:
+        return [_scored(game, [decision], MEDIUM)[1] for decision in decisions]
+    player = game.undecided[0]
+    sheet = game.sheets[player]
+    faces = game.faces
+    kids = game.players[player].kids
+    position = Position(
+        sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, learnt.rows, learnt.numbers, learnt.joint
+    )
+    seen: dict[tuple[Any, ...], float] = {}
+    values = []
+    for choice in decisions:
+        (a, b), (c, d) = choice.pairs
+        i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
+        if choice.extra is None:
+            effect: tuple[Any, ...] = (None, None, None, i, j)
+        elif choice.column is not None:
+            effect = (None if kids else choice.column, faces[choice.extra], choice.column, i, j)
+        else:
+            effect = (sheet.column_of(faces[choice.extra]), None, None, i, j)
+        value = seen.get(effect)
+        if value is None:
+            value = seen[effect] = position.value(effect)
+        values.append(value)
+    return values
+
+
+def outcome(game: Any, player: int) -> float:
+    """What `evaluate` estimates, once the game is over: `player`'s final sheet total."""
+    return float(game.sheets[player].total)

@@ -20,10 +20,11 @@ from firmware.games.extra import bots, learnt
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _strong_decisions(games: int = 6) -> tuple[int, str, str]:
-    """(count, SHA-256 of strong's decisions, SHA-256 of its hints) over seeded solo and two-seat
-    games (the second seat a child every other game), mostly played as strong plays them."""
-    decided, hints = [], []
+def _strong_decisions(games: int = 6) -> tuple[int, str]:
+    """(count, SHA-256) of strong's decisions and the evaluator's raw figure of each (the hint's
+    source before its calibration, firmware/coach.py) over seeded solo and two-seat games (the
+    second seat a child every other game), mostly played as strong plays them."""
+    lines = []
     for seed in range(games):
         players = [Player("A", bot="strong"), Player("B", bot="strong", kids=seed % 2 == 1)]
         game = new_game("extra", players[: 1 + seed % 2])
@@ -34,23 +35,18 @@ def _strong_decisions(games: int = 6) -> tuple[int, str, str]:
                 continue
             decisions = game.legal_decisions()
             choice = bots.strong(game, decisions, rng)
-            decided.append(json.dumps(choice.to_json(), sort_keys=True))
-            hints.append(bots.hint_reason(game, choice))
+            lines.append(json.dumps(choice.to_json(), sort_keys=True))
+            lines.append(f"{bots.evaluate(game, [choice])[0]:.6f}")
             game.apply(rng.choice(decisions) if rng.random() < 0.3 else choice)
-    digest = [hashlib.sha256("\n".join(lines).encode()).hexdigest() for lines in (decided, hints)]
-    return len(decided), digest[0], digest[1]
+    return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
 def test_strong_decides_as_it_did_with_the_tables_as_python_source() -> None:
-    """The decisions' digest was taken with the tables still a generated Python module
-    (table.py), before they became the data file, and before the look-ahead worked out all row
-    pairs at once: the same decisions. The hints' digest is of strong's own look-ahead values
-    (`strong_values`), which replaced the one-step table sum in the hint."""
-    assert _strong_decisions() == (
-        180,
-        "86db1e9bf9eea6b50368bc243a05e7d649673e72525c5729e2722ed8d1b9f2ef",
-        "a6861d17e1f1bf7352989653fbc47622e3eb85fa0ac7cd9a39a579e654e52faf",
-    )
+    """The same decisions as with the tables still a generated Python module (table.py), before
+    they became the data file (that digest also held the hints' texts; since the hint shows the
+    calibrated estimate, the digest holds the evaluator's raw figure instead: taken when the
+    evaluator was added, the decisions unchanged)."""
+    assert _strong_decisions() == (360, "b42547fb7dbc017677249648e46d937aea0e20074142802b48b21b05e94edef8")
 
 
 def test_the_shipped_file_carries_its_command_and_checksum() -> None:
