@@ -117,6 +117,15 @@ def joint_key(empty: int, rolls: float) -> tuple[int, int]:
 
 # Row terms already worked out, per table (by id: the learnt table lives as long as the process).
 _TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int, int], float]] = {}
+# A board runs for weeks: past this many terms (about 10 MB) the cache starts again.
+TERMS_KEPT = 60_000
+
+
+def _terms_of(table: Table) -> dict[tuple[int, int, tuple[int, ...], int, int], float]:
+    cache = _TERMS.get(id(table))
+    if cache is None or len(cache) > TERMS_KEPT:
+        cache = _TERMS[id(table)] = {}
+    return cache
 
 
 def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group: int = 0) -> float:
@@ -124,9 +133,7 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group
     other rows in play, the row's `group` under the EXTRA numbers owned (`groups`): the learnt
     table between whole numbers of rolls to come, else the model."""
     key = (i, c, room, others, group)
-    cache = _TERMS.get(id(table))
-    if cache is None:
-        cache = _TERMS[id(table)] = {}
+    cache = _terms_of(table)
     value = cache.get(key)
     if value is not None:
         return value
@@ -367,9 +374,7 @@ class Position:
         """Per row under `key`, `active` rows in play and `group`: the base (Σ of the rows' terms,
         as `base` sums them) and each row's term now, after one cross and after two."""
         table = self.table
-        cache = _TERMS.get(id(table))
-        if cache is None:
-            cache = _TERMS[id(table)] = {}
+        cache = _terms_of(table)
         get = cache.get
         limit = MAX_OTHERS
         base = 0.0
