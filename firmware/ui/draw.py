@@ -435,12 +435,22 @@ def takeback_bar(canvas: Canvas, share: float) -> None:
             return
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)
 def tiny_glyph(char: str) -> Sequence[int]:
-    """Column bitmaps (bit 0 = top row) of luma's TINY_FONT."""
-    from luma.core.legacy.font import TINY_FONT
-
-    return tuple(TINY_FONT[ord(char)][:3]) if ord(char) < 256 else (0, 0, 0)
+    """Column bitmaps (bit 1 = top row, as luma's TINY_FONT) of the 3×5 font
+    (firmware/ui/fonts/tiny.txt: a lower-case letter drawn as its capital, readable at 2 mm);
+    a character it lacks as "?"."""
+    face = load_font("tiny")
+    glyph = face.glyph(char)
+    if glyph.ink is None or glyph.image is None:
+        return (0, 0, 0)
+    x0, y0 = glyph.ink[0], glyph.ink[1]
+    columns = [0, 0, 0]
+    for x in range(glyph.image.width):
+        for y in range(glyph.image.height):
+            if glyph.image.getpixel((x, y)) and 0 <= x0 + x < 3:
+                columns[x0 + x] |= 1 << (y0 + y + 1)
+    return tuple(columns)
 
 
 def tiny_width(text: str) -> int:
