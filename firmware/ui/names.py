@@ -31,6 +31,26 @@ def default_name(colour: str) -> str:
     return colour_name(colour).capitalize()[:MAX_LENGTH]
 
 
+def shown_name(name: str, colour: str) -> str:
+    """A seat's name as the board shows it now: a seat nobody named is called by its colour in
+    the active language, whichever language the game began in ("Rot" after a switch to French
+    would read "Rot case 0" beside the French words: it is "Rouge"); a name a person gave stays.
+
+    >>> from firmware import i18n
+    >>> i18n.use("fr"); shown_name("Rot", "red"), shown_name("Rotkäppchen", "red")
+    ('Rouge', 'Rotkäppchen')
+    >>> i18n.use("en")
+    """
+    from firmware.i18n import LANGUAGES, translations
+
+    if name == default_name(colour):
+        return name
+    for code in LANGUAGES:
+        if name == translations(code).pgettext("colour", colour).capitalize()[:MAX_LENGTH]:
+            return default_name(colour)
+    return name
+
+
 def is_default_name(name: str, colour: str) -> bool:
     """Whether `name` is the colour's own name (then saying the colour beside it is redundant)."""
     return name.lower() in (default_name(colour).lower(), colour)

@@ -161,7 +161,7 @@ class PlayScreen(Screen):
         """The bottom line: what the board waits for."""
         session = self.session
         pending = session.game.pending()
-        name = session.game.players[pending.player].name if pending.player is not None else ""
+        name = session.name(pending.player) if pending.player is not None else ""
         if pending.kind == "over":
             return _("Game over")
         if session.pending_bot():

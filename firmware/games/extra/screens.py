@@ -370,7 +370,7 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
     everyone else's; otherwise the sheet of whoever rolls or decides."""
     game = session.game_as(Extra)
-    names = [p.name for p in game.players]
+    names = session.names
     layout = sheet_layout(canvas.width, canvas.height)
     room = header_room(layout)
     current = app.animation.current if app.animation is not None else None
@@ -551,7 +551,7 @@ def result_lines(session: Table) -> list[str]:
     game = session.game_as(Extra)
     result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
     scores, winners = result["scores"], result["winners"]
-    names = [p.name for p in game.players]
+    names = session.names
     if len(names) == 1:
         lines = [
             _("{name}: {score}").format(name=names[0], score=scores[0]),
@@ -584,7 +584,7 @@ def draw_final_sheet(canvas: Canvas, session: Table, player: int, position: str 
     page's place, e.g. "2/5")."""
     game = session.game_as(Extra)
     layout = sheet_layout(canvas.width, canvas.height)
-    sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
+    sheet_page(canvas, layout, game.sheets[player], None, session.name(player), position)
 
 
 def result_pages(session: Table) -> list[ResultPage]:

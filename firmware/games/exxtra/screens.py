@@ -59,7 +59,7 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
 
 
 def _name(session: Table, player: int) -> str:
-    return session.game.players[player].name
+    return session.name(player)
 
 
 def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
