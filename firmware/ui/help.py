@@ -24,6 +24,7 @@ from typing import Any
 from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, wrap
 from firmware.ui.describe import describe
+from firmware.ui.gameview import game_view
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
 # Translators: a press that cannot act now; shown for a second at the bottom right
@@ -43,8 +44,8 @@ class Help:
         self.hidden = False  # a press hid the explanation (until the next move)
         self._mover: Any = None  # who made the explained move
         # The round log: every explained step of this game as (history length after it, game,
-        # names, events, who made it); a takeback drops what it took back.
-        self._log: list[tuple[int, str, list[str], list[dict[str, Any]], Any]] = []
+        # its round, events, who made it); a takeback drops what it took back.
+        self._log: list[tuple[int, str, int | None, list[dict[str, Any]], Any]] = []
         self.cue: str | None = None
         self._cue_timer: Any = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
@@ -81,34 +82,44 @@ class Help:
         """After a step: word its events; a plain roll keeps the last move's line (it stays
         until the next decision)."""
         game = session.game
-        names, events = [p.name for p in game.players], list(game.events)
+        names, events = session.names, list(game.events)
         if describe(game.name, names, events) is not None:
             self._explained = (game.name, names, events)
             self._explained_at = len(game.history)
             self._mover = game.events[0].get("player")
             self.hidden = False
             self._log = [entry for entry in self._log if entry[0] < len(game.history)]
-            self._log.append((len(game.history), game.name, names, events, self._mover))
+            round_ = game_view(game.name).round_of(game)
+            self._log.append((len(game.history), game.name, round_, events, self._mover))
 
     def round_log(self, session: Any) -> list[tuple[str, bool]]:
-        """Every move since the last move of the player asked now, oldest first, one line each,
-        with whether it concerns them (a pair kicked, a piece sent home): (line, concerns)."""
+        """The round log, a line each (line, concerns): what concerns the player asked now
+        first, said to them ("Blue 76 → rung 4: kicked your 50"), then every other move since
+        their own last one, oldest first (EXTRA!: everyone's choices on the latest roll)."""
         if session is None:
             return []
-        length = len(session.game.history)
+        game = session.game
+        length = len(game.history)
         self._log = [entry for entry in self._log if entry[0] <= length]
-        player = session.game.pending().player
-        start = max((i + 1 for i, entry in enumerate(self._log) if entry[4] == player), default=0)
-        lines = []
-        for _at, game, names, events, mover in self._log[start:]:
-            line = describe(game, names, events)
-            if line is None:
+        player = game.pending().player
+        view = game_view(game.name)
+        if view.log_by_round:
+            latest = self._log[-1][2] if self._log else None
+            entries = [entry for entry in self._log if entry[2] == latest]
+        else:
+            start = max((i + 1 for i, entry in enumerate(self._log) if entry[4] == player), default=0)
+            entries = self._log[start:]
+        names = session.names
+        yours, others = [], []
+        for _at, name, _round, events, mover in entries:
+            said = view.describe_for(names, events, player) if player is not None and mover != player else None
+            if said is not None:
+                yours.append((said, True))
                 continue
-            concerns = mover != player and any(
-                event.get("player") == player for event in events[1:] if event.get("kind") not in ("turn", "roll")
-            )
-            lines.append((line, concerns))
-        return lines
+            line = describe(name, names, events)
+            if line is not None:
+                others.append((line, False))
+        return yours + others
 
     def round_log_text(self, session: Any) -> str:
         """The round log as a page's text: a line per move, "!" before one that concerns you."""
@@ -122,7 +133,8 @@ class Help:
     def shown_explanation(self, session: Any) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
         otherwise) and is news to whoever acts now (a person who made the move and goes on —
-        turned ones, rolled a double — knows it), else None."""
+        turned ones, rolled a double — knows it), else None. Taken from the round log: what
+        concerns the person asked comes first, said to them."""
         if session is None or self._explained is None:
             return None
         if len(session.game.history) < self._explained_at:
@@ -132,8 +144,11 @@ class Help:
         if not session.pending_bot():  # a move that concerns the person asked comes first
             mine = [line for line, concerns in self.round_log(session) if concerns]
             if mine:
-                return "! " + mine[-1]
-        return self.explanation
+                return "! " + mine[0]
+        if self._explained is None:
+            return None
+        game, _names, events = self._explained
+        return describe(game, session.names, events)
 
     def pressed(self) -> bool:
         """A press: the explanation was read; the screen is the player's again. True if that

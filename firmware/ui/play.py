@@ -112,13 +112,7 @@ class PlayScreen(Screen):
             app.roll()
             return True
         if button in ("left", "right") and self.choice is None and session.awaiting_roll:
-            log = app.help.round_log_text(session)  # type: ignore[attr-defined]
-            if not log:
-                return False
-            # what happened since this player's last move, a line each
-            # Translators: the title of the round log: every move since the player's last one.
-            app.push(TextScreen(_("Since your turn"), log))
-            return True
+            return open_round_log(app, session)
         if button in ("left", "right") and self.choice is not None:
             index, view = self.choice.index, self.view
             self.choice.move(button)
@@ -177,6 +171,22 @@ class PlayScreen(Screen):
         if pending.kind == "roll":
             return _("{name}: press ROLL").format(name=name)
         return ""
+
+
+def open_round_log(app: App, session: Any) -> bool:
+    """Push the round log (what happened since the asked player's last move, what concerns them
+    first; EXTRA!: everyone's choices on the latest roll) as a text page; False when it is empty."""
+    log = app.help.round_log_text(session)  # type: ignore[attr-defined]
+    if not log:
+        return False
+    if game_view(session.game.name).log_by_round:
+        # Translators: the title of EXTRA!'s round log: every player's choice on the latest roll.
+        title = _("This roll")
+    else:
+        # Translators: the title of the round log: every move since the player's last one.
+        title = _("Since your turn")
+    app.push(TextScreen(title, log))
+    return True
 
 
 def drop_screens_above(app: App, play: PlayScreen) -> None:

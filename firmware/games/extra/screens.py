@@ -639,6 +639,8 @@ class ExtraView(GameView):
     def legend(self) -> str:
         return _(text.LEGEND)
 
+    log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
+
     def describe(self, names: Sequence[str], events: Events) -> str | None:
         return text.describe(names, events)
 
