@@ -65,7 +65,7 @@ class Walk:
 
     def shot(self, name: str, board: SimBoard, keep: bool = False) -> None:
         session = board.app.session
-        names = [p.name for p in session.game.players] if session is not None else []
+        names = session.names if session is not None else []
         for size in SIZES:
             canvas = board.app.canvas(size)
             self.problems.setdefault(name, {})[size] = (
@@ -103,7 +103,7 @@ def unasked(app: Any, canvas: Canvas) -> list[str]:
     pending = session.game.pending()
     if pending.player is None:
         return []
-    name = session.game.players[pending.player].name
+    name = session.name(pending.player)
     asks = canvas.asks()
     out = [f"covers who is asked: {box.text!r}" for box in asks if box.hidden]
     shown = " ".join(box.text for box in asks if not box.hidden)

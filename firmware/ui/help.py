@@ -188,6 +188,16 @@ class Help:
         )
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         row = _lowest_free(canvas)
+        if bar is not None and in_play and _sheet_from_the_top(canvas):
+            # A sheet from edge to edge (EXTRA!): its rows and total stay in view, the bar goes
+            # into its header, right of the name and status, in the 3×5 font. The explanation
+            # has the header first: the tip waits for it to go (the legend, asked for by a long
+            # ROLL, comes after a press, which hid it).
+            if not self.legend and explanation is not None and app.animation is None:
+                bar = None
+            else:
+                _header_tiny(canvas, bar, _asks(canvas))
+                bar = None
         if bar is not None:
             bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0, row)
         if self.cue is not None:
@@ -275,14 +285,26 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
         return
     # A sheet from the top edge (EXTRA!): right of its header's name and status, in the 3×5 font,
     # one line or (over the top rows' right end, until the next press) two.
+    _header_tiny(canvas, text, asks)
+
+
+def _sheet_from_the_top(canvas: Canvas) -> bool:
+    """A screen without a title line whose top says who is asked (EXTRA!'s whole sheet)."""
+    return not underline_of(canvas) and any(box.box[1] < _line_height(canvas) for box in _asks(canvas))
+
+
+def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0) -> None:
+    """`text` in the 3×5 font right of the "who is asked" texts at the top, from tiny line
+    `line` (0 or 1), one or two lines; nothing where there is no room at all."""
     x = max(box.box[2] for box in asks if box.box[1] < _line_height(canvas)) + 4
     fits = (canvas.width - x - 1) // 4  # n letters are 4n - 1 pixels wide, from x + 1
     if fits < 4:
         return  # no room at all: the round log has it
-    tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
-    _cover(canvas, (x, 0, canvas.width - 1, 6 * len(tiny)))
-    for index, line in enumerate(tiny):
-        canvas.tiny(x + 1, 1 + 6 * index, clip(line, fits), fill=0)
+    tiny = ([text] if len(text) <= fits else wrap(text, fits))[: 2 - line]
+    top = 6 * line
+    _cover(canvas, (x, top, canvas.width - 1, top + 6 * len(tiny) - 1))
+    for index, part in enumerate(tiny):
+        canvas.tiny(x + 1, top + 1 + 6 * index, clip(part, fits), fill=0)
 
 
 def underline_of(canvas: Canvas) -> bool:
