@@ -423,13 +423,18 @@ def takeback_bar(canvas: Canvas, share: float) -> None:
     """A step can still be taken back: a line along the bottom edge (the top edge where the
     screen draws on the bottom one), its length the `share` of the chance left (it drains while
     a bot's roll draws near). Never over what the screen drew: a screen that uses both edges
-    (EXTRA!'s whole sheet) shows none. Inverted over a white bar (the legend, a note)."""
+    (EXTRA!'s whole sheet) shows it on the first empty pixel row under its header line (the 3×5
+    header's, or a title's), as an underline that drains. Inverted over a white bar (the
+    legend, a note)."""
     length = round(share * canvas.width)
     if length <= 0:
         return
-    for y in (canvas.height - 1, 0):
+    header = range(5, min(canvas.height // 4, canvas.line_height + 2))
+    for y in (canvas.height - 1, 0, *header):
         row = canvas.image.crop((0, y, canvas.width, y + 1))
         if row.getextrema() == (1, 1) or row.getbbox() is None:  # all lit (a white bar) or all dark
+            if y in header and canvas.image.crop((0, 0, canvas.width, y)).getbbox() is None:
+                continue  # nothing above it: not a header's underline
             for x in range(length):
                 canvas.image.putpixel((x, y), 0 if canvas.image.getpixel((x, y)) else 1)
             return

@@ -313,7 +313,7 @@ def header(name: str, status: str, room: int) -> str:
 
 def header_room(layout: SheetLayout) -> int:
     """Characters of the 3×5 font that fit above the first block's labels and walls."""
-    return max(1, (layout.blocks[0].factor_x - 2) // 4)
+    return max(1, (layout.blocks[0].factor_x - 2) // 4)  # 4n - 1 px, 2 px clear of the factors
 
 
 def draw_option(canvas: Canvas, layout: SheetLayout, parts: list[str], stage: int | None, right: str) -> None:
@@ -400,9 +400,17 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
         if layout.size_class in ("wide", "tall"):
             draw_sheet(canvas, sheet, marks, header(names[home], "", room))
             draw_option(canvas, layout, parts, stage, choice.position())
-        else:  # the decider's whole sheet, the option in the header
+        else:  # the decider's whole sheet: whose it is, then as much of the option as fits
             short = [part_text(part, short=True) for part in parts if part]
-            draw_sheet(canvas, sheet, marks, header(" ".join(short), "", room))
+            shown_parts = next(
+                (
+                    short[:n]
+                    for n in range(len(short), 0, -1)
+                    if len(names[home]) + 1 + len(" ".join(short[:n])) <= room
+                ),
+                [],
+            )
+            draw_sheet(canvas, sheet, marks, header(names[home], " ".join(shown_parts), room))
         return
     if shown != home:  # flipping through the sheets
         # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that

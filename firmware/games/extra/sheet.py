@@ -274,7 +274,7 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None, na
                 font.write(canvas, x, 0, str(factor))
         if name:
             first = layout.blocks[0]
-            room = (first.factor_x - 3) // 4
+            room = (first.factor_x - 2) // 4  # as header_room: 4n - 1 px, 2 px clear of the factors
             with canvas.asking():  # whose sheet, and (on the play screen) what they are asked
                 canvas.tiny(0, 0, name[: max(0, room)])
     for block in layout.blocks[1:]:  # a rule between blocks: their scores and labels stay apart
