@@ -290,7 +290,9 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
 
 def _sheet_from_the_top(canvas: Canvas) -> bool:
     """A screen without a title line whose top says who is asked (EXTRA!'s whole sheet)."""
-    return not underline_of(canvas) and any(box.box[1] < _line_height(canvas) for box in _asks(canvas))
+    return not underline_of(canvas) and any(
+        box.box[1] < _line_height(canvas) and box.font == "tiny" for box in _asks(canvas)
+    )
 
 
 def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0) -> None:

@@ -305,6 +305,7 @@ class Standing:
     colour: str
     name: str
     score: str
+    short: str = ""  # the score's short form ("38" for "23+15=38"), shown where the name needs the room
 
 
 ROW_PITCH = LINE_HEIGHT - 1  # rows of text with no descender touching the next row's box
@@ -322,7 +323,9 @@ def page_title(canvas: Canvas, titles: str | Sequence[str], position: str) -> No
 def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[Standing]) -> ResultPage:
     """Standings as rows "1 [R] Red      21", every player on one page: under `title` and the
     `headline` while the lines fit, else the headline as the title and rows a pixel closer, else
-    in columns (names clipped, never a score); a hint line at the bottom when there is room."""
+    in columns; a name that does not fit beside its score gets the score's short form (the
+    total: the breakdown is on the game's own pages); a hint line at the bottom when there is
+    room."""
 
     def draw(canvas: Canvas, position: str) -> None:
         count = len(standings)
@@ -347,11 +350,16 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
             canvas.text(x, y, str(standing.rank))
             x = seat_tag(canvas, x + CHAR_WIDTH + 1, y, standing.colour) + 2
             gap = CHAR_WIDTH if column < columns - 1 else 0  # between the columns
-            score_x = (column + 1) * width - gap - len(standing.score) * CHAR_WIDTH
+            score = standing.score
+            score_x = (column + 1) * width - gap - len(score) * CHAR_WIDTH
             room = (score_x - x) // CHAR_WIDTH - 1
+            if room < len(standing.name) and standing.short:  # a name is never cut: the score is shortened
+                score = standing.short
+                score_x = (column + 1) * width - gap - len(score) * CHAR_WIDTH
+                room = (score_x - x) // CHAR_WIDTH - 1
             if room > 0:
                 canvas.text(x, y, clip(standing.name, room))
-            canvas.text(score_x, y, standing.score)
+            canvas.text(score_x, y, score)
 
     return ResultPage("standings", draw)
 

@@ -35,7 +35,7 @@ from firmware.games.extra.sheet import (
     part_text,
     sheet_layout,
 )
-from firmware.ui.play import PIPS, standings_page
+from firmware.ui.play import PIPS, Standing, ranked_page, standings_page
 from firmware.ui.screen import Choice as ScreenChoice
 from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
@@ -377,7 +377,7 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     if isinstance(current, SheetFrame):
         sheet = game.sheets[current.player]
         if layout.size_class == "small" and current.marks is not None:
-            draw_focus(canvas, sheet, current.marks, [current.header], None, names[current.player][:5])
+            draw_focus(canvas, sheet, current.marks, [current.header], None, "", names[current.player])
         else:
             sheet_page(canvas, layout, sheet, current.marks, names[current.player], current.header)
         return
@@ -554,8 +554,8 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
 
 # --- the result ----------------------------------------------------------------------------------
 def result_lines(session: Table) -> list[str]:
-    """Who won, then every total, best first (`*` marks winners; beyond four players two to a
-    line, names cut to four letters)."""
+    """Who won, then every total, best first (`*` marks winners), a line each with the whole
+    name (the result page draws them with `ranked_page`, a row per player)."""
     game = session.game_as(Extra)
     result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
     scores, winners = result["scores"], result["winners"]
@@ -574,11 +574,7 @@ def result_lines(session: Table) -> list[str]:
         # Translators: the winners of a tie, "Anna & Ben share"; {names} is joined with " & ".
         lines = [_("{names} share").format(names=" & ".join(names[w] for w in winners))]
     ranked = sorted(range(len(names)), key=lambda p: (-scores[p], p))
-    if len(names) <= 4:
-        return lines + [f"{'*' if p in winners else ' '}{names[p][:8]} {scores[p]}" for p in ranked]
-    # two to a line, within 21 characters: "Fritz -2200 Anna -1010" would not fit
-    entries = [f"{names[p][:4]} {scores[p]}" for p in ranked]
-    return lines + [f"{a:<10} {b}".rstrip() for a, b in zip(entries[::2], entries[1::2] + [""])]
+    return lines + [f"{'*' if p in winners else ' '}{names[p]} {scores[p]}" for p in ranked]
 
 
 def final_order(session: Table) -> list[int]:
@@ -598,7 +594,20 @@ def draw_final_sheet(canvas: Canvas, session: Table, player: int, position: str 
 def result_pages(session: Table) -> list[ResultPage]:
     """The result screen's pages: the standings (`result_lines`), then every player's final
     sheet, best total first."""
-    pages = [standings_page(_("{game}: result").format(game=session.game.title), result_lines(session))]
+    title = _("{game}: result").format(game=session.game.title)
+    lines = result_lines(session)
+    if len(session.game.players) == 1:  # solo: the score, won or lost, a record
+        pages = [standings_page(title, lines)]
+    else:  # a row per player, whole names (ranked_page never cuts one)
+        game = session.game_as(Extra)
+        scores = (game.result() or {"scores": [sheet.total for sheet in game.sheets]})["scores"]
+        standings = [
+            Standing(
+                1 + sum(other > scores[p] for other in scores), session.colours[p], session.name(p), str(scores[p])
+            )
+            for p in final_order(session)
+        ]
+        pages = [ranked_page((title, session.game.title), lines[0], standings)]
     for player in final_order(session):
 
         def draw(canvas: Canvas, position: str, player: int = player) -> None:

@@ -473,9 +473,11 @@ def draw_focus(
         totals = f"{before_total}>{after_total}"
     if who and (len(who) + len(totals) + 1) * CHAR_WIDTH <= canvas.width:
         word = who  # whose total: the player deciding
-    elif who and line * FOCUS_LINE < y:
+    elif who and (line + 1) * FOCUS_LINE <= y:  # a line of its own above the totals
         with canvas.asking():
             canvas.text(0, line * FOCUS_LINE + 1, who)
+    elif who:  # no line to spare: the whole name and the total after the option
+        word, totals = who, str(after_total)
     if (len(word) + len(totals) + 1) * CHAR_WIDTH <= canvas.width:
         with canvas.asking() if word == who else nullcontext():
             canvas.text(0, y + 1, word)

@@ -559,7 +559,7 @@ def result_lines(session: Table) -> list[str]:
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
         parts = f"{game.scores[player] - tiles}+{tiles}=" if tiles else ""
-        lines.append(f"{rank} {clip(session.name(player), 8):<8} {parts}{game.scores[player]}")
+        lines.append(f"{rank} {session.name(player):<8} {parts}{game.scores[player]}")
     return lines
 
 
@@ -588,7 +588,9 @@ def result_pages(session: Table) -> list[ResultPage]:
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
         score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
-        standings.append(Standing(rank, session.colours[player], session.name(player), score))
+        standings.append(
+            Standing(rank, session.colours[player], session.name(player), score, short=str(game.scores[player]))
+        )
     return [
         ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
         ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
