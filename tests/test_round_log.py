@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from firmware.ui.play import PlayScreen
 from firmware.ui.screen import TextScreen
 from sim.board import SimBoard
@@ -164,4 +166,18 @@ def test_extras_log_is_everyones_choices_on_the_latest_roll(tmp_path: Path) -> N
     assert isinstance(screen, TextScreen) and screen.title == "This roll"
     lines = screen.text.splitlines()
     assert [line.split(":")[0] for line in lines] == ["Red", "Blue"], lines
+    board.close()
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64), (128, 128)])
+def test_the_line_that_concerns_you_is_whole_on_every_display(tmp_path: Path, size: tuple[int, int]) -> None:
+    """On the 128×128 panel (16 columns of its large font) the line went into one line of the
+    3×5 font and lost its end ("... kicked your"): it takes two lines of the 6×11 font instead,
+    and nothing of it is ever left out."""
+    board = red_and_two_bots(tmp_path)
+    canvas = board.app.canvas(size)
+    shown = " ".join(box.text for box in canvas.boxes if not box.hidden)
+    assert "kicked your 50" in shown.replace("\n", " "), shown
+    fonts = {box.font for box in canvas.boxes if "kicked" in box.text}
+    assert fonts <= {"small", "large"}, fonts  # never the 3×5 font where the 6×11 one fits
     board.close()

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.i18n import N_, _
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, wrap
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
 from firmware.ui.describe import describe
 from firmware.ui.gameview import game_view
 
@@ -196,7 +196,7 @@ class Help:
             if not self.legend and explanation is not None and app.animation is None:
                 bar = None
             else:
-                _header_tiny(canvas, bar, _asks(canvas))
+                _header_tiny(canvas, bar, _asks(canvas), one_line=True)
                 bar = None
         if bar is not None:
             bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0, row)
@@ -242,18 +242,45 @@ def banner(canvas: Canvas, text: str) -> None:
     if len(text) > fits and underline and len(lines) <= 2:
         for row, line in enumerate(lines):
             canvas.line(row, line, inverse=True)
-        # A drawing cut by the second line (LEVEL X's dice) is cut off clean below it, not left peeking.
-        y = top = len(lines) * pitch
-        while y < min(canvas.height, top + pitch // 2) and canvas.image.crop((0, y, canvas.width, y + 1)).getbbox():
-            y += 1
-        if y > top:
-            canvas.cover((0, top, canvas.width - 1, y - 1))
+        _clean_below(canvas, len(lines) * pitch, pitch)
         return
-    tiny = [text] if len(text) <= fits else wrap(text, fits)
-    tiny = tiny[:1] if underline else tiny[:2]
-    _cover(canvas, (0, 0, canvas.width - 1, pitch - 2 if underline else 6 * len(tiny)))
+    small = canvas.font("small") if hasattr(canvas, "font") else None
+    if small is not None and underline and small.line_height <= pitch:
+        # The 6×11 font on the title line and the one under it, where the display's is larger
+        # (a 128×128 panel's 16 columns): far easier to read at arm's length than the 3×5 one.
+        columns = canvas.width // small.advance
+        lines = wrap(text, columns)
+        if len(lines) <= 2:
+            _cover(canvas, (0, 0, canvas.width - 1, len(lines) * pitch - 1))
+            for row, line in enumerate(lines):
+                canvas.text(1, row * pitch + (pitch - small.line_height) // 2, line, fill=0, font="small")
+            _clean_below(canvas, len(lines) * pitch, pitch)
+            return
+    tiny = _never_dropped([text] if len(text) <= fits else wrap(text, fits), 2, fits)
+    bottom = pitch - 2 if underline and len(tiny) == 1 else 6 * len(tiny)
+    _cover(canvas, (0, 0, canvas.width - 1, bottom))
     for index, line in enumerate(tiny):
         canvas.tiny(1, 1 + 6 * index, clip(line, fits), fill=0)
+    if bottom >= pitch - 1:  # two lines reach into the line under the title: cut it off clean
+        _clean_below(canvas, bottom + 1, pitch)
+
+
+def _clean_below(canvas: Canvas, top: int, pitch: int) -> None:
+    """A drawing or text cut by a banner ending at `top` (LEVEL X's dice, a half line) is cut
+    off clean below it, not left peeking: up to half a line further down."""
+    y = top
+    while y < min(canvas.height, top + pitch // 2) and canvas.image.crop((0, y, canvas.width, y + 1)).getbbox():
+        y += 1
+    if y > top:
+        canvas.cover((0, top, canvas.width - 1, y - 1))
+
+
+def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
+    """At most `most` lines; what does not fit goes onto the last, clipped with "~" (so the fit
+    test sees it), never silently left out."""
+    if len(lines) <= most:
+        return lines
+    return lines[: most - 1] + [clip(" ".join(lines[most - 1 :]), width)]
 
 
 def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
@@ -272,10 +299,13 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
         for row, line in zip(top_free, lines):
             canvas.line(row, line, inverse=True)
         return
-    if titled:  # a title line: the 3×5 font right under it
+    if titled or not _sheet_from_the_top(
+        canvas
+    ):  # a title line (or a line of text on top): the 3×5 font right under it
         y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
         fits = (canvas.width - 2) // 4 + 1
-        tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
+        # (two lines, a third for a long language, until the next press)
+        tiny = _never_dropped([text] if len(text) <= fits else wrap(text, fits), 3, fits)
         # Down to the next text, so a drawing cut by the bar (LEVEL X's dice) does not peek out.
         below = [box.box[1] for box in canvas.boxes if box.box is not None and not box.hidden and box.box[1] > y]
         bottom = max(y + 6 * len(tiny), min(below, default=y + 6 * len(tiny) + 2) - 2)
@@ -295,14 +325,21 @@ def _sheet_from_the_top(canvas: Canvas) -> bool:
     )
 
 
-def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0) -> None:
+def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0, one_line: bool = False) -> None:
     """`text` in the 3×5 font right of the "who is asked" texts at the top, from tiny line
-    `line` (0 or 1), one or two lines; nothing where there is no room at all."""
+    `line` (0 or 1); nothing where there is no room at all. An explanation takes two lines (a
+    third for a long language), over the top rows' right end until the next press; a
+    `one_line` text (the legend, the tip) stays on the header line, its words abbreviated."""
     x = max(box.box[2] for box in asks if box.box[1] < _line_height(canvas)) + 4
     fits = (canvas.width - x - 1) // 4  # n letters are 4n - 1 pixels wide, from x + 1
     if fits < 4:
         return  # no room at all: the round log has it
-    tiny = ([text] if len(text) <= fits else wrap(text, fits))[: 2 - line]
+    if one_line:
+        if len(text) > fits:  # the legend's double spaces first: one is enough in capitals
+            text = " ".join(part for part in text.split(" ") if part)
+        tiny = [text if len(text) <= fits else abbreviate(text, fits)]
+    else:
+        tiny = _never_dropped([text] if len(text) <= fits else wrap(text, fits), 3 - line, fits)
     top = 6 * line
     _cover(canvas, (x, top, canvas.width - 1, top + 6 * len(tiny) - 1))
     for index, part in enumerate(tiny):
