@@ -17,7 +17,7 @@ import math
 import sys
 from pathlib import Path
 
-from firmware.commands.run import lang
+from firmware.commands import add_board_option, add_lang_option, add_state_dir_option
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
 from firmware.i18n import _, tr
@@ -71,18 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PNG",
         help=_("headless: save the display's own pixels 1:1 at the end (the panel's width × height)"),
     )
-    parser.add_argument(
-        "--state-dir",
-        type=Path,
-        metavar="DIR",
-        help=_("keep games here (journal); a killed demo restarted with it continues"),
-    )
-    parser.add_argument(
-        "--board",
-        type=Path,
-        metavar="FILE",
-        help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"),
-    )
+    add_state_dir_option(parser, _("keep games here (journal); a killed demo restarted with it continues"))
+    add_board_option(parser)
     parser.add_argument(
         "--speed",
         type=speed,
@@ -92,11 +82,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument("--kiosk", action="store_true", help=_("resume the unfinished game at start"))
-    parser.add_argument(
-        "--lang",
-        type=lang,
-        metavar="LANG",
-        help=_(
+    add_lang_option(
+        parser,
+        _(
             "the board's language: de, en or fr (xx: the pseudo-locale; default: its settings,"
             " else the board description's language)"
         ),

@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+from firmware.commands import add_board_option
 from firmware.errors import ConfigError
 from firmware.i18n import _, tr
 
@@ -24,9 +25,7 @@ from firmware.i18n import _, tr
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     setter = actions.add_parser("set-code", help=_("set the operator's code (kept as a salted hash)"))
-    setter.add_argument(
-        "--board", type=Path, metavar="FILE", help=_("the board description the code is for (default: the board's own)")
-    )
+    add_board_option(setter, _("the board description the code is for (default: the board's own)"))
     setter.add_argument(
         "--file", type=Path, metavar="PATH", help=_("write the code here instead of beside the board description")
     )

@@ -6,48 +6,21 @@ import argparse
 import sys
 from pathlib import Path
 
+from firmware.commands import add_board_option, add_lang_option, add_state_dir_option
 from firmware.errors import ConfigError, HardwareError
 from firmware.i18n import _, tr
 
 PROG = "xtraboard run"
 
 
-def lang(text: str) -> str:
-    """argparse type of --lang: a language the board speaks (firmware/i18n.py), used at once for
-    this command's own messages too.
-
-    >>> lang("de")
-    'de'
-    """
-    from firmware.i18n import LanguageError, check_language, use
-
-    try:
-        use(check_language(text))
-    except LanguageError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--board",
-        type=Path,
-        metavar="FILE",
-        help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"),
+    add_board_option(parser)
+    add_state_dir_option(
+        parser, _("where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)")
     )
-    parser.add_argument(
-        "--state-dir",
-        type=Path,
-        metavar="DIR",
-        help=_("where games, history and records are kept (default: $STATE_DIRECTORY or ~/.local/state/xtraboard)"),
-    )
-    parser.add_argument(
-        "--lang",
-        type=lang,
-        metavar="LANG",
-        help=_(
-            "the board's language at start: de, en or fr (default: its settings, else the board description's language)"
-        ),
+    add_lang_option(
+        parser,
+        _("the board's language at start: de, en or fr (default: its settings, else the board description's language)"),
     )
     parser.add_argument("--kiosk", action="store_true", help=_("resume the unfinished game at start (café board)"))
     parser.add_argument(

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from firmware.errors import ConfigError, HardwareError
+from firmware.commands import add_board_option
 from firmware.i18n import _, tr
 
 PROG = "xtraboard selftest"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--board",
-        type=Path,
-        metavar="FILE",
-        help=_("board description (default: $XTRABOARD_BOARD, /etc/xtraboard/board.toml, the built-in one)"),
-    )
+    add_board_option(parser)
     parser.add_argument(
         "--backend", choices=("pi", "mock"), default="pi", help=_("pi: the real parts (default); mock: simulated parts")
     )

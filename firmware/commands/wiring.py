@@ -12,6 +12,7 @@ from importlib import import_module
 from pathlib import Path
 
 from firmware.errors import ConfigError
+from firmware.commands import add_board_option
 from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import _, tr
 
@@ -20,9 +21,7 @@ GENERATORS = {"svg": "sim.wiring.svg", "docs": "sim.wiring.docs"}  # by name: fi
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     default_out = default_board_path().parent / "wiring.svg"
-    parser.add_argument(
-        "--board", metavar="FILE", help=_("board description (default: $XTRABOARD_BOARD or hardware/board.toml)")
-    )
+    add_board_option(parser)
     parser.add_argument(
         "--out",
         metavar="SVG",

@@ -71,7 +71,7 @@ def edge_to_push(samples_wanted: int = 400) -> dict[str, float]:
 
 
 def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, float]:
-    """The in-game menu while the board's thinking process searches without pause (EXTRA!'s
+    """The in-game menu while the board's thinking process searches without pause (the slowest
     strong bot, one position after another, as a long think would): each RIGHT moves the
     cursor; timed from the pin's edge to the display push. The board's loop shares nothing with
     the search but the machine's cores."""
@@ -85,10 +85,7 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
     runner = board.agents.runner
     if not isinstance(runner, ThinkerProcess):
         raise RuntimeError("the board does not think in its own process")
-    spec = next(spec for spec in games() if 2 in spec.players)  # the first game for two
-    strongest = spec.levels[-1]
-    table = Table.start(spec.name, [Seat("Red", "red", bot=strongest), Seat("Blue", "blue")], seed=5)
-    table.apply(table.draw_roll())  # Red (the bot) decides next
+    table, strongest = _longest_think(Table, Seat, games())
     board.app.start_session(table)
     board.app.open_menu()
     board.render()
@@ -129,6 +126,32 @@ def edge_to_push_while_a_bot_thinks(samples_wanted: int = 400) -> dict[str, floa
         "thinking_process_cpu_seconds_meanwhile": busy,
         "thinking_process_decisions_meanwhile": thoughts[0],
     }
+
+
+def _longest_think(table_type: Any, seat_type: Any, specs: Any) -> tuple[Any, str]:
+    """Of the games for two, the position (a strongest bot to decide after the first roll) whose
+    decision costs the most CPU time: a long think, not thousands of short ones whose replies
+    would keep the board's own thread busy instead."""
+    import random
+
+    from firmware.bots import choose
+
+    slowest, found = -1.0, None
+    for spec in specs:
+        if 2 not in spec.players:
+            continue
+        strongest = spec.levels[-1]
+        table = table_type.start(spec.name, [seat_type("Red", "red", bot=strongest), seat_type("Blue", "blue")], seed=5)
+        table.apply(table.draw_roll())  # Red (the bot) decides next
+        choose(table.game.copy(), random.Random(1), strongest)  # first-use costs (tables) aside
+        start = time.process_time()
+        choose(table.game.copy(), random.Random(1), strongest)
+        cost = time.process_time() - start
+        if cost > slowest:
+            slowest, found = cost, (table, strongest)
+    if found is None:
+        raise RuntimeError("no game seats two players")
+    return found
 
 
 def _cpu_seconds(pid: int | None) -> float:
@@ -327,7 +350,7 @@ def game_roll(game: Any) -> Any:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--idle-seconds", type=float, default=30.0, help="how long to measure the idle CPU (default 30)"
+        "--idle-seconds", type=float, default=60.0, help="how long to measure the idle CPU (default 60)"
     )
     parser.add_argument(
         "--samples", type=int, default=400, help="button presses timed for the edge-to-push figures (default 400)"
