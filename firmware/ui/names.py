@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from firmware.i18n import pgettext
 from firmware.players import MAX_LENGTH
+from firmware.players import shown_name as shown_name  # a seat's name as shown now
 
 
 def colour_name(colour: str) -> str:
@@ -29,26 +30,6 @@ def colour_name(colour: str) -> str:
 def default_name(colour: str) -> str:
     """The name of a seat nobody named: its colour's, capitalised, as long as a name may be."""
     return colour_name(colour).capitalize()[:MAX_LENGTH]
-
-
-def shown_name(name: str, colour: str) -> str:
-    """A seat's name as the board shows it now: a seat nobody named is called by its colour in
-    the active language, whichever language the game began in ("Rot" after a switch to French
-    would read "Rot case 0" beside the French words: it is "Rouge"); a name a person gave stays.
-
-    >>> from firmware import i18n
-    >>> i18n.use("fr"); shown_name("Rot", "red"), shown_name("Rotkäppchen", "red")
-    ('Rouge', 'Rotkäppchen')
-    >>> i18n.use("en")
-    """
-    from firmware.i18n import LANGUAGES, translations
-
-    if name == default_name(colour):
-        return name
-    for code in LANGUAGES:
-        if name == translations(code).pgettext("colour", colour).capitalize()[:MAX_LENGTH]:
-            return default_name(colour)
-    return name
 
 
 def is_default_name(name: str, colour: str) -> bool:

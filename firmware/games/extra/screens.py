@@ -400,17 +400,19 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
         if layout.size_class in ("wide", "tall"):
             draw_sheet(canvas, sheet, marks, header(names[home], "", room))
             draw_option(canvas, layout, parts, stage, choice.position())
-        else:  # the decider's whole sheet: whose it is, then as much of the option as fits
+        else:  # the decider's whole sheet: whose it is, then as much of the option as fits;
+            # a name too long to leave room for any of it gives way to the option
             short = [part_text(part, short=True) for part in parts if part]
-            shown_parts = next(
+            beside = next(
                 (
-                    short[:n]
+                    " ".join(short[:n])
                     for n in range(len(short), 0, -1)
                     if len(names[home]) + 1 + len(" ".join(short[:n])) <= room
                 ),
-                [],
+                None,
             )
-            draw_sheet(canvas, sheet, marks, header(names[home], " ".join(shown_parts), room))
+            text = header(names[home], beside, room) if beside else header(" ".join(short), "", room)
+            draw_sheet(canvas, sheet, marks, text)
         return
     if shown != home:  # flipping through the sheets
         # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that

@@ -155,7 +155,9 @@ def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, A
     return dict(sorted(rows.items()))
 
 
-def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> list[str]:
+def _row_words(
+    game: LevelX, events: Sequence[dict[str, Any]], short: bool, names: Sequence[str] | None = None
+) -> list[str]:
     """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
     "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
     count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
@@ -182,7 +184,9 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
             words.append(
                 pgettext("LEVEL X short", "oust")
                 if short
-                else pgettext("LEVEL X", "oust {name}").format(name=game.players[event["player"]].name)
+                else pgettext("LEVEL X", "oust {name}").format(
+                    name=(names or [p.name for p in game.players])[event["player"]]
+                )
             )
     if count["chip"]:
         words.append(
@@ -206,15 +210,16 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
     return words
 
 
-def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
+def effect_text(game: LevelX, groups: Groups, columns: int, names: Sequence[str] | None = None) -> str:
     """What `groups` does, in the longest wording that fits `columns` characters, e.g.
     "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
-    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together)."""
+    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together). `names`: the
+    seats' names as shown (`Table.names`), else as the game keeps them."""
     rows = _row_effects(_after(game, groups).events)
     if not rows:
         return abbreviate(_("nothing happens"), columns)  # a long language's words cut to stems (deliberate)
-    long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
-    short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
+    long = [(row, _row_words(game, events, False, names)) for row, events in rows.items()]
+    short = [(row, _row_words(game, events, True, names)) for row, events in rows.items()]
     candidates = [
         "; ".join(f"{row}: {', '.join(words)}" for row, words in long),
         "  ".join(f"{row}: {','.join(words)}" for row, words in short),
@@ -333,7 +338,7 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
             _option_bar(canvas, band, current.label, choice.position())
         detail = current.detail
         if isinstance(current.value, Groups):
-            detail = effect_text(game, current.value, _small(canvas))
+            detail = effect_text(game, current.value, _small(canvas), session.names)
         else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
             detail = abbreviate(detail, _small(canvas))
     else:
