@@ -16,6 +16,7 @@ from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
 from firmware.hardware.config import default_board_path
 from firmware.operator_code import StoredCode, write_code_file
 from firmware.ui.help import NOT_NOW
+from firmware.ui.lesson import LessonPage
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
 from firmware.ui.operator import CodeEntryScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
@@ -150,6 +151,12 @@ def _result(board: SimBoard) -> None:
     play_out(board, set())
 
 
+def _lesson_page(board: SimBoard) -> None:
+    _seat_count(board)
+    pick(board, "learn")
+    board.settle()
+
+
 SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Main menu": (lambda board: None, MainMenu),
     "Menu": (_menu, object),
@@ -167,6 +174,7 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Confirm": (_confirm, ConfirmScreen),
     "Dice entry": (_dice_entry, FaceEntryScreen),
     "Result": (_result, ResultScreen),
+    "Lesson page": (_lesson_page, LessonPage),
     "Power-up": (lambda board: None, MainMenu),
 }
 

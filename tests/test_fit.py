@@ -374,6 +374,54 @@ def walk_code_entry(walk: Walk, state: Path, **board_args: Any) -> None:
         board.close()
 
 
+def walk_lesson(walk: Walk, game: str, state: Path, **board_args: Any) -> None:
+    """ "Learn <game>" from the game's Play menu, played with the first option each time: every
+    page of every lesson note as it comes up (each of its display pages), the game menu with
+    "Leave lesson", and the result's choice after the lesson."""
+    from firmware.ui.lesson import LessonPage
+
+    board = SimBoard(seed=1, state_dir=state, **board_args)
+    try:
+        board.settle()
+        app = board.app
+        pick(board, lambda v: v == ("play", game))
+        walk.shot(f"seat count: {game} learn", board)
+        pick(board, lambda v: v == "learn")
+        for _ in range(400):
+            screen, session = app.screen, app.session
+            if isinstance(screen, LessonPage):
+                while app.screen is screen:
+                    walk.shot(f"lesson: {game} {screen.note.key} page {screen.page + 1}", board)
+                    board.tap("ok")
+                board.settle()
+                if screen.note.key == "goal":  # the game menu of a lesson, over the game
+                    board.hold("back")
+                    board.settle()
+                    walk.shot(f"lesson: {game} game menu", board)
+                    pick(board, lambda v: v == "back")
+            elif isinstance(screen, ResultScreen) or session is None:
+                break
+            elif type(screen).__name__ == "TurnOnesScreen":
+                for button in ("right", "right", "right", "right", "ok"):
+                    board.tap(button)
+                board.settle()
+            elif isinstance(screen, PlayScreen) and (session.awaiting_roll or screen.choice is not None):
+                board.tap("roll" if session.awaiting_roll and not session.pending_bot() else "ok")
+                board.settle()
+            else:
+                board.settle()
+        result = app.screen
+        assert isinstance(result, ResultScreen), result
+        while result.page.name != MENU:
+            board.tap("right")
+        walk.shot(f"lesson: {game} result menu", board)
+        board.tap("ok")
+        board.settle()
+        walk.shot(f"lesson: {game} back to the play menu", board)
+    finally:
+        board.close()
+
+
 @lru_cache(maxsize=None)
 def walk_for(transform: str, state: Path) -> Walk:
     walk, args = Walk(), TRANSFORMS[transform]
@@ -384,6 +432,9 @@ def walk_for(transform: str, state: Path) -> Walk:
             walk_game(walk, game, seed=index + 1, state=state / game, **args)
         walk_game(walk, game_names()[0], seed=9, state=state / "physical", physical=True, **args)
         walk_last_tile(walk, state / "last tile", **args)
+        for game in game_names():
+            if find_game(game).lesson is not None:
+                walk_lesson(walk, game, state / f"lesson {game}", **args)
     finally:
         i18n.use("en")  # the board switched the process's language: leave English behind
     return walk
@@ -441,6 +492,11 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "caption: levelx last tile declined",
         "play: levelx last tile explained",
     } <= moments
+    for game in game_names():  # every note of each lesson, read on the board
+        lesson = find_game(game).lesson_script()
+        for note in lesson.notes if lesson is not None else ():
+            assert f"lesson: {game} {note.key} page 1" in moments, (game, note.key)
+        assert lesson is None or f"lesson: {game} game menu" in moments
 
 
 @pytest.mark.parametrize("profile", list(PROFILES))

@@ -77,8 +77,10 @@ class GameSpec:
     board's hint; None: the hint gives no reason). `seat_options`: extra kinds of seat the setup
     menu offers (e.g. "kids"). `optional_step_keys`: keys a record's step may hold besides those
     the step writes itself. `baseline`: the arena's fixed yardstick policy (not a level players pick; None: the game has
-    none). `bench_players`: the seat count benchmarks use (default: 4 within the
-    game's range).
+    none). `lesson`: the game's lesson, a `firmware.games.lesson.Lesson` or its
+    "module:attribute" (the board's "Learn" entry; None: the game has none). `bench_players`: the seat count benchmarks use (default: 4 within the
+    game's range). `figures`: `record -> list[FigurePage]` (or its "module:attribute"), the
+    finished game's figures for the review (`firmware.games.figures`; None: the game has none).
     """
 
     engine: type[Game]
@@ -90,6 +92,8 @@ class GameSpec:
     optional_step_keys: frozenset[str] = frozenset()
     bench_players: int | None = None
     baseline: Policy | str | None = None
+    lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
+    figures: Callable[..., Any] | str | None = None
 
     @property
     def name(self) -> str:
@@ -128,6 +132,15 @@ class GameSpec:
             )
         policy: Policy = _resolve(self.bots[level])
         return policy
+
+    def lesson_script(self) -> Any:
+        """The game's lesson (`firmware.games.lesson.Lesson`), loaded; None when it has none."""
+        return None if self.lesson is None else _resolve(self.lesson)
+
+    @property
+    def figures_function(self) -> Callable[..., Any] | None:
+        """The game's figures function (`figures`), loaded; None when the game has none."""
+        return None if self.figures is None else _resolve(self.figures)
 
     @property
     def hint_reason(self) -> HintReason | None:

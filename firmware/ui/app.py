@@ -38,7 +38,7 @@ from firmware.hardware.sound import Sound
 from firmware.ui.gameview import game_view
 from firmware.ui.help import Help, bottom_bar
 from firmware.ui.intents import ScreenLike
-from firmware.ui.menus import GameMenu, MainMenu
+from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.pace import BotPace, PaceState
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
@@ -91,6 +91,7 @@ class BoardApp:
         self.notes = Notes(schedule, self.changed)  # a banner over the screen, one at a time
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
+        self.lesson: Any = None  # the lesson being played (firmware.ui.lesson.LessonRun), or None
         self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
@@ -343,6 +344,11 @@ class BoardApp:
 
     def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
         """A new table from the setup menus (or the demo), journaled from its first step."""
+        if mode == "lesson":  # "Rematch" after a lesson: the lesson again (never a journaled game)
+            from firmware.ui.lesson import start_lesson
+
+            start_lesson(self, game)
+            return
         # A demo has nobody to key in dice: it rolls electronically whatever the setting.
         dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
         session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
@@ -385,8 +391,10 @@ class BoardApp:
             main.refresh(self)
 
     def start_session(self, session: Table) -> None:
-        if self.dice is not None:
-            session.dice = self.dice
+        if session.meta.get("mode") != "lesson":
+            self.lesson = None  # (a lesson's dice are its script's)
+            if self.dice is not None:
+                session.dice = self.dice
         self._close_agents()
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
@@ -406,10 +414,13 @@ class BoardApp:
         self.pace.forget()
         self._close_agents()
         self.session = None
+        lesson, self.lesson = self.lesson, None
         self.home()
         main = self.stack[0]
         if isinstance(main, MainMenu):
             main.refresh(self)  # a game was finished or abandoned meanwhile
+        if lesson is not None:  # a lesson is left to the game's Play menu, where it was chosen
+            self.push(SeatCountScreen(lesson.game, demo=False))
 
     def undo(self) -> bool:
         """Take back the last decision of a person (with the bots' steps after it) when the
@@ -497,9 +508,15 @@ class BoardApp:
         if session.over:
             if self.on_game_over is not None:
                 self.on_game_over(session)
-            if not isinstance(self.screen, ResultScreen):
+            if not isinstance(self.screen, ResultScreen) and not (
+                self.lesson is not None and self.lesson.showing(self)
+            ):
                 self.push(ResultScreen(self))
+            if self.lesson is not None:
+                self.lesson.check(self)  # the lesson's last words, over the result
             return
+        if self.lesson is not None:
+            self.lesson.check(self)  # a rule that applies for the first time: its page (the bots wait)
         self._arm_bot(after_person=not self.pace.after_bot)
 
     def _arm_bot(self, after_person: bool) -> None:

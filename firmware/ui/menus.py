@@ -15,6 +15,7 @@ from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
 from firmware.ui.intents import table_in_play
+from firmware.ui.lesson import LEAVE, has_lesson, leave_lesson, lesson_label, start_lesson
 from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
@@ -143,10 +144,15 @@ class SeatCountScreen(MenuScreen):
     def __init__(self, game: str, demo: bool) -> None:
         spec = find_game(game)
         options = [Option(players_label(n), n) for n in spec.players]
+        if not demo and has_lesson(game):  # a short game that teaches the rules as they apply
+            options.append(Option(lesson_label(game), "learn"))
         super().__init__(_("{game} demo").format(game=spec.title) if demo else spec.title, options, self._pick)
         self.game, self.demo = game, demo
 
     def _pick(self, app: App, option: Option) -> None:
+        if option.value == "learn":
+            start_lesson(app, self.game)
+            return
         count = option.value
         bot = bot_level(self.game) if self.demo else None
         seats = [Seat(default_name(DEFAULT_ORDER[i]), DEFAULT_ORDER[i], bot) for i in range(count)]
@@ -299,7 +305,10 @@ class GameMenu(MenuScreen):
             options.append(Option(_("Round log"), "log"))
         if session is not None and session.seal is not None:
             options.append(Option(_("Dice seal"), "seal"))
-        options.append(Option(_("Abandon game"), "abandon"))
+        if app.lesson is not None:  # a lesson is left at once: nothing of it is kept
+            options.append(Option(_(LEAVE), "leave"))
+        else:
+            options.append(Option(_("Abandon game"), "abandon"))
         return options
 
     def relabel(self, app: App) -> None:
@@ -333,6 +342,8 @@ class GameMenu(MenuScreen):
             app.push(seal_screen(app))
         elif option.value == "abandon":
             app.push(ConfirmScreen(_("Abandon game?"), abandon))
+        elif option.value == "leave":
+            leave_lesson(app)
 
 
 def abandon(app: App) -> None:
