@@ -6,7 +6,7 @@ its `hint` reason, `(game, decision) -> str`; without one the hint says only "st
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
     >>> hint(game, random.Random(1))
-    (Place(rung=5), 'rung 5: 93% safe, exp. +4.6 spaces')
+    (Place(rung=5), 'rung 5: 91% safe, exp. +4.5 spaces')
 """
 
 from __future__ import annotations
