@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from goldens import check_profile_golden
 
-from firmware import i18n
+from firmware import i18n, players
 from firmware.games import game_names
 from firmware.games.registry import find_game
 from firmware.hardware.config import default_board_path, load_board
@@ -50,6 +50,7 @@ def _profile(path: Path) -> tuple[str, tuple[int, int]]:
 
 
 PROFILES = dict(_profile(path) for path in BOARDS)
+LONG_NAME = ("Maximilian" + "Wolfgang")[: players.MAX_LENGTH]  # seat 1: a name as long as a name may be
 SIZES = sorted(set(PROFILES.values()))
 
 # name -> the SimBoard arguments that make the board show its texts that way.
@@ -66,7 +67,7 @@ class Walk:
 
     def shot(self, name: str, board: SimBoard, keep: bool = False) -> None:
         session = board.app.session
-        names = [p.name for p in session.game.players] if session is not None else []
+        names = session.names if session is not None else []
         for size in SIZES:
             canvas = board.app.canvas(size)
             self.problems.setdefault(name, {})[size] = (
@@ -104,7 +105,7 @@ def unasked(app: Any, canvas: Canvas) -> list[str]:
     pending = session.game.pending()
     if pending.player is None:
         return []
-    name = session.game.players[pending.player].name
+    name = session.name(pending.player)
     asks = canvas.asks()
     out = [f"covers who is asked: {box.text!r}" for box in asks if box.hidden]
     shown = " ".join(box.text for box in asks if not box.hidden)
@@ -180,13 +181,15 @@ def walk_menus(walk: Walk, state: Path, **board_args: Any) -> None:
 
 
 def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = False, **board_args: Any) -> None:
-    """Setup menus (seat count, every kind of seat), then a game with a person on seat 1 and
-    easy bots elsewhere, taking shots at the start, on every decision, in the game menu, on a
+    """Setup menus (seat count, every kind of seat), then a game with a person on seat 1 (named
+    with a kept name of the longest length a name may have) and easy bots elsewhere, taking shots at the start, on every decision, in the game menu, on a
     caption and note, and on the result screen; then Records with the game in it."""
     board = SimBoard(seed=seed, state_dir=state, **board_args)
     rng = random.Random(seed)
     tag = f"{game}{' physical' if physical else ''}"
     try:
+        if LONG_NAME not in players.names(board.journal):
+            players.add(board.journal, LONG_NAME)
         board.settle()
         app = board.app
         if physical:
@@ -201,6 +204,9 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             board.tap("right")
         board.tap("roll")  # the next colour
         walk.shot(f"seat screen: {game} colour", board)
+        board.tap("right")  # a kept name as long as a name may be: it is never cut anywhere
+        assert seats.seat.name == LONG_NAME, seats.seat.name
+        walk.shot(f"seat screen: {game} long name", board)
         board.tap("ok")
         while not isinstance(app.screen, PlayScreen):
             while app.screen.kind() != "bot:easy":
@@ -361,6 +367,36 @@ def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
         board.close()
 
 
+def walk_code_entry(walk: Walk, state: Path, **board_args: Any) -> None:
+    """The operator's code entry, as a café board shows it: OK + BACK held on the main menu
+    (the board description's folder holds an operator code), then one press typed."""
+    from firmware.board_loop import ENTRY_HOLD_S
+    from firmware.hardware.config import default_board_path as board_path
+    from firmware.operator_code import StoredCode, write_code_file
+    from firmware.ui.operator import CodeEntryScreen
+
+    folder = state / "etc"
+    folder.mkdir(parents=True, exist_ok=True)
+    description = folder / "board.toml"
+    description.write_text(board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(folder / "operator-code", StoredCode.make(("left", "left", "right", "ok", "roll")))
+    board = SimBoard(board_file=description, state_dir=state / "state", seed=1, **board_args)
+    try:
+        board.settle()
+        board.press("back")
+        board.press("ok")
+        board.wait(ENTRY_HOLD_S + 0.1)
+        board.release("ok")
+        board.release("back")
+        board.wait(0.1)
+        assert isinstance(board.app.screen, CodeEntryScreen), type(board.app.screen).__name__
+        walk.shot("operator: code entry", board)
+        board.tap("left")
+        walk.shot("operator: code entry typed", board)
+    finally:
+        board.close()
+
+
 def walk_lesson(walk: Walk, game: str, state: Path, **board_args: Any) -> None:
     """ "Learn <game>" from the game's Play menu, played with the first option each time: every
     page of every lesson note as it comes up (each of its display pages), the game menu with
@@ -414,6 +450,7 @@ def walk_for(transform: str, state: Path) -> Walk:
     walk, args = Walk(), TRANSFORMS[transform]
     try:
         walk_menus(walk, state / "menus", **args)
+        walk_code_entry(walk, state / "code entry", **args)
         for index, game in enumerate(game_names()):
             walk_game(walk, game, seed=index + 1, state=state / game, **args)
         walk_game(walk, game_names()[0], seed=9, state=state / "physical", physical=True, **args)
@@ -452,6 +489,7 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "settings",
         "operator menu",
         "operator: audits",
+        "operator: code entry",
         "operator: confirm",
         "seat count",
         "seat screen",

@@ -614,7 +614,7 @@ class BoardApp:
         seat = session.agents.index(agent)
         note = (
             f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
-            f"({session.game.players[seat].name}) from here"
+            f"({session.name(seat)}) from here"
         )
         if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)
