@@ -3,8 +3,9 @@
     .venv/bin/python scripts/screenshots.py                 # all scenes into docs/screenshots/
     .venv/bin/python scripts/screenshots.py OUT_DIR menu    # only some scenes, elsewhere
 
-"extra-sheet-true-size" is the display alone: an EXTRA! sheet zoomed beside its physical size
-on a 96 dpi screen (the default board's panel; sim.truesize).
+"extra-sheet-true-size" and "review-true-size" are the display alone: an EXTRA! sheet, a page of
+the end-of-game review, zoomed beside its physical size on a 96 dpi screen (the default board's
+panel; sim.truesize).
 
 Each picture comes from a seeded SimBoard (fake clock) driven by button taps, as a person at
 the board would press them, so the pictures are the same on every run. A scene whose game
@@ -123,6 +124,32 @@ def extra_sheet_true_size(board: SimBoard) -> None:
     board.settle()
 
 
+def finish(board: SimBoard) -> None:
+    """Play on to the result screen like a decisive person (ROLL when asked, else OK)."""
+    from firmware.ui.play import ResultScreen
+
+    for _ in range(20 * LIMIT_TAPS):
+        board.settle()
+        if isinstance(board.app.screen, ResultScreen):
+            return
+        board.tap("roll" if board.app.session.awaiting_roll else "ok")
+    raise SceneError("the game did not end")
+
+
+def review(board: SimBoard) -> None:
+    set_up(board, "exxtra", [False, True, True])
+    finish(board)
+    for _ in range(LIMIT_TAPS):  # RIGHT to the first player's figures (the review)
+        if board.app.screen.page.name == "figures 0 seat 0":
+            return
+        board.tap("right")
+    raise SceneError("the review has no figures page")
+
+
+def review_true_size(board: SimBoard) -> None:
+    review(board)
+
+
 # name → (game, seed, how); the seeds were picked for a lively board (pieces spread, rungs taken).
 SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "menu": (None, SEED, menu),
@@ -131,6 +158,8 @@ SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "extra": ("extra", SEED, extra),
     "extra-sheet": ("extra", SEED, extra_sheet),
     "extra-sheet-true-size": ("extra", SEED, extra_sheet_true_size),
+    "review": ("exxtra", SEED, review),
+    "review-true-size": ("exxtra", SEED, review_true_size),
 }
 TRUE_SIZE_DPI = 96.0  # the README's picture: what a 96 dpi screen shows at true size
 

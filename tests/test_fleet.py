@@ -199,7 +199,10 @@ def test_the_board_plays_on_while_the_broker_is_stopped_and_restarted(tmp_path: 
     play_demo(board)  # a whole game with no broker: the loop never waits on the network
     assert board.app.problems == []
     status = board.fleet.status()
-    assert status["disconnects"] == 1 and "lost the broker" in status["problem"]
+    # The problem says the latest: "lost the broker", then, once a reconnection was tried (when
+    # is up to the machine's load), "cannot be reached".
+    assert status["disconnects"] == 1
+    assert "lost the broker" in status["problem"] or "cannot be reached" in status["problem"]
     broker.start()  # same port, nothing retained any more
     watcher = Subscriber(broker)
     wait_for(lambda: board.fleet.status()["connected"], "the reconnection")

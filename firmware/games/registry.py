@@ -79,7 +79,8 @@ class GameSpec:
     the step writes itself. `baseline`: the arena's fixed yardstick policy (not a level players pick; None: the game has
     none). `lesson`: the game's lesson, a `firmware.games.lesson.Lesson` or its
     "module:attribute" (the board's "Learn" entry; None: the game has none). `bench_players`: the seat count benchmarks use (default: 4 within the
-    game's range).
+    game's range). `figures`: `record -> list[FigurePage]` (or its "module:attribute"), the
+    finished game's figures for the review (`firmware.games.figures`; None: the game has none).
     """
 
     engine: type[Game]
@@ -92,6 +93,7 @@ class GameSpec:
     bench_players: int | None = None
     baseline: Policy | str | None = None
     lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
+    figures: Callable[..., Any] | str | None = None
 
     @property
     def name(self) -> str:
@@ -134,6 +136,11 @@ class GameSpec:
     def lesson_script(self) -> Any:
         """The game's lesson (`firmware.games.lesson.Lesson`), loaded; None when it has none."""
         return None if self.lesson is None else _resolve(self.lesson)
+
+    @property
+    def figures_function(self) -> Callable[..., Any] | None:
+        """The game's figures function (`figures`), loaded; None when the game has none."""
+        return None if self.figures is None else _resolve(self.figures)
 
     @property
     def hint_reason(self) -> HintReason | None:

@@ -20,7 +20,8 @@ Reading: `unfinished()`, `finished(game, limit)` (newest first), `all_games()` (
 oldest first: the audits), `record(id)`. Clearing (the operator menu): `clear_scores()`,
 `clear_records()` (games that are over), `clear_settings()`.
 Records: `best_scores(game, limit, kids=)`, `solo_best(name, kids=)` (EXTRA! solo personal
-record), `wins(game, limit)` (EXXTRA has no score: its table counts wins), `stats()`.
+record), `wins(game, limit)` (EXXTRA has no score: its table counts wins), `stats()`, `personal_best(game, name, kids=)` and `place(game_id, seat)` (the
+review: a person's best score, where a seat's score stands in its table).
 Settings: `get_setting(key, default)`, `set_setting(key, value)` (JSON values).
 `Journal(state_dir, read_only=True)` is for commands that only read (never creates or repairs).
 Mistakes by the caller (a wrong step index, an unknown game id, a bad header) raise RecordError.

@@ -75,6 +75,49 @@ class ScoreTables(Storage):
         )
         return entries[0] if entries else None
 
+    def personal_best(self, game: str, name: str, *, kids: bool = False) -> ScoreEntry | None:
+        """`name`'s best single score of `game` (any number of seats; earlier first on equal
+        scores); None when they have none or the game keeps no high scores."""
+        if not find_game(game).ranking.high_scores:
+            return None
+        entries = self._read(
+            lambda conn: self._entries(
+                game,
+                conn.execute(
+                    f"SELECT {ENTRY} FROM scores WHERE game = ? AND bot = 0 AND kids = ? AND name = ?"
+                    " ORDER BY score DESC, date, game_id",
+                    (game, kids, name),
+                ),
+                1,
+            )
+        )
+        return entries[0] if entries else None
+
+    def place(self, game_id: int, seat: int) -> int | None:
+        """Where seat `seat`'s score of finished game `game_id` stands in its game's table of best
+        scores (`best_scores`' order, 1 = the best); None when it is not in a table (a bot's
+        seat, a race, a game not finished)."""
+
+        def action(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT CAST(game AS BLOB), score, date, kids FROM scores WHERE game_id = ? AND seat = ? AND bot = 0",
+                (game_id, seat),
+            ).fetchone()
+            game = None if row is None else text_of(row[0])
+            if row is None or game not in game_names() or not find_game(game).ranking.high_scores:
+                return None
+            score, date, kids = row[1], row[2], row[3]
+            if type(score) is not int:
+                return None
+            ahead = conn.execute(
+                "SELECT COUNT(*) FROM scores WHERE game = ? AND bot = 0 AND kids = ? AND"
+                " (score > ? OR (score = ? AND (date < ? OR (date = ? AND (game_id < ? OR (game_id = ? AND seat < ?))))))",
+                (game, kids, score, score, date, date, game_id, game_id, seat),
+            ).fetchone()[0]
+            return int(ahead) + 1
+
+        return self._read(action)
+
     def wins(self, game: str, limit: int = 5) -> list[tuple[str, int]]:
         """People with the most wins of `game` against others (shared wins count; solo games
         do not), most first."""

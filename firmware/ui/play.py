@@ -17,6 +17,7 @@ from firmware.ui.colours import OFF, PIP, X_RED
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, ResultPage, game_view
 from firmware.ui.intents import table_in_play
+from firmware.ui.review import review_pages
 from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
@@ -351,7 +352,8 @@ REMATCH, MENU = "Rematch", "Menu"
 
 class ResultScreen(Screen):
     """The end of a game, as pages: the standings, the game's own pages (`result_pages` of its
-    view: final track, grid, sheets) and last the choice "Rematch" / "Menu". LEFT/RIGHT
+    view: final track, grid, sheets), the review's (`firmware.ui.review.REVIEW`: the players'
+    figures, personal bests, the high-score place) and last the choice "Rematch" / "Menu". LEFT/RIGHT
     (and ROLL) flip through them and wrap; OK on a page jumps to the choice, OK on the choice
     does it ("Menu", or a long BACK, closes the game); a short BACK takes back the decision that
     ended it (when the house rule allows; the game goes on). Rematch starts the same game with
@@ -368,6 +370,7 @@ class ResultScreen(Screen):
         pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
         self.pages: list[ResultPage] = [
             *pages,
+            *review_pages(app, session),
             ResultPage(REMATCH, self._draw_choice),
             ResultPage(MENU, self._draw_choice),
         ]

@@ -20,6 +20,7 @@ SPEC = GameSpec(
         "strong": "firmware.games.extra.bots:strong",
     },
     hint="firmware.games.extra.bots:hint_reason",
+    figures="firmware.games.extra.figures:figures",
     baseline="firmware.games.extra.greedy:greedy",
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),
     seat_options=("kids",),

@@ -18,6 +18,7 @@ SPEC = GameSpec(
         "strong": "firmware.games.exxtra.bots:strong",
     },
     hint="firmware.games.exxtra.bots:hint_reason",
+    figures="firmware.games.exxtra.figures:figures",
     baseline="firmware.games.exxtra.greedy:greedy",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
     lesson="firmware.games.exxtra.lesson:LESSON",

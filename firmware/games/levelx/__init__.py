@@ -18,6 +18,7 @@ SPEC = GameSpec(
         "strong": "firmware.games.levelx.bots:strong",
     },
     hint="firmware.games.levelx.bots:hint_reason",
+    figures="firmware.games.levelx.figures:figures",
     baseline="firmware.games.levelx.greedy:greedy",
     ranking=Ranking(score="scores"),
     lesson="firmware.games.levelx.lesson:LESSON",
