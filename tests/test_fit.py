@@ -33,6 +33,7 @@ from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.menus import MainMenu
+from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
 from firmware.ui.screen import MenuScreen
 from firmware.ui.seal import WordScreen
@@ -275,6 +276,7 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         for page in result.pages:  # the standings, the game's own pages, then Rematch / Menu
             walk.shot(f"result: {tag} {page.name}", board)
             board.tap("right")
+        walk_key_moments(walk, board, tag)
         while result.page.name != MENU:
             board.tap("right")
         board.tap("ok")
@@ -283,6 +285,27 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         walk.shot(f"records: after {tag}", board)
     finally:
         board.close()
+
+
+def walk_key_moments(walk: Walk, board: SimBoard, tag: str) -> None:
+    """The result's Key moments page once the analysis is in, and every page of the moments
+    (each display size lays them out in its own number of pages: all are drawn)."""
+    result = board.app.screen
+    assert isinstance(result, ResultScreen), result
+    assert KEY_MOMENTS in [page.name for page in result.pages], "a person played: Key moments are offered"
+    while result.page.name != KEY_MOMENTS:
+        board.tap("right")
+    board.settle()
+    walk.shot(f"result: {tag} key moments ready", board)
+    board.tap("ok")
+    moments = board.app.screen
+    assert isinstance(moments, MomentsScreen), moments
+    count = max(len(moments.pages(Canvas(size).columns, Canvas(size).lines - 1)) for size in SIZES)
+    for index in range(count):
+        moments.page = index
+        walk.shot(f"key moments: {tag} {index}", board)
+    board.tap("back")
+    assert board.app.screen is result
 
 
 def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
@@ -443,6 +466,7 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "result",
         "records: after",
         "legend",
+        "key moments",
     ):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():

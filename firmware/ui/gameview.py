@@ -36,10 +36,12 @@ PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "
 
 @dataclass(frozen=True)
 class ResultPage:
-    """One page of the result screen: a name (for tests and scenarios) and its drawer."""
+    """One page of the result screen: a name (for tests and scenarios), its drawer, and what
+    OK does there (`ok(app)`, True when it did something; None: OK jumps to "What next?")."""
 
     name: str
     draw: PageDrawer
+    ok: Callable[[App], bool] | None = None
 
 
 class PlaySurface(Protocol):

@@ -13,38 +13,18 @@ from typing import TYPE_CHECKING, Any
 from firmware.games import Roll
 from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PIP, X_RED
+from firmware.ui.colours import OFF
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, ResultPage, game_view
 from firmware.ui.intents import table_in_play
+from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
+from firmware.ui.pips import pip_cells as pip_cells
 from firmware.ui.review import review_pages
 from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-
-# Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
-# 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
-PIPS: dict[Any, tuple[int, ...]] = {
-    1: (3,),
-    2: (0, 6),
-    3: (0, 3, 6),
-    4: (0, 1, 5, 6),
-    5: (0, 1, 3, 5, 6),
-    6: (0, 1, 2, 4, 5, 6),
-    7: (0, 1, 2, 3, 4, 5, 6),
-    "X": (0, 1, 3, 5, 6),
-}
-
-
-def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = PIP) -> None:
-    """Light the pip LEDs of dice 0.. for `faces` (ints or EXXTRA's strings)."""
-    for die, face in enumerate(faces):
-        key = int(face) if isinstance(face, str) and face.isdigit() else face
-        for pip in PIPS.get(key, ()):
-            frame[f"dice.{die}.{pip}"] = X_RED if key == "X" else colour
-
 
 HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
 
@@ -385,6 +365,9 @@ class ResultScreen(Screen):
 
     def press(self, app: App, button: str) -> bool:
         choices = len(self.pages) - 2  # index of "Rematch"
+        ok = self.page.ok
+        if button == "ok" and ok is not None:
+            return ok(app)
         if button in ("left", "right", "roll"):
             step = -1 if button == "left" else 1
             index, self.index = self.index, (self.index + step) % len(self.pages)

@@ -246,16 +246,19 @@ def _tile_wins(game: Any) -> bool:
 
 
 def hint_reason(game: Any, decision: Any) -> str:
-    """Why "strong" likes `decision`: the lead over the best opponent it expects, in points.
+    """Why "strong" likes `decision`: the final lead over the best opponent it expects, in points
+    (`evaluate`, calibrated: firmware/coach.py).
 
     >>> from firmware.games import new_game, Roll
     >>> from firmware.games.levelx.rules import Groups
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
-    >>> hint_reason(game, Groups(((0, 1), (2, 3))))
-    'exp. lead +16.3 pts'
+    >>> hint_reason(game, Groups(((0, 1), (2, 3)))).startswith("exp. lead ")
+    True
     """
+    from firmware.coach import estimate
+
     if isinstance(decision, Bonus):
-        lead = fixed(_lead_with_tile(game), 0, sign=True)
+        lead = fixed(estimate(game, [Bonus(True)])[0], 0, sign=True)
         if decision.take and game.end_triggered:
             # Translators: a hint: take the last LEVEL X bonus tile: the game ends after this round anyway.
             return _("take it: last round anyway")
@@ -264,20 +267,12 @@ def hint_reason(game: Any, decision: Any) -> str:
             return _("take it: lead {lead} at the end").format(lead=lead)
         # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
         return _("decline: with it lead {lead}").format(lead=lead)
-    me = game.current_player
-    base = _State.of(game)
+    value = estimate(game, [decision])[0]
     if isinstance(decision, TurnOnes):
-        faces = list(game.faces)
-        for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
-            faces[index] = face
-        value = _best_outcome(game, tuple(faces), base, me, STRONG, {})[0]
         # Translators: a hint: turning the dice showing 1 is expected to lead the best opponent by {lead}.
         return _("turn the 1s: exp. lead {lead} pts").format(lead=fixed(value, sign=True))
-    state = base.copy()
-    for group in decision.groups:
-        state.act(me, sum(game.faces[i] for i in group) - ROWS[0])
-    # Translators: a hint: the expected lead over the best opponent, in points.
-    return _("exp. lead {lead} pts").format(lead=fixed(_judge(state, me, STRONG), sign=True))
+    # Translators: a hint: the expected lead over the best opponent at the end of the game, in points.
+    return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
 
 
 def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
@@ -304,3 +299,46 @@ def _levelx_progress(game: Any, row: int) -> int:
     index = row - 5
     field = game.pieces[game.current_player][index]
     return -1 if row in game.closed_rows else (field + 1 if field is not None else 0)
+
+
+# --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
+def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's raw estimate, for the deciding player, of their final lead over the best other
+    player (points) after each of `decisions`: strong's judgement of the position it leads to
+    (turning ones: the best outcome of the new faces; the last tile: the position with it, the
+    game ending, or without it). `firmware.coach` maps it to points by decision index.
+
+    >>> from firmware.games import new_game, Roll
+    >>> from firmware.games.levelx.rules import Groups
+    >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
+    >>> [round(v, 1) for v in evaluate(game, [Groups(((0, 1), (2, 3))), Groups(())])]
+    [16.3, 0.0]
+    """
+    me = game.current_player
+    base = _State.of(game)
+    values = []
+    for decision in decisions:
+        if isinstance(decision, Bonus):
+            state = base.copy()
+            if decision.take:
+                state.bonus[me] += state.tiles.pop(0)
+                state.held[me] += 1
+                state.ending = True
+            values.append(_judge(state, me, STRONG))
+        elif isinstance(decision, TurnOnes):
+            faces = list(game.faces)
+            for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
+                faces[index] = face
+            values.append(_best_outcome(game, tuple(faces), base, me, STRONG, {})[0])
+        else:
+            state = base.copy()
+            for group in decision.groups:
+                state.act(me, sum(game.faces[i] for i in group) - ROWS[0])
+            values.append(_judge(state, me, STRONG))
+    return values
+
+
+def outcome(game: Any, player: int) -> float:
+    """What `evaluate` estimates, once the game is over: `player`'s lead over the best other player."""
+    scores = game.scores
+    return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))
