@@ -78,6 +78,14 @@ class HintAnswer(AgentAnswer):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class CoachAnswer(AgentAnswer):
+    """The coach's rating of a person's decision (`step`, a `firmware.coach.Rating`), handed on
+    the loop thread to `deliver` (firmware.ui.moments)."""
+
+    deliver: Callable[[CoachAnswer], None] | None = None
+
+
 class Agent:
     """Base of the agents: `ask` returns at once; the answer comes later through `post`."""
 

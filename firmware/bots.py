@@ -8,20 +8,76 @@
 
 Each game's levels live in its package, `firmware/games/<game>/bots.py` (docs/bots.md); its
 "easy" is good enough to play a table through (demo mode) and to lose to attentive people.
+
+A policy is `policy(game, decisions, rng)`; one that can search for as long as it is given
+(an *anytime* policy, such as EXTRA!'s strong) also takes `deadline=`, a `Deadline`, and answers
+by then. Without a deadline (the board's own bots never give one) every policy is deterministic:
+the same position and rng, the same decision.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from firmware.games import Game, find_game
 
 
-def choose(game: Game, rng: random.Random, level: str | None = None) -> Any:
+class Deadline:
+    """The time by which a bot must answer: `at`, in seconds of `clock`.
+
+    >>> Deadline(5.0, clock=lambda: 4.25).left()
+    0.75
+    >>> Deadline.within(0, clock=lambda: 4.0).passed()
+    True
+    """
+
+    __slots__ = ("at", "clock")
+
+    def __init__(self, at: float, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.at = at
+        self.clock = clock
+
+    @classmethod
+    def within(cls, ms: float, clock: Callable[[], float] = time.perf_counter) -> Deadline:
+        """`ms` milliseconds from now on `clock`."""
+        return cls(clock() + ms / 1000.0, clock)
+
+    def left(self) -> float:
+        """Seconds still to go (negative once past)."""
+        return self.at - self.clock()
+
+    def passed(self) -> bool:
+        return self.clock() >= self.at
+
+    def __repr__(self) -> str:
+        return f"Deadline(left={self.left() * 1000:.1f} ms)"
+
+
+_ANYTIME: dict[Any, bool] = {}
+
+
+def anytime(policy: Callable[..., Any]) -> bool:
+    """Whether `policy` takes a `deadline` (searches for as long as it is given)."""
+    found = _ANYTIME.get(policy)
+    if found is None:
+        try:
+            found = "deadline" in inspect.signature(policy).parameters
+        except (TypeError, ValueError):  # a callable without a signature: no deadline
+            found = False
+        _ANYTIME[policy] = found
+    return found
+
+
+def choose(game: Game, rng: random.Random, level: str | None = None, deadline: Deadline | None = None) -> Any:
     """The decision of the bot at `level` for the pending decision of `game`; always one of its
     legal decisions. Each game's registry entry names its levels. Without `level`: the level
-    kept in the deciding seat (`Player.bot`), else the game's easiest."""
+    kept in the deciding seat (`Player.bot`), else the game's easiest. With a `deadline`, an
+    anytime policy answers by then (a deadline already past gets its quickest answer); the
+    others answer as they always do."""
     decisions = game.legal_decisions()
     if not decisions:
         raise ValueError("no decision is pending")
@@ -31,5 +87,8 @@ def choose(game: Game, rng: random.Random, level: str | None = None) -> Any:
         seat = game.players[player].bot if player is not None else None
         level = seat if seat in spec.levels else spec.levels[0]
     policy = spec.policy(level)
-    choice = policy(game, decisions, rng)
+    if deadline is not None and anytime(policy):
+        choice = policy(game, decisions, rng, deadline=deadline)
+    else:
+        choice = policy(game, decisions, rng)
     return choice if choice in decisions else rng.choice(decisions)

@@ -24,6 +24,7 @@ COMMANDS = {  # the help texts are shown through _() (firmware/i18n.py)
     "sim": ("sim.app", N_("run the board in the desktop simulator (window or headless)")),
     "selftest": ("firmware.commands.selftest", N_("light every LED, draw on the display, ask for each button")),
     "replay": ("firmware.commands.replay", N_("validate and replay a game record, print its state")),
+    "analyse": ("firmware.commands.analyse", N_("rate each person's decisions of a game record with the strong bot")),
     "selfplay": ("firmware.commands.selfplay", N_("play random games and print their records (JSON Lines)")),
     "records": ("firmware.commands.records", N_("export the games kept on the board")),
     "players": ("firmware.commands.players", N_("the players' names the seat screen offers (add, remove, list)")),

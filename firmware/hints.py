@@ -5,8 +5,12 @@ its `hint` reason, `(game, decision) -> str`; without one the hint says only "st
     >>> import random
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> hint(game, random.Random(1))
-    (Place(rung=5), 'rung 5: 91% safe, exp. +4.5 spaces')
+    >>> decision, reason = hint(game, random.Random(1)); decision, reason.startswith("rung 5: 91% safe, exp. end: space ")
+    (Place(rung=5), True)
+
+The figure (here the space on the track the player is expected to end the game on) is the
+game's evaluator's calibrated estimate (`firmware.coach.estimate`, docs/bots.md "Calibration"),
+the one `xtraboard analyse` and the board's Key moments judge decisions by.
 """
 
 from __future__ import annotations

@@ -142,3 +142,27 @@ def remove(journal: Any, name: str) -> str:
         )
     journal.set_setting(KEY, [n for n in kept if n != found])
     return found
+
+
+def shown_name(name: str, colour: str) -> str:
+    """A seat's name as the board shows it now: a seat nobody named is called by its colour in
+    the active language, whichever language the game began in ("Rot" after a switch to French
+    would read "Rot case 0" beside the French words: it is "Rouge"); a name a person gave stays.
+
+    >>> from firmware import i18n
+    >>> i18n.use("fr"); shown_name("Rot", "red"), shown_name("Rotkäppchen", "red")
+    ('Rouge', 'Rotkäppchen')
+    >>> i18n.use("en")
+    """
+    from firmware.i18n import LANGUAGES, pgettext, translations
+
+    def default(catalog_name: str) -> str:
+        return catalog_name.capitalize()[:MAX_LENGTH]
+
+    now = default(pgettext("colour", colour))
+    if name == now:
+        return name
+    for code in LANGUAGES:
+        if name == default(translations(code).pgettext("colour", colour)):
+            return now
+    return name

@@ -70,6 +70,19 @@ class Table:
     # Rolls taken back, by roll number: the dice stay as rolled when that roll comes again.
     kept_rolls: dict[int, Roll] = field(default_factory=dict, init=False, repr=False)
 
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as the board shows them (firmware.players.shown_name: a seat nobody
+        named is called by its colour in the active language)."""
+        return [self.name(seat) for seat in range(len(self.game.players))]
+
+    def name(self, seat: int) -> str:
+        """Seat `seat`'s name as the board shows it."""
+        from firmware.players import shown_name
+
+        colour = self.colours[seat] if seat < len(self.colours) else ""
+        return shown_name(self.game.players[seat].name, colour)
+
     @classmethod
     def start(
         cls,

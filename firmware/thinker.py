@@ -48,8 +48,9 @@ CLOSE_WAIT_S = 1.0
 
 @dataclass(frozen=True)
 class Thought:
-    """One search: `kind` "decide" (the bot of `level`; None: the deciding seat's own) or "hint"
-    (the strong bot's decision and its reason, worded in `language`) for `game`'s pending
+    """One search: `kind` "decide" (the bot of `level`; None: the deciding seat's own), "hint"
+    (the strong bot's decision and its reason, worded in `language`) or "rate" (the coach's
+    `firmware.coach.Rating` of `step`, the decision a person made) for `game`'s pending
     decision, with the bots' seeded randomness for this position."""
 
     kind: str
@@ -57,6 +58,7 @@ class Thought:
     game: Game
     rng: random.Random
     language: str = "en"
+    step: Any = None
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,12 @@ def think(thought: Thought) -> tuple[Any, str]:
 
         i18n.use(thought.language)
         return hint(thought.game, thought.rng)
+    if thought.kind == "rate":
+        from firmware.coach import rate
+
+        return rate(thought.game, thought.step), ""
     if thought.kind != "decide":
-        raise ValueError(f"unknown thought {thought.kind!r}: decide or hint")
+        raise ValueError(f"unknown thought {thought.kind!r}: decide, hint or rate")
     from firmware.bots import choose
 
     return choose(thought.game, thought.rng, thought.level), ""

@@ -6,6 +6,10 @@ script records where their glyphs came from (firmware/ui/fonts/LICENSES.md state
 - small: Pillow's built-in bitmap font (X11 Adobe "courB08", Latin-1), cell 6×11, reshaped so
   its ink stays on rows 1–9 (`fit_pitch`: lines 10 px apart never touch), plus the extra glyphs
   below drawn by hand for this project (arrows, dashes, quotes, ...).
+- tiny: luma.core's TINY_FONT (3×5, MIT) for digits, capitals and punctuation, cell 4×5; its
+  lower case is not used (at the panel's 2 mm a 3×5 "a" and "e" read as "à" and "ė", "s" as
+  "f"): a lower-case letter is drawn as its capital, and the accented letters of German and
+  French are a three-row letter under a one-row accent (TINY_FONT has none).
 - large: DejaVu Sans Mono Bold rasterised once at 12 px, one bit per pixel with the font's
   hinting, cell 8×15, Latin-1 plus the same extras. Needs the TTF (Debian: fonts-dejavu-core).
 
@@ -111,6 +115,63 @@ def fit_pitch(rows: list[str]) -> list[str]:
     return rows
 
 
+# The tiny font's accented letters: the accent on row 0, a clear row, the letter three rows high
+# (rows 2–4, a lower-case letter's height): an accent touching a five-row capital would read as
+# part of it (Ü as U).
+SHORT_CAPITALS = {
+    "A": [".#.", "###", "#.#"],
+    "E": ["###", "##.", "###"],
+    "I": [".#.", ".#.", ".#."],
+    "O": ["###", "#.#", "###"],
+    "U": ["#.#", "#.#", "###"],
+    "N": ["##.", "#.#", "#.#"],
+    "Y": ["#.#", ".#.", ".#."],
+}
+ACCENTS = {"grave": "#..", "acute": "..#", "circumflex": ".#.", "diaeresis": "#.#", "tilde": ".##", "ring": ".#."}
+TINY_ACCENTED = {
+    "À": ("A", "grave"), "Á": ("A", "acute"), "Â": ("A", "circumflex"), "Ä": ("A", "diaeresis"),
+    "Ã": ("A", "tilde"), "Å": ("A", "ring"),
+    "È": ("E", "grave"), "É": ("E", "acute"), "Ê": ("E", "circumflex"), "Ë": ("E", "diaeresis"),
+    "Ì": ("I", "grave"), "Í": ("I", "acute"), "Î": ("I", "circumflex"), "Ï": ("I", "diaeresis"),
+    "Ò": ("O", "grave"), "Ó": ("O", "acute"), "Ô": ("O", "circumflex"), "Ö": ("O", "diaeresis"),
+    "Õ": ("O", "tilde"),
+    "Ù": ("U", "grave"), "Ú": ("U", "acute"), "Û": ("U", "circumflex"), "Ü": ("U", "diaeresis"),
+    "Ñ": ("N", "tilde"), "Ý": ("Y", "acute"), "Ÿ": ("Y", "diaeresis"),
+}  # fmt: skip
+TINY_EXTRAS = {
+    "Ç": [".##", "#..", "#..", ".##", ".#."],
+    "ß": [".#.", "#.#", "##.", "#.#", "##."],
+    "Œ": ["###", "##.", "###", "#..", "###"],
+    "Æ": [".##", "##.", "###", "#.#", "#.#"],
+    "·": ["", "", ".#."],
+    "…": ["", "", "", "", "#.#"],
+    "×": ["", "#.#", ".#.", "#.#"],
+    "°": [".#.", "#.#", ".#."],
+}
+TINY_SAME = {"→": ">", "←": "<", "»": ">", "«": "<", "–": "-", "—": "-", "−": "-", "‘": "'", "’": "'", "‚": ",",
+             "“": '"', "”": '"', "„": '"', "\xa0": " ", "\xad": "-"}  # fmt: skip
+
+
+def tiny_glyphs() -> dict[str, list[str]]:
+    from luma.core.legacy.font import TINY_FONT
+
+    def rows(char: str) -> list[str]:
+        columns = TINY_FONT[ord(char)][:3]
+        return ["".join("#" if column >> (y + 1) & 1 else "." for column in columns) for y in range(5)]
+
+    glyphs = {chr(c): rows(chr(c)) for c in range(0x20, 0x7F) if not chr(c).islower()}
+    for capital, (base, accent) in TINY_ACCENTED.items():
+        glyphs[capital] = [ACCENTS[accent], "...", *SHORT_CAPITALS[base]]
+    glyphs.update({char: (art + [""] * 5)[:5] for char, art in TINY_EXTRAS.items()})
+    glyphs.update({char: glyphs[same] for char, same in TINY_SAME.items()})
+    for char in list(glyphs):  # lower case: its capital's glyph (ß has none but its own)
+        lower = char.lower()
+        if lower != char and len(lower) == 1:
+            glyphs[lower] = glyphs[char]
+    glyphs["ÿ"] = glyphs["Ÿ"]
+    return {char: [row.ljust(4, ".")[:4] for row in art] for char, art in glyphs.items()}
+
+
 def large_glyphs(path: str) -> dict[str, list[str]]:
     font = ImageFont.truetype(path, 12)
     glyphs = {}
@@ -170,6 +231,16 @@ def main() -> None:
         8,
         "Pillow's built-in courB08 (X11 Adobe Courier Bold 8), reshaped for 10-px lines, + hand-drawn extras",
         small_glyphs(),
+    )
+    write(
+        "tiny",
+        (4, 5),
+        (0, 0),
+        6,
+        0,
+        4,
+        "luma.core's TINY_FONT (3×5) capitals, digits, punctuation; lower case as capitals, accents added",
+        tiny_glyphs(),
     )
     write(
         "large",

@@ -117,6 +117,14 @@ def extra_sheet(board: SimBoard) -> None:
     board.settle()
 
 
+def exxtra_kicked(board: SimBoard) -> None:
+    set_up(board, "exxtra", [False, True, True])
+    board.tap("roll")  # Red's roll, placed on rung 5; Blue's 76 on rung 4 kicks it, Green plays on
+    board.settle()
+    board.tap("ok")
+    board.settle()
+
+
 def extra_sheet_true_size(board: SimBoard) -> None:
     set_up(board, "extra", [False, True])
     play(board, decisions=8)  # the sheets part filled
@@ -158,6 +166,7 @@ SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "extra": ("extra", SEED, extra),
     "extra-sheet": ("extra", SEED, extra_sheet),
     "extra-sheet-true-size": ("extra", SEED, extra_sheet_true_size),
+    "exxtra-kicked-true-size": ("exxtra", 2, exxtra_kicked),
     "review": ("exxtra", SEED, review),
     "review-true-size": ("exxtra", SEED, review_true_size),
 }

@@ -56,7 +56,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="instead: count the strongest level's decision (no movetime) in instructions "
         "with callgrind, p50/p99 over --positions seeded positions per game; slow",
     )
-    parser.add_argument("--positions", type=int, default=30, help="positions per game for --instructions (default 30)")
+    parser.add_argument(
+        "--movetime",
+        default=None,
+        metavar="MS[,MS...]",
+        help="instead: the strongest level's answer time through an `xtraboard engine` process for "
+        "each `go movetime MS` (and plain `go`), p50/p99/max over --positions seeded positions per game",
+    )
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="with --movetime: run the engine at this niceness (below 0 needs root; default 0)",
+    )
+    parser.add_argument(
+        "--positions", type=int, default=30, help="positions per game for --instructions and --movetime (default 30)"
+    )
     parser.add_argument(
         "--game", action="append", choices=game_names(), help="only this game (repeatable; default: every game)"
     )
@@ -232,12 +247,25 @@ def figures(
     yield f"{name}_games_stalled", float(stalled)
 
 
+def _movetimes(text: str) -> list[int]:
+    """'0,20,100' → [0, 20, 100]; anything else is an error naming the option."""
+    words = [word.strip() for word in text.split(",")]
+    if not words or not all(word.isdigit() for word in words):
+        raise ValueError(f"--movetime takes whole milliseconds separated by commas (e.g. 0,20,100), not {text!r}")
+    return [int(word) for word in words]
+
+
 def run(args: Any) -> Iterator[tuple[str, float]]:
     names = args.game or list(game_names())
     if getattr(args, "instructions", False):
         from sim.bench.instructions import decision_figures
 
         yield from decision_figures(names, max(1, args.positions), args.seed)
+        return
+    if getattr(args, "movetime", None):
+        from sim.bench.movetime import answer_times
+
+        yield from answer_times(names, max(1, args.positions), args.seed, _movetimes(args.movetime), args.nice)
         return
     games = max(1, args.games)
     solo_games = games if args.solo_games is None else max(1, args.solo_games)

@@ -18,6 +18,7 @@ from firmware.operator_code import StoredCode, write_code_file
 from firmware.ui.help import NOT_NOW
 from firmware.ui.lesson import LessonPage
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
+from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.operator import CodeEntryScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
 from firmware.ui.screen import ConfirmScreen
@@ -151,6 +152,15 @@ def _result(board: SimBoard) -> None:
     play_out(board, set())
 
 
+def _key_moments(board: SimBoard) -> None:
+    _result(board)
+    result = board.app.screen
+    while result.page.name != KEY_MOMENTS:
+        board.tap("right")
+    board.settle()
+    board.tap("ok")
+
+
 def _lesson_page(board: SimBoard) -> None:
     _seat_count(board)
     pick(board, "learn")
@@ -174,6 +184,7 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Confirm": (_confirm, ConfirmScreen),
     "Dice entry": (_dice_entry, FaceEntryScreen),
     "Result": (_result, ResultScreen),
+    "Key moments": (_key_moments, MomentsScreen),
     "Lesson page": (_lesson_page, LessonPage),
     "Power-up": (lambda board: None, MainMenu),
 }

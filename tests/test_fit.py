@@ -26,13 +26,14 @@ from typing import Any
 import pytest
 from goldens import check_profile_golden
 
-from firmware import i18n
+from firmware import i18n, players
 from firmware.games import game_names
 from firmware.games.registry import find_game
 from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.menus import MainMenu
+from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
 from firmware.ui.screen import MenuScreen
 from firmware.ui.seal import WordScreen
@@ -49,6 +50,7 @@ def _profile(path: Path) -> tuple[str, tuple[int, int]]:
 
 
 PROFILES = dict(_profile(path) for path in BOARDS)
+LONG_NAME = ("Maximilian" + "Wolfgang")[: players.MAX_LENGTH]  # seat 1: a name as long as a name may be
 SIZES = sorted(set(PROFILES.values()))
 
 # name -> the SimBoard arguments that make the board show its texts that way.
@@ -65,7 +67,7 @@ class Walk:
 
     def shot(self, name: str, board: SimBoard, keep: bool = False) -> None:
         session = board.app.session
-        names = [p.name for p in session.game.players] if session is not None else []
+        names = session.names if session is not None else []
         for size in SIZES:
             canvas = board.app.canvas(size)
             self.problems.setdefault(name, {})[size] = (
@@ -103,7 +105,7 @@ def unasked(app: Any, canvas: Canvas) -> list[str]:
     pending = session.game.pending()
     if pending.player is None:
         return []
-    name = session.game.players[pending.player].name
+    name = session.name(pending.player)
     asks = canvas.asks()
     out = [f"covers who is asked: {box.text!r}" for box in asks if box.hidden]
     shown = " ".join(box.text for box in asks if not box.hidden)
@@ -179,13 +181,15 @@ def walk_menus(walk: Walk, state: Path, **board_args: Any) -> None:
 
 
 def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = False, **board_args: Any) -> None:
-    """Setup menus (seat count, every kind of seat), then a game with a person on seat 1 and
-    easy bots elsewhere, taking shots at the start, on every decision, in the game menu, on a
+    """Setup menus (seat count, every kind of seat), then a game with a person on seat 1 (named
+    with a kept name of the longest length a name may have) and easy bots elsewhere, taking shots at the start, on every decision, in the game menu, on a
     caption and note, and on the result screen; then Records with the game in it."""
     board = SimBoard(seed=seed, state_dir=state, **board_args)
     rng = random.Random(seed)
     tag = f"{game}{' physical' if physical else ''}"
     try:
+        if LONG_NAME not in players.names(board.journal):
+            players.add(board.journal, LONG_NAME)
         board.settle()
         app = board.app
         if physical:
@@ -200,6 +204,9 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             board.tap("right")
         board.tap("roll")  # the next colour
         walk.shot(f"seat screen: {game} colour", board)
+        board.tap("right")  # a kept name as long as a name may be: it is never cut anywhere
+        assert seats.seat.name == LONG_NAME, seats.seat.name
+        walk.shot(f"seat screen: {game} long name", board)
         board.tap("ok")
         while not isinstance(app.screen, PlayScreen):
             while app.screen.kind() != "bot:easy":
@@ -275,6 +282,7 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         for page in result.pages:  # the standings, the game's own pages, then Rematch / Menu
             walk.shot(f"result: {tag} {page.name}", board)
             board.tap("right")
+        walk_key_moments(walk, board, tag)
         while result.page.name != MENU:
             board.tap("right")
         board.tap("ok")
@@ -283,6 +291,27 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         walk.shot(f"records: after {tag}", board)
     finally:
         board.close()
+
+
+def walk_key_moments(walk: Walk, board: SimBoard, tag: str) -> None:
+    """The result's Key moments page once the analysis is in, and every page of the moments
+    (each display size lays them out in its own number of pages: all are drawn)."""
+    result = board.app.screen
+    assert isinstance(result, ResultScreen), result
+    assert KEY_MOMENTS in [page.name for page in result.pages], "a person played: Key moments are offered"
+    while result.page.name != KEY_MOMENTS:
+        board.tap("right")
+    board.settle()
+    walk.shot(f"result: {tag} key moments ready", board)
+    board.tap("ok")
+    moments = board.app.screen
+    assert isinstance(moments, MomentsScreen), moments
+    count = max(len(moments.pages(Canvas(size).columns, Canvas(size).lines - 1)) for size in SIZES)
+    for index in range(count):
+        moments.page = index
+        walk.shot(f"key moments: {tag} {index}", board)
+    board.tap("back")
+    assert board.app.screen is result
 
 
 def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
@@ -334,6 +363,36 @@ def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
         board.app.finish_animation()
         walk.shot("play: levelx last tile explained", board)
         board.settle()
+    finally:
+        board.close()
+
+
+def walk_code_entry(walk: Walk, state: Path, **board_args: Any) -> None:
+    """The operator's code entry, as a café board shows it: OK + BACK held on the main menu
+    (the board description's folder holds an operator code), then one press typed."""
+    from firmware.board_loop import ENTRY_HOLD_S
+    from firmware.hardware.config import default_board_path as board_path
+    from firmware.operator_code import StoredCode, write_code_file
+    from firmware.ui.operator import CodeEntryScreen
+
+    folder = state / "etc"
+    folder.mkdir(parents=True, exist_ok=True)
+    description = folder / "board.toml"
+    description.write_text(board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(folder / "operator-code", StoredCode.make(("left", "left", "right", "ok", "roll")))
+    board = SimBoard(board_file=description, state_dir=state / "state", seed=1, **board_args)
+    try:
+        board.settle()
+        board.press("back")
+        board.press("ok")
+        board.wait(ENTRY_HOLD_S + 0.1)
+        board.release("ok")
+        board.release("back")
+        board.wait(0.1)
+        assert isinstance(board.app.screen, CodeEntryScreen), type(board.app.screen).__name__
+        walk.shot("operator: code entry", board)
+        board.tap("left")
+        walk.shot("operator: code entry typed", board)
     finally:
         board.close()
 
@@ -391,6 +450,7 @@ def walk_for(transform: str, state: Path) -> Walk:
     walk, args = Walk(), TRANSFORMS[transform]
     try:
         walk_menus(walk, state / "menus", **args)
+        walk_code_entry(walk, state / "code entry", **args)
         for index, game in enumerate(game_names()):
             walk_game(walk, game, seed=index + 1, state=state / game, **args)
         walk_game(walk, game_names()[0], seed=9, state=state / "physical", physical=True, **args)
@@ -429,6 +489,7 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "settings",
         "operator menu",
         "operator: audits",
+        "operator: code entry",
         "operator: confirm",
         "seat count",
         "seat screen",
@@ -443,6 +504,7 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "result",
         "records: after",
         "legend",
+        "key moments",
     ):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():

@@ -111,3 +111,41 @@ def test_a_damaged_sheet_is_refused_with_the_glyph_named() -> None:
 def test_every_size_gets_a_class(size: tuple[int, int], expected: str) -> None:
     assert size_class(size) == expected
     Canvas(size).title("Any size")  # draws without an error, whatever the panel
+
+
+def _tiny_rows(char: str) -> list[str]:
+    from firmware.ui.draw import tiny_glyph
+
+    columns = tiny_glyph(char)
+    return ["".join("#" if column >> (y + 1) & 1 else "." for column in columns) for y in range(5)]
+
+
+def test_the_tiny_fonts_lower_case_reads_as_its_letter_at_2_mm() -> None:
+    """At the 2.42-inch panel's 2 mm a 3×5 lower case is guesswork (luma's "a" and "e" carry a
+    dot on top and read as "à" and "ė", its "s" as "f"): a lower-case letter is drawn as its
+    capital, which 3×5 pixels draw unmistakably."""
+    for lower in "abcdefghijklmnopqrstuvwxyz":
+        assert _tiny_rows(lower) == _tiny_rows(lower.upper()), lower
+    letters = {char: tuple(_tiny_rows(char)) for char in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    assert len(set(letters.values())) == len(letters)  # no two capitals alike
+    for char, rows in letters.items():  # nothing on the top row that stands apart from the letter
+        top = [x for x, pixel in enumerate(rows[0]) if pixel == "#"]
+        below = [x for x, pixel in enumerate(rows[1]) if pixel == "#"]
+        assert not top or any(abs(a - b) <= 1 for a in top for b in below), char
+
+
+def test_the_tiny_font_draws_the_accents_of_german_and_french() -> None:
+    """Ü, é, à, ç ... have their own glyphs (the banner names "Grün", says "pièce"): the letter
+    under its accent with a clear row between, never the bare letter, never blank."""
+    base = {"ä": "a", "ö": "o", "ü": "u", "é": "e", "è": "e", "ê": "e", "ë": "e", "à": "a", "â": "a"}
+    base |= {"î": "i", "ï": "i", "ô": "o", "ù": "u", "û": "u", "ÿ": "y", "ç": "c"}
+    for char, plain in base.items():
+        rows = _tiny_rows(char)
+        assert any("#" in row for row in rows), f"{char!r} is blank"
+        assert rows != _tiny_rows(plain), f"{char!r} looks like {plain!r}"
+        assert rows == _tiny_rows(char.upper()), char
+        if char != "ç":
+            assert "#" in rows[0] and rows[1] == "...", f"{char!r}: the accent touches the letter"
+    glyphs = [tuple(_tiny_rows(char)) for char in base]
+    assert len(set(glyphs)) == len(glyphs)
+    assert _tiny_rows("ß") not in (_tiny_rows("B"), _tiny_rows("?"))

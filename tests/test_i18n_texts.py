@@ -112,7 +112,7 @@ def test_a_board_description_error_under_lang_fr_is_french_and_names_the_key(
     assert main(["run", "--lang", "fr", "--board", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(
-        f"xtraboard run: {bad}: leds.brightnes: clé inconnue (une faute de frappe ?) ; attendu l'une de : "
+        f"xtraboard run: {bad}: leds.brightnes: clé inconnue (une faute de frappe ?) ; attendu : l'une de "
     )
     assert "brightness" in err and err.count("\n") == 1
 
@@ -126,7 +126,7 @@ def test_a_pin_clash_is_said_in_german_with_the_pin_and_key_as_they_are(tmp_path
     with pytest.raises(
         ConfigError,
         match=r"board\.toml: buzzer\.pin: GPIO10 ist reserviert: die LED-Datenleitung "
-        r"\(leds\.pin\); erwartet ein eigener freier GPIO$",
+        r"\(leds\.pin\); erwartet: ein eigener freier GPIO$",
     ):
         load_board(bad)
 

@@ -90,6 +90,20 @@ def test_a_hint_is_worded_in_the_boards_language_by_the_process():
     assert english.reason and german.reason and english.reason != german.reason
 
 
+def test_the_coach_rates_a_decision_in_the_process_as_it_does_in_process():
+    """The Key moments' ratings (firmware.ui.moments) come from the thinking process too."""
+    table = _extra_position(4)
+    decision = table.game.legal_decisions()[-1]
+    runner = ThinkerProcess()
+    try:
+        reply = _asked(runner, Thought("rate", None, table.game.copy(), random.Random(1), "en", step=decision))
+    finally:
+        runner.close()
+    assert reply.error is None
+    assert reply.step == run_thought(Thought("rate", None, table.game.copy(), random.Random(1), step=decision)).step
+    assert reply.step.played == decision and reply.step.loss >= 0
+
+
 def test_a_bot_that_fails_is_an_answer_not_a_restart():
     runner = ThinkerProcess()
     try:

@@ -1,4 +1,4 @@
-"""`xtraboard bench engines|loop|bots|ui|soak`: print performance figures as `name: value` lines.
+"""`xtraboard bench engines|loop|bots|ui|calibration|soak`: print performance figures as `name: value` lines.
 
 The suites are development tools in sim/bench and sim/arena (the Pi does not need them at run
 time), named here as strings and imported only when chosen: firmware never imports sim.
@@ -16,6 +16,7 @@ SUITES = {
     "loop": ("sim.bench.loop", N_("the board loop: edge-to-push latency, idle CPU, memory, bus bytes")),
     "bots": ("sim.arena", N_("bot levels against each other, solo scores, decision times")),
     "ui": ("sim.bench.ui", N_("presses per decision (median and max) for each game, through the screens")),
+    "calibration": ("sim.bench.calibration", N_("the hint's figure against the actual outcome in strong self-play")),
     "soak": ("sim.bench.soak", N_("hundreds of demo games in one board process: memory after each stretch")),
 }
 

@@ -47,6 +47,8 @@ GAMES_ENV = "XTRABOARD_GAMES"  # plug-in games: their packages' module paths, co
 
 Policy = Callable[..., Any]  # (game, legal_decisions, rng) -> one of legal_decisions
 HintReason = Callable[..., str]  # (game, decision) -> why the strongest bot picks it, in a few words
+Evaluate = Callable[..., list[float]]  # (game, decisions) -> strong's estimate of the final outcome after each
+Outcome = Callable[..., float]  # (finished game, player) -> the outcome `evaluate` estimates
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,11 @@ class GameSpec:
     "module:attribute" (the board's "Learn" entry; None: the game has none). `bench_players`: the seat count benchmarks use (default: 4 within the
     game's range). `figures`: `record -> list[FigurePage]` (or its "module:attribute"), the
     finished game's figures for the review (`firmware.games.figures`; None: the game has none).
+    `evaluate`: `(game, decisions) -> list[float]`, the strongest level's estimate, for the
+    deciding player, of the game's final outcome after each decision, and `outcome`:
+    `(finished game, player) -> float`, that outcome, in `unit` (a `N_` text: "pts",
+    "spaces"); the hint's figure, `xtraboard analyse` and the Key moments come from them,
+    calibrated by `firmware.coach` (None: the game has no coach).
     """
 
     engine: type[Game]
@@ -92,6 +99,9 @@ class GameSpec:
     optional_step_keys: frozenset[str] = frozenset()
     bench_players: int | None = None
     baseline: Policy | str | None = None
+    evaluate: Evaluate | str | None = None
+    outcome: Outcome | str | None = None
+    unit: str = N_("pts")
     lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
     figures: Callable[..., Any] | str | None = None
 
@@ -146,6 +156,13 @@ class GameSpec:
     def hint_reason(self) -> HintReason | None:
         """The function giving the reason of the strongest level's decision, if the game has one."""
         return None if self.hint is None else _resolve(self.hint)
+
+    @property
+    def evaluator(self) -> tuple[Evaluate, Outcome] | None:
+        """The game's `evaluate` and `outcome`, loaded; None when it has no coach (both are needed)."""
+        if self.evaluate is None or self.outcome is None:
+            return None
+        return _resolve(self.evaluate), _resolve(self.outcome)
 
     @property
     def benchmark_players(self) -> int:

@@ -24,7 +24,16 @@ from typing import Any
 from PIL import Image
 
 from firmware import i18n
-from firmware.agents import AgentAnswer, Agents, EngineAgent, HintAnswer, Inline, Token, checked_engine_answer
+from firmware.agents import (
+    AgentAnswer,
+    Agents,
+    CoachAnswer,
+    EngineAgent,
+    HintAnswer,
+    Inline,
+    Token,
+    checked_engine_answer,
+)
 from firmware.errors import IllegalStepError, Text, text_of
 from firmware.games import Roll
 from firmware.i18n import N_, _, tr
@@ -39,6 +48,7 @@ from firmware.ui.gameview import game_view
 from firmware.ui.help import Help, bottom_bar
 from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
+from firmware.ui.moments import KeyMoments
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.pace import BotPace, PaceState
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
@@ -106,6 +116,7 @@ class BoardApp:
         self._thinking: set[Token] = set()  # questions asked and not answered yet
         self._failed: Token | None = None  # a position the bot could not decide: not asked again
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
+        self.coach: KeyMoments | None = None  # the finished game's Key moments, being analysed or done
         self.texts: list[str] = []  # the text on the last image drawn
         self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
@@ -294,7 +305,7 @@ class BoardApp:
     @property
     def thinking(self) -> bool:
         """An agent (or the hint) was asked and has not answered yet."""
-        return bool(self._thinking) or self._hinting is not None
+        return bool(self._thinking) or self._hinting is not None or (self.coach is not None and self.coach.busy)
 
     @property
     def busy(self) -> bool:
@@ -569,6 +580,10 @@ class BoardApp:
         if isinstance(answer, HintAnswer):
             self._hinted(answer)
             return
+        if isinstance(answer, CoachAnswer):  # the Key moments' analysis (firmware.ui.moments)
+            if answer.deliver is not None:
+                answer.deliver(answer)
+            return
         if session is None or answer.token != session.token:
             log.debug("dropped a stale answer for position %s: %r", answer.token, answer.step)
             return
@@ -599,7 +614,7 @@ class BoardApp:
         seat = session.agents.index(agent)
         note = (
             f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
-            f"({session.game.players[seat].name}) from here"
+            f"({session.name(seat)}) from here"
         )
         if note not in session.notes:  # a resumed game may meet the same failure again
             session.add_note(note)

@@ -423,24 +423,39 @@ def takeback_bar(canvas: Canvas, share: float) -> None:
     """A step can still be taken back: a line along the bottom edge (the top edge where the
     screen draws on the bottom one), its length the `share` of the chance left (it drains while
     a bot's roll draws near). Never over what the screen drew: a screen that uses both edges
-    (EXTRA!'s whole sheet) shows none. Inverted over a white bar (the legend, a note)."""
+    (EXTRA!'s whole sheet) shows it on the first empty pixel row under its header line (the 3×5
+    header's, or a title's), as an underline that drains. Inverted over a white bar (the
+    legend, a note)."""
     length = round(share * canvas.width)
     if length <= 0:
         return
-    for y in (canvas.height - 1, 0):
+    header = range(5, min(canvas.height // 4, canvas.line_height + 2))
+    for y in (canvas.height - 1, 0, *header):
         row = canvas.image.crop((0, y, canvas.width, y + 1))
         if row.getextrema() == (1, 1) or row.getbbox() is None:  # all lit (a white bar) or all dark
+            if y in header and canvas.image.crop((0, 0, canvas.width, y)).getbbox() is None:
+                continue  # nothing above it: not a header's underline
             for x in range(length):
                 canvas.image.putpixel((x, y), 0 if canvas.image.getpixel((x, y)) else 1)
             return
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)
 def tiny_glyph(char: str) -> Sequence[int]:
-    """Column bitmaps (bit 0 = top row) of luma's TINY_FONT."""
-    from luma.core.legacy.font import TINY_FONT
-
-    return tuple(TINY_FONT[ord(char)][:3]) if ord(char) < 256 else (0, 0, 0)
+    """Column bitmaps (bit 1 = top row, as luma's TINY_FONT) of the 3×5 font
+    (firmware/ui/fonts/tiny.txt: a lower-case letter drawn as its capital, readable at 2 mm);
+    a character it lacks as "?"."""
+    face = load_font("tiny")
+    glyph = face.glyph(char)
+    if glyph.ink is None or glyph.image is None:
+        return (0, 0, 0)
+    x0, y0 = glyph.ink[0], glyph.ink[1]
+    columns = [0, 0, 0]
+    for x in range(glyph.image.width):
+        for y in range(glyph.image.height):
+            if glyph.image.getpixel((x, y)) and 0 <= x0 + x < 3:
+                columns[x0 + x] |= 1 << (y0 + y + 1)
+    return tuple(columns)
 
 
 def tiny_width(text: str) -> int:

@@ -36,10 +36,12 @@ PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "
 
 @dataclass(frozen=True)
 class ResultPage:
-    """One page of the result screen: a name (for tests and scenarios) and its drawer."""
+    """One page of the result screen: a name (for tests and scenarios), its drawer, and what
+    OK does there (`ok(app)`, True when it did something; None: OK jumps to "What next?")."""
 
     name: str
     draw: PageDrawer
+    ok: Callable[[App], bool] | None = None
 
 
 class PlaySurface(Protocol):
@@ -82,6 +84,11 @@ class GameView(ABC):
       ("<> choose  OK pick");
     - `describe(names, events)`: what a step did in one line, from its events, shown after
       every move (None: nothing to tell);
+    - `describe_for(names, events, seat)`: what a step did to seat `seat`, said to them ("Blue
+      76 → rung 4: kicked your 50"); the round log and the explanation give it first (None: the
+      step does not concern them);
+    - `log_by_round`: the round log holds everyone's moves of the latest round (EXTRA!: every
+      choice on this roll) instead of the moves since the asked player's own (False);
     - `round_of(game)`: the round being played, counted from 1, for the fleet (None: unknown);
     - `result_pages(table)`: the result screen's pages, standings first
       (`firmware.ui.play.ranked_page`), then the game's own (final board, sheets)
@@ -89,6 +96,7 @@ class GameView(ABC):
     """
 
     rules: ClassVar[Sequence[str]] = ()
+    log_by_round: ClassVar[bool] = False
 
     # --- must ------------------------------------------------------------------------------
     @abstractmethod
@@ -136,6 +144,11 @@ class GameView(ABC):
 
     def describe(self, names: Sequence[str], events: Events) -> str | None:
         """What one step's `events` did, in one short line; None when there is nothing to tell."""
+        return None
+
+    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
+        """What one step's `events` did to seat `seat`, in one short line said to them; None
+        when the step does not concern them."""
         return None
 
     def round_of(self, game: Game) -> int | None:

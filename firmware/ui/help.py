@@ -22,8 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.i18n import N_, _
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip, wrap
+from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
 from firmware.ui.describe import describe
+from firmware.ui.gameview import game_view
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
 # Translators: a press that cannot act now; shown for a second at the bottom right
@@ -43,8 +44,8 @@ class Help:
         self.hidden = False  # a press hid the explanation (until the next move)
         self._mover: Any = None  # who made the explained move
         # The round log: every explained step of this game as (history length after it, game,
-        # names, events, who made it); a takeback drops what it took back.
-        self._log: list[tuple[int, str, list[str], list[dict[str, Any]], Any]] = []
+        # its round, events, who made it); a takeback drops what it took back.
+        self._log: list[tuple[int, str, int | None, list[dict[str, Any]], Any]] = []
         self.cue: str | None = None
         self._cue_timer: Any = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
@@ -81,34 +82,44 @@ class Help:
         """After a step: word its events; a plain roll keeps the last move's line (it stays
         until the next decision)."""
         game = session.game
-        names, events = [p.name for p in game.players], list(game.events)
+        names, events = session.names, list(game.events)
         if describe(game.name, names, events) is not None:
             self._explained = (game.name, names, events)
             self._explained_at = len(game.history)
             self._mover = game.events[0].get("player")
             self.hidden = False
             self._log = [entry for entry in self._log if entry[0] < len(game.history)]
-            self._log.append((len(game.history), game.name, names, events, self._mover))
+            round_ = game_view(game.name).round_of(game)
+            self._log.append((len(game.history), game.name, round_, events, self._mover))
 
     def round_log(self, session: Any) -> list[tuple[str, bool]]:
-        """Every move since the last move of the player asked now, oldest first, one line each,
-        with whether it concerns them (a pair kicked, a piece sent home): (line, concerns)."""
+        """The round log, a line each (line, concerns): what concerns the player asked now
+        first, said to them ("Blue 76 → rung 4: kicked your 50"), then every other move since
+        their own last one, oldest first (EXTRA!: everyone's choices on the latest roll)."""
         if session is None:
             return []
-        length = len(session.game.history)
+        game = session.game
+        length = len(game.history)
         self._log = [entry for entry in self._log if entry[0] <= length]
-        player = session.game.pending().player
-        start = max((i + 1 for i, entry in enumerate(self._log) if entry[4] == player), default=0)
-        lines = []
-        for _at, game, names, events, mover in self._log[start:]:
-            line = describe(game, names, events)
-            if line is None:
+        player = game.pending().player
+        view = game_view(game.name)
+        if view.log_by_round:
+            latest = self._log[-1][2] if self._log else None
+            entries = [entry for entry in self._log if entry[2] == latest]
+        else:
+            start = max((i + 1 for i, entry in enumerate(self._log) if entry[4] == player), default=0)
+            entries = self._log[start:]
+        names = session.names
+        yours, others = [], []
+        for _at, name, _round, events, mover in entries:
+            said = view.describe_for(names, events, player) if player is not None and mover != player else None
+            if said is not None:
+                yours.append((said, True))
                 continue
-            concerns = mover != player and any(
-                event.get("player") == player for event in events[1:] if event.get("kind") not in ("turn", "roll")
-            )
-            lines.append((line, concerns))
-        return lines
+            line = describe(name, names, events)
+            if line is not None:
+                others.append((line, False))
+        return yours + others
 
     def round_log_text(self, session: Any) -> str:
         """The round log as a page's text: a line per move, "!" before one that concerns you."""
@@ -122,7 +133,8 @@ class Help:
     def shown_explanation(self, session: Any) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
         otherwise) and is news to whoever acts now (a person who made the move and goes on —
-        turned ones, rolled a double — knows it), else None."""
+        turned ones, rolled a double — knows it), else None. Taken from the round log: what
+        concerns the person asked comes first, said to them."""
         if session is None or self._explained is None:
             return None
         if len(session.game.history) < self._explained_at:
@@ -132,8 +144,11 @@ class Help:
         if not session.pending_bot():  # a move that concerns the person asked comes first
             mine = [line for line, concerns in self.round_log(session) if concerns]
             if mine:
-                return "! " + mine[-1]
-        return self.explanation
+                return "! " + mine[0]
+        if self._explained is None:
+            return None
+        game, _names, events = self._explained
+        return describe(game, session.names, events)
 
     def pressed(self) -> bool:
         """A press: the explanation was read; the screen is the player's again. True if that
@@ -173,6 +188,16 @@ class Help:
         )
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         row = _lowest_free(canvas)
+        if bar is not None and in_play and _sheet_from_the_top(canvas):
+            # A sheet from edge to edge (EXTRA!): its rows and total stay in view, the bar goes
+            # into its header, right of the name and status, in the 3×5 font. The explanation
+            # has the header first: the tip waits for it to go (the legend, asked for by a long
+            # ROLL, comes after a press, which hid it).
+            if not self.legend and explanation is not None and app.animation is None:
+                bar = None
+            else:
+                _header_tiny(canvas, bar, _asks(canvas), one_line=True)
+                bar = None
         if bar is not None:
             bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0, row)
         if self.cue is not None:
@@ -217,18 +242,45 @@ def banner(canvas: Canvas, text: str) -> None:
     if len(text) > fits and underline and len(lines) <= 2:
         for row, line in enumerate(lines):
             canvas.line(row, line, inverse=True)
-        # A drawing cut by the second line (LEVEL X's dice) is cut off clean below it, not left peeking.
-        y = top = len(lines) * pitch
-        while y < min(canvas.height, top + pitch // 2) and canvas.image.crop((0, y, canvas.width, y + 1)).getbbox():
-            y += 1
-        if y > top:
-            canvas.cover((0, top, canvas.width - 1, y - 1))
+        _clean_below(canvas, len(lines) * pitch, pitch)
         return
-    tiny = [text] if len(text) <= fits else wrap(text, fits)
-    tiny = tiny[:1] if underline else tiny[:2]
-    _cover(canvas, (0, 0, canvas.width - 1, pitch - 2 if underline else 6 * len(tiny)))
+    small = canvas.font("small") if hasattr(canvas, "font") else None
+    if small is not None and underline and small.line_height <= pitch:
+        # The 6×11 font on the title line and the one under it, where the display's is larger
+        # (a 128×128 panel's 16 columns): far easier to read at arm's length than the 3×5 one.
+        columns = canvas.width // small.advance
+        lines = wrap(text, columns)
+        if len(lines) <= 2:
+            _cover(canvas, (0, 0, canvas.width - 1, len(lines) * pitch - 1))
+            for row, line in enumerate(lines):
+                canvas.text(1, row * pitch + (pitch - small.line_height) // 2, line, fill=0, font="small")
+            _clean_below(canvas, len(lines) * pitch, pitch)
+            return
+    tiny = _never_dropped([text] if len(text) <= fits else wrap(text, fits), 2, fits)
+    bottom = pitch - 2 if underline and len(tiny) == 1 else 6 * len(tiny)
+    _cover(canvas, (0, 0, canvas.width - 1, bottom))
     for index, line in enumerate(tiny):
         canvas.tiny(1, 1 + 6 * index, clip(line, fits), fill=0)
+    if bottom >= pitch - 1:  # two lines reach into the line under the title: cut it off clean
+        _clean_below(canvas, bottom + 1, pitch)
+
+
+def _clean_below(canvas: Canvas, top: int, pitch: int) -> None:
+    """A drawing or text cut by a banner ending at `top` (LEVEL X's dice, a half line) is cut
+    off clean below it, not left peeking: up to half a line further down."""
+    y = top
+    while y < min(canvas.height, top + pitch // 2) and canvas.image.crop((0, y, canvas.width, y + 1)).getbbox():
+        y += 1
+    if y > top:
+        canvas.cover((0, top, canvas.width - 1, y - 1))
+
+
+def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
+    """At most `most` lines; what does not fit goes onto the last, clipped with "~" (so the fit
+    test sees it), never silently left out."""
+    if len(lines) <= most:
+        return lines
+    return lines[: most - 1] + [clip(" ".join(lines[most - 1 :]), width)]
 
 
 def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
@@ -247,10 +299,13 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
         for row, line in zip(top_free, lines):
             canvas.line(row, line, inverse=True)
         return
-    if titled:  # a title line: the 3×5 font right under it
+    if titled or not _sheet_from_the_top(
+        canvas
+    ):  # a title line (or a line of text on top): the 3×5 font right under it
         y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
         fits = (canvas.width - 2) // 4 + 1
-        tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
+        # (two lines, a third for a long language, until the next press)
+        tiny = _never_dropped([text] if len(text) <= fits else wrap(text, fits), 3, fits)
         # Down to the next text, so a drawing cut by the bar (LEVEL X's dice) does not peek out.
         below = [box.box[1] for box in canvas.boxes if box.box is not None and not box.hidden and box.box[1] > y]
         bottom = max(y + 6 * len(tiny), min(below, default=y + 6 * len(tiny) + 2) - 2)
@@ -260,14 +315,35 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
         return
     # A sheet from the top edge (EXTRA!): right of its header's name and status, in the 3×5 font,
     # one line or (over the top rows' right end, until the next press) two.
+    _header_tiny(canvas, text, asks)
+
+
+def _sheet_from_the_top(canvas: Canvas) -> bool:
+    """A screen without a title line whose top says who is asked (EXTRA!'s whole sheet)."""
+    return not underline_of(canvas) and any(
+        box.box[1] < _line_height(canvas) and box.font == "tiny" for box in _asks(canvas)
+    )
+
+
+def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0, one_line: bool = False) -> None:
+    """`text` in the 3×5 font right of the "who is asked" texts at the top, from tiny line
+    `line` (0 or 1); nothing where there is no room at all. An explanation takes two lines (a
+    third for a long language), over the top rows' right end until the next press; a
+    `one_line` text (the legend, the tip) stays on the header line, its words abbreviated."""
     x = max(box.box[2] for box in asks if box.box[1] < _line_height(canvas)) + 4
     fits = (canvas.width - x - 1) // 4  # n letters are 4n - 1 pixels wide, from x + 1
     if fits < 4:
         return  # no room at all: the round log has it
-    tiny = ([text] if len(text) <= fits else wrap(text, fits))[:2]
-    _cover(canvas, (x, 0, canvas.width - 1, 6 * len(tiny)))
-    for index, line in enumerate(tiny):
-        canvas.tiny(x + 1, 1 + 6 * index, clip(line, fits), fill=0)
+    if one_line:
+        if len(text) > fits:  # the legend's double spaces first: one is enough in capitals
+            text = " ".join(part for part in text.split(" ") if part)
+        tiny = [text if len(text) <= fits else abbreviate(text, fits)]
+    else:
+        tiny = _never_dropped([text] if len(text) <= fits else wrap(text, fits), 3 - line, fits)
+    top = 6 * line
+    _cover(canvas, (x, top, canvas.width - 1, top + 6 * len(tiny) - 1))
+    for index, part in enumerate(tiny):
+        canvas.tiny(x + 1, top + 1 + 6 * index, clip(part, fits), fill=0)
 
 
 def underline_of(canvas: Canvas) -> bool:

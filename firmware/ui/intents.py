@@ -48,6 +48,7 @@ class App(Protocol):
     version: int  # moves on every change the app makes (a screen's press used it if it moved)
     cosmetic: random.Random  # tumbling faces only; never decides anything
     agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
+    coach: Any  # firmware.ui.moments.KeyMoments of the finished game, or None
     lesson: Any  # the lesson being played (firmware.ui.lesson.LessonRun), or None
 
     stack: list[ScreenLike]  # bottom (the main menu) first; in-game screens may close those above them

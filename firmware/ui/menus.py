@@ -300,6 +300,9 @@ class GameMenu(MenuScreen):
             options.append(Option(_("Redo"), "redo"))
         # Settings after Rules: RIGHT still reaches Rules first, LEFT (wrapping) Abandon.
         options += [Option(_("Rules"), "rules"), Option(_("Settings"), "settings")]
+        if session is not None and app.help.round_log(session):  # type: ignore[attr-defined]
+            # Translators: the in-game menu: the round log (every move since your last one); short.
+            options.append(Option(_("Round log"), "log"))
         if session is not None and session.seal is not None:
             options.append(Option(_("Dice seal"), "seal"))
         if app.lesson is not None:  # a lesson is left at once: nothing of it is kept
@@ -329,6 +332,12 @@ class GameMenu(MenuScreen):
             app.push(SettingsScreen(app, IN_GAME))
         elif option.value == "rules":
             app.push(RulesScreen(table_in_play(app).game.name))
+        elif option.value == "log":
+            from firmware.ui.play import open_round_log
+
+            app.pop()  # read from the game: OK there closes it back to the game
+            if not open_round_log(app, table_in_play(app)):
+                app.advance()
         elif option.value == "seal":
             app.push(seal_screen(app))
         elif option.value == "abandon":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from firmware.i18n import pgettext
 from firmware.players import MAX_LENGTH
+from firmware.players import shown_name as shown_name  # a seat's name as shown now
 
 
 def colour_name(colour: str) -> str:

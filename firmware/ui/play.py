@@ -13,38 +13,18 @@ from typing import TYPE_CHECKING, Any
 from firmware.games import Roll
 from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PIP, X_RED
+from firmware.ui.colours import OFF
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, ResultPage, game_view
 from firmware.ui.intents import table_in_play
+from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
+from firmware.ui.pips import pip_cells as pip_cells
 from firmware.ui.review import review_pages
 from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
 if TYPE_CHECKING:
     from firmware.ui.intents import App
-
-# Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
-# 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
-PIPS: dict[Any, tuple[int, ...]] = {
-    1: (3,),
-    2: (0, 6),
-    3: (0, 3, 6),
-    4: (0, 1, 5, 6),
-    5: (0, 1, 3, 5, 6),
-    6: (0, 1, 2, 4, 5, 6),
-    7: (0, 1, 2, 3, 4, 5, 6),
-    "X": (0, 1, 3, 5, 6),
-}
-
-
-def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = PIP) -> None:
-    """Light the pip LEDs of dice 0.. for `faces` (ints or EXXTRA's strings)."""
-    for die, face in enumerate(faces):
-        key = int(face) if isinstance(face, str) and face.isdigit() else face
-        for pip in PIPS.get(key, ()):
-            frame[f"dice.{die}.{pip}"] = X_RED if key == "X" else colour
-
 
 HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
 
@@ -113,13 +93,7 @@ class PlayScreen(Screen):
             app.roll()
             return True
         if button in ("left", "right") and self.choice is None and session.awaiting_roll:
-            log = app.help.round_log_text(session)  # type: ignore[attr-defined]
-            if not log:
-                return False
-            # what happened since this player's last move, a line each
-            # Translators: the title of the round log: every move since the player's last one.
-            app.push(TextScreen(_("Since your turn"), log))
-            return True
+            return open_round_log(app, session)
         if button in ("left", "right") and self.choice is not None:
             index, view = self.choice.index, self.view
             self.choice.move(button)
@@ -162,7 +136,7 @@ class PlayScreen(Screen):
         """The bottom line: what the board waits for."""
         session = self.session
         pending = session.game.pending()
-        name = session.game.players[pending.player].name if pending.player is not None else ""
+        name = session.name(pending.player) if pending.player is not None else ""
         if pending.kind == "over":
             return _("Game over")
         if session.pending_bot():
@@ -178,6 +152,22 @@ class PlayScreen(Screen):
         if pending.kind == "roll":
             return _("{name}: press ROLL").format(name=name)
         return ""
+
+
+def open_round_log(app: App, session: Any) -> bool:
+    """Push the round log (what happened since the asked player's last move, what concerns them
+    first; EXTRA!: everyone's choices on the latest roll) as a text page; False when it is empty."""
+    log = app.help.round_log_text(session)  # type: ignore[attr-defined]
+    if not log:
+        return False
+    if game_view(session.game.name).log_by_round:
+        # Translators: the title of EXTRA!'s round log: every player's choice on the latest roll.
+        title = _("This roll")
+    else:
+        # Translators: the title of the round log: every move since the player's last one.
+        title = _("Since your turn")
+    app.push(TextScreen(title, log))
+    return True
 
 
 def drop_screens_above(app: App, play: PlayScreen) -> None:
@@ -296,6 +286,7 @@ class Standing:
     colour: str
     name: str
     score: str
+    short: str = ""  # the score's short form ("38" for "23+15=38"), shown where the name needs the room
 
 
 ROW_PITCH = LINE_HEIGHT - 1  # rows of text with no descender touching the next row's box
@@ -313,7 +304,9 @@ def page_title(canvas: Canvas, titles: str | Sequence[str], position: str) -> No
 def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[Standing]) -> ResultPage:
     """Standings as rows "1 [R] Red      21", every player on one page: under `title` and the
     `headline` while the lines fit, else the headline as the title and rows a pixel closer, else
-    in columns (names clipped, never a score); a hint line at the bottom when there is room."""
+    in columns; a name that does not fit beside its score gets the score's short form (the
+    total: the breakdown is on the game's own pages); a hint line at the bottom when there is
+    room."""
 
     def draw(canvas: Canvas, position: str) -> None:
         count = len(standings)
@@ -338,11 +331,16 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
             canvas.text(x, y, str(standing.rank))
             x = seat_tag(canvas, x + CHAR_WIDTH + 1, y, standing.colour) + 2
             gap = CHAR_WIDTH if column < columns - 1 else 0  # between the columns
-            score_x = (column + 1) * width - gap - len(standing.score) * CHAR_WIDTH
+            score = standing.score
+            score_x = (column + 1) * width - gap - len(score) * CHAR_WIDTH
             room = (score_x - x) // CHAR_WIDTH - 1
+            if room < len(standing.name) and standing.short:  # a name is never cut: the score is shortened
+                score = standing.short
+                score_x = (column + 1) * width - gap - len(score) * CHAR_WIDTH
+                room = (score_x - x) // CHAR_WIDTH - 1
             if room > 0:
                 canvas.text(x, y, clip(standing.name, room))
-            canvas.text(score_x, y, standing.score)
+            canvas.text(score_x, y, score)
 
     return ResultPage("standings", draw)
 
@@ -385,6 +383,9 @@ class ResultScreen(Screen):
 
     def press(self, app: App, button: str) -> bool:
         choices = len(self.pages) - 2  # index of "Rematch"
+        ok = self.page.ok
+        if button == "ok" and ok is not None:
+            return ok(app)
         if button in ("left", "right", "roll"):
             step = -1 if button == "left" else 1
             index, self.index = self.index, (self.index + step) % len(self.pages)

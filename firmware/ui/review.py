@@ -11,7 +11,9 @@ page is one more entry (`add_review`). The board's own:
 - `record_pages`: per seat, the person's best score of the game, marked when this game set it,
   and where this game's score stands in the board's high-score list (a race: the wins on this
   board instead); guests (a seat named by its colour) and bots are said to be so. Only with a
-  journal (the board's records).
+  journal (the board's records);
+- `key_moment_pages` (`firmware.ui.moments`): "Key moments", each person's costliest
+  decisions by the strong bot's evaluator; none when no person played.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from firmware.games.registry import find_game
 from firmware.i18n import _, pgettext
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate
 from firmware.ui.gameview import ResultPage
+from firmware.ui.moments import key_moment_pages
 from firmware.ui.names import is_default_name
 
 if TYPE_CHECKING:
@@ -238,4 +241,4 @@ def _seat_tag(canvas: Canvas, x: int, y: int, colour: str) -> int:
     return x + CHAR_WIDTH + 1
 
 
-REVIEW: list[ReviewPages] = [figure_pages, record_pages]
+REVIEW: list[ReviewPages] = [figure_pages, record_pages, key_moment_pages]

@@ -11,11 +11,13 @@ protocol on stdin/stdout, in the spirit of UCI (docs/engine-protocol.md).
     >>> engine.handle("go")[-1]
     'bestmove {"do":"place","rung":5}'
 
-Each command line gets its answer lines at once; nothing is printed on its own. Answers are
-reproducible: the bot's randomness comes from the `Seed` option and the position alone. The
-first `isready` loads everything a `go` needs (each game's bots of every level decide once on
-a seeded opening: their modules, the strong EXTRA! bot's learnt tables) before its `readyok`, so
-the first `go` costs what a later one does.
+Each command line gets its answer lines at once; nothing is printed on its own. Answers to a
+plain `go` are reproducible: the bot's randomness comes from the `Seed` option and the position
+alone. `go movetime MS` gives the bot a `Deadline` MS − `MARGIN_MS` after the `go`: EXTRA!'s
+strong searches until then (so its answer depends on the machine's speed), the other levels
+answer as they always do. The first `isready` (else the first `position`) loads everything a
+`go` needs (each game's bots of every level decide once on a seeded opening: their modules, the
+strong EXTRA! bot's learnt tables), so the first `go` costs what a later one does.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import time
 from collections.abc import Callable
 
 from firmware import __version__
-from firmware.bots import choose
+from firmware.bots import Deadline, choose
 from firmware.dice import SeededDice
 from firmware.errors import XtraboardError
 from firmware.games import Game, find_game, new_game
@@ -39,6 +41,7 @@ from firmware.records import parse_record_text, replay_record
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_LEVEL = "strong"
 SEED_MAX = 2**31 - 1
+MARGIN_MS = 2.0  # of a `go movetime`, kept for answering (the bot's deadline is this much earlier)
 
 
 class EngineServer:
@@ -53,6 +56,7 @@ class EngineServer:
         self._record_key = ""
         self._clock = clock
         self._ready = False  # everything a `go` needs is loaded (the first `isready` does it)
+        self._unreported: list[str] = []  # what failed meanwhile, not yet reported
 
     def handle(self, line: str) -> list[str]:
         """The answer lines to one command line (empty for commands that answer nothing)."""
@@ -82,9 +86,19 @@ class EngineServer:
         ]
 
     def _isready(self, _: str) -> list[str]:
-        problems = [] if self._ready else _warm_up()
-        self._ready = True
-        return [f"info string error {problem}" for problem in problems] + ["readyok"]
+        self._load()
+        return self._problems() + ["readyok"]
+
+    def _load(self) -> None:
+        """Load everything a `go` needs, once (the first `isready`, else the first `position`)."""
+        if not self._ready:
+            self._unreported = _warm_up()
+            self._ready = True
+
+    def _problems(self) -> list[str]:
+        """What failed while loading, as `info string error` lines, reported once."""
+        problems, self._unreported = self._unreported, []
+        return [f"info string error {problem}" for problem in problems]
 
     def _set_option(self, rest: str) -> list[str]:
         name, value = _option(rest)
@@ -103,7 +117,9 @@ class EngineServer:
         return []
 
     def _position(self, rest: str) -> list[str]:
-        """Replay the record; a bad one is remembered and reported at the next `go`."""
+        """Replay the record; a bad one is remembered and reported at the next `go`. Before any
+        `isready`, load what it would first, so that no `go` pays for it (its movetime kept)."""
+        self._load()
         self.game, self.position_error = None, None
         try:
             record = parse_record_text(rest, "the position")
@@ -116,6 +132,7 @@ class EngineServer:
         return []
 
     def _go(self, rest: str) -> list[str]:
+        start = self._clock()
         limit = _movetime(rest)
         if isinstance(limit, str):
             return [f"info string error {limit}", "bestmove none"]
@@ -126,10 +143,10 @@ class EngineServer:
             return [f"info string error no decision is pending ({game.pending().kind})", "bestmove none"]
         spec = find_game(game.name)
         level = self.level if self.level in spec.levels else spec.levels[-1]
-        start = self._clock()
-        step = choose(game.copy(), self._rng(), level)
+        deadline = None if limit is None else Deadline(start + max(0.0, limit - MARGIN_MS) / 1000.0, self._clock)
+        step = choose(game.copy(), self._rng(), level, deadline)
         elapsed_ms = (self._clock() - start) * 1000.0
-        info = [f"info level {level} player {game.pending().player} time {elapsed_ms:.0f}"]
+        info = self._problems() + [f"info level {level} player {game.pending().player} time {elapsed_ms:.0f}"]
         if level != self.level:
             info.insert(0, f"info string {spec.title} has no level {self.level}; playing {level}")
         return info + ["bestmove " + json.dumps(step.to_json(), separators=(",", ":"))]

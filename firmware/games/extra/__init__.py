@@ -20,6 +20,8 @@ SPEC = GameSpec(
         "strong": "firmware.games.extra.bots:strong",
     },
     hint="firmware.games.extra.bots:hint_reason",
+    evaluate="firmware.games.extra.bots:evaluate",
+    outcome="firmware.games.extra.bots:outcome",
     figures="firmware.games.extra.figures:figures",
     baseline="firmware.games.extra.greedy:greedy",
     ranking=Ranking(score="scores", solo_record=True, kids_table=True),

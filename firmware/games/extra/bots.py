@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.games.extra.model import (
     _SIZE,
@@ -41,7 +41,7 @@ from firmware.games.extra.model import (
     MAX_OTHERS,
     MEDIUM,
     OFFER,
-    STRONG,
+    STRONG as STRONG,
     Joint,
     Numbers,
     Table,
@@ -52,6 +52,10 @@ from firmware.games.extra.model import (
 from firmware.games.extra.rules import COLUMN_SIZES, WALLS
 from firmware.games.extra.learnt import LearntTablesError, Tables, tables
 from firmware.i18n import _
+
+if TYPE_CHECKING:
+    from firmware.bots import Deadline
+    from firmware.games.extra.search import Position
 
 log = logging.getLogger(__name__)
 _reported: set[str] = set()  # the tables' failures already logged (once each per process)
@@ -178,14 +182,15 @@ def _scored(
     return best, best_value
 
 
-def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def strong(game: Any, decisions: list[Any], rng: random.Random, deadline: Deadline | None = None) -> Any:
     """Best expected final total with one roll looked ahead: the `LOOKAHEAD` effects judged best
     by the learnt table are judged again by the expectation over the next roll of the best
-    effect it offers (`firmware/games/extra/search.py`)."""
+    effect it offers (`firmware/games/extra/search.py`). With a `deadline`, an anytime search
+    instead (`search`)."""
     learnt = learnt_tables()
     if learnt is None:
         return medium(game, decisions, rng)
-    return search(game, decisions, learnt.rows, learnt.numbers, joint=learnt.joint)
+    return search(game, decisions, learnt.rows, learnt.numbers, joint=learnt.joint, deadline=deadline)
 
 
 def search(
@@ -195,9 +200,111 @@ def search(
     numbers_table: Numbers,
     lookahead: int = LOOKAHEAD,
     joint: Joint | None = None,
+    deadline: Deadline | None = None,
 ) -> Any:
     """`strong` with the given row, EXTRA-numbers and joint-correction tables (the table script
-    plays with it)."""
+    plays with it).
+
+    Without a `deadline` it looks a roll ahead from the `lookahead` effects the table judges
+    best: deterministic. With one, it is an *anytime* search that answers by then: the table's
+    best effect at once (a deadline already past), then the look-ahead from as many effects as
+    time allows (best first, up to `WIDE`), then, for the contenders within `CLOSE` points of
+    the best, a second roll looked ahead (`_two_rolls`); a second-roll stage the time cuts short
+    is set aside (the look-ahead answers). No step starts unless one as long as the longest so
+    far still fits before the deadline."""
+    position, each = _effects(game, decisions, table, numbers_table, joint)
+    first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
+    for effect, choice in zip(each, decisions):
+        first.setdefault(effect, choice)
+    effects = list(first)
+    if len(effects) == 1:
+        return first[effects[0]]
+    values = [position.value(effect) for effect in effects]
+    order = sorted(range(len(effects)), key=lambda n: -values[n])  # ties: decision order
+    if deadline is None:
+        judged = {n: position.child(effects[n]).lookahead() for n in order[:lookahead]}
+    else:
+        judged = _anytime(position, effects, order, _Budget(deadline))
+    best = max(sorted(judged), key=judged.__getitem__)  # in decision order: ties go to the first
+    return first[effects[best]]
+
+
+WIDE = 8  # effects the anytime search looks a roll ahead from, at most
+CLOSE = 10.0  # points: contenders this close to the best look a second roll ahead
+DEEP = 3  # contenders at most
+INNER = 2  # per roll of the second look-ahead: its effects the table judges best, looked ahead
+
+
+class _Budget:
+    """A deadline and the longest step timed so far: a step starts only while one as long fits."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.step = 0.0
+
+    def allows(self) -> bool:
+        return self.deadline.left() > self.step
+
+    def lookahead(self, position: Position) -> float:
+        clock = self.deadline.clock
+        start = clock()
+        value = position.lookahead()
+        self.step = max(self.step, clock() - start)
+        return value
+
+
+def _anytime(position: Position, effects: list[Any], order: list[int], budget: _Budget) -> dict[int, float]:
+    """Effect index → its value at the deepest stage completed in time (`search`)."""
+    judged: dict[int, float] = {}
+    for n in order[:WIDE]:
+        if not budget.allows():
+            return judged or {order[0]: 0.0}  # nothing looked ahead: the table's best
+        judged[n] = budget.lookahead(position.child(effects[n]))
+    ranked = sorted(judged, key=lambda n: -judged[n])
+    contenders = [n for n in ranked[:DEEP] if judged[ranked[0]] - judged[n] <= CLOSE]
+    if len(contenders) < 2:
+        return judged
+    deeper: dict[int, float] = {}
+    for n in contenders:
+        value = _two_rolls(position.child(effects[n]), budget)
+        if value is None:
+            return judged
+        deeper[n] = value
+    return deeper
+
+
+def _two_rolls(position: Position, budget: _Budget) -> float | None:
+    """Expected final total with two rolls looked ahead: over the next roll, the best of its
+    `INNER` effects the table judges best, each by its own look-ahead; None when time runs out."""
+    from firmware.games.extra.search import ROLLS
+    from firmware.games.extra.search import effects as offered
+
+    if min(position.room) <= 0:
+        return position.final()
+    values: dict[Any, float] = {}
+    ahead: dict[Any, float] = {}
+    total = 0.0
+    for chance, by_face, free in ROLLS:
+        found = offered((), position.rows, position.numbers, position.kids, by_face, free)
+        for effect in found:
+            if effect not in values:
+                values[effect] = position.value(effect)
+        best = float("-inf")
+        for effect in sorted(set(found), key=lambda e: -values[e])[:INNER]:
+            value = ahead.get(effect)
+            if value is None:
+                if not budget.allows():
+                    return None
+                value = ahead[effect] = budget.lookahead(position.child(effect))
+            best = max(best, value)
+        total += chance * best
+    return total
+
+
+def _effects(
+    game: Any, decisions: list[Any], table: Table, numbers_table: Numbers, joint: Joint | None
+) -> tuple[Position, list[tuple[Any, ...]]]:
+    """The deciding player's position, and the effect of each of `decisions` (`_effect`)."""
     from firmware.games.extra.search import Position
 
     player = game.undecided[0]
@@ -205,38 +312,53 @@ def search(
     faces = game.faces
     kids = game.players[player].kids
     position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table, joint)
-    first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
-    for choice in decisions:
-        (a, b), (c, d) = choice.pairs
-        i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
-        if choice.extra is None:
-            effect: tuple[Any, ...] = (None, None, None, i, j)
-        elif choice.column is not None:
-            effect = (None if kids else choice.column, faces[choice.extra], choice.column, i, j)
-        else:
-            effect = (sheet.column_of(faces[choice.extra]), None, None, i, j)
-        first.setdefault(effect, choice)
-    effects = list(first)
-    if len(effects) == 1:
-        return first[effects[0]]
-    values = [position.value(effect) for effect in effects]
-    shortlist = sorted(range(len(effects)), key=lambda n: -values[n])[:lookahead]
-    best, best_value = shortlist[0], float("-inf")
-    for n in sorted(shortlist):  # in decision order: ties go to the first
-        rows, numbers, columns = position.after(effects[n])
-        value = Position(rows, numbers, columns, kids, table, numbers_table, joint).lookahead()
-        if value > best_value:
-            best, best_value = n, value
-    return first[effects[best]]
+    return position, [_effect(choice, faces, sheet, kids) for choice in decisions]
+
+
+def _effect(choice: Any, faces: Any, sheet: Any, kids: bool) -> tuple[Any, ...]:
+    """What `choice` does to the sheet: (column crossed, new number, its column, row, row)."""
+    (a, b), (c, d) = choice.pairs
+    i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
+    if choice.extra is None:
+        return (None, None, None, i, j)
+    if choice.column is not None:
+        return (None if kids else choice.column, faces[choice.extra], choice.column, i, j)
+    return (sheet.column_of(faces[choice.extra]), None, None, i, j)
+
+
+def strong_values(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's value of each of `decisions`: the sheet's expected final total in points, as
+    strong judges its choice (a roll looked ahead after the decision, `Position.lookahead`;
+    exact once the decision ends the game); each distinct effect judged once. Strong itself
+    looks ahead from its `LOOKAHEAD` best by the table only, so on rare occasions another
+    decision has a higher value here than strong's. Without usable tables: medium's model.
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("extra", ["Solo"]); game.apply(Roll((1, 2, 3, 4, 6)))
+    >>> values = strong_values(game, game.legal_decisions())
+    >>> len(values) == len(game.legal_decisions()) and -400 < max(values) < 400
+    True
+    """
+    learnt = learnt_tables()
+    if learnt is None:
+        return [_scored(game, [decision], MEDIUM)[1] for decision in decisions]
+    position, each = _effects(game, decisions, learnt.rows, learnt.numbers, learnt.joint)
+    found: dict[tuple[Any, ...], float] = {}
+    values = []
+    for effect in each:
+        value = found.get(effect)
+        if value is None:
+            value = found[effect] = position.child(effect).lookahead()
+        values.append(value)
+    return values
 
 
 def hint_reason(game: Any, decision: Any) -> str:
-    """Why "strong" likes `decision`: the final total it expects for the sheet, in points."""
-    learnt = learnt_tables()
-    if learnt is None:
-        points = _scored(game, [decision], MEDIUM)[1]
-    else:
-        points = _scored(game, [decision], STRONG, learnt.rows, learnt.numbers)[1]
+    """Why "strong" likes `decision`: the final total it expects for the sheet, in points
+    (`evaluate`, calibrated: firmware/coach.py)."""
+    from firmware.coach import estimate
+
+    points = estimate(game, [decision])[0]
     # Translators: a hint: the sheet's expected final total.
     return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
 
@@ -261,3 +383,50 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
         return score + rng.random() * 0.01
 
     return max(decisions, key=value)
+
+
+# --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
+def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+    """Strong's raw estimate of the deciding player's final sheet total (points) after each of
+    `decisions`: the learnt tables' value of the sheet it leads to, with their joint correction
+    (`firmware/games/extra/search.py`, `Position.value`); each distinct effect judged once.
+    Without usable tables, the medium model's. `firmware.coach` maps it by decision index.
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("extra", ["Solo"]); game.apply(Roll((1, 2, 3, 4, 6)))
+    >>> len(evaluate(game, game.legal_decisions())) == len(game.legal_decisions())
+    True
+    """
+    from firmware.games.extra.search import Position
+
+    learnt = learnt_tables()
+    if learnt is None:
+        return [_scored(game, [decision], MEDIUM)[1] for decision in decisions]
+    player = game.undecided[0]
+    sheet = game.sheets[player]
+    faces = game.faces
+    kids = game.players[player].kids
+    position = Position(
+        sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, learnt.rows, learnt.numbers, learnt.joint
+    )
+    seen: dict[tuple[Any, ...], float] = {}
+    values = []
+    for choice in decisions:
+        (a, b), (c, d) = choice.pairs
+        i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
+        if choice.extra is None:
+            effect: tuple[Any, ...] = (None, None, None, i, j)
+        elif choice.column is not None:
+            effect = (None if kids else choice.column, faces[choice.extra], choice.column, i, j)
+        else:
+            effect = (sheet.column_of(faces[choice.extra]), None, None, i, j)
+        value = seen.get(effect)
+        if value is None:
+            value = seen[effect] = position.value(effect)
+        values.append(value)
+    return values
+
+
+def outcome(game: Any, player: int) -> float:
+    """What `evaluate` estimates, once the game is over: `player`'s final sheet total."""
+    return float(game.sheets[player].total)

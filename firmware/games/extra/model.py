@@ -98,6 +98,31 @@ def row_value(index: int, crosses: int, rolls: int, p_key: int) -> float:
     return value
 
 
+def _roll_masks() -> tuple[tuple[int, dict[int, int], int], ...]:
+    """Per sorted roll of five dice: how often it occurs (of 6^5), and the sums (bit s − 2) its
+    pairs offer, per face as the extra die and over all (a free ride)."""
+    table = []
+    for faces in combinations_with_replacement(range(1, 7), 5):
+        by_face: dict[int, int] = {}
+        for e in range(5):
+            a, b, c, d = (faces[k] for k in range(5) if k != e)
+            mask = 0
+            for s in (a + b, c + d, a + c, b + d, a + d, b + c):
+                mask |= 1 << (s - 2)
+            by_face[faces[e]] = by_face.get(faces[e], 0) | mask
+        ways = factorial(5)
+        for face in set(faces):
+            ways //= factorial(faces.count(face))
+        free = 0
+        for mask in by_face.values():
+            free |= mask
+        table.append((ways, by_face, free))
+    return tuple(table)
+
+
+_ROLL_MASKS = _roll_masks()
+
+
 @lru_cache(maxsize=None)
 def groups(owned: tuple[int, ...]) -> tuple[int, ...]:
     """Per row: how much three owned EXTRA numbers (ascending) cut the chance a roll offers its
@@ -110,17 +135,17 @@ def groups(owned: tuple[int, ...]) -> tuple[int, ...]:
     """
     if len(owned) < 3:
         return (0,) * len(SUMS)
-    hits = [0.0] * len(SUMS)
-    for faces in combinations_with_replacement(range(1, 7), 5):
-        extras = [k for k in range(5) if faces[k] in owned]
-        found: set[int] = set()
-        for e in extras or range(5):  # a free ride: any four of the five dice
-            a, b, c, d = (faces[k] for k in range(5) if k != e)
-            found.update((a + b, c + d, a + c, b + d, a + d, b + c))
-        ways = factorial(5)
-        for face in set(faces):
-            ways //= factorial(faces.count(face))
-        for s in found:
-            hits[s - 2] += ways
+    by_mask: dict[int, int] = {}
+    for ways, by_face, free in _ROLL_MASKS:
+        mask = 0
+        for face in owned:
+            mask |= by_face.get(face, 0)
+        mask = mask or free
+        by_mask[mask] = by_mask.get(mask, 0) + ways
+    hits = [0] * len(SUMS)
+    for mask, ways in by_mask.items():
+        for s in range(len(SUMS)):
+            if mask >> s & 1:
+                hits[s] += ways
     ratios = (h / 6**5 / offer for h, offer in zip(hits, OFFER))
     return tuple(1 if r < 0.86 else 2 if r < 0.95 else 3 for r in ratios)

@@ -35,7 +35,7 @@ from firmware.games.extra.sheet import (
     part_text,
     sheet_layout,
 )
-from firmware.ui.play import PIPS, standings_page
+from firmware.ui.play import PIPS, Standing, ranked_page, standings_page
 from firmware.ui.screen import Choice as ScreenChoice
 from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
@@ -313,7 +313,7 @@ def header(name: str, status: str, room: int) -> str:
 
 def header_room(layout: SheetLayout) -> int:
     """Characters of the 3×5 font that fit above the first block's labels and walls."""
-    return max(1, (layout.blocks[0].factor_x - 2) // 4)
+    return max(1, (layout.blocks[0].factor_x - 2) // 4)  # 4n - 1 px, 2 px clear of the factors
 
 
 def draw_option(canvas: Canvas, layout: SheetLayout, parts: list[str], stage: int | None, right: str) -> None:
@@ -370,14 +370,14 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
     sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
     everyone else's; otherwise the sheet of whoever rolls or decides."""
     game = session.game_as(Extra)
-    names = [p.name for p in game.players]
+    names = session.names
     layout = sheet_layout(canvas.width, canvas.height)
     room = header_room(layout)
     current = app.animation.current if app.animation is not None else None
     if isinstance(current, SheetFrame):
         sheet = game.sheets[current.player]
         if layout.size_class == "small" and current.marks is not None:
-            draw_focus(canvas, sheet, current.marks, [current.header], None, names[current.player][:5])
+            draw_focus(canvas, sheet, current.marks, [current.header], None, "", names[current.player])
         else:
             sheet_page(canvas, layout, sheet, current.marks, names[current.player], current.header)
         return
@@ -400,9 +400,19 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
         if layout.size_class in ("wide", "tall"):
             draw_sheet(canvas, sheet, marks, header(names[home], "", room))
             draw_option(canvas, layout, parts, stage, choice.position())
-        else:  # the decider's whole sheet, the option in the header
+        else:  # the decider's whole sheet: whose it is, then as much of the option as fits;
+            # a name too long to leave room for any of it gives way to the option
             short = [part_text(part, short=True) for part in parts if part]
-            draw_sheet(canvas, sheet, marks, header(" ".join(short), "", room))
+            beside = next(
+                (
+                    " ".join(short[:n])
+                    for n in range(len(short), 0, -1)
+                    if len(names[home]) + 1 + len(" ".join(short[:n])) <= room
+                ),
+                None,
+            )
+            text = header(names[home], beside, room) if beside else header(" ".join(short), "", room)
+            draw_sheet(canvas, sheet, marks, text)
         return
     if shown != home:  # flipping through the sheets
         # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
@@ -546,12 +556,12 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
 
 # --- the result ----------------------------------------------------------------------------------
 def result_lines(session: Table) -> list[str]:
-    """Who won, then every total, best first (`*` marks winners; beyond four players two to a
-    line, names cut to four letters)."""
+    """Who won, then every total, best first (`*` marks winners), a line each with the whole
+    name (the result page draws them with `ranked_page`, a row per player)."""
     game = session.game_as(Extra)
     result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
     scores, winners = result["scores"], result["winners"]
-    names = [p.name for p in game.players]
+    names = session.names
     if len(names) == 1:
         lines = [
             _("{name}: {score}").format(name=names[0], score=scores[0]),
@@ -566,11 +576,7 @@ def result_lines(session: Table) -> list[str]:
         # Translators: the winners of a tie, "Anna & Ben share"; {names} is joined with " & ".
         lines = [_("{names} share").format(names=" & ".join(names[w] for w in winners))]
     ranked = sorted(range(len(names)), key=lambda p: (-scores[p], p))
-    if len(names) <= 4:
-        return lines + [f"{'*' if p in winners else ' '}{names[p][:8]} {scores[p]}" for p in ranked]
-    # two to a line, within 21 characters: "Fritz -2200 Anna -1010" would not fit
-    entries = [f"{names[p][:4]} {scores[p]}" for p in ranked]
-    return lines + [f"{a:<10} {b}".rstrip() for a, b in zip(entries[::2], entries[1::2] + [""])]
+    return lines + [f"{'*' if p in winners else ' '}{names[p]} {scores[p]}" for p in ranked]
 
 
 def final_order(session: Table) -> list[int]:
@@ -584,13 +590,26 @@ def draw_final_sheet(canvas: Canvas, session: Table, player: int, position: str 
     page's place, e.g. "2/5")."""
     game = session.game_as(Extra)
     layout = sheet_layout(canvas.width, canvas.height)
-    sheet_page(canvas, layout, game.sheets[player], None, game.players[player].name, position)
+    sheet_page(canvas, layout, game.sheets[player], None, session.name(player), position)
 
 
 def result_pages(session: Table) -> list[ResultPage]:
     """The result screen's pages: the standings (`result_lines`), then every player's final
     sheet, best total first."""
-    pages = [standings_page(_("{game}: result").format(game=session.game.title), result_lines(session))]
+    title = _("{game}: result").format(game=session.game.title)
+    lines = result_lines(session)
+    if len(session.game.players) == 1:  # solo: the score, won or lost, a record
+        pages = [standings_page(title, lines)]
+    else:  # a row per player, whole names (ranked_page never cuts one)
+        game = session.game_as(Extra)
+        scores = (game.result() or {"scores": [sheet.total for sheet in game.sheets]})["scores"]
+        standings = [
+            Standing(
+                1 + sum(other > scores[p] for other in scores), session.colours[p], session.name(p), str(scores[p])
+            )
+            for p in final_order(session)
+        ]
+        pages = [ranked_page((title, session.game.title), lines[0], standings)]
     for player in final_order(session):
 
         def draw(canvas: Canvas, position: str, player: int = player) -> None:
@@ -638,6 +657,8 @@ class ExtraView(GameView):
 
     def legend(self) -> str:
         return _(text.LEGEND)
+
+    log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
 
     def describe(self, names: Sequence[str], events: Events) -> str | None:
         return text.describe(names, events)

@@ -117,6 +117,15 @@ def joint_key(empty: int, rolls: float) -> tuple[int, int]:
 
 # Row terms already worked out, per table (by id: the learnt table lives as long as the process).
 _TERMS: dict[int, dict[tuple[int, int, tuple[int, ...], int, int], float]] = {}
+# A board runs for weeks: past this many terms (about 10 MB) the cache starts again.
+TERMS_KEPT = 60_000
+
+
+def _terms_of(table: Table) -> dict[tuple[int, int, tuple[int, ...], int, int], float]:
+    cache = _TERMS.get(id(table))
+    if cache is None or len(cache) > TERMS_KEPT:
+        cache = _TERMS[id(table)] = {}
+    return cache
 
 
 def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group: int = 0) -> float:
@@ -124,9 +133,7 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group
     other rows in play, the row's `group` under the EXTRA numbers owned (`groups`): the learnt
     table between whole numbers of rolls to come, else the model."""
     key = (i, c, room, others, group)
-    cache = _TERMS.get(id(table))
-    if cache is None:
-        cache = _TERMS[id(table)] = {}
+    cache = _terms_of(table)
     value = cache.get(key)
     if value is not None:
         return value
@@ -171,6 +178,7 @@ class Position:
         "empty",
         "groups",
         "_base",
+        "_pairs",
     )
 
     def __init__(
@@ -195,6 +203,7 @@ class Position:
         self.empty = rows.count(0)
         self.groups = groups(tuple(sorted(n for n in numbers if n is not None)))
         self._base: dict[tuple[tuple[int, ...], int, tuple[int, ...]], float] = {}
+        self._pairs: tuple[list[int], list[int]] | None = None
 
     def _others(self, c: int, i: int, active: int) -> int:
         return min(active - (1 if 0 < c < SIZE[i] else 0), MAX_OTHERS)
@@ -226,6 +235,11 @@ class Position:
         if column is not None:
             columns[column] += 1
         return tuple(rows), tuple(numbers), tuple(columns)
+
+    def child(self, effect: Effect) -> Position:
+        """The position an effect leads to."""
+        rows, numbers, columns = self.after(effect)
+        return Position(rows, numbers, columns, self.kids, self.table, self.numbers_table, self.joint)
 
     def value(self, effect: Effect) -> float:
         """Expected final total after `effect` (exact once it ends the game)."""
@@ -275,10 +289,160 @@ class Position:
             value += self.joint.get(joint_key(empty, remaining_rolls(key)), 0.0)
         return value
 
+    def final(self) -> float:
+        """The sheet's total as it stands (the game's end: rows not yet opened count 0)."""
+        return float(sum(row_score(SUMS[r], c) for r, c in enumerate(self.rows) if c))
+
     def lookahead(self) -> float:
-        """Expected final total when the next roll's best effect (by `value`) is played."""
+        """Expected final total when the next roll's best effect (by `value`) is played.
+
+        Each effect's value is `value`'s, worked out per *context* (the EXTRA column crossed and
+        the number written, which fix the columns' room and the numbers owned) for all 66 row
+        pairs at once from per-row terms; each roll then takes the best of its effects through
+        precomputed indices (`_roll_indices`)."""
         if min(self.room) <= 0:
-            return float(sum(row_score(SUMS[r], c) for r, c in enumerate(self.rows) if c))
+            return self.final()
+        numbers, kids = self.numbers, self.kids
+        owned = [n for n in numbers if n is not None]
+        full = len(owned) == len(COLUMN_SIZES)
+        empty = [c for c, n in enumerate(numbers) if n is None]
+        blocks: list[float] = []
+        for face in FACES:
+            if face in numbers:
+                blocks += self.vector(numbers.index(face), None, None)
+            elif full:
+                blocks += _UNUSED
+            else:
+                found = [self.vector(None if kids else c, face, c) for c in empty]
+                blocks += found[0] if len(found) == 1 else list(map(max, *found))
+        if full:
+            blocks += self.vector(None, None, None)
+        item = blocks.__getitem__
+        total = 0.0
+        for chance, index in _roll_indices(tuple(sorted(owned)) if full else None):
+            total += chance * max(map(item, index))
+        return total
+
+    def vector(self, column: Any, face: Any, new_column: Any) -> list[float]:
+        """`value` of the effects (column, face, new_column, i, j) for every row pair (i, j) of
+        `PAIRS`, in that order (the same sums in the same order: the same floats)."""
+        room = list(self.room)
+        if column is not None:
+            room[column] -= 1
+            if room[column] == 0:  # the game ends: the totals as they will stand
+                total = self.final()
+                one, two = self._gains()
+                return [total + two[i] if i == j else total + one[i] + one[j] for i, j in PAIRS]
+        key = tuple(sorted(room))
+        numbers = self.numbers
+        group = self.groups
+        if face is not None:
+            numbers = numbers[:new_column] + (face,) + numbers[new_column + 1 :]
+        owned = tuple(sorted(n for n in numbers if n is not None))
+        if face is not None:
+            group = groups(owned)
+        bonus = self.numbers_table.get(owned, 0.0)
+        has_joint = bool(self.joint)
+        if has_joint:
+            rolls = remaining_rolls(key)
+            joint = [self.joint.get(joint_key(self.empty - k, rolls), 0.0) for k in range(3)]
+        else:
+            joint = [0.0, 0.0, 0.0]
+        terms: dict[int, tuple[float, list[float], list[float], list[float]]] = {}
+        shift, drop = self._shifts()
+        values = []
+        active = self.active
+        for n, (i, j) in enumerate(PAIRS):
+            a = active + shift[n]
+            found = terms.get(a)
+            if found is None:
+                found = terms[a] = self._terms(key, a, group)
+            base, old, one, two = found
+            if i == j:
+                value = base - old[i] + two[i]
+            else:
+                value = base - old[i] - old[j] + one[i] + one[j]
+            value += bonus
+            if has_joint:
+                value += joint[drop[n]]
+            values.append(value)
+        return values
+
+    def _terms(
+        self, key: tuple[int, ...], active: int, group: tuple[int, ...]
+    ) -> tuple[float, list[float], list[float], list[float]]:
+        """Per row under `key`, `active` rows in play and `group`: the base (Σ of the rows' terms,
+        as `base` sums them) and each row's term now, after one cross and after two."""
+        table = self.table
+        cache = _terms_of(table)
+        get = cache.get
+        limit = MAX_OTHERS
+        base = 0.0
+        old, one, two = [], [], []
+        for i, c in enumerate(self.rows):
+            size = SIZE[i]
+            g = group[i]
+            others = active - 1 if 0 < c < size else active
+            others = others if others < limit else limit
+            value = get((i, c, key, others, g))
+            if value is None:
+                value = term(i, c, key, others, table, g)
+            base += value
+            old.append(value)
+            if c >= size:
+                one.append(value)
+                two.append(value)
+                continue
+            n = c + 1
+            others = active - 1 if n < size else active
+            others = others if others < limit else limit
+            value = get((i, n, key, others, g))
+            if value is None:
+                value = term(i, n, key, others, table, g)
+            one.append(value)
+            if n >= size:
+                two.append(value)
+                continue
+            n += 1
+            others = active - 1 if n < size else active
+            others = others if others < limit else limit
+            value = get((i, n, key, others, g))
+            if value is None:
+                value = term(i, n, key, others, table, g)
+            two.append(value)
+        self._base.setdefault((key, active, group), base)
+        return base, old, one, two
+
+    def _shifts(self) -> tuple[list[int], list[int]]:
+        """Per row pair of `PAIRS`: how the rows in play change, how many empty rows get crossed."""
+        if self._pairs is not None:
+            return self._pairs
+        rows = self.rows
+        one, two, opened = [], [], []
+        for i, c in enumerate(rows):
+            size = SIZE[i]
+            n1, n2 = min(size, c + 1), min(size, c + 2)
+            one.append((c == 0 and n1 < size) - (0 < c < size and n1 == size))
+            two.append((c == 0 and n2 < size) - (0 < c < size and n2 == size))
+            opened.append(int(c == 0))
+        shift = [two[i] if i == j else one[i] + one[j] for i, j in PAIRS]
+        drop = [opened[i] if i == j else opened[i] + opened[j] for i, j in PAIRS]
+        self._pairs = (shift, drop)
+        return shift, drop
+
+    def _gains(self) -> tuple[list[float], list[float]]:
+        """Per row: how much one cross and two crosses add to its score now (the game's end)."""
+        one, two = [], []
+        for i, c in enumerate(self.rows):
+            now = row_score(SUMS[i], c) if c else 0
+            one.append(float(row_score(SUMS[i], min(SIZE[i], c + 1)) - now))
+            two.append(float(row_score(SUMS[i], min(SIZE[i], c + 2)) - now))
+        return one, two
+
+    def lookahead_by_effect(self) -> float:
+        """`lookahead` the slow way, effect by effect through `value` (the reference it keeps)."""
+        if min(self.room) <= 0:
+            return self.final()
         cache: dict[Effect, float] = {}
         total = 0.0
         rows, numbers, kids = self.rows, self.numbers, self.kids
@@ -292,3 +456,29 @@ class Position:
                     best = value
             total += chance * best
         return total
+
+
+FACES = range(1, 7)
+PAIRS = tuple((i, j) for i in range(len(SUMS)) for j in range(i, len(SUMS)))
+_PAIR = {pair: n for n, pair in enumerate(PAIRS)}
+_UNUSED = [0.0] * len(PAIRS)  # a face that offers nothing (all numbers owned, not this one)
+_INDICES: dict[tuple[int, ...] | None, list[tuple[float, tuple[int, ...]]]] = {}
+
+
+def _roll_indices(owned: tuple[int, ...] | None) -> list[tuple[float, tuple[int, ...]]]:
+    """Per distinct roll: its chance and where its effects' values are in `lookahead`'s blocks
+    (face f's row pairs at (f − 1) × 66 + pair, a free ride's after the six faces): for a sheet
+    with a free column (`owned` None), or owning the three numbers `owned`."""
+    found = _INDICES.get(owned)
+    if found is None:
+        found = []
+        width = len(PAIRS)
+        for chance, by_face, free in ROLLS:
+            faces = [f for f in by_face if owned is None or f in owned]
+            if faces:
+                index = {(f - 1) * width + _PAIR[pair] for f in faces for pair in by_face[f]}
+            else:
+                index = {len(FACES) * width + _PAIR[pair] for pair in free}
+            found.append((chance, tuple(sorted(index))))
+        _INDICES[owned] = found
+    return found

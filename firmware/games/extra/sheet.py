@@ -274,7 +274,7 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None, na
                 font.write(canvas, x, 0, str(factor))
         if name:
             first = layout.blocks[0]
-            room = (first.factor_x - 3) // 4
+            room = (first.factor_x - 2) // 4  # as header_room: 4n - 1 px, 2 px clear of the factors
             with canvas.asking():  # whose sheet, and (on the play screen) what they are asked
                 canvas.tiny(0, 0, name[: max(0, room)])
     for block in layout.blocks[1:]:  # a rule between blocks: their scores and labels stay apart
@@ -473,9 +473,11 @@ def draw_focus(
         totals = f"{before_total}>{after_total}"
     if who and (len(who) + len(totals) + 1) * CHAR_WIDTH <= canvas.width:
         word = who  # whose total: the player deciding
-    elif who and line * FOCUS_LINE < y:
+    elif who and (line + 1) * FOCUS_LINE <= y:  # a line of its own above the totals
         with canvas.asking():
             canvas.text(0, line * FOCUS_LINE + 1, who)
+    elif who:  # no line to spare: the whole name and the total after the option
+        word, totals = who, str(after_total)
     if (len(word) + len(totals) + 1) * CHAR_WIDTH <= canvas.width:
         with canvas.asking() if word == who else nullcontext():
             canvas.text(0, y + 1, word)

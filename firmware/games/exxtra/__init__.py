@@ -7,6 +7,7 @@ imports the engine only, never the screens (they are named by module path, resol
 from __future__ import annotations
 
 from firmware.games.exxtra.rules import Exxtra
+from firmware.errors import N_
 from firmware.games.registry import GameSpec, Ranking
 
 SPEC = GameSpec(
@@ -18,6 +19,9 @@ SPEC = GameSpec(
         "strong": "firmware.games.exxtra.bots:strong",
     },
     hint="firmware.games.exxtra.bots:hint_reason",
+    evaluate="firmware.games.exxtra.bots:evaluate",
+    outcome="firmware.games.exxtra.bots:outcome",
+    unit=N_("spaces"),  # the final space on the track
     figures="firmware.games.exxtra.figures:figures",
     baseline="firmware.games.exxtra.greedy:greedy",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions

@@ -75,29 +75,28 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
 
 
 def hint_reason(game: Any, decision: Any) -> str:
-    """Why "strong" likes `decision`, in a few words (a hint on the board).
+    """Why "strong" likes `decision`, in a few words (a hint on the board): how safe a placement
+    is, and the final space on the track it leads to (`evaluate`, calibrated: firmware/coach.py).
 
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> hint_reason(game, Place(5))
-    'rung 5: 91% safe, exp. +4.5 spaces'
+    >>> hint_reason(game, Place(5)).startswith("rung 5: 91% safe, exp. end: space ")
+    True
     """
+    from firmware.coach import estimate
+
     value = int(game.current_combination)
     position = Position(game)
     if isinstance(decision, Reroll):
-        place_worth = max(
-            position.place(d.rung, value, position.position) for d in game.legal_decisions() if isinstance(d, Place)
-        )
-        again = position.reroll()
-        # Translators: a hint: rolling on is expected to gain {again} spaces, placing {place}.
-        return _("roll on: exp. {again} vs {place} spaces").format(
-            again=fixed(position.spaces(again), sign=True), place=fixed(position.spaces(place_worth), sign=True)
-        )
+        places = [d for d in game.legal_decisions() if isinstance(d, Place)]
+        best = max(places, key=lambda d: position.place(d.rung, value, position.position))
+        again, place = estimate(game, [decision, best])
+        # Translators: a hint: rolling on is expected to end the game on space {again}, placing on space {place}.
+        return _("roll on: exp. end: space {again} vs {place}").format(again=fixed(again), place=fixed(place))
     safe = position.survival(decision.rung, value, position.removed(decision.rung, value))
-    worth = position.spaces(position.place(decision.rung, value, position.position))
-    # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance.
-    return _("rung {rung}: {safe}% safe, exp. {worth} spaces").format(
-        rung=decision.rung, safe=round(safe * 100), worth=fixed(worth, sign=True)
+    # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance; the game is expected to end with the player on space {space}.
+    return _("rung {rung}: {safe}% safe, exp. end: space {space}").format(
+        rung=decision.rung, safe=round(safe * 100), space=fixed(estimate(game, [decision])[0])
     )
 
 
@@ -128,3 +127,9 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
         ),
     )
     return best
+
+
+# --- the outcome `evaluate` estimates (firmware/coach.py calibrates it) ------------------------------
+def outcome(game: Any, player: int) -> float:
+    """What `evaluate` estimates, once the game is over: `player`'s final space on the track."""
+    return float(game.positions[player])

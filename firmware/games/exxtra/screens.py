@@ -59,7 +59,7 @@ def on_roll(app: App, session: Table, play: PlaySurface) -> None:
 
 
 def _name(session: Table, player: int) -> str:
-    return session.game.players[player].name
+    return session.name(player)
 
 
 def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
@@ -354,6 +354,9 @@ class ExxtraView(GameView):
 
     def describe(self, names: Sequence[str], events: Events) -> str | None:
         return text.describe(names, events)
+
+    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
+        return text.describe_for(names, events, seat)
 
     def round_of(self, game: Game) -> int | None:
         """One round is a turn of each player; a turn starts with a roll that is not a reroll."""

@@ -62,3 +62,21 @@ def describe(names: Sequence[str], events: Events) -> str | None:
                 return _("{who}: double, +{n} and wins").format(who=who, n=spaces)
             return _("{who}: double, +{n}").format(who=who, n=spaces)
     return None
+
+
+def describe_for(names: Sequence[str], events: Events, seat: int) -> str | None:
+    """What one step did to `seat`, said to them first in the round log: "Blue 76 → rung 4:
+    kicked your 50" (None: it did not touch their pairs)."""
+    first = events[0]
+    if first["kind"] != "place" or first.get("player") == seat:
+        return None
+    yours = [e["combination"] for e in kinds(events, "remove") if e.get("player") == seat]
+    if not yours:
+        return None
+    # Translators: the round log, said to the player whose pair was kicked: "Blue 76 → rung 4: kicked your 50".
+    return _("{who} {combination} → rung {rung}: kicked your {yours}").format(
+        who=name_of(names, first.get("player")),
+        combination=first["combination"],
+        rung=first["rung"],
+        yours=" & ".join(yours),
+    )

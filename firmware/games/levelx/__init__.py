@@ -18,6 +18,8 @@ SPEC = GameSpec(
         "strong": "firmware.games.levelx.bots:strong",
     },
     hint="firmware.games.levelx.bots:hint_reason",
+    evaluate="firmware.games.levelx.bots:evaluate",
+    outcome="firmware.games.levelx.bots:outcome",
     figures="firmware.games.levelx.figures:figures",
     baseline="firmware.games.levelx.greedy:greedy",
     ranking=Ranking(score="scores"),

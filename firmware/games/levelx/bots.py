@@ -525,16 +525,19 @@ def _tile_wins(game: Any) -> bool:
 
 
 def hint_reason(game: Any, decision: Any) -> str:
-    """Why "strong" likes `decision`: the lead over the best opponent it expects, in points.
+    """Why "strong" likes `decision`: the final lead over the best opponent it expects, in points
+    (`evaluate`, calibrated: firmware/coach.py).
 
     >>> from firmware.games import new_game, Roll
     >>> from firmware.games.levelx.rules import Groups
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
-    >>> hint_reason(game, Groups(((0, 1), (2, 3))))
-    'exp. lead +38.4 pts'
+    >>> hint_reason(game, Groups(((0, 1), (2, 3)))).startswith("exp. lead ")
+    True
     """
+    from firmware.coach import estimate
+
     if isinstance(decision, Bonus):
-        lead = fixed(_lead_with_tile(game), 0, sign=True)
+        lead = fixed(estimate(game, [Bonus(True)])[0], 0, sign=True)
         if decision.take and game.end_triggered:
             # Translators: a hint: take the last LEVEL X bonus tile: the game ends after this round anyway.
             return _("take it: last round anyway")
@@ -543,12 +546,12 @@ def hint_reason(game: Any, decision: Any) -> str:
             return _("take it: lead {lead} at the end").format(lead=lead)
         # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
         return _("decline: with it lead {lead}").format(lead=lead)
-    value = _decision_value(game, decision, _model_of(game), plain=True)
+    value = estimate(game, [decision])[0]
     if isinstance(decision, TurnOnes):
         turned = ",".join(str(face) for face in decision.faces)
         # Translators: a hint: turn the dice showing 1 to these faces ({faces} is like "1→6" or "1→5,6"); then strong expects to lead the best opponent by {lead} points.
         return _("turn {faces}: exp. lead {lead} pts").format(faces="1→" + turned, lead=fixed(value, sign=True))
-    # Translators: a hint: the expected lead over the best opponent, in points.
+    # Translators: a hint: the expected lead over the best opponent at the end of the game, in points.
     return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
 
 
@@ -596,12 +599,12 @@ def _levelx_progress(game: Any, row: int) -> int:
     return -1 if row in game.closed_rows else (field + 1 if field is not None else 0)
 
 
-# --- evaluate: strong's figures for each decision (the hint, and the coach's calibration) ------
+# --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
 def evaluate(game: Any, decisions: list[Any]) -> list[float]:
     """Strong's raw estimate, for the deciding player, of their final lead over the other
-    players (points) after each of `decisions`: the model's judgement of the position it leads
+    players (points) after each of `decisions`: its model's judgement of the position it leads
     to (turning ones: the best outcome of the new faces; the last tile: the position with it,
-    the game ending, or without it). A model figure, not yet calibrated against final leads.
+    the game ending, or without it). `firmware.coach` maps it to points by decision index.
 
     >>> from firmware.games import new_game, Roll
     >>> from firmware.games.levelx.rules import Groups

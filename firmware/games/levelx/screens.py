@@ -155,7 +155,9 @@ def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, A
     return dict(sorted(rows.items()))
 
 
-def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> list[str]:
+def _row_words(
+    game: LevelX, events: Sequence[dict[str, Any]], short: bool, names: Sequence[str] | None = None
+) -> list[str]:
     """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
     "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
     count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
@@ -182,7 +184,9 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
             words.append(
                 pgettext("LEVEL X short", "oust")
                 if short
-                else pgettext("LEVEL X", "oust {name}").format(name=game.players[event["player"]].name)
+                else pgettext("LEVEL X", "oust {name}").format(
+                    name=(names or [p.name for p in game.players])[event["player"]]
+                )
             )
     if count["chip"]:
         words.append(
@@ -206,15 +210,16 @@ def _row_words(game: LevelX, events: Sequence[dict[str, Any]], short: bool) -> l
     return words
 
 
-def effect_text(game: LevelX, groups: Groups, columns: int) -> str:
+def effect_text(game: LevelX, groups: Groups, columns: int, names: Sequence[str] | None = None) -> str:
     """What `groups` does, in the longest wording that fits `columns` characters, e.g.
     "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
-    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together)."""
+    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together). `names`: the
+    seats' names as shown (`Table.names`), else as the game keeps them."""
     rows = _row_effects(_after(game, groups).events)
     if not rows:
         return abbreviate(_("nothing happens"), columns)  # a long language's words cut to stems (deliberate)
-    long = [(row, _row_words(game, events, False)) for row, events in rows.items()]
-    short = [(row, _row_words(game, events, True)) for row, events in rows.items()]
+    long = [(row, _row_words(game, events, False, names)) for row, events in rows.items()]
+    short = [(row, _row_words(game, events, True, names)) for row, events in rows.items()]
     candidates = [
         "; ".join(f"{row}: {', '.join(words)}" for row, words in long),
         "  ".join(f"{row}: {','.join(words)}" for row, words in short),
@@ -333,7 +338,7 @@ def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
             _option_bar(canvas, band, current.label, choice.position())
         detail = current.detail
         if isinstance(current.value, Groups):
-            detail = effect_text(game, current.value, _small(canvas))
+            detail = effect_text(game, current.value, _small(canvas), session.names)
         else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
             detail = abbreviate(detail, _small(canvas))
     else:
@@ -361,7 +366,7 @@ def _small(canvas: Canvas) -> int:
 
 
 def _who(session: Table, player: int) -> str:
-    name = session.game.players[player].name
+    name = session.name(player)
     colour = session.colours[player]
     return name if is_default_name(name, colour) else f"{name} ({colour_name(colour)})"
 
@@ -431,7 +436,7 @@ def _score_texts(session: Table) -> list[str]:
 def _scores_line(session: Table, columns: int) -> str | None:
     """Each player's score, chips + tiles, by name as long as it fits: "Red 23+15  Blue 12",
     "Red 23+15 Blue 12"; None when it does not (then `_draw_scores_line` uses seat tags)."""
-    names = [p.name for p in session.game.players]
+    names = session.names
     scores = _score_texts(session)
     candidates = [
         "  ".join(f"{n} {s}" for n, s in zip(names, scores)),
@@ -471,7 +476,7 @@ def _last_turn(session: Table) -> str:
     count = len(game.players)
     mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
     rows = sorted(e["row"] for e in events if e["kind"] == "group")
-    name = game.players[mover].name
+    name = session.name(mover)
     if events[0]["kind"] == "bonus":  # the last tile, taken by choice
         # Translators: LEVEL X: under the roll prompt, what the previous player did with the last bonus tile.
         return _("{name} took tile {tile}").format(name=name, tile=events[0]["tile"])
@@ -506,7 +511,7 @@ def _score_table(canvas: Canvas, session: Table, y: int, bottom: int) -> int:
     # Whole names where they all fit beside the narrowest columns, else every seat's colour tag
     # (the standings page gives each tag its name): a name is never cut to "Gree" or "Yell".
     room = (canvas.width - 11 * len(ROWS) - 2 * CHAR_WIDTH - total_w - 4 - 2) // CHAR_WIDTH
-    longest = max(len(p.name) for p in game.players)
+    longest = max(len(name) for name in session.names)
     tags = longest > room
     name_w = CHAR_WIDTH + 3 if tags else max(4, longest) * CHAR_WIDTH + 2
     # The columns as wide as beside a 4-letter name column: the tags' spare room is left free.
@@ -528,7 +533,7 @@ def _score_table(canvas: Canvas, session: Table, y: int, bottom: int) -> int:
         if tags:
             seat_tag(canvas, 0, y - 1, session.colours[player])
         else:
-            canvas.text(0, y - 1, game.players[player].name)
+            canvas.text(0, y - 1, session.name(player))
         for index, count in enumerate(game.chip_counts[player]):
             _number(canvas, name_w + index * col, y, col, count)
         _number(canvas, x_tiles, y, 2 * CHAR_WIDTH, sum(game.bonus[player]))
@@ -559,14 +564,14 @@ def result_lines(session: Table) -> list[str]:
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
         parts = f"{game.scores[player] - tiles}+{tiles}=" if tiles else ""
-        lines.append(f"{rank} {clip(game.players[player].name, 8):<8} {parts}{game.scores[player]}")
+        lines.append(f"{rank} {session.name(player):<8} {parts}{game.scores[player]}")
     return lines
 
 
 def _headline(session: Table) -> str:
     game = session.game_as(LevelX)
     best = max(game.scores)
-    winners = [game.players[p].name for p, s in enumerate(game.scores) if s == best]
+    winners = [session.name(p) for p, s in enumerate(game.scores) if s == best]
     return (
         _("Winner: {name}").format(name=winners[0])
         if len(winners) == 1
@@ -588,7 +593,9 @@ def result_pages(session: Table) -> list[ResultPage]:
     for player, rank in _ranking(session):
         tiles = sum(game.bonus[player])
         score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
-        standings.append(Standing(rank, session.colours[player], game.players[player].name, score))
+        standings.append(
+            Standing(rank, session.colours[player], session.name(player), score, short=str(game.scores[player]))
+        )
     return [
         ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
         ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
@@ -711,7 +718,7 @@ def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
     faces = event["faces"]
     before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
     turned = set(event["dice"])
-    name = session.game.players[event["player"]].name
+    name = session.name(event["player"])
     caption = _("{name} turns the ones").format(name=name)
     return [
         Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
@@ -730,7 +737,7 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
     colours = [PLAYER_COLOURS[c] for c in session.colours]
     pieces = [list(rows) for rows in before.pieces]
     closed = list(before.closed_rows)
-    names = [p.name for p in game.players]
+    names = session.names
     mover = before.current_player
     # (the choice of the last tile comes after the turn's dice are done: they stay dark)
     dice = (
@@ -834,6 +841,9 @@ class LevelXView(GameView):
 
     def describe(self, names: Sequence[str], events: Events) -> str | None:
         return text.describe(names, events)
+
+    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
+        return text.describe_for(names, events, seat)
 
     def same_choice(self, table: Table, value: Any, step: Any) -> bool:
         return same_choice(table, value, step)

@@ -62,3 +62,21 @@ def describe(names: Sequence[str], events: Events) -> str | None:
     words += [_("{row} closed").format(row=e["row"]) for e in kinds(events, "close")]
     # Translators: a move explained: "Blue: rows 5+10, chip 10" (what: its parts, comma-separated)
     return _("{who}: {what}").format(who=who, what=joined(words))
+
+
+def describe_for(names: Sequence[str], events: Events, seat: int) -> str | None:
+    """What one step did to `seat`, said to them first in the round log: "Green took the X in
+    row 8 — your piece went home" (None: none of their pieces was sent home)."""
+    first = events[0]
+    if first.get("player") == seat:
+        return None
+    rows = [str(e["row"]) for e in kinds(events, "oust") if e.get("player") == seat]
+    if not rows:
+        return None
+    # Translators: the round log, said to the player whose piece was sent home from the X field:
+    # "Green took the X in row 8 — your piece went home"; {rows} is "8" or "8+9".
+    return ngettext(
+        "{who} took the X in row {rows} — your piece went home",
+        "{who} took the X in rows {rows} — your pieces went home",
+        len(rows),
+    ).format(who=name_of(names, first.get("player")), rows="+".join(rows))

@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 from firmware.errors import ConfigError
 
 FONT_NAMES = ("small", "large")
+TINY = "tiny"  # the 3×5 font (cell 4×5): capitals, digits, the accented letters of de and fr
 FOLDER = Path(__file__).parent
 MISSING = "?"  # drawn for a character the font has no glyph for (never an exception mid-game)
 
@@ -98,8 +99,8 @@ def covers(font_name: str, text: str) -> bool:
 
 @lru_cache(maxsize=None)
 def font(name: str) -> BitmapFont:
-    """The font called `name` ("small" or "large"), read once from its glyph sheet."""
-    if name not in FONT_NAMES:
+    """The font called `name` ("small", "large" or "tiny"), read once from its glyph sheet."""
+    if name not in (*FONT_NAMES, TINY):
         raise ConfigError(f"font: no font {name!r}; there are {', '.join(FONT_NAMES)}")
     return parse(name, (FOLDER / f"{name}.txt").read_text(encoding="utf-8"))
 
