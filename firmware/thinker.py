@@ -25,7 +25,9 @@ import os
 import pickle
 import queue
 import random
+import select
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -133,22 +135,41 @@ class _Child:
 
     def receive(self, timeout_s: float) -> Any:
         """The next message, or ThinkerError: killed when it takes longer than `timeout_s` (a
-        hang, or a frame that never ends), ended, or not a pickle."""
-        watchdog = threading.Timer(timeout_s, self.kill)
-        watchdog.daemon = True
-        watchdog.start()
+        hang, or a frame that never ends), ended, or not a pickle. Read with `select`, no
+        watchdog thread: a thread started and stopped for each reply made the loop thread wait
+        for the interpreter lock (a press's p99 rose from 2.7 to 5.8 ms under a stream of replies)."""
+        deadline = time.monotonic() + timeout_s
         try:
-            data = self.receive_end.recv_bytes(MAX_REPLY_BYTES)
-        except (EOFError, OSError) as exc:
-            if not watchdog.is_alive():
-                raise ThinkerError(f"no answer in {timeout_s:g} s") from None
+            (size,) = struct.unpack("!i", self._read(4, deadline, timeout_s))
+            if size == -1:  # multiprocessing's header of a frame past 2 GB
+                (size,) = struct.unpack("!Q", self._read(8, deadline, timeout_s))
+            if not 0 <= size <= MAX_REPLY_BYTES:
+                self.kill()
+                raise ThinkerError(f"it answered garbage (a frame of {size} bytes)")
+            data = self._read(size, deadline, timeout_s)
+        except OSError as exc:
             raise ThinkerError(f"it ended ({self._ended()})") from exc
-        finally:
-            watchdog.cancel()
         try:
             return pickle.loads(data)
         except Exception as exc:
             raise ThinkerError(f"it answered garbage ({type(exc).__name__})") from None
+
+    def _read(self, count: int, deadline: float, timeout_s: float) -> bytes:
+        """Exactly `count` bytes of the reply pipe by `deadline` (else killed: a hang)."""
+        fd = self.receive_end.fileno()
+        data = b""
+        while len(data) < count:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.kill()
+                raise ThinkerError(f"no answer in {timeout_s:g} s")
+            readable, _, _ = select.select([fd], [], [], left)
+            if readable:
+                chunk = os.read(fd, count - len(data))
+                if not chunk:
+                    raise ThinkerError(f"it ended ({self._ended()})")
+                data += chunk
+        return data
 
     def send(self, message: Any) -> None:
         try:
