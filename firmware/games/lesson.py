@@ -35,6 +35,22 @@ When = Callable[["Game", Events, int], bool]
 LEARNER = 0  # the learner's seat: they roll first in every game here
 
 
+def any_event(events: Events, kind: str, **keys: Any) -> bool:
+    """Whether one of `events` is of `kind` with these values (a note's usual test)."""
+    return any(e["kind"] == kind and all(e.get(k) == v for k, v in keys.items()) for e in events)
+
+
+def at_start(game: Game, events: Events, me: int) -> bool:
+    """A `when`: before the first step."""
+    return not game.history
+
+
+def deciding(game: Game, events: Events, me: int) -> bool:
+    """A `when`: the learner has a decision to make."""
+    pending = game.pending()
+    return pending.kind == "decision" and pending.player == me
+
+
 @dataclass(frozen=True)
 class Note:
     """One explanation: `key` names it (tests, the record of what was shown), `title` and `text`

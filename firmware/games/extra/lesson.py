@@ -12,35 +12,22 @@ from typing import Any
 
 from firmware.games.base import Game
 from firmware.games.extra.rules import WALLS, Extra
-from firmware.games.lesson import Events, Lesson, Note
+from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
 from firmware.i18n import N_
-
-
-def _any(events: Events, kind: str, **keys: Any) -> bool:
-    return any(e["kind"] == kind and all(e.get(k) == v for k, v in keys.items()) for e in events)
-
-
-def _start(game: Game, events: Events, me: int) -> bool:
-    return not game.history
-
-
-def _deciding(game: Game, events: Events, me: int) -> bool:
-    pending = game.pending()
-    return pending.kind == "decision" and pending.player == me
 
 
 def _first_choice(game: Game, events: Events, me: int) -> bool:
     """The learner's first decision that takes an extra die (a free ride has its own note)."""
-    return _deciding(game, events, me) and isinstance(game, Extra) and game.extra_dice() != [None]
+    return deciding(game, events, me) and isinstance(game, Extra) and game.extra_dice() != [None]
 
 
 def _wall(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "cross", player=me)
+    return any_event(events, "cross", player=me)
 
 
 def _column(game: Game, events: Events, me: int) -> bool:
     """An owned number came up again and its column was crossed."""
-    return _any(events, "extra", new=False)
+    return any_event(events, "extra", new=False)
 
 
 def _three(game: Game, events: Events, me: int) -> bool:
@@ -49,9 +36,9 @@ def _three(game: Game, events: Events, me: int) -> bool:
 
 
 def _free_ride(game: Game, events: Events, me: int) -> bool:
-    if _any(events, "free_ride"):
+    if any_event(events, "free_ride"):
         return True
-    return _deciding(game, events, me) and isinstance(game, Extra) and game.extra_dice() == [None]
+    return deciding(game, events, me) and isinstance(game, Extra) and game.extra_dice() == [None]
 
 
 def _past_wall(game: Game, events: Events, me: int) -> bool:
@@ -59,7 +46,7 @@ def _past_wall(game: Game, events: Events, me: int) -> bool:
 
 
 def _ended(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "ended")
+    return any_event(events, "ended")
 
 
 def _over(game: Game, events: Events, me: int) -> bool:
@@ -74,7 +61,7 @@ NOTES = (
         "goal",
         N_("Learn EXTRA!"),
         N_("One roll of five dice counts for everyone, each on their own sheet. Press ROLL."),
-        _start,
+        at_start,
     ),
     Note(
         "extra",

@@ -11,21 +11,8 @@ from typing import Any
 
 from firmware.games.base import Game
 from firmware.games.exxtra.rules import Exxtra, Place
-from firmware.games.lesson import Events, Lesson, Note
+from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
 from firmware.i18n import N_
-
-
-def _any(events: Events, kind: str, **keys: Any) -> bool:
-    return any(e["kind"] == kind and all(e.get(k) == v for k, v in keys.items()) for e in events)
-
-
-def _start(game: Game, events: Events, me: int) -> bool:
-    return not game.history
-
-
-def _deciding(game: Game, events: Events, me: int) -> bool:
-    pending = game.pending()
-    return pending.kind == "decision" and pending.player == me
 
 
 def _x_counts_zero(game: Game, events: Events, me: int) -> bool:
@@ -33,18 +20,18 @@ def _x_counts_zero(game: Game, events: Events, me: int) -> bool:
 
 
 def _x_later(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "invalid")
+    return any_event(events, "invalid")
 
 
 def _double(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "move", cause="double")
+    return any_event(events, "move", cause="double")
 
 
 def _kick(game: Game, events: Events, me: int) -> bool:
     """A pair was sent back, or the learner may send one back now."""
-    if _any(events, "remove"):
+    if any_event(events, "remove"):
         return True
-    if not _deciding(game, events, me) or not isinstance(game, Exxtra):
+    if not deciding(game, events, me) or not isinstance(game, Exxtra):
         return False
     return any(game.would_remove(d.rung) for d in game.legal_decisions() if isinstance(d, Place))
 
@@ -53,11 +40,11 @@ def _rung_zero(game: Game, events: Events, me: int) -> bool:
     """A pair lies on rung 0 now, or the learner decides and rung 0 would kick a pair."""
     if not isinstance(game, Exxtra):
         return False
-    return bool(game.ladder[0]) or _deciding(game, events, me) and bool(game.would_remove(0))
+    return bool(game.ladder[0]) or deciding(game, events, me) and bool(game.would_remove(0))
 
 
 def _rung_move(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "move", cause="rung")
+    return any_event(events, "move", cause="rung")
 
 
 def _over(game: Game, events: Events, me: int) -> bool:
@@ -71,7 +58,7 @@ NOTES = (
         "goal",
         N_("Learn EXXTRA"),
         N_("Race your counter to space 21 against two bots. Press ROLL."),
-        _start,
+        at_start,
     ),
     Note(
         "x_zero",
@@ -83,13 +70,13 @@ NOTES = (
         "number",
         N_("Your number"),
         N_("Two dice make a number, the higher first: 7 and 1 make 71. ROLL rolls again."),
-        _deciding,
+        deciding,
     ),
     Note(
         "ladder",
         N_("The ladder"),
         N_("Put your pair on a free rung 1 to 5: your next turn starts by moving that far."),
-        _deciding,
+        deciding,
     ),
     Note(
         "rung_move",

@@ -11,56 +11,43 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.games.base import Game
-from firmware.games.lesson import Events, Lesson, Note
+from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
 from firmware.games.levelx.rules import LevelX
 from firmware.i18n import N_
 
 
-def _any(events: Events, kind: str) -> bool:
-    return any(e["kind"] == kind for e in events)
-
-
-def _start(game: Game, events: Events, me: int) -> bool:
-    return not game.history
-
-
-def _deciding(game: Game, events: Events, me: int) -> bool:
-    pending = game.pending()
-    return pending.kind == "decision" and pending.player == me
-
-
 def _groups(game: Game, events: Events, me: int) -> bool:
-    return _deciding(game, events, me) and isinstance(game, LevelX) and not game.bonus_pending
+    return deciding(game, events, me) and isinstance(game, LevelX) and not game.bonus_pending
 
 
 def _lucky(game: Game, events: Events, me: int) -> bool:
     """The learner may turn ones now, or someone did."""
-    return _any(events, "turn_ones") or (
+    return any_event(events, "turn_ones") or (
         _groups(game, events, me) and isinstance(game, LevelX) and game.ones_to_turn > 0
     )
 
 
 def _x_field(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "chip")
+    return any_event(events, "chip")
 
 
 def _oust(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "oust")
+    return any_event(events, "oust")
 
 
 def _sets(game: Game, events: Events, me: int) -> bool:
     """A bonus tile was taken, or someone holds chips of two rows: a set is on its way."""
-    if _any(events, "bonus") or _any(events, "bonus_offer"):
+    if any_event(events, "bonus") or any_event(events, "bonus_offer"):
         return True
     return isinstance(game, LevelX) and any(len(set(chips)) >= 2 for chips in game.chips)
 
 
 def _close(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "close")
+    return any_event(events, "close")
 
 
 def _last_round(game: Game, events: Events, me: int) -> bool:
-    return _any(events, "end_triggered")
+    return any_event(events, "end_triggered")
 
 
 def _over(game: Game, events: Events, me: int) -> bool:
@@ -74,7 +61,7 @@ NOTES = (
         "goal",
         N_("Learn LEVEL X"),
         N_("Climb rows 5 to 10 to their X fields for chips, against a bot. Press ROLL."),
-        _start,
+        at_start,
     ),
     Note(
         "lucky",
