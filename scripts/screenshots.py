@@ -3,9 +3,9 @@
     .venv/bin/python scripts/screenshots.py                 # all scenes into docs/screenshots/
     .venv/bin/python scripts/screenshots.py OUT_DIR menu    # only some scenes, elsewhere
 
-"extra-sheet-true-size" and "review-true-size" are the display alone: an EXTRA! sheet, a page of
-the end-of-game review, zoomed beside its physical size on a 96 dpi screen (the default board's
-panel; sim.truesize).
+"extra-sheet-true-size", "review-true-size" and "learn-true-size" are the display alone: an EXTRA!
+sheet, a page of the end-of-game review, a page of Learn EXXTRA, zoomed beside its physical size
+on a 96 dpi screen (the default board's panel; sim.truesize).
 
 Each picture comes from a seeded SimBoard (fake clock) driven by button taps, as a person at
 the board would press them, so the pictures are the same on every run. A scene whose game
@@ -158,6 +158,21 @@ def review_true_size(board: SimBoard) -> None:
     review(board)
 
 
+def learn_true_size(board: SimBoard) -> None:
+    """Play EXXTRA → Learn EXXTRA; past its first page, roll: the page on X in a first roll."""
+    from firmware.ui.lesson import LessonPage
+
+    choose(board, "Play EXXTRA")
+    choose(board, "Learn EXXTRA")
+    board.settle()
+    board.tap("ok")  # the lesson's first page read
+    board.settle()
+    board.tap("roll")
+    board.settle()
+    if not isinstance(board.app.screen, LessonPage):
+        raise SceneError(f"learn: expected a lesson page after the first roll, got {type(board.app.screen).__name__}")
+
+
 # name → (game, seed, how); the seeds were picked for a lively board (pieces spread, rungs taken).
 SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "menu": (None, SEED, menu),
@@ -169,6 +184,7 @@ SCENES: dict[str, tuple[str | None, int, Callable[[SimBoard], None]]] = {
     "exxtra-kicked-true-size": ("exxtra", 2, exxtra_kicked),
     "review": ("exxtra", SEED, review),
     "review-true-size": ("exxtra", SEED, review_true_size),
+    "learn-true-size": ("exxtra", SEED, learn_true_size),
 }
 TRUE_SIZE_DPI = 96.0  # the README's picture: what a 96 dpi screen shows at true size
 
