@@ -267,13 +267,7 @@ class Position:
             active += (cj == 0 and nj < SIZE[j]) - (0 < cj < SIZE[j] and nj == SIZE[j])
         key = tuple(sorted(room))
         table = self.table
-        numbers = self.numbers
-        group = self.groups
-        if face is not None:
-            numbers = numbers[:new_column] + (face,) + numbers[new_column + 1 :]
-        owned = tuple(sorted(n for n in numbers if n is not None))
-        if face is not None:
-            group = groups(owned)
+        owned, group = self._numbers_after(face, new_column)
         gi, gj = group[i], group[j]
         value = self.base(key, active, group)
         value -= term(i, ci, key, self._others(ci, i, active), table, gi)
@@ -334,13 +328,7 @@ class Position:
                 one, two = self._gains()
                 return [total + two[i] if i == j else total + one[i] + one[j] for i, j in PAIRS]
         key = tuple(sorted(room))
-        numbers = self.numbers
-        group = self.groups
-        if face is not None:
-            numbers = numbers[:new_column] + (face,) + numbers[new_column + 1 :]
-        owned = tuple(sorted(n for n in numbers if n is not None))
-        if face is not None:
-            group = groups(owned)
+        owned, group = self._numbers_after(face, new_column)
         bonus = self.numbers_table.get(owned, 0.0)
         has_joint = bool(self.joint)
         if has_joint:
@@ -367,6 +355,17 @@ class Position:
                 value += joint[drop[n]]
             values.append(value)
         return values
+
+    def _numbers_after(self, face: int | None, new_column: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The EXTRA numbers owned (sorted) and the rows' groups once `face` is written in
+        `new_column` (None: no new number)."""
+        numbers = self.numbers
+        if face is None:
+            return tuple(sorted(n for n in numbers if n is not None)), self.groups
+        assert new_column is not None
+        numbers = numbers[:new_column] + (face,) + numbers[new_column + 1 :]
+        owned = tuple(sorted(n for n in numbers if n is not None))
+        return owned, groups(owned)
 
     def _terms(
         self, key: tuple[int, ...], active: int, group: tuple[int, ...]
