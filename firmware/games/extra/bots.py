@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.extra.model import (
@@ -183,10 +184,11 @@ def _scored(
 
 
 def strong(game: Any, decisions: list[Any], rng: random.Random, deadline: Deadline | None = None) -> Any:
-    """Best expected final total with one roll looked ahead: the `LOOKAHEAD` effects judged best
-    by the learnt table are judged again by the expectation over the next roll of the best
-    effect it offers (`firmware/games/extra/search.py`). With a `deadline`, an anytime search
-    instead (`search`)."""
+    """Best expected final total: the `LOOKAHEAD` effects judged best by the learnt table are
+    judged again by the expectation over the next roll of the best effect it offers
+    (`firmware/games/extra/search.py`), and the two best of them, when within `CLOSE` points,
+    two rolls ahead (`firmware/games/extra/deep.py`). With a `deadline`, the same stages as far
+    as time allows (`search`)."""
     learnt = learnt_tables()
     if learnt is None:
         return medium(game, decisions, rng)
@@ -203,15 +205,17 @@ def search(
     deadline: Deadline | None = None,
 ) -> Any:
     """`strong` with the given row, EXTRA-numbers and joint-correction tables (the table script
-    plays with it).
+    plays with it), in three stages, each judging fewer effects more deeply:
 
-    Without a `deadline` it looks a roll ahead from the `lookahead` effects the table judges
-    best: deterministic. With one, it is an *anytime* search that answers by then: the table's
-    best effect at once (a deadline already past), then the look-ahead from as many effects as
-    time allows (best first, up to `WIDE`), then, for the contenders within `CLOSE` points of
-    the best, a second roll looked ahead (`_two_rolls`); a second-roll stage the time cuts short
-    is set aside (the look-ahead answers). No step starts unless one as long as the longest so
-    far still fits before the deadline."""
+    1. every distinct effect by the learnt table (`Position.value`);
+    2. the `lookahead` best of them one roll ahead;
+    3. the contenders within `CLOSE` points of the best (`DEEP` at most) two rolls ahead
+       (`firmware/games/extra/deep.py`, `two_rolls`).
+
+    Without a `deadline` it is deterministic. With one it answers by then: the table's best at
+    once (a deadline already past), else the deepest stage done in time; a step (stage 2, or one
+    contender's second roll) starts only while one as long as the longest so far still fits,
+    and a third stage cut short is set aside."""
     position, each = _effects(game, decisions, table, numbers_table, joint)
     first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
     for effect, choice in zip(each, decisions):
@@ -221,18 +225,16 @@ def search(
         return first[effects[0]]
     values = [position.value(effect) for effect in effects]
     order = sorted(range(len(effects)), key=lambda n: -values[n])  # ties: decision order
-    if deadline is None:
-        judged = {n: position.child(effects[n]).lookahead() for n in order[:lookahead]}
-    else:
-        judged = _anytime(position, effects, order, _Budget(deadline))
+    budget = _Budget(deadline) if deadline is not None else None
+    judged = _staged(position, effects, order[:lookahead], budget)
     best = max(sorted(judged), key=judged.__getitem__)  # in decision order: ties go to the first
     return first[effects[best]]
 
 
-WIDE = 8  # effects the anytime search looks a roll ahead from, at most
 CLOSE = 10.0  # points: contenders this close to the best look a second roll ahead
 DEEP = 3  # contenders at most
-INNER = 2  # per roll of the second look-ahead: its effects the table judges best, looked ahead
+INNER = 1  # per roll of the second look-ahead: its effects the table judges best, looked ahead
+LIMIT: int | None = 150  # per contender: positions × contexts its second roll works out, at most
 
 
 class _Budget:
@@ -245,60 +247,42 @@ class _Budget:
     def allows(self) -> bool:
         return self.deadline.left() > self.step
 
-    def lookahead(self, position: Position) -> float:
+    def run(self, work: Callable[[], list[float]]) -> list[float]:
         clock = self.deadline.clock
         start = clock()
-        value = position.lookahead()
+        found = work()
         self.step = max(self.step, clock() - start)
-        return value
+        return found
 
 
-def _anytime(position: Position, effects: list[Any], order: list[int], budget: _Budget) -> dict[int, float]:
-    """Effect index → its value at the deepest stage completed in time (`search`)."""
-    judged: dict[int, float] = {}
-    for n in order[:WIDE]:
-        if not budget.allows():
-            return judged or {order[0]: 0.0}  # nothing looked ahead: the table's best
-        judged[n] = budget.lookahead(position.child(effects[n]))
+def _staged(position: Position, effects: list[Any], shortlist: list[int], budget: _Budget | None) -> dict[int, float]:
+    """Effect index → its value at the deepest stage done (`search`)."""
+    from firmware.games.extra import deep
+
+    if budget is not None and not budget.allows():
+        return {shortlist[0]: 0.0}  # nothing looked ahead: the table's best
+    children = {n: position.child(effects[n]) for n in shortlist}
+
+    def ahead() -> list[float]:
+        return [float(v) for v in deep.lookaheads(list(children.values()))]
+
+    def second(n: int) -> Callable[[], list[float]]:
+        return lambda: [float(v) for v in deep.two_rolls([children[n]], INNER, LIMIT)]
+
+    judged = dict(zip(children, ahead() if budget is None else budget.run(ahead)))
     ranked = sorted(judged, key=lambda n: -judged[n])
     contenders = [n for n in ranked[:DEEP] if judged[ranked[0]] - judged[n] <= CLOSE]
     if len(contenders) < 2:
         return judged
+    if budget is None:
+        values = deep.two_rolls([children[n] for n in contenders], INNER, LIMIT)
+        return {n: float(v) for n, v in zip(contenders, values)}
     deeper: dict[int, float] = {}
     for n in contenders:
-        value = _two_rolls(position.child(effects[n]), budget)
-        if value is None:
+        if not budget.allows():
             return judged
-        deeper[n] = value
+        deeper[n] = budget.run(second(n))[0]
     return deeper
-
-
-def _two_rolls(position: Position, budget: _Budget) -> float | None:
-    """Expected final total with two rolls looked ahead: over the next roll, the best of its
-    `INNER` effects the table judges best, each by its own look-ahead; None when time runs out."""
-    from firmware.games.extra.search import ROLLS
-    from firmware.games.extra.search import effects as offered
-
-    if min(position.room) <= 0:
-        return position.final()
-    values: dict[Any, float] = {}
-    ahead: dict[Any, float] = {}
-    total = 0.0
-    for chance, by_face, free in ROLLS:
-        found = offered((), position.rows, position.numbers, position.kids, by_face, free)
-        for effect in found:
-            if effect not in values:
-                values[effect] = position.value(effect)
-        best = float("-inf")
-        for effect in sorted(set(found), key=lambda e: -values[e])[:INNER]:
-            value = ahead.get(effect)
-            if value is None:
-                if not budget.allows():
-                    return None
-                value = ahead[effect] = budget.lookahead(position.child(effect))
-            best = max(best, value)
-        total += chance * best
-    return total
 
 
 def _effects(

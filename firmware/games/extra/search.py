@@ -138,28 +138,34 @@ def term(i: int, c: int, room: tuple[int, ...], others: int, table: Table, group
     if value is not None:
         return value
     rolls = remaining_rolls(room)
-    if c == 0:
-        # an empty row: what the rolls to come will make of it (opened late, often at −200)
-        low = int(rolls)
-        frac = rolls - low
-        ends = [table.get((i, 0, n, others, group), 0.0) if n > 0 else 0.0 for n in (low, low + 1)]
-        value = ends[0] + frac * (ends[1] - ends[0])
-    elif c >= SIZE[i] or rolls <= 0:
+    if c and (c >= SIZE[i] or rolls <= 0):
         value = float(row_score(SUMS[i], c))
     else:
         low = int(rolls)
         frac = rolls - low
-        ends = []
-        for n in (low, low + 1):
-            learnt = table.get((i, c, n, others, group)) if n > 0 else None
-            if learnt is None:
-                weight = OFFER[i] * (1 + STRONG["commit"] * c)
-                share = STRONG["share"] * weight / (weight + others * 0.6 * (1 + STRONG["commit"] * 3))
-                learnt = row_value(i, c, n, int(round(min(OFFER[i], share) * 100)))
-            ends.append(learnt)
+        ends = [entry(i, c, n, others, table, group) for n in (low, low + 1)]
         value = ends[0] + frac * (ends[1] - ends[0])
     cache[key] = value
     return value
+
+
+def entry(i: int, c: int, n: int, others: int, table: Table, group: int = 0) -> float:
+    """`term` at a whole number `n` of rolls to come (it interpolates between two of these): the
+    learnt table's entry, else (a row not empty) the model's binomial."""
+    if c == 0:
+        # an empty row: what the rolls to come will make of it (opened late, often at −200)
+        return table.get((i, 0, n, others, group), 0.0) if n > 0 else 0.0
+    if c >= SIZE[i]:
+        return float(row_score(SUMS[i], c))
+    learnt = table.get((i, c, n, others, group)) if n > 0 else None
+    if learnt is None:
+        weight = OFFER[i] * (1 + STRONG["commit"] * c)
+        share = STRONG["share"] * weight / (weight + others * 0.6 * (1 + STRONG["commit"] * 3))
+        learnt = row_value(i, c, n, int(round(min(OFFER[i], share) * 100)))
+    return learnt
+
+
+_NO_JOINT: Joint = {}  # one object: the second roll's caches know the tables by identity
 
 
 class Position:
@@ -197,7 +203,7 @@ class Position:
         self.kids = kids
         self.table = table
         self.numbers_table = numbers_table
-        self.joint = joint or {}  # joint_key -> points: the correction to the rows' sum
+        self.joint = joint or _NO_JOINT  # joint_key -> points: the correction to the rows' sum
         self.room = tuple(size - c for size, c in zip(COLUMN_SIZES, columns))
         self.active = sum(1 for i, c in enumerate(rows) if 0 < c < SIZE[i])
         self.empty = rows.count(0)
