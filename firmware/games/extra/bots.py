@@ -257,10 +257,9 @@ class _Budget:
 
 def _staged(position: Position, effects: list[Any], shortlist: list[int], budget: _Budget | None) -> dict[int, float]:
     """Effect index → its value at the deepest stage done (`search`)."""
-    from firmware.games.extra import deep
-
     if budget is not None and not budget.allows():
         return {shortlist[0]: 0.0}  # nothing looked ahead: the table's best
+    from firmware.games.extra import deep  # numpy: only once strong looks ahead
     children = {n: position.child(effects[n]) for n in shortlist}
 
     def ahead() -> list[float]:
