@@ -16,8 +16,9 @@ and in its group under the EXTRA numbers owned (`groups`: owning 1, 2, 3 makes t
 rarer), empty rows included (what the rolls to come will make of a row not yet opened: playing
 on forces rows open), and how much each set of EXTRA numbers is worth (three low or three high numbers do
 better than a mix), both under one-step play, improved over several rounds. Strong then looks
-one roll further for its three best effects (`firmware/games/extra/search.py`): each is judged by
-the expectation over the 252 distinct next rolls of the best effect that roll offers.
+one roll further for its eight best effects (`firmware/games/extra/search.py`): each is judged
+by the expectation over the 252 distinct next rolls of the best effect that roll offers; and
+where the best are within `CLOSE` points, two rolls further (`firmware/games/extra/deep.py`).
 Deterministic: ties go to the first decision in `legal_decisions()` order; the rng is not needed.
 Should the tables' file be damaged, strong says so in the log (naming the file) and plays as
 medium: the game goes on, as it does when an engine fails.
@@ -310,11 +311,11 @@ def _effect(choice: Any, faces: Any, sheet: Any, kids: bool) -> tuple[Any, ...]:
 
 
 def strong_values(game: Any, decisions: list[Any]) -> list[float]:
-    """Strong's value of each of `decisions`: the sheet's expected final total in points, as
-    strong judges its choice (a roll looked ahead after the decision, `Position.lookahead`;
-    exact once the decision ends the game); each distinct effect judged once. Strong itself
-    looks ahead from its `LOOKAHEAD` best by the table only, so on rare occasions another
-    decision has a higher value here than strong's. Without usable tables: medium's model.
+    """Strong's one-roll value of each of `decisions`: the sheet's expected final total in
+    points, a roll looked ahead after the decision (`Position.lookahead`; exact once the
+    decision ends the game); each distinct effect judged once. Strong itself looks ahead from
+    its `LOOKAHEAD` best by the table only, and two rolls ahead where they are close, so another
+    decision may have a higher value here than strong's. Without usable tables: medium's model.
 
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("extra", ["Solo"]); game.apply(Roll((1, 2, 3, 4, 6)))

@@ -15,8 +15,8 @@ How the arrays are laid out:
 - a position's *blocks* are the best instance per face of the extra die (and the free ride),
   7 × 66 values, from which each roll takes the best of the pairs it offers (`_roll_index`).
 
-`two_rolls` uses them for the second roll itself: over the next roll, the better of the two
-effects the table judges best for it, each judged by its own look-ahead.
+`two_rolls` uses them for the second roll itself: over the next roll, the effect the table
+judges best for it (or the best of a few), judged by its own look-ahead.
 """
 
 from __future__ import annotations
@@ -124,9 +124,7 @@ class Sheet:
     the extra die (a new number: one per empty column), then the free ride once three are owned."""
 
     __slots__ = (
-        "key",
         "ended",
-        "final_only",
         "owned",
         "slot",
         "rank",
@@ -142,7 +140,6 @@ class Sheet:
         self, key: tuple[Any, ...], grid: Grid, joint: Callable[[float], list[float]], numbers_table: Numbers
     ) -> None:
         numbers, columns, kids = key
-        self.key = key
         room = tuple(size - c for size, c in zip(COLUMN_SIZES, columns))
         self.ended = min(room) <= 0
         owned = [n for n in numbers if n is not None]
@@ -197,7 +194,6 @@ class Sheet:
         self.terms = np.array(terms, dtype=int)
         self.bonus = np.array(bonus)
         self.joint = np.array(joints).reshape(len(effects), ROWS + 1)
-        self.final_only = bool(self.ends.all())
 
 
 class Search:
@@ -264,14 +260,9 @@ class Search:
 
     def lookaheads(self, rows: np.ndarray, sheets: list[Sheet]) -> np.ndarray:
         """`Position.lookahead` of each position (`rows`, (k, 11), on `sheets`)."""
-        result = np.empty(len(sheets))
-        ended = np.array([sheet.ended for sheet in sheets])
-        if ended.any():
-            result[ended] = _SCORE[_ROW, rows[ended]].sum(axis=1)
-        going = np.flatnonzero(~ended)
-        if not len(going):
+        result, going, live = _ended_apart(rows, sheets)
+        if not live:
             return result
-        live = [sheets[k] for k in going]
         blocks, _ = self.blocks(rows[going], live)
         flat_blocks = blocks.reshape(len(live), SLOTS * WIDTH)
         kinds: dict[Any, list[int]] = {}
@@ -294,14 +285,9 @@ class Search:
         position costs one per context its next roll offers): its children are taken by the
         chance of the rolls that lead to them, most likely first, and a child left out is judged
         by the table plus the mean gain the look-ahead brought its more likely siblings."""
-        result = np.empty(len(sheets))
-        ended = np.array([sheet.ended for sheet in sheets])
-        if ended.any():
-            result[ended] = _SCORE[_ROW, rows[ended]].sum(axis=1)
-        going = np.flatnonzero(~ended)
-        if not len(going):
+        result, going, live = _ended_apart(rows, sheets)
+        if not live:
             return result
-        live = [sheets[k] for k in going]
         blocks, chosen = self.blocks(rows[going], live)
         child_rows: list[np.ndarray] = []
         child_sheets: list[Sheet] = []
@@ -340,6 +326,17 @@ class Search:
             judged[kept] = mine
             result[going[n]] = judged[inverse].max(axis=0) @ _CHANCE
         return result
+
+
+def _ended_apart(rows: np.ndarray, sheets: list[Sheet]) -> tuple[np.ndarray, np.ndarray, list[Sheet]]:
+    """The result array with the ended sheets' totals filled in (nothing more to come), the
+    indices of the others and their sheets."""
+    result = np.empty(len(sheets))
+    ended = np.array([sheet.ended for sheet in sheets], dtype=bool)
+    if ended.any():
+        result[ended] = _SCORE[_ROW, rows[ended]].sum(axis=1)
+    going = np.flatnonzero(~ended)
+    return result, going, [sheets[k] for k in going]
 
 
 # per row pair: the crosses it adds to each row
