@@ -39,7 +39,8 @@ def test_the_dense_terms_are_the_learnt_entries():
 def test_many_lookaheads_at_once_are_each_positions_lookahead():
     found = some_positions()
     assert {sum(n is not None for n in p.numbers) for p in found} == {0, 1, 2, 3}
-    assert any(p.kids for p in found) and any(min(p.room) <= 0 for p in found) is False
+    assert any(p.kids for p in found), "a children's sheet among them"
+    assert all(min(p.room) > 0 for p in found), "positions still to decide (ended sheets: the next test)"
     together = deep.lookaheads(found)
     for position, value in zip(found, together):
         assert value == pytest.approx(position.lookahead(), abs=CLOSE), (position.rows, position.numbers)

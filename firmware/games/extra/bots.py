@@ -187,8 +187,8 @@ def _scored(
 def strong(game: Any, decisions: list[Any], rng: random.Random, deadline: Deadline | None = None) -> Any:
     """Best expected final total: the `LOOKAHEAD` effects judged best by the learnt table are
     judged again by the expectation over the next roll of the best effect it offers
-    (`firmware/games/extra/search.py`), and the two best of them, when within `CLOSE` points,
-    two rolls ahead (`firmware/games/extra/deep.py`). With a `deadline`, the same stages as far
+    (`firmware/games/extra/search.py`), and the best of those (`DEEP` at most) within `CLOSE`
+    points of the best two rolls ahead (`firmware/games/extra/deep.py`). With a `deadline`, the same stages as far
     as time allows (`search`)."""
     learnt = learnt_tables()
     if learnt is None:
@@ -261,6 +261,7 @@ def _staged(position: Position, effects: list[Any], shortlist: list[int], budget
     if budget is not None and not budget.allows():
         return {shortlist[0]: 0.0}  # nothing looked ahead: the table's best
     from firmware.games.extra import deep  # numpy: only once strong looks ahead
+
     children = {n: position.child(effects[n]) for n in shortlist}
 
     def ahead() -> list[float]:
