@@ -41,12 +41,12 @@ def _strong_decisions(games: int = 6) -> tuple[int, str]:
     return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def test_strong_decides_as_it_did_with_the_tables_as_python_source() -> None:
-    """The same decisions as with the tables still a generated Python module (table.py), before
-    they became the data file (that digest also held the hints' texts; since the hint shows the
-    calibrated estimate, the digest holds the evaluator's raw figure instead: taken when the
-    evaluator was added, the decisions unchanged)."""
-    assert _strong_decisions() == (360, "b42547fb7dbc017677249648e46d937aea0e20074142802b48b21b05e94edef8")
+def test_strong_decides_as_it_did_when_it_began_to_look_two_rolls_ahead() -> None:
+    """The same decisions and raw figures as when strong began to look two rolls ahead for close
+    contenders (firmware/games/extra/deep.py), which changed its decisions on purpose. Before
+    that the digest had held since the tables were a generated Python module: (360,
+    "b42547fb…"), the decisions and the evaluator's raw figures with one roll ahead."""
+    assert _strong_decisions() == (378, "af54a5189ff5905430f0ac62b4b082966f41066c09f18a6d40bfec4e07b8d338")
 
 
 def test_the_shipped_file_carries_its_command_and_checksum() -> None:
