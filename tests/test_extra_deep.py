@@ -5,6 +5,9 @@ rolls ahead, and its limit only leaves out the least likely children."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +16,7 @@ from firmware.games.extra import bots, deep
 from firmware.games.extra.search import entry
 from tests.test_extra_search import positions
 
+ROOT = Path(__file__).resolve().parents[1]
 CLOSE = 1e-9  # points: the arrays add in another order than Python (each roll's chance as a dot product)
 
 
@@ -102,3 +106,35 @@ def test_the_grid_starts_again_past_what_it_keeps():
     finally:
         del search.grid.KEPT
     assert list(again) == pytest.approx(list(values), abs=CLOSE)
+
+
+def test_without_numpy_strong_looks_one_roll_ahead_and_says_so_once():
+    """A board whose numpy cannot be imported loses the second roll, not the game."""
+    script = """
+import logging, random, sys
+sys.modules["numpy"] = None  # what a broken or missing numpy looks like to an import
+logging.basicConfig(level=logging.ERROR, format="%(message)s")
+from firmware.dice import SeededDice
+from firmware.games import new_game, Player
+from firmware.games.extra import bots
+game = new_game("extra", [Player("Solo", bot="strong")])
+dice, rng = SeededDice("no-numpy"), random.Random(1)
+decided = 0
+while not game.is_over():
+    if game.pending().kind == "roll":
+        game.roll(dice)
+        continue
+    decisions = game.legal_decisions()
+    choice = bots.strong(game, decisions, rng)
+    assert choice in decisions
+    game.apply(choice)
+    decided += 1
+print("decided", decided, "numpy" in sys.modules and sys.modules["numpy"] is None)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "decided" and int(done.stdout.split()[1]) > 10
+    said = [line for line in done.stderr.splitlines() if "numpy cannot be imported" in line]
+    assert len(said) == 1 and "looks one roll ahead only" in said[0]

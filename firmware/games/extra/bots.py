@@ -256,15 +256,30 @@ class _Budget:
         return found
 
 
+def _arrays() -> Any:
+    """`firmware.games.extra.deep` (numpy, imported once strong looks ahead), or None when numpy
+    cannot be imported: then strong looks one roll ahead in pure Python only (logged once)."""
+    try:
+        from firmware.games.extra import deep
+    except ImportError as exc:
+        message = f"numpy cannot be imported ({exc}): the strong EXTRA! bot looks one roll ahead only"
+        if message not in _reported:
+            _reported.add(message)
+            log.error("%s", message)
+        return None
+    return deep
+
+
 def _staged(position: Position, effects: list[Any], shortlist: list[int], budget: _Budget | None) -> dict[int, float]:
     """Effect index → its value at the deepest stage done (`search`)."""
     if budget is not None and not budget.allows():
         return {shortlist[0]: 0.0}  # nothing looked ahead: the table's best
-    from firmware.games.extra import deep  # numpy: only once strong looks ahead
-
+    deep = _arrays()
     children = {n: position.child(effects[n]) for n in shortlist}
 
     def ahead() -> list[float]:
+        if deep is None:
+            return [child.lookahead() for child in children.values()]
         return [float(v) for v in deep.lookaheads(list(children.values()))]
 
     def second(n: int) -> Callable[[], list[float]]:
@@ -273,7 +288,7 @@ def _staged(position: Position, effects: list[Any], shortlist: list[int], budget
     judged = dict(zip(children, ahead() if budget is None else budget.run(ahead)))
     ranked = sorted(judged, key=lambda n: -judged[n])
     contenders = [n for n in ranked[:DEEP] if judged[ranked[0]] - judged[n] <= CLOSE]
-    if len(contenders) < 2:
+    if len(contenders) < 2 or deep is None:
         return judged
     if budget is None:
         values = deep.two_rolls([children[n] for n in contenders], INNER, LIMIT)
