@@ -243,6 +243,16 @@ def test_the_table_compares_the_figure_shown_with_the_outcome() -> None:
     assert "| decision | samples |" in text and "LEVEL X" in text
 
 
+def test_the_gaps_standard_error_counts_a_games_seats_as_one_draw() -> None:
+    # four seats per game sharing the game's luck: the gap moves with the game, not the seat
+    rng = random.Random(3)
+    luck = [rng.gauss(0, 50) for _ in range(100)]
+    shared = [(0, 0.0, luck[game] + rng.gauss(0, 1), game) for game in range(100) for _seat in range(4)]
+    alone = [(index, raw, result) for index, raw, result, _game in shared]
+    by_game, by_sample = table_rows("levelx", 4, shared)[0]["se"], table_rows("levelx", 4, alone)[0]["se"]
+    assert by_game == pytest.approx(2 * by_sample, rel=0.1)  # √4 seats: the naive error is half
+
+
 def test_the_docs_hold_a_calibration_table_for_every_game() -> None:
     docs = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
     for game in game_names():

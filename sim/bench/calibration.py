@@ -35,7 +35,9 @@ PRIOR = 0.5  # the slope's shrinkage towards the common slope, in shares of the 
 MAX_STEPS = 20_000
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 
-Sample = tuple[int, float, float]  # (decision index, raw figure, outcome)
+# (decision index, raw figure, outcome[, game]): a game's seats share its dice, so the gap's
+# standard error is taken over games, not over samples, where the game is known
+Sample = tuple[int, float, float] | tuple[int, float, float, int]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,12 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--docs", action="store_true", help="also write the table into docs/bots.md")
 
 
-def play(task: tuple[str, int, str]) -> list[Sample]:
+def play(task: tuple[str, int, str, int]) -> list[Sample]:
     """One seeded game of strong bots: per decision, the decider's index, the raw figure of the
-    decision played, and the decider's final outcome."""
+    decision played, the decider's final outcome and the game's number."""
     from firmware.bots import choose
 
-    name, players, seed = task
+    name, players, seed, number = task
     spec = find_game(name)
     strongest = spec.levels[-1]
     game = new_game(name, [Player(f"P{i}", bot=strongest) for i in range(players)])
@@ -83,11 +85,11 @@ def play(task: tuple[str, int, str]) -> list[Sample]:
     if not game.is_over():
         return []
     final = {p: outcome(game, p) for p in range(players)}
-    return [(index, raw, final[player]) for player, index, raw in seen]
+    return [(index, raw, final[player], number) for player, index, raw in seen]
 
 
 def samples(name: str, players: int, games: int, seed: str, jobs: int) -> list[Sample]:
-    tasks = [(name, players, f"{seed}:{name}:{players}:{n}") for n in range(games)]
+    tasks = [(name, players, f"{seed}:{name}:{players}:{n}", n) for n in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
             played = pool.map(play, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
@@ -102,7 +104,7 @@ def fit(found: Sequence[Sample]) -> list[tuple[float, float]]:
     index (the more, the less the raw figures vary at that index: early in a game they hardly
     do, and the outcome's noise would make any slope) and kept within 0..2."""
     by_index: dict[int, list[tuple[float, float]]] = defaultdict(list)
-    for index, raw, result in found:
+    for index, raw, result, *_game in found:
         by_index[index].append((raw, result))
     sums = []  # per index: (n, mean raw, mean outcome, Sxx, Sxy)
     for index in range(max(by_index, default=-1) + 1):
@@ -128,33 +130,53 @@ def fit(found: Sequence[Sample]) -> list[tuple[float, float]]:
 
 def table_rows(name: str, players: int, found: Sequence[Sample]) -> list[dict[str, Any]]:
     """Per decision index with MIN_SAMPLES samples: mean shown, mean outcome, gap, its standard
-    error, the allowance and whether the gap is within it."""
-    by_index: dict[int, list[tuple[float, float]]] = defaultdict(list)
-    for index, raw, result in found:
+    error (`clustered_se`), the allowance and whether the gap is within it."""
+    by_index: dict[int, list[tuple[float, float, Any]]] = defaultdict(list)
+    for n, (index, raw, result, *game) in enumerate(found):
         slope, intercept = mapping(name, players, index)
-        by_index[index].append((slope * raw + intercept, result))
+        by_index[index].append((slope * raw + intercept, result, game[0] if game else ("sample", n)))
     rows = []
     for index in sorted(by_index):
-        pairs = by_index[index]
-        if len(pairs) < MIN_SAMPLES:
+        triples = by_index[index]
+        if len(triples) < MIN_SAMPLES:
             continue
-        shown = statistics.fmean(s for s, _ in pairs)
-        actual = statistics.fmean(r for _, r in pairs)
-        gaps = [s - r for s, r in pairs]
+        shown = statistics.fmean(s for s, _, _ in triples)
+        actual = statistics.fmean(r for _, r, _ in triples)
         allowed = max(0.1 * abs(actual), 3.0)
         rows.append(
             {
                 "index": index,
-                "samples": len(pairs),
+                "samples": len(triples),
                 "shown": shown,
                 "outcome": actual,
                 "gap": shown - actual,
-                "se": statistics.stdev(gaps) / len(gaps) ** 0.5,
+                "se": clustered_se([(s - r, game) for s, r, game in triples]),
                 "allowed": allowed,
                 "ok": abs(shown - actual) <= allowed,
             }
         )
     return rows
+
+
+def clustered_se(gaps: Sequence[tuple[float, Any]]) -> float:
+    """The standard error of the mean of the gaps, each given with its cluster (its game): the
+    seats of one game share its dice, so their gaps move together and count as one draw
+    (the cluster-robust estimate, with the usual C / (C − 1) correction for C clusters).
+
+    >>> round(clustered_se([(1.0, 0), (-1.0, 1), (1.0, 2), (-1.0, 3)]), 3)
+    0.577
+    >>> round(clustered_se([(1.0, 0), (1.0, 0), (-1.0, 1), (-1.0, 1)]), 3)
+    1.0
+    """
+    mean = statistics.fmean(g for g, _ in gaps)
+    by_cluster: dict[Any, float] = defaultdict(float)
+    for gap, cluster in gaps:
+        by_cluster[cluster] += gap - mean
+    clusters = len(by_cluster)
+    if clusters < 2:
+        return float("nan")
+    spread = sum(v * v for v in by_cluster.values()) * clusters / (clusters - 1)
+    return spread**0.5 / len(gaps)
 
 
 def markdown(name: str, players: int, games: int, rows: Sequence[dict[str, Any]]) -> str:
