@@ -9,7 +9,7 @@ Three tables, every value a number of points rounded to 0.1:
   EXTRA numbers owned cut the row's chances, `model.groups`);
 - `numbers`: EXTRA numbers owned (ascending) → final total against the average;
 - `joint`: (rolls to come in pairs, rows still empty) → points added to the rows' sum
-  (`search.joint_key`).
+  (`search.joint_key`); `tables()` gives it `JOINT_WEIGHT` times as learnt.
 
 The file, little-endian: an 8-byte magic `XBLEARNT`, the format version (u16), the length of the
 command that made it (u16), the payload's length (u32) and its SHA-256 (32 bytes); the command
@@ -43,6 +43,10 @@ if TYPE_CHECKING:  # the model computes its chances at import: not needed to rea
     from firmware.games.extra.model import Joint, Numbers, Table
 
 PATH = Path(__file__).with_name("learnt.bin")
+# The joint correction counts this many times its learnt mean error, tuned on paired solo games
+# (the figures: docs/bots.md, "The strong EXTRA! table"). It is learnt as the mean error over the
+# positions play reaches; as a guide between two positions it pays to count it more.
+JOINT_WEIGHT = 1.5
 MAGIC = b"XBLEARNT"
 VERSION = 1
 _HEADER = struct.Struct("<8sHHI32s")  # magic, version, command length, payload length, SHA-256
@@ -138,5 +142,7 @@ def load(path: Path = PATH) -> Tables:
 
 @cache
 def tables() -> Tables:
-    """The shipped tables, read once per process (a failed read is tried again next time)."""
-    return load(PATH)
+    """The shipped tables, read once per process (a failed read is tried again next time), the
+    joint correction weighted by `JOINT_WEIGHT`."""
+    found = load(PATH)
+    return found._replace(joint={key: JOINT_WEIGHT * value for key, value in found.joint.items()})

@@ -41,12 +41,12 @@ def _strong_decisions(games: int = 6) -> tuple[int, str]:
     return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def test_strong_decides_as_it_did_when_it_began_to_look_two_rolls_ahead() -> None:
-    """The same decisions and raw figures as when strong began to look two rolls ahead for close
-    contenders (firmware/games/extra/deep.py), which changed its decisions on purpose. Before
-    that the digest had held since the tables were a generated Python module: (360,
-    "b42547fb…"), the decisions and the evaluator's raw figures with one roll ahead."""
-    assert _strong_decisions() == (378, "af54a5189ff5905430f0ac62b4b082966f41066c09f18a6d40bfec4e07b8d338")
+def test_strong_decides_as_it_did_when_its_joint_correction_got_its_weight() -> None:
+    """The same decisions and raw figures as when the joint correction began to count
+    `learnt.JOINT_WEIGHT` times (which changed both on purpose). Before: (378, "af54a518…")
+    since strong looked two rolls ahead for close contenders (firmware/games/extra/deep.py), and
+    before that (360, "b42547fb…") since the tables were a generated Python module."""
+    assert _strong_decisions() == (378, "714eac1d8240b9e96fb2dac886ddca9592e51e8709653b4114b5f89077582d5b")
 
 
 def test_the_shipped_file_carries_its_command_and_checksum() -> None:
