@@ -25,7 +25,7 @@ from firmware.ui.colours import DEFAULT_ORDER
 from firmware.ui.moments import KEY_MOMENTS, MomentsScreen, describe_both, describe_decision, shown_dice
 from firmware.ui.play import ResultScreen
 from firmware.table import Seat
-from sim.bench.calibration import fit, markdown, table_rows
+from sim.bench.calibration import exact_pass_share, fit, markdown, table_rows
 from support import play_on
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,6 +251,17 @@ def test_the_gaps_standard_error_counts_a_games_seats_as_one_draw() -> None:
     alone = [(index, raw, result) for index, raw, result, _game in shared]
     by_game, by_sample = table_rows("levelx", 4, shared)[0]["se"], table_rows("levelx", 4, alone)[0]["se"]
     assert by_game == pytest.approx(2 * by_sample, rel=0.1)  # √4 seats: the naive error is half
+
+
+def test_the_pass_share_says_how_often_the_outcomes_noise_lets_an_exact_figure_pass() -> None:
+    # the figure is off by a constant (taken away), the outcome varies game by game around 100
+    rng = random.Random(5)
+
+    def games(spread: float) -> list[tuple[int, float, float, int]]:
+        return [(index, 0.0, 100 + rng.gauss(0, spread), game) for game in range(400) for index in range(3)]
+
+    assert exact_pass_share("levelx", 2, games(5.0), draws=200) == 1.0  # s.e. 0.25 against 10
+    assert exact_pass_share("levelx", 2, games(400.0), draws=200) < 0.5  # s.e. 20 against 10
 
 
 def test_the_docs_hold_a_calibration_table_for_every_game() -> None:
