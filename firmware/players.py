@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from firmware.errors import N_, Text, XtraboardError
@@ -154,6 +155,14 @@ def shown_name(name: str, colour: str) -> str:
     ('Rouge', 'Rotkäppchen')
     >>> i18n.use("en")
     """
+    from firmware.i18n import language
+
+    return _shown_name(name, colour, language())
+
+
+@lru_cache(maxsize=256)  # every frame shows the names: looking through each catalog costs ~10 % of a step
+def _shown_name(name: str, colour: str, code: str) -> str:
+    """`shown_name` in the active language, `code` (the cache's key: it changes with it)."""
     from firmware.i18n import LANGUAGES, pgettext, translations
 
     def default(catalog_name: str) -> str:
@@ -162,6 +171,10 @@ def shown_name(name: str, colour: str) -> str:
     now = default(pgettext("colour", colour))
     if name == now:
         return name
+    for other in LANGUAGES:
+        if name == default(translations(other).pgettext("colour", colour)):
+            return now
+    return name
     for code in LANGUAGES:
         if name == default(translations(code).pgettext("colour", colour)):
             return now

@@ -31,6 +31,11 @@ MARK = "os_getppid*"  # the C function of os.getppid(): each call is a mark (a d
 def callgrind(script: str) -> list[int]:
     """Run `script` in a fresh Python under callgrind; the instructions of each stretch between
     marks (and before the first and after the last), in order."""
+    return _callgrind(script)[0]
+
+
+def _callgrind(script: str) -> tuple[list[int], str]:
+    """`callgrind`'s counts, and what the script printed."""
     if shutil.which("valgrind") is None:
         raise RuntimeError("valgrind is not installed: the instruction counts need its callgrind tool")
     with tempfile.TemporaryDirectory(prefix="xtraboard-callgrind-") as folder:
@@ -53,7 +58,7 @@ def callgrind(script: str) -> list[int]:
         if done.returncode != 0:
             raise RuntimeError(f"the counted script failed: {done.stderr.strip().splitlines()[-1:]}")
         parts = sorted(Path(folder).glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
-        return [_total(p) for p in [*parts, out]]
+        return [_total(p) for p in [*parts, out]], done.stdout
 
 
 def _total(path: Path) -> int:
@@ -66,10 +71,20 @@ def _total(path: Path) -> int:
 def per_repetition(script: str, n: int) -> float:
     """Instructions of one repetition of the region `script` repeats N_REPEAT times: the runs
     with n and with 2n repetitions, their difference over n (both runs have done the region n
-    times already, so first-use costs — fonts, caches — are in both and cancel out)."""
-    once = sum(callgrind(script.replace("N_REPEAT", str(n))))
-    twice = sum(callgrind(script.replace("N_REPEAT", str(2 * n))))
-    return (twice - once) / n
+    times already, so first-use costs — fonts, caches — are in both and cancel out). A script
+    whose repetitions differ in size prints `units K` at its end (K units of work done, such as
+    presses), and the difference is then over the units the second run did more."""
+    once, said_once = _callgrind(script.replace("N_REPEAT", str(n)))
+    twice, said_twice = _callgrind(script.replace("N_REPEAT", str(2 * n)))
+    units = _units(said_twice) - _units(said_once) if "units" in said_once else n
+    return (sum(twice) - sum(once)) / units
+
+
+def _units(printed: str) -> int:
+    match = re.search(r"^units (\d+)$", printed, re.M)
+    if match is None:
+        raise RuntimeError(f"the counted script printed no `units K` line: {printed[-200:]!r}")
+    return int(match.group(1))
 
 
 BOARD = """
@@ -117,10 +132,14 @@ STEP = (
         while board.app.animation is not None:
             clock.advance(board.app.animation.current.seconds); loop.run_pending(board.handle)
 
-    for _ in range(N_REPEAT):  # a person's turn: ROLL, then OK on the offered decision
+    presses = 0
+    for _ in range(N_REPEAT):  # a person's turn: ROLL, then OK on the offered decision(s)
         tap("roll"); settle()
+        presses += 1
         while not table.awaiting_roll and not table.over:
             tap("ok"); settle()
+            presses += 1
+    print("units", presses)  # turns differ with the dice: counted per press, not per turn
 """
 )
 
@@ -152,9 +171,9 @@ THINKER_READY = """
 def loop_figures() -> Iterator[tuple[str, float]]:
     """Edge-to-push of a cursor move and of a step with its animation, and start-to-READY."""
     yield "instructions_cursor_move", per_repetition(CURSOR, 10)
-    # A turn of EXXTRA is two steps, each a press with its animation's frames pushed: the ROLL
-    # (the dice tumble) and OK on the offered rung (the climb).
-    yield "instructions_step_with_animation", per_repetition(STEP, 4) / 2
+    # A turn of EXXTRA is two steps or more, each a press with its animation's frames pushed:
+    # the ROLL (the dice tumble) and OK on each offered decision (a re-roll, the climb).
+    yield "instructions_step_with_animation", per_repetition(STEP, 4)
     yield "instructions_start_to_ready", float(callgrind(READY)[0])
     yield "instructions_thinker_start_to_ready", float(callgrind(THINKER_READY)[0])
 
