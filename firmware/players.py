@@ -175,7 +175,3 @@ def _shown_name(name: str, colour: str, code: str) -> str:
         if name == default(translations(other).pgettext("colour", colour)):
             return now
     return name
-    for code in LANGUAGES:
-        if name == default(translations(code).pgettext("colour", colour)):
-            return now
-    return name

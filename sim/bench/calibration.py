@@ -187,8 +187,9 @@ def clustered_se(gaps: Sequence[tuple[float, Any]]) -> float:
 def exact_pass_share(name: str, players: int, found: Sequence[Sample], draws: int = 1000) -> float:
     """The share of bootstrap draws (the games drawn again with replacement) in which the figure,
     its mean error at each decision index taken away (a mapping exact on average), is within the
-    allowance at every index of the table: how often 2,000 games like these let even an exactly
-    calibrated figure pass, as their outcomes' own noise decides. Seeded: the same every run."""
+    allowance at every index of the table: how often as many games like these let even an
+    exactly calibrated figure pass, as their outcomes' own noise decides. Seeded: the same
+    every run."""
     import numpy as np
 
     rows = table_rows(name, players, found)
