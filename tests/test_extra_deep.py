@@ -117,13 +117,11 @@ logging.basicConfig(level=logging.ERROR, format="%(message)s")
 from firmware.dice import SeededDice
 from firmware.games import new_game, Player
 from firmware.games.extra import bots
-game = new_game("extra", [Player("Solo", bot="strong")])
+from tests.support import decisions_of
+solo = new_game("extra", [Player("Solo", bot="strong")])
 dice, rng = SeededDice("no-numpy"), random.Random(1)
 decided = 0
-while not game.is_over():
-    if game.pending().kind == "roll":
-        game.roll(dice)
-        continue
+for game in decisions_of(solo, dice):
     decisions = game.legal_decisions()
     choice = bots.strong(game, decisions, rng)
     assert choice in decisions

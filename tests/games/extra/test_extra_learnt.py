@@ -16,6 +16,7 @@ import pytest
 from firmware.dice import SeededDice
 from firmware.games import Player, new_game
 from firmware.games.extra import bots, learnt
+from tests.support import decisions_of
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,12 +28,8 @@ def _strong_decisions(games: int = 6) -> tuple[int, str]:
     lines = []
     for seed in range(games):
         players = [Player("A", bot="strong"), Player("B", bot="strong", kids=seed % 2 == 1)]
-        game = new_game("extra", players[: 1 + seed % 2])
         dice, rng = SeededDice(f"learnt-golden:{seed}"), random.Random(seed)
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
+        for game in decisions_of(new_game("extra", players[: 1 + seed % 2]), dice):
             decisions = game.legal_decisions()
             choice = bots.strong(game, decisions, rng)
             lines.append(json.dumps(choice.to_json(), sort_keys=True))
