@@ -172,16 +172,21 @@ def _committed_mode(report: Verification, scheme: str, seed: str, commit: str, c
             # The seed is the board's: the dice mode was changed after the game.
             report.problems.append(
                 _(
-                    "the 'dice' block says {claimed} dice, but the board committed to {committed} dice:"
+                    "the 'dice' block says physical dice, but the board committed to electronic dice:"
                     " its 'physical' was changed after the game"
-                ).format(claimed=_mode_name(mode), committed=_mode_name(other))
+                )
+                if claimed
+                else _(
+                    "the 'dice' block says electronic dice, but the board committed to physical dice:"
+                    " its 'physical' was taken out after the game"
+                )
             )
             return not claimed  # the rolls are checked as the board committed to them
         report.problems.append(
             _(
-                "the revealed seed does not match the commitment: for {mode} dice it commits to {sha},"
-                " the board committed to {commit}"
-            ).format(mode=_mode_name(mode), sha=commitment(seed, mode), commit=commit)
+                "the revealed seed does not match the commitment: with this record's dice mode it commits to"
+                " {sha}, the board committed to {commit}"
+            ).format(sha=commitment(seed, mode), commit=commit)
         )
         return None
     if commitment(seed) != commit:
@@ -208,10 +213,6 @@ def _committed_mode(report: Verification, scheme: str, seed: str, commit: str, c
         ).format(scheme=scheme)
     )
     return True
-
-
-def _mode_name(mode: str) -> str:
-    return _("electronic") if mode == ELECTRONIC else _("physical")
 
 
 def _excused(seen: _RollSeen, report: Verification) -> bool:

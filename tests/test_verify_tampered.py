@@ -83,7 +83,9 @@ def test_physical_flipped_on_a_bots_only_game_is_refused_naming_the_roll(tmp_pat
     physical = finished(Table.start("extra", seats("p", "b"), seed="p", meta={"dice": "physical"}), random.Random(1))
     electronic = physical | {"dice": {k: v for k, v in physical["dice"].items() if k != "physical"}}
     done = xtraboard("verify", str(write(tmp_path, electronic, "flipped.json")))
-    assert done.returncode == 1 and "but the board committed to physical dice" in done.stdout
+    assert (
+        done.returncode == 1 and "but the board committed to physical dice: its 'physical' was taken out" in done.stdout
+    )
 
 
 def test_a_physical_game_checks_the_rolls_nobody_keyed_in(tmp_path: Path) -> None:
