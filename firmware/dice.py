@@ -40,12 +40,11 @@ class SystemDice:
 
 SCHEME = "hmac-sha256-v1"  # the derivation below, as records name it (docs/dice.md)
 SCHEME_WORD = "hmac-sha256-v2"  # the same with the table's word in every message
-SCHEMES = (SCHEME, SCHEME_WORD)
-
-
-def scheme_for(word: str | None) -> str:
-    """The scheme a game's rolls follow: v2 once the table gave a word, else v1."""
-    return SCHEME if word is None else SCHEME_WORD
+# v3: the rolls of v1 (or, with a word, of v2), and a commitment that binds the dice mode, so
+# that a record's "physical" cannot be changed after the game. The board writes v3 since.
+SCHEME_BOUND = "hmac-sha256-v3"
+SCHEMES = (SCHEME, SCHEME_WORD, SCHEME_BOUND)
+ELECTRONIC, PHYSICAL = "electronic", "physical"  # the dice modes a v3 commitment binds
 
 
 def new_secret() -> str:
@@ -53,14 +52,21 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
-def commitment(secret: str) -> str:
+def commitment(secret: str, mode: str | None = None) -> str:
     """What the board shows and records before the game: `sha256:` and the hex SHA-256 of the
-    seed's UTF-8 bytes.
+    seed's UTF-8 bytes (schemes v1 and v2, `mode` None); under hmac-sha256-v3 of
+    "<mode>:<seed>", the mode being "electronic" or "physical" (the two prefixes differ, so no
+    seed of one mode commits to the same as a seed of the other).
 
     >>> commitment("7")[:19]
     'sha256:7902699be42c'
+    >>> commitment("7", "electronic") != commitment("7", "physical")
+    True
     """
-    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
+    if mode is not None and mode not in (ELECTRONIC, PHYSICAL):
+        raise ValueError(f"the dice mode is {ELECTRONIC!r} or {PHYSICAL!r}, not {mode!r}")
+    text = secret if mode is None else f"{mode}:{secret}"
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def derive_roll(secret: str, index: int, dice: Sequence[Faces], word: str | None = None) -> tuple[Any, ...]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games import Game, Player, find_game, game_class, game_names
+from firmware.games import Game, Player, Roll, find_game, game_class, game_names
 from firmware.games.base import RECORD_VERSION, RECORD_VERSIONS
 
 FORMAT = "xtraboard-record"
@@ -26,6 +26,7 @@ VERSIONS = RECORD_VERSIONS
 RECORD_KEYS = ("format", "version", "game", "players", "steps", "result", "dice", "notes")
 DICE_KEYS = ("scheme", "commit", "word", "seed", "physical")  # the optional dice block (docs/dice.md)
 PLAYER_KEYS = ("name", "bot", "kids")
+ROLL_MARKS = frozenset({"keyed"})
 
 
 def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
@@ -97,7 +98,9 @@ def replay_record(record: Mapping[str, Any]) -> Game:
         try:
             step = cls.parse_step(data)
             # The engines read the keys they know; a record must hold nothing else.
-            _check_keys(data, set(step.to_json()) | optional, Text(N_("this step")))
+            _check_keys(data, set(step.to_json()) | optional | _marks(step), Text(N_("this step")))
+            if "keyed" in data and data["keyed"] is not True:
+                raise RecordError(Text(N_("'keyed' must be true, not {value}"), value=_show(data["keyed"])))
             game.apply(step)
         except IllegalStepError as exc:
             raise RecordError(
@@ -106,6 +109,12 @@ def replay_record(record: Mapping[str, Any]) -> Game:
         except RecordError as exc:
             raise RecordError(_short(exc), index) from exc
     return game
+
+
+def _marks(step: Any) -> frozenset[str]:
+    """What the board may add to a step besides the engine's keys: a roll keyed in by a person
+    (physical dice) says `"keyed": true` (docs/records.md; replay ignores it, verify reads it)."""
+    return ROLL_MARKS if isinstance(step, Roll) else frozenset()
 
 
 def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:

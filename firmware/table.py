@@ -29,7 +29,19 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from firmware.agents import Agent, Question, Token
-from firmware.dice import CommittedDice, DiceSource, SeededDice, SystemDice, commitment, new_secret, scheme_for
+from firmware.dice import (
+    ELECTRONIC,
+    PHYSICAL,
+    SCHEME,
+    SCHEME_BOUND,
+    SCHEME_WORD,
+    CommittedDice,
+    DiceSource,
+    SeededDice,
+    SystemDice,
+    commitment,
+    new_secret,
+)
 from firmware.errors import RecordError
 from firmware.games import ROLL, Game, Player, Roll, new_game
 from firmware.records import replay_record
@@ -69,6 +81,9 @@ class Table:
     redo_steps: list[list[Any]] = field(default_factory=list, init=False, repr=False)
     # Rolls taken back, by roll number: the dice stay as rolled when that roll comes again.
     kept_rolls: dict[int, Roll] = field(default_factory=dict, init=False, repr=False)
+    # Physical dice: the numbers of the rolls a person keyed in at the board (the record marks
+    # their steps "keyed"); a roll taken back and played again stays keyed.
+    keyed: set[int] = field(default_factory=set, init=False, repr=False)
 
     @property
     def names(self) -> list[str]:
@@ -98,6 +113,7 @@ class Table:
         # it) and the record holds its commitment until the game is over. A given seed is the secret.
         secret = new_secret() if seed is None else str(seed)
         meta = dict(meta or {}) | {"colours": [s.colour for s in seats], "seed": seed, "dice_seed": secret}
+        meta["dice_scheme"] = SCHEME_BOUND  # a game sealed before v3 keeps its scheme when resumed
         table = cls(game, [s.colour for s in seats], CommittedDice(secret), journal, None, seed, meta)
         if journal is not None:
             table.journal_id = journal.start_game(table.header(), meta)
@@ -121,7 +137,10 @@ class Table:
             raise RecordError(f"the table's word must be text, not {word!r}")
         dice = CommittedDice(secret, rolls, word) if isinstance(secret, str) else dice_for(seed, rolls)
         notes = [n for n in stored.record.get("notes", []) if isinstance(n, str)]
-        return cls(game, list(colours), dice, journal, stored.id, seed, meta, notes)
+        table = cls(game, list(colours), dice, journal, stored.id, seed, meta, notes)
+        rolls_data = [s for s in stored.record["steps"] if isinstance(s, dict) and "roll" in s]
+        table.keyed = {n for n, data in enumerate(rolls_data) if data.get("keyed") is True}
+        return table
 
     def header(self) -> dict[str, Any]:
         """The game's record without steps or result, with its dice block (docs/records.md):
@@ -129,10 +148,17 @@ class Table:
         header = {k: v for k, v in self.game.to_record().items() if k not in ("steps", "result")}
         secret, word = self.meta.get("dice_seed"), self.word
         if isinstance(secret, str) and self.meta.get("dice") != "scripted":  # scripted: no claim
-            header["dice"] = {"scheme": scheme_for(word), "commit": commitment(secret)}
+            physical = self.meta.get("dice") == "physical"
+            if self.meta.get("dice_scheme") == SCHEME_BOUND:  # the commitment binds the dice mode
+                header["dice"] = {
+                    "scheme": SCHEME_BOUND,
+                    "commit": commitment(secret, PHYSICAL if physical else ELECTRONIC),
+                }
+            else:  # a game sealed by an older firmware, resumed: its seal as it was
+                header["dice"] = {"scheme": scheme_for(word), "commit": commitment(secret)}
             if word is not None:
                 header["dice"]["word"] = word
-            if self.meta.get("dice") == "physical":
+            if physical:
                 header["dice"]["physical"] = True
         return header
 
@@ -140,6 +166,7 @@ class Table:
         """The game's record with its dice block (the seed is in it once the game is over) and
         its notes, if any."""
         record = self.game.to_record()
+        record["steps"] = self.steps_json()
         dice = self.header().get("dice")
         if dice is not None:
             record["dice"] = dice | ({"seed": self.meta["dice_seed"]} if self.over else {})
@@ -207,10 +234,15 @@ class Table:
         self.generation += 1
 
     # --- steps -----------------------------------------------------------------------------
-    def apply(self, step: Any) -> None:
+    def apply(self, step: Any, keyed: bool = False) -> None:
         """Apply a step (IllegalStepError leaves everything unchanged), then journal it. A new
-        step ends what `redo` could play again."""
+        step ends what `redo` could play again. `keyed`: a roll a person keyed in (physical
+        dice); a taken-back roll that comes again stays as it was."""
+        rolls = self._rolls_made()
+        again = isinstance(step, Roll) and self.kept_rolls.get(rolls) == step
         self._apply(step)
+        if isinstance(step, Roll) and not again:
+            (self.keyed.add if keyed else self.keyed.discard)(rolls)
         self.redo_steps.clear()
         self._journal_step(step)
 
@@ -221,10 +253,24 @@ class Table:
             self.kept_rolls.pop(rolls, None)  # this roll is seen now: a kept one is used up
         self._moved()
 
+    def _step_json(self, step: Any, roll: int | None) -> dict[str, Any]:
+        """A step as the record writes it: roll number `roll` marked "keyed" if a person keyed it in."""
+        data: dict[str, Any] = step.to_json()
+        return data | {"keyed": True} if isinstance(step, Roll) and roll in self.keyed else data
+
+    def steps_json(self) -> list[dict[str, Any]]:
+        """The record's steps, keyed-in rolls marked (docs/records.md)."""
+        out, rolls = [], 0
+        for step in self.game.history:
+            out.append(self._step_json(step, rolls))
+            rolls += isinstance(step, Roll)
+        return out
+
     def _journal_step(self, step: Any) -> None:
         """Commit the step just applied (and the result, if it ended the game)."""
         if self.journal is not None and self.journal_id is not None:
-            self.journal.append_step(self.journal_id, len(self.game.history) - 1, step.to_json())
+            data = self._step_json(step, self._rolls_made() - 1)
+            self.journal.append_step(self.journal_id, len(self.game.history) - 1, data)
             if self.game.is_over():
                 self.journal.finish(self.journal_id, self.game.result())
 
@@ -353,6 +399,11 @@ class Table:
     @property
     def awaiting_roll(self) -> bool:
         return self.game.pending().kind == ROLL
+
+
+def scheme_for(word: str | None) -> str:
+    """The scheme of a game sealed before hmac-sha256-v3: v2 once the table gave a word, else v1."""
+    return SCHEME if word is None else SCHEME_WORD
 
 
 def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:

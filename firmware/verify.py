@@ -14,15 +14,16 @@ Nothing here needs the board: a player can run the same checks on an exported re
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.dice import SCHEME, SCHEME_WORD, SCHEMES, commitment, derive_roll
+from firmware.dice import ELECTRONIC, PHYSICAL, SCHEME, SCHEME_BOUND, SCHEME_WORD, SCHEMES, commitment, derive_roll
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games import Roll
+from firmware.games import Game, Roll
 from firmware.i18n import _, decimal, fixed, grouped, ngettext
 from firmware.records import header_of
 
@@ -32,12 +33,15 @@ SUSPICIOUS_P = 0.001  # a fairness p-value below this is worth a look (one game 
 
 @dataclass
 class Verification:
-    """What `check_record` found: `problems` (one line each; empty = every roll matches) and
-    `notes` (what could not be checked and why, e.g. physical dice keyed in by the players)."""
+    """What `check_record` found: `problems` (one line each; empty = every roll matches and the
+    stored result is the replay's) and `notes` (what could not be checked and why, e.g. the
+    rolls a person keyed in with physical dice, and who they were for)."""
 
     rolls: int = 0
     matched: int = 0
     physical: bool = False
+    keyed: int = 0  # rolls keyed in by a person (physical dice), not checked
+    excused: set[int] = field(default_factory=set)  # their roll numbers
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -49,21 +53,33 @@ class Verification:
         if self.problems:
             return ngettext("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
         if self.physical:
-            keyed = self.rolls - self.matched
             return _(
                 "physical dice: {keyed} of {rolls} rolls were keyed in by the players and cannot be"
                 " checked; the other {matched} match the seed"
-            ).format(keyed=keyed, rolls=self.rolls, matched=self.matched)
+            ).format(keyed=self.keyed, rolls=self.rolls, matched=self.matched)
         return ngettext("ok: {n} roll matches the seed", "ok: all {n} rolls match the seed", self.rolls).format(
             n=self.rolls
         )
 
 
+@dataclass(frozen=True)
+class _RollSeen:
+    index: int  # the step's index in the record
+    number: int  # the roll's number (0 = the game's first roll)
+    faces: tuple[Any, ...]
+    keyed: bool  # the record marks it keyed in by a person
+
+
 def check_record(record: Mapping[str, Any]) -> Verification:
-    """Recompute every roll of `record` from its revealed seed (and the table's word, scheme v2).
-    Every roll depends only on the seed, its number and the word, so all are checked before the
-    replay: the first tampered roll is named even when it makes a later step illegal. RecordError
-    when the record itself is malformed or does not replay (as `xtraboard replay` would say)."""
+    """Recompute every roll of `record` from its revealed seed (and the table's word), replay it
+    and compare the stored result with the replay's. Every roll depends only on the seed, its
+    number and the word, so all are checked before the replay: the first tampered roll is named
+    even when it makes a later step illegal. A roll is excused only when it was keyed in by a
+    person with physical dice: under hmac-sha256-v3 the commitment binds the dice mode and the
+    record marks each keyed-in roll; under v1 the mode is not bound (said so), under v2 a game
+    with physical dice cannot have been played (the board asks the word only of electronic dice).
+    RecordError when the record itself is malformed or does not replay (as `xtraboard replay`
+    would say)."""
     cls, players = header_of(record)
     report = Verification()
     dice = record.get("dice")
@@ -72,7 +88,7 @@ def check_record(record: Mapping[str, Any]) -> Verification:
             _("the record has no 'dice' block: its dice were not committed (an older or scripted game)")
         )
         return report
-    report.physical = dice.get("physical") is True
+    claimed = dice.get("physical") is True
     scheme, commit, seed, word = dice.get("scheme"), dice.get("commit"), dice.get("seed"), dice.get("word")
     if scheme not in SCHEMES:
         report.problems.append(
@@ -97,19 +113,17 @@ def check_record(record: Mapping[str, Any]) -> Verification:
     if seed is None:
         report.problems.append(_("the seed is not revealed: the game is not over yet, or the record was cut short"))
         return report
-    if commitment(seed) != commit:
-        report.problems.append(
-            _(
-                "the revealed seed does not match the commitment: its SHA-256 is {sha}, the board committed to {commit}"
-            ).format(sha=commitment(seed), commit=commit)
-        )
+    physical = _committed_mode(report, scheme, seed, commit, claimed)
+    if physical is None:
         return report
+    report.physical = physical
     try:
-        game = cls(players)
+        game = cls.for_record(players, record["version"])
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
     faces_of = game.dice()  # every game here rolls the same dice all game
     steps: list[Any] = []
+    rolls: list[_RollSeen] = []
     for index, data in enumerate(record["steps"]):
         try:
             step = cls.parse_step(data)
@@ -117,9 +131,17 @@ def check_record(record: Mapping[str, Any]) -> Verification:
             raise RecordError(Text(N_("illegal step: {reason}"), reason=exc.text), index) from exc
         steps.append(step)
         if isinstance(step, Roll):
-            _check_roll(report, index, step, derive_roll(seed, report.rolls, faces_of, word))
+            seen = _RollSeen(
+                index, len(rolls), tuple(step.faces), isinstance(data, Mapping) and data.get("keyed") is True
+            )
+            rolls.append(seen)
+            _check_roll(report, seen, derive_roll(seed, seen.number, faces_of, word), scheme)
     tampered = bool(report.problems)
+    rollers: dict[int, int] = {}  # step index of a roll → the seat it was rolled for
     for index, step in enumerate(steps):
+        pending = game.pending()
+        if isinstance(step, Roll) and pending.player is not None:
+            rollers[index] = pending.player
         try:
             game.apply(step)
         except IllegalStepError as exc:
@@ -132,25 +154,147 @@ def check_record(record: Mapping[str, Any]) -> Verification:
                 )
             )
             break
+    else:
+        report.problems += result_differences(record, game)
+    report.notes += [_keyed_line(seen, players, rollers.get(seen.index)) for seen in rolls if _excused(seen, report)]
     return report
 
 
-def _check_roll(report: Verification, index: int, step: Roll, expected: tuple[Any, ...]) -> None:
-    if tuple(step.faces) == expected:
-        report.matched += 1
-    elif report.physical:
-        report.notes.append(
-            _("step {index} (roll {roll}): keyed in: {faces}").format(
-                index=index, roll=report.rolls, faces=_faces(step.faces)
+def _committed_mode(report: Verification, scheme: str, seed: str, commit: str, claimed: bool) -> bool | None:
+    """Whether the rolls are to be checked as physical dice (True) or electronic (False): the
+    mode the commitment binds (v3), else the record's word for it (v1, said so); None when the
+    seed does not match the commitment at all (a problem added)."""
+    if scheme == SCHEME_BOUND:
+        mode, other = (PHYSICAL, ELECTRONIC) if claimed else (ELECTRONIC, PHYSICAL)
+        if commitment(seed, mode) == commit:
+            return claimed
+        if commitment(seed, other) == commit:
+            # The seed is the board's: the dice mode was changed after the game.
+            report.problems.append(
+                _(
+                    "the 'dice' block says physical dice, but the board committed to electronic dice:"
+                    " its 'physical' was changed after the game"
+                )
+                if claimed
+                else _(
+                    "the 'dice' block says electronic dice, but the board committed to physical dice:"
+                    " its 'physical' was taken out after the game"
+                )
+            )
+            return not claimed  # the rolls are checked as the board committed to them
+        report.problems.append(
+            _(
+                "the revealed seed does not match the commitment: with this record's dice mode it commits to"
+                " {sha}, the board committed to {commit}"
+            ).format(sha=commitment(seed, mode), commit=commit)
+        )
+        return None
+    if commitment(seed) != commit:
+        report.problems.append(
+            _(
+                "the revealed seed does not match the commitment: its SHA-256 is {sha}, the board committed to {commit}"
+            ).format(sha=commitment(seed), commit=commit)
+        )
+        return None
+    if not claimed:
+        return False
+    if scheme == SCHEME_WORD:
+        report.problems.append(
+            _(
+                "the 'dice' block says physical dice under {scheme!r}, which only games with the board's"
+                " electronic dice have (the table's word is asked of them alone): every roll is checked"
+            ).format(scheme=scheme)
+        )
+        return False
+    report.notes.append(
+        _(
+            "scheme {scheme!r} does not bind the dice mode: nothing proves the board wrote this record's"
+            " 'physical'; the rolls below that do not match the seed are excused on its word alone"
+        ).format(scheme=scheme)
+    )
+    return True
+
+
+def _excused(seen: _RollSeen, report: Verification) -> bool:
+    return seen.number in report.excused
+
+
+def _check_roll(report: Verification, seen: _RollSeen, expected: tuple[Any, ...], scheme: str) -> None:
+    """A roll against the seed. With physical dice a roll the record marks keyed in is not checked
+    (v1 records mark none: there a roll that does not match is taken as keyed in); every other
+    roll is the board's and must match."""
+    report.rolls += 1
+    if seen.keyed and not report.physical:
+        report.problems.append(
+            _("step {index} (roll {roll}): marked keyed in, but the board committed to electronic dice").format(
+                index=seen.index, roll=seen.number
             )
         )
+    elif report.physical and (seen.keyed or (scheme == SCHEME and seen.faces != expected)):
+        report.keyed += 1
+        report.excused.add(seen.number)
+        return
+    if seen.faces == expected:
+        report.matched += 1
     else:
         report.problems.append(
             _("step {index} (roll {roll}): recorded {faces}, the seed gives {expected}").format(
-                index=index, roll=report.rolls, faces=_faces(step.faces), expected=_faces(expected)
+                index=seen.index, roll=seen.number, faces=_faces(seen.faces), expected=_faces(expected)
             )
         )
-    report.rolls += 1
+
+
+def _keyed_line(seen: _RollSeen, players: list[Any], seat: int | None) -> str:
+    """Who a keyed-in roll was for: a person at the board keyed it in, for their own seat or for a bot's."""
+    if seat is None or seat >= len(players):
+        return _("step {index} (roll {roll}): keyed in by a person at the board: {faces}").format(
+            index=seen.index, roll=seen.number, faces=_faces(seen.faces)
+        )
+    player = players[seat]
+    if player.bot is not None:
+        # Translators: physical dice: a person rolled a bot's dice and keyed them in.
+        text = _("step {index} (roll {roll}): keyed in by a person at the board for {name} (bot): {faces}")
+    else:
+        text = _("step {index} (roll {roll}): keyed in by a person at the board for {name}: {faces}")
+    return text.format(index=seen.index, roll=seen.number, name=player.name, faces=_faces(seen.faces))
+
+
+def result_differences(record: Mapping[str, Any], game: Game) -> list[str]:
+    """One line per way the record's stored `result` differs from the replay's (none when the
+    record stores no result): which field, stored vs replayed."""
+    if "result" not in record:
+        return []
+    stored, replayed = record["result"], _as_json(game.result())
+    if replayed is None:
+        return [_("the record stores a 'result', but its steps do not end the game")]
+    if not isinstance(stored, Mapping):
+        return [
+            _("the stored 'result' is {stored}, the replay gives {replayed}").format(
+                stored=_json(stored), replayed=_json(replayed)
+            )
+        ]
+    return [
+        _("the stored result's {key!r} is {stored}, the replay gives {replayed}").format(
+            key=key,
+            stored=_json(stored[key]) if key in stored else _("missing"),
+            replayed=_json(replayed[key]) if key in replayed else _("missing"),
+        )
+        for key in [*replayed, *(k for k in stored if k not in replayed)]
+        if stored.get(key, _MISSING) != replayed.get(key, _MISSING)
+    ]
+
+
+_MISSING = object()
+
+
+def _as_json(value: Any) -> Any:
+    """`value` as JSON reads it back (tuples become lists), to compare with a stored record."""
+    return None if value is None else json.loads(json.dumps(value))
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def _faces(faces: Iterable[Any]) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 from firmware.bots import choose
 from firmware.cli import main
-from firmware.dice import SCHEME, SCHEME_WORD, commitment, derive_roll
+from firmware.dice import ELECTRONIC, SCHEME, SCHEME_BOUND, SCHEME_WORD, commitment, derive_roll
 from firmware.games import Roll
 from firmware.journal import Journal
 from firmware.table import Seat, Table
@@ -51,7 +51,7 @@ def test_before_the_first_roll_the_board_shows_the_seal_and_asks_the_tables_word
         board.wait(30)
         assert "word LRD" in text(board)
         stored = board.journal.unfinished()
-        assert stored.record["dice"] == {"scheme": SCHEME_WORD, "commit": commit, "word": "LRD"}
+        assert stored.record["dice"] == {"scheme": SCHEME_BOUND, "commit": commit, "word": "LRD"}
         secret = stored.meta["dice_seed"]
         board.tap("roll")
         board.settle()
@@ -68,7 +68,7 @@ def test_before_the_first_roll_the_board_shows_the_seal_and_asks_the_tables_word
         board.tap("ok")
         assert "Dice seal" in text(board) and "Word: LRD" in text(board)
         page = board.app.screen.text
-        assert " ".join(commit[i : i + 8] for i in range(7, 71, 8)) in page and SCHEME_WORD in page
+        assert " ".join(commit[i : i + 8] for i in range(7, 71, 8)) in page and SCHEME_BOUND in page
     finally:
         board.close()
 
@@ -84,7 +84,10 @@ def test_the_bots_wait_for_the_word_and_ok_at_once_skips_it(tmp_path: Path) -> N
         board.settle()
         session = board.app.session
         assert session.rolls_made() > 0
-        assert session.header()["dice"] == {"scheme": SCHEME, "commit": commitment(session.meta["dice_seed"])}
+        assert session.header()["dice"] == {
+            "scheme": SCHEME_BOUND,
+            "commit": commitment(session.meta["dice_seed"], ELECTRONIC),
+        }
         first = next(s for s in session.game.history if isinstance(s, Roll))
         assert first.faces == derive_roll(session.meta["dice_seed"], 0, session.game.dice())
     finally:
@@ -154,9 +157,9 @@ def test_the_exported_record_holds_the_word_and_verify_checks_both_schemes(capsy
     assert main(["records", "export", "--state-dir", str(tmp_path / "state"), "--out", str(out)]) == 0
     first, second = (json.loads(line) for line in out.read_text().splitlines())
     assert (
-        first["dice"]["scheme"] == SCHEME_WORD and first["dice"]["word"] == "DLR" and len(first["dice"]["seed"]) == 64
+        first["dice"]["scheme"] == SCHEME_BOUND and first["dice"]["word"] == "DLR" and len(first["dice"]["seed"]) == 64
     )
-    assert second["dice"]["scheme"] == SCHEME and "word" not in second["dice"]
+    assert second["dice"]["scheme"] == SCHEME_BOUND and "word" not in second["dice"]
     capsys.readouterr()
     assert main(["verify", str(out)]) == 0
     said = capsys.readouterr().out.splitlines()
@@ -171,7 +174,9 @@ def test_the_exported_record_holds_the_word_and_verify_checks_both_schemes(capsy
     ):
         assert not check_record(first | {"dice": dice}).ok
     no_word = {k: v for k, v in first["dice"].items() if k != "word"}
-    assert "needs the table's word" in check_record(first | {"dice": no_word}).problems[0]
+    assert "the seed gives" in check_record(first | {"dice": no_word}).problems[0]  # v3: the word is in the rolls
+    old_scheme = no_word | {"scheme": SCHEME_WORD}
+    assert "needs the table's word" in check_record(first | {"dice": old_scheme}).problems[0]
 
 
 def rolls(record: dict[str, Any]) -> int:
@@ -192,10 +197,10 @@ def test_the_seal_and_the_word_are_in_the_mqtt_state(tmp_path: Path) -> None:
         def dice_states() -> list[Any]:
             return [json.loads(m.payload).get("dice") for m in watcher.on("xtraboard/table-3/state")]
 
-        wait_for(lambda: {"scheme": SCHEME, "commit": commit, "word": None} in dice_states(), "the seal")
+        wait_for(lambda: {"scheme": SCHEME_BOUND, "commit": commit, "word": None} in dice_states(), "the seal")
         board.tap("right")
         board.tap("ok")
-        wait_for(lambda: {"scheme": SCHEME_WORD, "commit": commit, "word": "R"} in dice_states(), "the word")
+        wait_for(lambda: {"scheme": SCHEME_BOUND, "commit": commit, "word": "R"} in dice_states(), "the word")
         assert all("seed" not in (d or {}) for d in dice_states())
     finally:
         if board is not None:

@@ -20,7 +20,7 @@ import pytest
 import firmware.fleet.publisher as publisher
 from firmware import __version__
 from firmware.cli import main
-from firmware.dice import commitment
+from firmware.dice import ELECTRONIC, SCHEME_BOUND, commitment
 from firmware.errors import ConfigError
 from firmware.fleet import table_state
 from firmware.fleet.publisher import SENSORS
@@ -116,7 +116,11 @@ def test_the_state_is_a_pure_function_of_the_app() -> None:
         "Red",
     )
     assert state["players"] == [{"name": "Red", "bot": "easy"}, {"name": "Blue", "bot": None}]
-    assert state["dice"] == {"scheme": "hmac-sha256-v1", "commit": commitment("3"), "word": None}  # seeded: no word
+    assert state["dice"] == {
+        "scheme": SCHEME_BOUND,
+        "commit": commitment("3", ELECTRONIC),
+        "word": None,
+    }  # seeded: no word
 
 
 # --- against a broker ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 
 from firmware.bots import choose
 from firmware.cli import main
-from firmware.dice import SCHEME, CommittedDice, commitment, derive_roll
+from firmware.dice import ELECTRONIC, SCHEME, SCHEME_BOUND, CommittedDice, commitment, derive_roll
 from firmware.errors import RecordError
 from firmware.games import Roll, game_names, new_game
 from firmware.journal import Journal
@@ -67,7 +67,7 @@ def test_every_record_the_board_writes_verifies(capsys, tmp_path: Path, name: st
     # While the game is played the record holds the commitment, never the seed.
     stored = journal.unfinished()
     assert stored is not None and "seed" not in stored.record["dice"]
-    assert stored.record["dice"] == {"scheme": SCHEME, "commit": commitment(stored.meta["dice_seed"])}
+    assert stored.record["dice"] == {"scheme": SCHEME_BOUND, "commit": commitment(stored.meta["dice_seed"], ELECTRONIC)}
     # Resumed after a power cut, the dice go on from the same seed.
     session = Table.restore(stored, journal)
     play_session(session, random.Random(1))
@@ -185,7 +185,7 @@ def test_seeded_sessions_stay_reproducible_and_the_seed_is_the_secret() -> None:
     play_session(one, random.Random(2))
     play_session(two, random.Random(2))
     assert one.game.to_record() == two.game.to_record()
-    assert one.header()["dice"]["commit"] == commitment("5")
+    assert one.header()["dice"]["commit"] == commitment("5", ELECTRONIC)
     record = one.game.to_record() | {"dice": one.header()["dice"] | {"seed": "5"}}
     assert check_record(record).ok
 

@@ -1,4 +1,9 @@
-"""`xtraboard replay FILE`: validate and replay a record, print where it stands as JSON."""
+"""`xtraboard replay FILE`: validate and replay a record, print where it stands as JSON.
+
+Exit 0; 2 for a malformed record or an illegal step; 1 when the record's stored `result`
+differs from the replay's (one line on standard error per field, stored vs replayed; the
+printed `result` is the replay's).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import sys
 from firmware.errors import RecordError
 from firmware.i18n import _, tr
 from firmware.records import read_record, replay_record
+from firmware.verify import result_differences
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = replay_record(read_record(args.file))
+        record = read_record(args.file)
+        game = replay_record(record)
     except RecordError as exc:
         print(f"xtraboard replay: {tr(exc)}", file=sys.stderr)
         return 2
@@ -32,4 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if game.is_over():
         summary["result"] = game.result()
     print(json.dumps(summary))
-    return 0
+    differences = result_differences(record, game)
+    for line in differences:
+        print(f"xtraboard replay: {line}", file=sys.stderr)
+    return 1 if differences else 0

@@ -475,14 +475,15 @@ class BoardApp:
             self.session.abandon()
         self.end_session()
 
-    def step(self, step: Any) -> None:
-        """Apply a decision or roll through the table (journal first), animate, go on."""
+    def step(self, step: Any, keyed: bool = False) -> None:
+        """Apply a decision or roll through the table (journal first), animate, go on; `keyed`:
+        a roll a person keyed in (physical dice), so marked in the record."""
         session = self.session
         if session is None:
             return
         by_bot = session.pending_bot()
         try:
-            session.apply(step)
+            session.apply(step, keyed=keyed)
         except IllegalStepError as exc:  # never offered, but a scenario or bug could try
             # Kept as a Text: shown in the board's language (even after a switch), English in logs.
             self.report(Text(N_("Not allowed: {reason}"), reason=exc.text))

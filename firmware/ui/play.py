@@ -227,7 +227,7 @@ class DiceEntryScreen(FaceEntryScreen):
 
     def __init__(self, app: App) -> None:
         dice = table_in_play(app).game.dice()
-        super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces))))
+        super().__init__(dice, [faces[0] for faces in dice], lambda a, faces: a.step(Roll(tuple(faces)), keyed=True))
 
     def draw(self, canvas: Canvas) -> None:
         title, number, count = _(self.title), self.index + 1, len(self.values)
