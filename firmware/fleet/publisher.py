@@ -139,8 +139,8 @@ class FleetPublisher:
                     self._send_discovery()
                     self._publish(self.topics["availability"], "online")
                     state = state or self._last_state
-                if state is not None:
-                    self._publish(self.topics["state"], json.dumps(state))
+                if state is not None:  # its time says how recent it is (the café's view keeps the newest)
+                    self._publish(self.topics["state"], json.dumps(state | {"time": _now()}))
                 for result in results:
                     self._publish(self.topics["result"], json.dumps(result | {"time": _now()}))
         finally:
