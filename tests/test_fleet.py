@@ -646,3 +646,56 @@ def test_every_field_the_view_prints_is_bounded() -> None:
         "xtraboard/huge-round/state: skipped: round is out of range (0 to 99999)",
         "xtraboard/minus/state: skipped: round is out of range (0 to 99999)",
     ]
+
+
+def spoof_claim(broker: Broker, payload: bytes, retain: bool) -> None:
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        client.publish("xtraboard/table-3/owner", payload, qos=1, retain=retain).wait_for_publish(30)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def test_a_single_spoofed_claim_on_the_table_name_expires(
+    tmp_path: Path, broker: Broker, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(publisher, "CLAIM_S", 0.5)  # renewed every 0.5 s: expired after 1.5 s unheard
+    caplog.set_level("INFO", logger="xtraboard.fleet")
+    board = fleet_board(tmp_path, broker.port)
+    try:
+        wait_for(lambda: board.fleet.status()["published"] >= len(SENSORS) + 2, "the board's claim")
+        spoof_claim(broker, b"0123456789abcdef", retain=False)  # one message, never renewed
+        wait_for(lambda: "another board uses the table name table-3" in caplog.text, "the warning")
+        wait_for(lambda: not board.fleet.clash and board.fleet.status()["problem"] is None, "the claim to expire")
+        assert "no other board has claimed the table name table-3 for 2 s; the warning is withdrawn" in caplog.text
+        assert board.fleet.status()["connected"]
+    finally:
+        board.close()
+
+
+def test_a_real_second_board_keeps_the_warning_by_renewing_its_claim(
+    tmp_path: Path, broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publisher, "CLAIM_S", 0.5)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = fleet_board(tmp_path / "one", broker.port)
+    wait_for(lambda: one.fleet.status()["published"] >= len(SENSORS) + 2, "the first board's claim")
+    two = fleet_board(tmp_path / "two", broker.port)
+    try:
+        wait_for(lambda: two.fleet.clash, "the second board to notice")
+        # Many renewals later (each one a message), well past the expiry, the clash still stands.
+        published = one.fleet.status()["published"] + two.fleet.status()["published"]
+        wait_for(
+            lambda: one.fleet.status()["published"] + two.fleet.status()["published"] >= published + 40,
+            "twenty renewals",
+        )
+        assert two.fleet.clash and "another board uses the table name" in two.fleet.status()["problem"]
+    finally:
+        two.close()
+        one.close()
