@@ -19,6 +19,7 @@ from typing import Any
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Game, Player, Roll, find_game, game_class, game_names
 from firmware.games.base import RECORD_VERSION, RECORD_VERSIONS
+from firmware.input_files import NotRegularFile, TooLarge, read_regular_file, read_stream
 
 FORMAT = "xtraboard-record"
 VERSION = RECORD_VERSION  # the version the board writes; it reads every one of VERSIONS
@@ -189,19 +190,56 @@ def _check_text(data: Any, source: str) -> None:
         stack.extend(reversed(items))
 
 
+MAX_RECORD_FILE_BYTES = 64 * 1024 * 1024  # a record is a few kilobytes; an export of 64 MiB is ~15,000 games
+
+
 def read_record(path: str | Path) -> dict[str, Any]:
     """Read a record from a file, or from standard input when `path` is "-"."""
-    if str(path) == "-":
-        try:
-            text = sys.stdin.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(Text(N_("cannot read standard input: {error}"), error=exc)) from exc
-        return parse_record_text(text, Text(N_("standard input")))
+    return parse_record_text(read_record_text(path), record_source(path))
+
+
+def record_source(path: str | Path) -> str:
+    """How messages name the record file: its path, or "standard input" for "-"."""
+    return Text(N_("standard input")) if str(path) == "-" else str(path)
+
+
+def read_record_text(path: str | Path) -> str:
+    """The text of a record file (or of standard input for "-"), read by every command that takes
+    one (replay, analyse, verify): a regular file or standard input of at most
+    MAX_RECORD_FILE_BYTES of UTF-8, else a RecordError naming the file and why."""
+    source = record_source(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if str(path) == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:  # a text stream put in its place (a test's, an embedding program's)
+                text = sys.stdin.read(MAX_RECORD_FILE_BYTES + 1)
+                if len(text) > MAX_RECORD_FILE_BYTES:
+                    raise TooLarge(source, MAX_RECORD_FILE_BYTES)
+                return text
+            data = read_stream(stdin, MAX_RECORD_FILE_BYTES)
+        else:
+            data = read_regular_file(path, MAX_RECORD_FILE_BYTES)
+        return data.decode("utf-8")
+    except NotRegularFile as exc:
+        raise RecordError(
+            Text(
+                N_("{file}: not a regular file ({kind}); expected a record file (JSON or JSON Lines)"),
+                file=source,
+                kind=Text(exc.kind),
+            )
+        ) from None
+    except TooLarge:
+        raise RecordError(
+            Text(
+                N_("{file}: larger than {size} bytes; expected a record file (JSON or JSON Lines)"),
+                file=source,
+                size=MAX_RECORD_FILE_BYTES,
+            )
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
+        if str(path) == "-":
+            raise RecordError(Text(N_("cannot read standard input: {error}"), error=exc)) from exc
         raise RecordError(Text(N_("cannot read {file}: {error}"), file=path, error=exc)) from exc
-    return parse_record_text(text, str(path))
 
 
 def _short(exc: IllegalStepError | RecordError) -> str:

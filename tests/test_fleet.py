@@ -544,3 +544,162 @@ def test_a_second_board_with_the_same_table_name_says_so(tmp_path: Path, broker:
         assert again.fleet.status()["problem"] is None and not again.fleet.clash
     finally:
         again.close()
+
+
+# --- the view's bounds: tables, fields (issue "Café trust, second round") -----------------------------
+
+
+def publish_many_retained(broker: Broker, messages: dict[str, bytes]) -> None:
+    """Many retained messages in one paho loop: only the last is waited for (QoS 1 keeps the order)."""
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.max_inflight_messages_set(1000)
+    client.max_queued_messages_set(0)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        info = None
+        for topic, payload in messages.items():
+            info = client.publish(topic, payload, qos=1, retain=True)
+        assert info is not None
+        info.wait_for_publish(300)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def fleet_once(broker: Broker, seconds: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "firmware", "fleet", "--broker", "127.0.0.1", "--port", str(broker.port)]
+        + ["--once", str(seconds)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_real_table_after_20000_fake_ones_is_shown_and_the_rest_counted(tmp_path: Path, broker: Broker) -> None:
+    fakes = {f"xtraboard/fake-{n}/state": b'{"status": "playing", "title": "FAKE"}' for n in range(20_000)}
+    publish_many_retained(broker, fakes)
+    board = fleet_board(tmp_path, broker.port)  # a real board, publishing after the fakes
+    try:
+        wait_for(lambda: board.fleet.status()["published"] >= len(SENSORS) + 3, "the board's messages")
+    finally:
+        board.close()
+    seen: list[str] = []
+
+    def everything_arrived() -> bool:  # on a slow machine 20,001 retained messages may take a while
+        done = fleet_once(broker, 5)
+        assert done.returncode == 0, done.stderr
+        seen[:] = done.stdout.splitlines()
+        return "19501 tables left out: the view keeps the 500 seen most recently" in seen
+
+    wait_for(everything_arrived, "the view to have every table and count the left-out ones", timeout=300)
+    rows = {line.split()[0]: line for line in seen[1:-1]}
+    assert len(rows) == 500 and rows["table-3"].split()[1] == "offline"  # the real table is among them
+    assert seen[-1] == "19501 tables left out: the view keeps the 500 seen most recently"
+
+
+def test_the_view_keeps_the_tables_seen_most_recently() -> None:
+    from firmware.commands.fleet import Fleet
+
+    fleet = Fleet("xtraboard", max_tables=3)
+    for n in range(5):  # no time: kept by arrival, the first two go
+        fleet.message(f"xtraboard/fake-{n}/state", b'{"status": "idle"}')
+    fleet.message("xtraboard/real/state", b'{"status": "idle", "time": "2020-01-01T00:00:00Z"}')
+    fleet.message("xtraboard/fake-9/state", b'{"status": "idle"}')  # no time: newer than fake-3 only by arrival
+    fleet.message("xtraboard/future/state", b'{"status": "idle", "time": "2999-01-01T00:00:00Z"}')  # taken as now
+    fleet.message("xtraboard/fake-8/state", b'{"status": "idle"}')  # no time: older than any timed table
+    lines = fleet.lines()
+    assert [line.split()[0] for line in lines[1:-1]] == ["fake-8", "future", "real"]
+    assert lines[-1] == "6 tables left out: the view keeps the 3 seen most recently"  # fake-0 to 4, fake-9
+    fleet.message("xtraboard/fake-0/state", b'{"status": "idle", "time": "2021-01-01T00:00:00Z"}')  # back, newer
+    assert [line.split()[0] for line in fleet.lines()[1:-1]] == ["fake-0", "future", "real"]
+    assert fleet.lines()[-1] == "6 tables left out: the view keeps the 3 seen most recently"  # fake-8 for fake-0
+
+
+def test_every_field_the_view_prints_is_bounded() -> None:
+    from firmware.commands.fleet import Fleet
+
+    fleet = Fleet("xtraboard")
+    long = "W" * 300  # every text field long, the message still within 16 KiB
+    fleet.message("xtraboard/huge-round/state", json.dumps({"status": "playing", "round": 10**300}).encode())
+    fleet.message("xtraboard/minus/state", json.dumps({"status": "playing", "round": -1}).encode())
+    state = {
+        "status": long,
+        "game": long,
+        "title": long,
+        "mode": long,
+        "round": 99_999,
+        "rolls": 10**300,
+        "players": [{"name": long, "bot": long}] * 12,
+        "turn": long,
+        "result": {"summary": long},
+        "dice": {"scheme": long},
+        "time": long,
+    }
+    fleet.message("xtraboard/" + "T" * 5000 + "/state", json.dumps(state).encode())
+    fleet.message("xtraboard/" + "T" * 5000 + "/result", json.dumps({"summary": long, "time": long}).encode())
+    lines = fleet.lines()
+    assert len(lines) == 2, lines
+    assert max(len(line) for line in lines) < 300, [len(line) for line in lines]
+    assert "99999" in lines[1].split()
+    assert fleet.skipped() == [
+        "xtraboard/huge-round/state: skipped: round is out of range (0 to 99999)",
+        "xtraboard/minus/state: skipped: round is out of range (0 to 99999)",
+    ]
+
+
+def spoof_claim(broker: Broker, payload: bytes, retain: bool) -> None:
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        client.publish("xtraboard/table-3/owner", payload, qos=1, retain=retain).wait_for_publish(30)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def test_a_single_spoofed_claim_on_the_table_name_expires(
+    tmp_path: Path, broker: Broker, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(publisher, "CLAIM_S", 0.5)  # renewed every 0.5 s: expired after 1.5 s unheard
+    caplog.set_level("INFO", logger="xtraboard.fleet")
+    board = fleet_board(tmp_path, broker.port)
+    try:
+        wait_for(lambda: board.fleet.status()["published"] >= len(SENSORS) + 2, "the board's claim")
+        spoof_claim(broker, b"0123456789abcdef", retain=False)  # one message, never renewed
+        wait_for(lambda: "another board uses the table name table-3" in caplog.text, "the warning")
+        wait_for(lambda: not board.fleet.clash and board.fleet.status()["problem"] is None, "the claim to expire")
+        assert "no other board has claimed the table name table-3 for 2 s; the warning is withdrawn" in caplog.text
+        assert board.fleet.status()["connected"]
+    finally:
+        board.close()
+
+
+def test_a_real_second_board_keeps_the_warning_by_renewing_its_claim(
+    tmp_path: Path, broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publisher, "CLAIM_S", 0.5)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = fleet_board(tmp_path / "one", broker.port)
+    wait_for(lambda: one.fleet.status()["published"] >= len(SENSORS) + 2, "the first board's claim")
+    two = fleet_board(tmp_path / "two", broker.port)
+    try:
+        wait_for(lambda: two.fleet.clash, "the second board to notice")
+        # Many renewals later (each one a message), well past the expiry, the clash still stands.
+        published = one.fleet.status()["published"] + two.fleet.status()["published"]
+        wait_for(
+            lambda: one.fleet.status()["published"] + two.fleet.status()["published"] >= published + 40,
+            "twenty renewals",
+        )
+        assert two.fleet.clash and "another board uses the table name" in two.fleet.status()["problem"]
+    finally:
+        two.close()
+        one.close()

@@ -6,15 +6,22 @@ Lines file's errors name the line they are on."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import resource
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from firmware.cli import main
 from firmware.errors import RecordError
-from firmware.records import parse_record_text, replay_record
+from firmware.records import MAX_RECORD_FILE_BYTES, parse_record_text, replay_record
 from tests.test_verify import tampered_game, verify
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def tampered_so_the_replay_breaks(record: dict) -> tuple[dict, int]:
@@ -96,3 +103,63 @@ def test_a_record_written_over_several_lines_is_one_record(capsys, tmp_path: Pat
     path.write_text(json.dumps(tampered_game("exxtra", "p", at=-1), indent=2))
     code, text = verify(capsys, path)
     assert code == 0 and text.startswith("ok: all ")
+
+
+# --- what is not a record file of bounded size: refused before it is read ----------------------
+def limited_memory() -> None:
+    """The child's address space capped at 2 GiB: reading /dev/zero to its end (16.5 GB, once)
+    must fail the test, not the machine."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def run_command(*argv: str, stdin: Any = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "firmware", *argv],
+        cwd=ROOT,
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,  # a FIFO used to block the open for ever: a hang shows as a timeout
+        preexec_fn=limited_memory,
+    )
+
+
+def not_a_record_file(tmp_path: Path, make: str) -> tuple[Path, str]:
+    """(path, the reason the refusal gives) for a device, a FIFO, a directory or a huge file."""
+    if make == "device":
+        return Path("/dev/zero"), "not a regular file (a character device)"
+    if make == "fifo":
+        os.mkfifo(tmp_path / "records.jsonl")
+        return tmp_path / "records.jsonl", "not a regular file (a FIFO)"
+    if make == "directory":
+        (tmp_path / "records").mkdir()
+        return tmp_path / "records", "not a regular file (a directory)"
+    path = tmp_path / "records.jsonl"  # sparse: 65 MiB of zero bytes that take no room on disk
+    with path.open("wb") as file:
+        file.truncate(MAX_RECORD_FILE_BYTES + 1024 * 1024)
+    return path, f"larger than {MAX_RECORD_FILE_BYTES} bytes"
+
+
+@pytest.mark.parametrize("command", ["verify", "replay", "analyse"])
+@pytest.mark.parametrize("make", ["device", "fifo", "directory", "huge"])
+def test_what_is_not_a_record_file_of_bounded_size_is_refused_in_one_line(
+    tmp_path: Path, command: str, make: str
+) -> None:
+    path, reason = not_a_record_file(tmp_path, make)
+    done = run_command(command, str(path))
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr == (f"xtraboard {command}: {path}: {reason}; expected a record file (JSON or JSON Lines)\n"), (
+        done.stderr
+    )
+
+
+@pytest.mark.parametrize("command", ["verify", "replay", "analyse"])
+def test_endless_standard_input_is_refused_after_the_limit(command: str) -> None:
+    with open("/dev/zero", "rb") as zero:
+        done = run_command(command, "-", stdin=zero)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr == (
+        f"xtraboard {command}: standard input: larger than {MAX_RECORD_FILE_BYTES} bytes; "
+        "expected a record file (JSON or JSON Lines)\n"
+    ), done.stderr

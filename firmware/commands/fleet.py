@@ -10,6 +10,8 @@ It only subscribes: nothing is sent to the boards.
 from __future__ import annotations
 
 import argparse
+import calendar
+import hashlib
 import json
 import sys
 import threading
@@ -48,10 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 MAX_PAYLOAD = 16 * 1024  # a board's state is a few hundred bytes; anything much bigger is not one
-MAX_TEXT = 40  # characters of a name, title or summary shown
+MAX_TEXT = 40  # characters of a name, title or turn shown
 MAX_PLAYERS = 12
-MAX_TABLES = 500
+MAX_PLAYERS_TEXT = 80  # characters of the players column (a dozen long names would fill a screen)
+MAX_ROUND = 99_999  # a game's rounds (EXTRA! counts rolls) are a few hundred at most
+MAX_TABLES = 500  # the view keeps the tables seen most recently; the others are counted
+MAX_LEFT_OUT = 100_000  # left-out tables counted one by one; beyond, "more than"
 MAX_NOTES = 20
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # the boards' `time` (UTC)
 
 
 class Skipped(ValueError):
@@ -63,9 +69,16 @@ class Fleet:
     publish on the broker, so every message is checked (size, shape, depth, types) and only
     what fits is kept, its text cleaned of control characters; the rest is skipped with a note."""
 
-    def __init__(self, prefix: str) -> None:
+    def __init__(self, prefix: str, max_tables: int = MAX_TABLES) -> None:
         self.prefix = prefix
+        self.max_tables = max_tables
         self.tables: dict[str, dict[str, Any]] = {}
+        # When each table was last seen: (the newest `time` its messages gave, never later than
+        # now; the order its last message arrived in). Beyond max_tables the least recent goes.
+        self.seen: dict[str, tuple[float, int]] = {}
+        self.arrivals = 0
+        self.left_out: set[bytes] = set()  # digests of the tables not kept (bounded: MAX_LEFT_OUT)
+        self.left_out_overflow = False
         self.notes: list[str] = []  # one line per skipped message (the newest MAX_NOTES)
         self.changed = threading.Event()
         self.lock = threading.Lock()
@@ -86,10 +99,27 @@ class Fleet:
             self.note(f"{plain_text(topic, 80)}: skipped: {type(exc).__name__}")
             return
         with self.lock:
-            if table not in self.tables and len(self.tables) >= MAX_TABLES:
-                return
+            self.arrivals += 1
+            stamp = max(self.seen.get(table, (0.0, 0))[0], message_time(value))
+            seen = (stamp, self.arrivals)
+            if table not in self.tables and len(self.tables) >= self.max_tables:
+                oldest = min(self.seen, key=self.seen.__getitem__)
+                if self.seen[oldest] > seen:
+                    self._leave_out(table)
+                    return
+                del self.tables[oldest], self.seen[oldest]
+                self._leave_out(oldest)
+            self.left_out.discard(_digest(table))
+            self.seen[table] = seen
             self.tables.setdefault(table, {})[parts[2]] = value
         self.changed.set()
+
+    def _leave_out(self, table: str) -> None:
+        """Count a table not kept (self.lock held): each one once, up to MAX_LEFT_OUT of them."""
+        if len(self.left_out) < MAX_LEFT_OUT:
+            self.left_out.add(_digest(table))
+        else:
+            self.left_out_overflow = True
 
     def note(self, line: str) -> None:
         with self.lock:
@@ -103,10 +133,17 @@ class Fleet:
         with self.lock:
             for name in sorted(self.tables):
                 rows.append(row_of(name, self.tables[name]))
+            left_out, overflow = len(self.left_out), self.left_out_overflow
         if len(rows) == 1:
             return ["no tables have reported yet"]
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-        return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[-1] for r in rows]
+        lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[-1] for r in rows]
+        if left_out:
+            lines.append(
+                f"{'more than ' if overflow else ''}{left_out} tables left out: "
+                f"the view keeps the {self.max_tables} seen most recently"
+            )
+        return lines
 
     def skipped(self) -> list[str]:
         """The notes on messages skipped, oldest first."""
@@ -119,6 +156,23 @@ def plain_text(value: Any, limit: int = MAX_TEXT) -> str:
     bidi overrides, line breaks) dropped, at most `limit` characters."""
     text = "".join(c for c in str(value) if unicodedata.category(c)[0] != "C")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _digest(table: str) -> bytes:
+    return hashlib.blake2b(table.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+
+def message_time(value: Any) -> float:
+    """When a checked state or result says it was sent (seconds since the epoch, never later
+    than now: a message from the future is not newer than the present), 0 if it does not say."""
+    stamp = value.get("time") if isinstance(value, dict) else None
+    if not stamp:
+        return 0.0
+    try:
+        sent = calendar.timegm(time.strptime(stamp, TIME_FORMAT))
+    except (ValueError, OverflowError):
+        return 0.0
+    return float(min(sent, time.time()))
 
 
 def parse(kind: str, payload: bytes) -> Any:
@@ -183,13 +237,16 @@ def checked_state(value: dict[str, Any]) -> dict[str, Any]:
             {"name": plain_text(_field(player, "name", (str,)) or "?"), "bot": bool(_field(player, "bot", (str, bool)))}
         )
     round_ = _field(value, "round", (int,))
+    if round_ is not None and not 0 <= round_ <= MAX_ROUND:
+        raise Skipped(f"round is out of range (0 to {MAX_ROUND})")  # not the number: it may have 300 digits
     return {
         "status": plain_text(_field(value, "status", (str,)) or "?", 12),
         "title": plain_text(_field(value, "title", (str,)) or ""),
-        "mode": _field(value, "mode", (str,)),
+        "mode": plain_text(_field(value, "mode", (str,)) or "", 12),
         "round": round_,
         "players": kept,
         "turn": plain_text(_field(value, "turn", (str,)) or ""),
+        "time": plain_text(_field(value, "time", (str,)) or "", 25),
     }
 
 
@@ -218,7 +275,15 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
     if state.get("mode") == "demo":
         game += " demo"
     round_ = state.get("round")
-    return (name, status, game, "-" if round_ is None else str(round_), players or "-", last)
+    # Every cell bounded: a name 40 characters, the players 80, a round five digits, the result 88.
+    return (
+        name,
+        status,
+        game,
+        "-" if round_ is None else str(round_),
+        plain_text(players or "-", MAX_PLAYERS_TEXT),
+        last,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

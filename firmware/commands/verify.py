@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from firmware.errors import RecordError
 from firmware.i18n import _, tr
-from firmware.records import parse_record_text
+from firmware.records import parse_record_text, read_record_text
 from firmware.verify import check_record
 
 PROG = "xtraboard verify"
@@ -55,12 +54,7 @@ def _read(path: str) -> list[tuple[str, str]]:
     """(where, JSON text) per record: the whole text if it is one JSON value, else one per line
     (JSON Lines), each named by its line number. Lines end at "\\n" only: JSON lets a record hold
     U+2028 or U+0085 as they are, which str.splitlines would take for line ends."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(
-            _("cannot read {file}: {error}").format(file=_("standard input") if path == "-" else path, error=exc)
-        ) from exc
+    text = read_record_text(path)  # bounded, a regular file or standard input (RecordError)
     name = _("standard input") if path == "-" else path
     if not text.strip():
         raise RecordError(_("{file} holds no record").format(file=name))

@@ -36,6 +36,8 @@ OUTBOX = 64  # results kept while the broker is away; the oldest go first (and a
 KEEPALIVE_S = 30
 RECONNECT_S = (1, 30)  # paho's reconnect delay, doubling from the first to the second
 CLOSE_WAIT_S = 1.0  # how long closing waits for "offline" to leave
+CLAIM_S = 60.0  # the board renews its claim on the table name this often (retained)
+CLAIM_MISSED = 3  # another board's claim not heard for this many renewals has expired
 
 
 class FleetPublisher:
@@ -47,6 +49,7 @@ class FleetPublisher:
         outbox: int = OUTBOX,
         reconnect_s: tuple[int, int] | None = None,
         owner: str | None = None,
+        claim_s: float | None = None,
     ) -> None:
         self.config = config
         self.model = model
@@ -63,6 +66,11 @@ class FleetPublisher:
         self._owner = owner or secrets.token_hex(8)
         self._retained: dict[str, bytes | None] = {"owner": None, "availability": None}
         self.clash = False
+        # A claim lasts: the other board renews it every claim_s, and a clash not seen again for
+        # CLAIM_MISSED renewals is over (a single spoofed message does not warn for ever).
+        self._claim_s = claim_s or CLAIM_S
+        self._next_claim = 0.0
+        self._clash_seen = 0.0  # time.monotonic() of the latest sign of another board
         self._reconnect_s = reconnect_s or RECONNECT_S
         self._wake = threading.Condition()
         self._state: dict[str, Any] | None = None  # the newest state, not yet sent
@@ -125,22 +133,28 @@ class FleetPublisher:
         try:
             while True:
                 with self._wake:
-                    while not self._stopping and not (
-                        self._connected and (self._announce or self._state is not None or self._results)
-                    ):
-                        self._wake.wait()
+                    renew = False
+                    while not self._stopping:
+                        self._expire_clash()
+                        renew = self._connected and time.monotonic() >= self._next_claim
+                        if self._connected and (renew or self._announce or self._state is not None or self._results):
+                            break
+                        self._wake.wait(self._claim_s / 4)
                     if self._stopping:
                         break
                     announce, self._announce = self._announce, False
+                    if announce or renew:
+                        self._next_claim = time.monotonic() + self._claim_s
                     state, self._state = self._state, None
                     results, self._results = list(self._results), deque()
-                if announce:
+                if announce or renew:
                     self._publish(self.topics["owner"], self._owner)
+                if announce:
                     self._send_discovery()
                     self._publish(self.topics["availability"], "online")
                     state = state or self._last_state
-                if state is not None:
-                    self._publish(self.topics["state"], json.dumps(state))
+                if state is not None:  # its time says how recent it is (the café's view keeps the newest)
+                    self._publish(self.topics["state"], json.dumps(state | {"time": _now()}))
                 for result in results:
                     self._publish(self.topics["result"], json.dumps(result | {"time": _now()}))
         finally:
@@ -152,6 +166,20 @@ class FleetPublisher:
                     pass  # not sent: the broker keeps the last will for a vanished board anyway
             client.disconnect()
             client.loop_stop()
+
+    def _expire_clash(self) -> None:
+        """The other board's claim not heard for CLAIM_MISSED renewals: the name is ours again
+        (self._wake held)."""
+        if not self.clash or time.monotonic() - self._clash_seen < self._claim_s * CLAIM_MISSED:
+            return
+        self.clash = False
+        if self.problem is not None and self.problem.startswith("fleet: another board uses the table name"):
+            self.problem = None
+        log.info(
+            "fleet: no other board has claimed the table name %s for %.0f s; the warning is withdrawn",
+            self.config.table,
+            self._claim_s * CLAIM_MISSED,
+        )
 
     def _make_client(self) -> Any:
         import paho.mqtt.client as mqtt
@@ -222,8 +250,8 @@ class FleetPublisher:
         kind = "owner" if message.topic == self.topics["owner"] else "availability"
         payload = bytes(message.payload)
         with self._wake:
-            if message.retain:
-                self._retained[kind] = payload
+            if message.retain or (kind == "owner" and payload == self._owner.encode()):
+                self._retained[kind] = payload  # our own claim, heard back, is what the broker keeps now
             theirs = self._retained["owner"] not in (None, b"", self._owner.encode())
             clash = (kind == "owner" and not message.retain and payload not in (b"", self._owner.encode())) or (
                 theirs and (self._retained["availability"] == b"online" or self.counters["connects"] > 1)
@@ -232,6 +260,7 @@ class FleetPublisher:
             return
         with self._wake:
             already, self.clash = self.clash, True
+            self._clash_seen = time.monotonic()
             if not already:
                 self._announce = True  # claim it back once, so the other board hears of us too
                 self._wake.notify()

@@ -14,7 +14,6 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from firmware.errors import ConfigError
 from firmware.i18n import LANGUAGES, _, ngettext
+from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
 
 BUTTON_NAMES = ("roll", "ok", "back", "left", "right")
 GRID_ROWS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
@@ -396,24 +396,19 @@ MAX_BOARD_BYTES = 1_000_000  # a board description is a few kilobytes; more is n
 
 def _read_description(source: Path) -> bytes:
     """The bytes of `source`, which must be a regular file of at most MAX_BOARD_BYTES: a FIFO
-    would block the start for ever, a device such as /dev/zero never ends. Opened without
-    blocking and checked on the open file, so nothing swapped in between can slip through."""
-    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    would block the start for ever, a device such as /dev/zero never ends (firmware.input_files)."""
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ConfigError(_("{file}: not a regular file; expected a board description (TOML)").format(file=source))
-        os.set_blocking(fd, True)
-        with os.fdopen(os.dup(fd), "rb") as file:
-            data = file.read(MAX_BOARD_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BOARD_BYTES:
+        return read_regular_file(source, MAX_BOARD_BYTES)
+    except NotRegularFile:
+        raise ConfigError(
+            _("{file}: not a regular file; expected a board description (TOML)").format(file=source)
+        ) from None
+    except TooLarge:
         raise ConfigError(
             _("{file}: larger than {size} bytes; expected a board description (TOML)").format(
                 file=source, size=MAX_BOARD_BYTES
             )
-        )
-    return data
+        ) from None
 
 
 def _read_toml(source: Path) -> dict[str, object]:
