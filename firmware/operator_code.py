@@ -34,6 +34,7 @@ from typing import Any
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import CODE_FILE_NAME
+from firmware.journal.settings import OPERATOR_GATE
 
 log = logging.getLogger("xtraboard.operator")
 
@@ -44,7 +45,7 @@ CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB, about 0.1 s on a Pi 4: once per whole code
 WRONG_BEFORE_LOCK = 5
 FIRST_LOCK_S = 15 * 60.0
-GATE_KEY = "operator_gate"  # the journal setting with the gate's counts
+GATE_KEY = OPERATOR_GATE  # the journal setting with the gate's counts (no reset clears it)
 _LINE = re.compile(r"scrypt n=(\d+) r=(\d+) p=(\d+) length=(\d+) salt=([0-9a-f]{32}) hash=([0-9a-f]{64})")
 
 

@@ -321,3 +321,65 @@ def test_a_damaged_code_file_leaves_operator_mode_off_with_a_log_line(
         )
     finally:
         board.close()
+
+
+# --- no reset lifts the lockout or empties its audit line ----------------------------------------------
+
+
+def lock_out(board: SimBoard) -> None:
+    for _ in range(WRONG_BEFORE_LOCK):
+        code_entry(board)
+        type_code(board, WRONG)
+    code_entry(board)
+    assert not isinstance(board.app.screen, CodeEntryScreen) and board.app.note == "Code entry locked: 15 min"
+
+
+def test_clearing_the_journals_settings_keeps_the_lockout_across_a_restart(tmp_path: Path) -> None:
+    """`Journal.clear_settings`, under every reset (the operator menu's, the debug service's): the
+    guests' and the operator's settings go, the gate's wrong codes and its lock in force stay."""
+    board = cafe_board(tmp_path)
+    try:
+        lock_out(board)
+    finally:
+        board.close()
+    journal = Journal(tmp_path / "state")
+    journal.set_setting("bot_pace", "slow")
+    journal.clear_settings()
+    assert journal.get_setting("bot_pace") is None
+    journal.close()
+    board = cafe_board(tmp_path)  # the board started again on that journal
+    try:
+        code_entry(board)
+        assert not isinstance(board.app.screen, CodeEntryScreen) and board.app.note == "Code entry locked: 15 min"
+        assert board.board.gate is not None and (board.board.gate.failures, board.board.gate.locks) == (5, 1)
+    finally:
+        board.close()
+
+
+def test_the_operator_menus_resets_and_clears_keep_the_wrong_code_counts_across_a_power_cut(tmp_path: Path) -> None:
+    from sim.app import choose
+
+    board = cafe_board(tmp_path)
+    try:
+        lock_out(board)
+        board.wait(FIRST_LOCK_S + 1)
+        code_entry(board)
+        type_code(board, CODE)
+        assert isinstance(board.app.screen, OperatorMenu)
+        for entry, answers in (("Reset settings", 1), ("Clear high scores", 1), ("Clear records", 2)):
+            choose(board, entry)
+            for _ in range(answers):
+                choose(board, "Yes")
+            assert isinstance(board.app.screen, OperatorMenu), entry
+        board.power_cycle()
+        assert "Operator code: 5 wrong, 1 locks" in audit_text(board.app).splitlines()
+        for _ in range(WRONG_BEFORE_LOCK - 1):  # the count goes on from there: four more, then the fifth locks
+            code_entry(board)
+            type_code(board, WRONG)
+        code_entry(board)
+        type_code(board, WRONG)
+        code_entry(board)
+        assert board.app.note == "Code entry locked: 15 min"  # (the right code ended the doubling)
+        assert "Operator code: 10 wrong, 2 locks" in audit_text(board.app).splitlines()
+    finally:
+        board.close()
