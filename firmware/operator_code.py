@@ -35,6 +35,7 @@ from typing import Any
 from firmware.errors import ConfigError
 from firmware.hardware.config import CODE_FILE_NAME
 from firmware.journal.settings import OPERATOR_GATE
+from firmware.paths import write_secret
 
 log = logging.getLogger("xtraboard.operator")
 
@@ -135,26 +136,17 @@ def read_code_file(path: Path) -> StoredCode | None:
 
 
 def write_code_file(path: Path, code: StoredCode) -> None:
-    """Replace the code file at once (a new file renamed over the old one): mode 0640, and
-    root:xtraboard when run as root where that group exists (the board reads it; engines and
-    guests cannot)."""
+    """Replace the code file at once (firmware.paths.write_secret: a new private file renamed
+    over the old one; UnsafePlace, writing nothing, when its folder is writable by others or it
+    is a symbolic link): mode 0640, and root:xtraboard when run as root where that group exists
+    (the board reads it; engines and guests cannot)."""
     group = None
     if os.geteuid() == 0:
         try:
             group = grp.getgrnam(CODE_GROUP).gr_gid
         except KeyError:
             pass  # not installed yet: install.sh gives the file to the group when it makes it
-    temporary = path.with_name(f".{path.name}.new")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, CODE_FILE_MODE)
-        if group is not None:
-            os.fchown(fd, 0, group)
-        os.write(fd, code.line().encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, path)
+    write_secret(path, code.line().encode("ascii"), mode=CODE_FILE_MODE, group=group)
 
 
 class CodeGate:
