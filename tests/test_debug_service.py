@@ -539,3 +539,64 @@ def test_reset_keeps_the_operators_lockout_and_its_audits_across_a_restart(tmp_p
     )
     assert audit.returncode == 0, audit.stderr
     assert "Operator code: 5 wrong, 1 locks" in audit.stdout.splitlines(), audit.stdout
+
+
+def test_reset_on_a_real_board_process_keeps_a_lock_in_force_for_its_next_start(tmp_path: Path) -> None:
+    """The same through `xtraboard run` (gpiozero's mock pins): the lock made on this journal,
+    the bench's `reset`, the board stopped; the board that starts next on it is still locked."""
+    from firmware.board_loop import ENTRY_HOLD_S
+    from firmware.operator_code import WRONG_BEFORE_LOCK, StoredCode, write_code_file
+
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    board_file = folder / "board.toml"
+    board_file.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(folder / "operator-code", StoredCode.make(OPERATOR_CODE))
+
+    def locked_board() -> SimBoard:
+        return SimBoard(board_file=board_file, state_dir=tmp_path / "state", kiosk=True, seed=1)
+
+    def code_entry(sim: SimBoard, code: tuple[str, ...]) -> None:
+        sim.press("back")
+        sim.press("ok")
+        sim.wait(ENTRY_HOLD_S + 0.1)
+        sim.release("ok")
+        sim.release("back")
+        sim.wait(0.1)
+        for button in code:
+            sim.tap(button)
+
+    sim = locked_board()
+    try:
+        for _ in range(WRONG_BEFORE_LOCK):
+            code_entry(sim, WRONG_CODE)
+        assert sim.board.gate is not None and sim.board.gate.locks == 1
+    finally:
+        sim.close()
+    board = _run_board(tmp_path, "--board", str(board_file), "--kiosk", "--debug-port", "0")
+    try:
+        port = None
+        assert board.stderr is not None
+        for line in board.stderr:  # the log says where the service listens
+            found = re.search(r"debug service listening on tcp 127\.0\.0\.1:(\d+) ", line)
+            if found:
+                port = int(found.group(1))
+                break
+        assert port is not None, "the board ended without its debug service"
+        client = Client(socket.create_connection(("127.0.0.1", port), timeout=60))
+        assert client.ask("reset") == {"ok": True, "set_aside": None}
+        assert client.ask("state screen")["value"] == "MainMenu"
+        client.close()
+    finally:
+        board.send_signal(signal.SIGTERM)
+        board.communicate(timeout=60)
+    assert board.returncode == 0
+    sim = locked_board()  # the board's next start on that journal
+    try:
+        code_entry(sim, ())
+        assert sim.app.note == "Code entry locked: 15 min"
+        code_entry(sim, OPERATOR_CODE)
+        assert type(sim.app.screen).__name__ not in ("CodeEntryScreen", "OperatorMenu")
+        assert sim.board.gate is not None and (sim.board.gate.failures, sim.board.gate.locks) == (5, 1)
+    finally:
+        sim.close()
