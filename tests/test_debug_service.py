@@ -479,8 +479,8 @@ def _served_board(board_file: Path, state: Path) -> tuple[subprocess.Popen[str],
 
 def _pull_the_plug(board: subprocess.Popen[str], client: Client | None = None) -> None:
     """The board process killed outright, as by a power cut: what it kept is in the journal.
-    (Not SIGTERM: a signal the system hands to one of the board's other threads waits for the
-    loop's next timer, which on a fake clock may be minutes of real time away.)"""
+    (Not SIGTERM: a served board on a fake clock was seen, now and then, to go on waiting in its
+    loop for a minute or more after it; a power cut is what the lock must outlive anyway.)"""
     if client is not None:
         client.close()
     board.kill()
