@@ -130,7 +130,9 @@ class Board:
         abandoned, still in the journal), every setting at its default (the guests' and the
         operator's, the kept players' names, the menu tip), a new app on the main menu with its
         cursor on the first entry, no note, no idle show, no tune. Finished games and high scores
-        stay: they are the board's history and steer no menu. Returns the id of the game set
+        stay: they are the board's history and steer no menu; so do the operator code's wrong
+        codes and a lock in force (`clear_settings` keeps them, in the journal as in `gate`): a
+        bench must not lift a lockout, now or after a restart. Returns the id of the game set
         aside, or None. The dice are the caller's (the debug service puts its own back)."""
         journal = self._app_args["journal"]
         waiting = journal.unfinished() if journal is not None else None

@@ -34,6 +34,8 @@ from typing import Any
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import CODE_FILE_NAME
+from firmware.journal.settings import OPERATOR_GATE
+from firmware.paths import write_secret
 
 log = logging.getLogger("xtraboard.operator")
 
@@ -44,7 +46,7 @@ CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB, about 0.1 s on a Pi 4: once per whole code
 WRONG_BEFORE_LOCK = 5
 FIRST_LOCK_S = 15 * 60.0
-GATE_KEY = "operator_gate"  # the journal setting with the gate's counts
+GATE_KEY = OPERATOR_GATE  # the journal setting with the gate's counts (no reset clears it)
 _LINE = re.compile(r"scrypt n=(\d+) r=(\d+) p=(\d+) length=(\d+) salt=([0-9a-f]{32}) hash=([0-9a-f]{64})")
 
 
@@ -134,26 +136,17 @@ def read_code_file(path: Path) -> StoredCode | None:
 
 
 def write_code_file(path: Path, code: StoredCode) -> None:
-    """Replace the code file at once (a new file renamed over the old one): mode 0640, and
-    root:xtraboard when run as root where that group exists (the board reads it; engines and
-    guests cannot)."""
+    """Replace the code file at once (firmware.paths.write_secret: a new private file renamed
+    over the old one; UnsafePlace, writing nothing, when its folder is writable by others or it
+    is a symbolic link): mode 0640, and root:xtraboard when run as root where that group exists
+    (the board reads it; engines and guests cannot)."""
     group = None
     if os.geteuid() == 0:
         try:
             group = grp.getgrnam(CODE_GROUP).gr_gid
         except KeyError:
             pass  # not installed yet: install.sh gives the file to the group when it makes it
-    temporary = path.with_name(f".{path.name}.new")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, CODE_FILE_MODE)
-        if group is not None:
-            os.fchown(fd, 0, group)
-        os.write(fd, code.line().encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, path)
+    write_secret(path, code.line().encode("ascii"), mode=CODE_FILE_MODE, group=group)
 
 
 class CodeGate:

@@ -1,6 +1,7 @@
 """Where the board keeps its files, and how: its own directory 0700, its files 0600, whatever
-the umask (under systemd the unit's UMask= and StateDirectoryMode= say the same); and the lock
-that keeps a state directory to one board process at a time.
+the umask (under systemd the unit's UMask= and StateDirectoryMode= say the same); secrets
+written so that nobody else can redirect or swap them (`write_secret`); and the lock that keeps
+a state directory to one board process at a time.
 
     >>> default_state_dir({"STATE_DIRECTORY": "/var/lib/xtraboard"})
     PosixPath('/var/lib/xtraboard')
@@ -8,14 +9,16 @@ that keeps a state directory to one board process at a time.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import logging
 import os
+import secrets
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from firmware.errors import N_, Text, XtraboardError
+from firmware.errors import N_, ConfigError, Text, XtraboardError
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
@@ -26,6 +29,11 @@ log = logging.getLogger("xtraboard.paths")
 
 class StateDirInUse(XtraboardError):
     """Another board process holds the state directory's lock."""
+
+
+class UnsafePlace(ConfigError):
+    """A secret's folder someone else could write, or a secret's path that is a symbolic link:
+    nothing is written (the message names the folder or the path, and what to do)."""
 
 
 def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -83,6 +91,101 @@ def private_file(path: Path, sidecars: Iterable[str] = ()) -> None:
             pass  # a read-only file system, someone else's file: opening it will say so
         finally:
             os.close(fd)
+
+
+def write_secret(path: Path, data: bytes, *, mode: int = PRIVATE_FILE_MODE, group: int | None = None) -> None:
+    """Replace the file `path` with `data` at once (a power cut leaves the old file or the new
+    one), with `mode` and, given `group`, that group; the file is never readable by others
+    before it has its mode.
+
+    Written as root into a folder another user could write, a fixed temporary name would let
+    that user plant a symbolic link there and have root truncate, fill and chmod the file it
+    points to. So: the folder must be writable by its owner only, and owned by this user or
+    root (UnsafePlace otherwise, naming it); `path` itself must not be a symbolic link. The
+    data goes into a new temporary file of a random name beside it, created exclusively and
+    never through a link (O_CREAT | O_EXCL | O_NOFOLLOW, 0600), synced, renamed over `path`;
+    then the folder is synced so the rename survives a power cut. Every step works on the
+    folder opened once, so the folder cannot be swapped half-way. OSError for the rest (no such
+    folder, no permission); nothing is left behind.
+    """
+    path = Path(path)
+    folder = path.parent
+    where = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        _check_secret_place(where, folder, path)
+        temporary, fd = _private_temporary(where, path.name)
+        try:
+            try:
+                os.fchmod(fd, mode)
+                if group is not None:
+                    os.fchown(fd, -1, group)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temporary, path.name, src_dir_fd=where, dst_dir_fd=where)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=where)
+            raise
+        os.fsync(where)
+    finally:
+        os.close(where)
+
+
+def _check_secret_place(where: int, folder: Path, path: Path) -> None:
+    """UnsafePlace unless the open folder `where` is writable by its owner only, that owner is
+    this user or root, and `path` in it is no symbolic link."""
+    info = os.fstat(where)
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise UnsafePlace(
+            Text(
+                N_(
+                    "{folder} can be written by other users (mode {mode}): they could redirect or swap "
+                    "the file; nothing was written. Keep it in a folder only its owner can write "
+                    "(chmod go-w {folder})"
+                ),
+                folder=str(folder),
+                mode=f"{stat.S_IMODE(info.st_mode):04o}",
+            )
+        )
+    if info.st_uid not in (0, os.geteuid()):
+        raise UnsafePlace(
+            Text(
+                N_(
+                    "{folder} belongs to another user (uid {uid}), who could redirect or swap the file; "
+                    "nothing was written. Keep it in a folder of your own or root's"
+                ),
+                folder=str(folder),
+                uid=info.st_uid,
+            )
+        )
+    try:
+        link = stat.S_ISLNK(os.lstat(path.name, dir_fd=where).st_mode)
+    except FileNotFoundError:
+        return
+    if link:
+        raise UnsafePlace(
+            Text(
+                N_("{path} is a symbolic link; nothing was written. Remove it, or give the path of the file itself"),
+                path=str(path),
+            )
+        )
+
+
+def _private_temporary(where: int, name: str) -> tuple[str, int]:
+    """A new file `.NAME.<random>.new` in the open folder `where`, 0600, made by this call (never
+    one already there, never through a link): its name and descriptor."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):
+        temporary = f".{name}.{secrets.token_hex(8)}.new"
+        try:
+            return temporary, os.open(temporary, flags, PRIVATE_FILE_MODE, dir_fd=where)
+        except FileExistsError:
+            continue  # someone else's name (or a planted link): another name
+    raise FileExistsError(f"no free temporary name beside {name}")
 
 
 class StateLock:

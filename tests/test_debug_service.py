@@ -451,3 +451,153 @@ def test_a_malformed_dice_queue_is_refused_when_sent() -> None:
                 target.execute("dice", faces)
     finally:
         sim.close()
+
+
+# --- `reset` keeps the operator's lockout and its audits, across a restart of the board process ----------
+
+OPERATOR_CODE = ("left", "left", "right", "ok", "roll")
+WRONG_CODE = ("right", "right", "left", "ok", "roll")
+
+
+def _served_board(board_file: Path, state: Path) -> tuple[subprocess.Popen[str], Client]:
+    """`xtraboard sim --headless --debug-port 0` (virtual buttons, fake clock) and a client of it."""
+    board = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "sim", "--headless", "--debug-port", "0", "--kiosk"]
+        + ["--board", str(board_file), "--state-dir", str(state)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = board.stdout.readline() if board.stdout else ""
+    found = re.fullmatch(r"debug service listening on tcp 127\.0\.0\.1:(\d+)\n", first)
+    if not found:
+        board.kill()
+        pytest.fail(f"the board said {first!r}; stderr: {board.communicate()[1]}")
+    return board, Client(socket.create_connection(("127.0.0.1", int(found.group(1))), timeout=60))
+
+
+def _pull_the_plug(board: subprocess.Popen[str], client: Client | None = None) -> None:
+    """The board process killed outright, as by a power cut: what it kept is in the journal.
+    (Not SIGTERM: a served board on a fake clock was seen, now and then, to go on waiting in its
+    loop for a minute or more after it; a power cut is what the lock must outlive anyway.)"""
+    if client is not None:
+        client.close()
+    board.kill()
+    board.communicate(timeout=60)
+
+
+def _code_entry(client: Client, code: tuple[str, ...]) -> str:
+    """OK + BACK held 10 s on the main menu, then `code` typed; the display's text after (its
+    lines joined: a note wraps)."""
+    from firmware.board_loop import ENTRY_HOLD_S
+    from sim.timing import TAP_S
+
+    for line in ("press back", "press ok", f"wait {ENTRY_HOLD_S + 0.1}", "release ok", "release back", "wait 0.1"):
+        assert client.ask(line)["ok"], line
+    for button in code:
+        for line in (f"press {button}", f"wait {TAP_S}", f"release {button}", f"wait {TAP_S}"):
+            assert client.ask(line)["ok"], line
+    return " ".join(client.ask("text")["text"])
+
+
+def test_reset_keeps_the_operators_lockout_and_its_audits_across_a_restart(tmp_path: Path) -> None:
+    """The attack: lock code entry with five wrong codes, have the bench's `reset` (and `seed`,
+    which starts the served board over) clear the journal, restart the board process, and type
+    the right code. The lock and its counts are not settings: every reset keeps them."""
+    from firmware.operator_code import WRONG_BEFORE_LOCK, StoredCode, write_code_file
+
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    board_file = folder / "board.toml"
+    board_file.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(folder / "operator-code", StoredCode.make(OPERATOR_CODE))
+    state = tmp_path / "state"
+    board, client = _served_board(board_file, state)
+    try:
+        for _ in range(WRONG_BEFORE_LOCK):
+            text = _code_entry(client, WRONG_CODE)
+            assert client.ask("state screen")["value"] == "MainMenu", text
+        text = _code_entry(client, ())
+        assert "Code entry locked: 15 min" in text, text
+        assert client.ask("reset") == {"ok": True, "set_aside": None}
+        assert client.ask("seed 7") == {"ok": True, "seed": 7}  # the served board starts over
+        assert client.ask("state screen")["value"] == "MainMenu"
+    finally:
+        _pull_the_plug(board, client)
+    board, client = _served_board(board_file, state)  # the board process restarted
+    try:
+        text = _code_entry(client, ())  # the gesture opens no code entry: still locked, in full
+        assert client.ask("state screen")["value"] == "MainMenu" and "Code entry locked: 15 min" in text, text
+        _code_entry(client, OPERATOR_CODE)  # the right code, typed now, is only presses on the main menu
+        assert client.ask("state screen")["value"] not in ("CodeEntryScreen", "OperatorMenu")
+    finally:
+        _pull_the_plug(board, client)
+    audit = subprocess.run(
+        [sys.executable, "-m", "firmware", "records", "audit", "--state-dir", str(state)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert audit.returncode == 0, audit.stderr
+    assert "Operator code: 5 wrong, 1 locks" in audit.stdout.splitlines(), audit.stdout
+
+
+def test_reset_on_a_real_board_process_keeps_a_lock_in_force_for_its_next_start(tmp_path: Path) -> None:
+    """The same through `xtraboard run` (gpiozero's mock pins): the lock made on this journal,
+    the bench's `reset`, the board's power cut; the board that starts next on it is still locked."""
+    from firmware.board_loop import ENTRY_HOLD_S
+    from firmware.operator_code import WRONG_BEFORE_LOCK, StoredCode, write_code_file
+
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    board_file = folder / "board.toml"
+    board_file.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(folder / "operator-code", StoredCode.make(OPERATOR_CODE))
+
+    def locked_board() -> SimBoard:
+        return SimBoard(board_file=board_file, state_dir=tmp_path / "state", kiosk=True, seed=1)
+
+    def code_entry(sim: SimBoard, code: tuple[str, ...]) -> None:
+        sim.press("back")
+        sim.press("ok")
+        sim.wait(ENTRY_HOLD_S + 0.1)
+        sim.release("ok")
+        sim.release("back")
+        sim.wait(0.1)
+        for button in code:
+            sim.tap(button)
+
+    sim = locked_board()
+    try:
+        for _ in range(WRONG_BEFORE_LOCK):
+            code_entry(sim, WRONG_CODE)
+        assert sim.board.gate is not None and sim.board.gate.locks == 1
+    finally:
+        sim.close()
+    board = _run_board(tmp_path, "--board", str(board_file), "--kiosk", "--debug-port", "0")
+    try:
+        port = None
+        assert board.stderr is not None
+        for line in board.stderr:  # the log says where the service listens
+            found = re.search(r"debug service listening on tcp 127\.0\.0\.1:(\d+) ", line)
+            if found:
+                port = int(found.group(1))
+                break
+        assert port is not None, "the board ended without its debug service"
+        client = Client(socket.create_connection(("127.0.0.1", port), timeout=60))
+        assert client.ask("reset") == {"ok": True, "set_aside": None}
+        assert client.ask("state screen")["value"] == "MainMenu"
+        client.close()
+    finally:
+        _pull_the_plug(board)
+    sim = locked_board()  # the board's next start on that journal
+    try:
+        code_entry(sim, ())
+        assert sim.app.note == "Code entry locked: 15 min"
+        code_entry(sim, OPERATOR_CODE)
+        assert type(sim.app.screen).__name__ not in ("CodeEntryScreen", "OperatorMenu")
+        assert sim.board.gate is not None and (sim.board.gate.failures, sim.board.gate.locks) == (5, 1)
+    finally:
+        sim.close()

@@ -321,3 +321,146 @@ def test_a_damaged_code_file_leaves_operator_mode_off_with_a_log_line(
         )
     finally:
         board.close()
+
+
+# --- no reset lifts the lockout or empties its audit line ----------------------------------------------
+
+
+def lock_out(board: SimBoard) -> None:
+    for _ in range(WRONG_BEFORE_LOCK):
+        code_entry(board)
+        type_code(board, WRONG)
+    code_entry(board)
+    assert not isinstance(board.app.screen, CodeEntryScreen) and board.app.note == "Code entry locked: 15 min"
+
+
+def test_clearing_the_journals_settings_keeps_the_lockout_across_a_restart(tmp_path: Path) -> None:
+    """`Journal.clear_settings`, under every reset (the operator menu's, the debug service's): the
+    guests' and the operator's settings go, the gate's wrong codes and its lock in force stay."""
+    board = cafe_board(tmp_path)
+    try:
+        lock_out(board)
+    finally:
+        board.close()
+    journal = Journal(tmp_path / "state")
+    journal.set_setting("bot_pace", "slow")
+    journal.clear_settings()
+    assert journal.get_setting("bot_pace") is None
+    journal.close()
+    board = cafe_board(tmp_path)  # the board started again on that journal
+    try:
+        code_entry(board)
+        assert not isinstance(board.app.screen, CodeEntryScreen) and board.app.note == "Code entry locked: 15 min"
+        assert board.board.gate is not None and (board.board.gate.failures, board.board.gate.locks) == (5, 1)
+    finally:
+        board.close()
+
+
+def test_the_operator_menus_resets_and_clears_keep_the_wrong_code_counts_across_a_power_cut(tmp_path: Path) -> None:
+    from sim.app import choose
+
+    board = cafe_board(tmp_path)
+    try:
+        lock_out(board)
+        board.wait(FIRST_LOCK_S + 1)
+        code_entry(board)
+        type_code(board, CODE)
+        assert isinstance(board.app.screen, OperatorMenu)
+        for entry, answers in (("Reset settings", 1), ("Clear high scores", 1), ("Clear records", 2)):
+            choose(board, entry)
+            for _ in range(answers):
+                choose(board, "Yes")
+            assert isinstance(board.app.screen, OperatorMenu), entry
+        board.power_cycle()
+        assert "Operator code: 5 wrong, 1 locks" in audit_text(board.app).splitlines()
+        for _ in range(WRONG_BEFORE_LOCK - 1):  # the count goes on from there: four more, then the fifth locks
+            code_entry(board)
+            type_code(board, WRONG)
+        code_entry(board)
+        type_code(board, WRONG)
+        code_entry(board)
+        assert board.app.note == "Code entry locked: 15 min"  # (the right code ended the doubling)
+        assert "Operator code: 10 wrong, 2 locks" in audit_text(board.app).splitlines()
+    finally:
+        board.close()
+
+
+# --- set-code writes only its own file, never through a planted link ------------------------------------
+
+
+def test_set_code_refuses_a_folder_others_can_write_and_leaves_a_planted_links_target_alone(
+    tmp_path: Path,
+) -> None:
+    """The attack: with the target in a folder any user can write, plant `.operator-code.new` as
+    a symbolic link to a file of root's; `set-code --file` run as root used to truncate, fill and
+    chmod that file. Now it refuses the folder, naming it, and touches nothing."""
+    assert os.geteuid() == 0, "the attack is on root's files: these tests run as root"
+    victim = tmp_path / "shadow"
+    victim.write_text("root:secret:19000::::::\n", encoding="ascii")
+    os.chmod(victim, 0o600)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    (shared / ".operator-code.new").symlink_to(victim)
+    done = set_code("--file", str(shared / "operator-code"), stdin="left left right ok roll\n")
+    assert victim.read_text(encoding="ascii") == "root:secret:19000::::::\n"
+    assert stat.S_IMODE(os.stat(victim).st_mode) == 0o600
+    assert done.returncode == 1 and done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(
+        f"xtraboard operator set-code: {shared} can be written by other users (mode 0777): "
+    ), done.stderr
+    assert "chmod go-w" in done.stderr and sorted(p.name for p in shared.iterdir()) == [".operator-code.new"]
+    os.chmod(shared, 0o1777)  # sticky, as /tmp: still others can plant names in it
+    again = set_code("--file", str(shared / "operator-code"), stdin="left left right ok roll\n")
+    assert again.returncode == 1 and "can be written by other users (mode 1777)" in again.stderr
+    assert victim.read_text(encoding="ascii") == "root:secret:19000::::::\n"
+
+
+def test_set_code_in_a_safe_folder_ignores_a_link_at_the_old_temporary_name(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep me\n", encoding="ascii")
+    os.chmod(victim, 0o600)
+    folder = tmp_path / "etc"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)
+    (folder / ".operator-code.new").symlink_to(victim)
+    done = set_code("--file", str(folder / "operator-code"), stdin="left left right ok roll\n")
+    assert done.returncode == 0, done.stderr
+    assert victim.read_text(encoding="ascii") == "keep me\n" and stat.S_IMODE(os.stat(victim).st_mode) == 0o600
+    stored = read_code_file(folder / "operator-code")
+    assert stored is not None and stored.matches(CODE)
+    assert not (folder / "operator-code").is_symlink()
+    assert stat.S_IMODE(os.stat(folder / "operator-code").st_mode) == 0o640
+    assert sorted(p.name for p in folder.iterdir()) == [".operator-code.new", "operator-code"]  # no temporary left
+
+
+def test_set_code_does_not_write_through_a_target_that_is_a_symbolic_link(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep me\n", encoding="ascii")
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    (folder / "operator-code").symlink_to(victim)
+    done = set_code("--file", str(folder / "operator-code"), stdin="left left right ok roll\n")
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1
+    assert done.stderr == (
+        f"xtraboard operator set-code: {folder / 'operator-code'} is a symbolic link; nothing was written. "
+        "Remove it, or give the path of the file itself\n"
+    )
+    assert victim.read_text(encoding="ascii") == "keep me\n" and (folder / "operator-code").is_symlink()
+    assert sorted(p.name for p in folder.iterdir()) == ["operator-code"]
+
+
+def test_a_secret_is_not_written_into_a_folder_of_another_user(tmp_path: Path) -> None:
+    from firmware.paths import UnsafePlace, write_secret
+
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    os.chmod(folder, 0o755)
+    os.chown(folder, 4242, 4242)  # owner-writable only, but by someone who could swap the file
+    with pytest.raises(UnsafePlace, match=r"belongs to another user \(uid 4242\), who could redirect or swap"):
+        write_secret(folder / "operator-code", b"secret\n")
+    assert list(folder.iterdir()) == []
+    os.chown(folder, 0, 0)
+    write_secret(folder / "operator-code", b"secret\n", mode=0o640)
+    assert (folder / "operator-code").read_bytes() == b"secret\n"
+    assert stat.S_IMODE(os.stat(folder / "operator-code").st_mode) == 0o640

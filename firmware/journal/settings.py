@@ -1,6 +1,10 @@
 """The journal's kept settings (the menu's: brightness, LED budget, dice, ...), JSON values by
 key. One that cannot be read is moved, as it is, to the quarantine table and reads as its
 default; `set_aside` names it so the display can say which setting was reset.
+
+Not every row is a preference: the operator code's gate (its wrong codes, locks and a lock in
+force, firmware/operator_code.py) is kept here so a power cut does not lift it, and no reset
+forgets it (`KEPT_ON_CLEAR`): a reset that did would lift the lockout and empty its audit line.
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ from typing import Any
 from firmware.errors import RecordError
 from firmware.journal.schema import QUARANTINE, from_json, to_json
 from firmware.journal.storage import Storage
+
+OPERATOR_GATE = "operator_gate"  # the operator code's gate: wrong codes, locks, a lock in force
+KEPT_ON_CLEAR = (OPERATOR_GATE,)  # audits and lockouts, not settings: `clear_settings` keeps them
 
 
 class KeptSettings(Storage):
@@ -46,8 +53,10 @@ class KeptSettings(Storage):
         )
 
     def clear_settings(self) -> None:
-        """Forget every kept setting (a factory reset of settings: each reads as its default)."""
-        self._write(lambda conn: conn.execute("DELETE FROM settings"))
+        """Forget every kept setting (a factory reset of settings: each reads as its default),
+        but not the rows of `KEPT_ON_CLEAR` (the operator's lockout and its counts)."""
+        kept = ", ".join("?" for _ in KEPT_ON_CLEAR)
+        self._write(lambda conn: conn.execute(f"DELETE FROM settings WHERE key NOT IN ({kept})", KEPT_ON_CLEAR))
 
     def _quarantine_setting(self, key: str, reason: str) -> None:
         """Move an unreadable setting's row, as it is, to the quarantine table."""

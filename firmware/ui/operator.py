@@ -190,12 +190,7 @@ def clear_scores(app: App) -> None:
 def reset_settings(app: App) -> None:
     """Every setting back to its default (the guests' and the operator's); records stay."""
     if app.journal is not None:
-        from firmware.operator_code import GATE_KEY
-
-        gate = app.journal.get_setting(GATE_KEY, None)  # wrong codes and locks are audits, not settings
-        app.journal.clear_settings()
-        if gate is not None:
-            app.journal.set_setting(GATE_KEY, gate)
+        app.journal.clear_settings()  # keeps the operator code's wrong codes and lock: audits, not settings
     app.settings = Settings()
     app.operator = OperatorSettings()
     _refresh_main_menu(app)
