@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from importlib import resources
 from itertools import permutations
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 from firmware.errors import ConfigError
 from firmware.i18n import LANGUAGES, _, ngettext
@@ -245,7 +246,8 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     Cell(leds=(24,), x=40.0, y=110.0)
     """
     source = Path(path) if path is not None else find_board_path()
-    top = _Table(source, _read_toml(source))
+    data, origins = read_layered(source)
+    top = _Table(source, data, origins=origins)
     board = top.table("board")
     name = board.string("name")
     size = board.size("size_mm")
@@ -353,7 +355,7 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
             raise top.fail(
                 "engines", _("expected [[engines]] tables, got {value} in the array").format(value=_describe(entry))
             )
-        table = _Table(top.source, entry, ("engines", str(index)))
+        table = _Table(top.source, entry, ("engines", str(index)), top.origins)
         name = table.string("name", expected=_("1 to 16 letters, digits, spaces, '.', '_' or '-'"))
         if not _ENGINE_NAME.fullmatch(name):
             raise table.fail(
@@ -438,6 +440,144 @@ def _read_toml(source: Path) -> dict[str, object]:
         raise ConfigError(
             _("{file}: arrays or tables nested too deeply; expected a board description (TOML)").format(file=source)
         ) from exc
+
+
+# --- descriptions that extend others -----------------------------------------------------------
+SHIPPED_PREFIX = "shipped:"  # `extends = "shipped:boards/ssd1322.toml"`: a description shipped with the firmware
+MAX_EXTENDS = 8  # descriptions in one chain; more is a mistake, not a design
+
+Origins = dict[tuple[str, ...], Path]  # key path → the file that gave it its value
+
+
+def read_layered(source: Path) -> tuple[dict[str, object], Origins]:
+    """The description at `source` with the ones it `extends` beneath it, merged: its tables
+    merge key by key into the base's (a cell, a pin, a whole section), any other value replaces
+    the base's, and `remove = ["buzzer", "buttons.tilt"]` drops sections or keys of the base
+    first. Also returns which file each key came from, for error messages and relative names."""
+    return _layer(source, ())
+
+
+def _layer(source: Path, below: tuple[Path, ...]) -> tuple[dict[str, object], Origins]:
+    data = _read_toml(source)
+    base_name = data.pop("extends", None)
+    removals = data.pop("remove", None)
+    top = _Table(source, data)
+    if base_name is None:
+        if removals is not None:
+            raise top.fail("remove", _("removes keys of the description it extends; expected extends as well"))
+        return data, dict.fromkeys(_key_paths(data), source)
+    if not isinstance(base_name, str) or not base_name.strip():
+        raise top.fail(
+            "extends",
+            _("expected the file name of the description this one builds on, got {value}").format(
+                value=_describe(base_name)
+            ),
+        )
+    base_path = _base_path(top, base_name)
+    chain = (*below, source.resolve())
+    if base_path.resolve() in chain:
+        raise top.fail(
+            "extends",
+            _("{file} extends this description already (a cycle); expected a description that does not").format(
+                file=base_path
+            ),
+        )
+    if len(chain) >= MAX_EXTENDS:
+        raise top.fail(
+            "extends",
+            _("more than {count} descriptions extend one another; expected a shorter chain").format(count=MAX_EXTENDS),
+        )
+    base, origins = _layer(base_path, chain)
+    for path in _removals(top, removals, base, base_path):
+        parent: Any = base
+        for key in path[:-1]:
+            parent = parent[key]
+        del parent[path[-1]]
+        origins = {keys: file for keys, file in origins.items() if keys[: len(path)] != path}
+    _merge(base, data, (), origins, source)
+    return base, origins
+
+
+def _base_path(top: _Table, name: str) -> Path:
+    """Where `extends = name` points: beside the including file, or in the shipped descriptions."""
+    if not name.startswith(SHIPPED_PREFIX):
+        return Path(os.path.normpath(top.source.parent / name))  # the file named as people would name it
+    inner = PurePosixPath(name.removeprefix(SHIPPED_PREFIX))
+    if inner.is_absolute() or ".." in inner.parts or not inner.parts:
+        raise top.fail(
+            "extends",
+            _('"{name}" leaves the shipped descriptions; expected a name such as "shipped:boards/ssd1322.toml"').format(
+                name=name
+            ),
+        )
+    return default_board_path().parent.joinpath(*inner.parts)
+
+
+def _removals(top: _Table, value: object, base: dict[str, object], base_path: Path) -> list[tuple[str, ...]]:
+    """The key paths `remove` names, each one the base has (a typo must not pass silently)."""
+    if value is None:
+        return []
+    expected = _('an array of key paths of the description it extends, e.g. ["buzzer", "buttons.tilt"]')
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise top.fail(
+            "remove", _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+        )
+    paths = []
+    for item in value:
+        try:
+            path = _parse_key_path(item)
+        except tomllib.TOMLDecodeError:
+            raise top.fail(
+                "remove", _('"{item}" is not a key path; expected {expected}').format(item=item, expected=expected)
+            ) from None
+        node: object = base
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                raise top.fail(
+                    "remove",
+                    _('"{item}" is not in {file}; expected a key it has').format(item=item, file=base_path),
+                )
+            node = node[key]
+        paths.append(path)
+    return paths
+
+
+def _parse_key_path(text: str) -> tuple[str, ...]:
+    """`buttons.tilt` or `cells."grid.5.0"` as TOML reads a dotted key."""
+    parsed: object = tomllib.loads(f"{text} = 0")
+    path: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key, parsed = next(iter(parsed.items()))
+        path.append(key)
+    if parsed != 0 or not path:
+        raise tomllib.TOMLDecodeError("not one key path")
+    return tuple(path)
+
+
+def _merge(
+    base: dict[str, object], over: dict[str, object], keys: tuple[str, ...], origins: Origins, file: Path
+) -> None:
+    """`over` onto `base` in place: tables key by key, everything else replaced."""
+    for key, value in over.items():
+        path = (*keys, key)
+        below = base.get(key)
+        if isinstance(value, dict) and isinstance(below, dict):
+            origins[path] = file
+            _merge(below, value, path, origins, file)
+            continue
+        base[key] = value
+        for old in [k for k in origins if k[: len(path)] == path]:
+            del origins[old]
+        origins.update(dict.fromkeys(_key_paths(value, path), file))
+
+
+def _key_paths(value: object, keys: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every key path in `value` (tables and the keys in them, not into arrays)."""
+    paths = [keys] if keys else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            paths += _key_paths(inner, (*keys, key))
+    return paths
 
 
 def _leds(table: _Table) -> LedsConfig:
@@ -619,13 +759,12 @@ def _operator(table: _Table) -> OperatorConfig:
                 "in {file}) and remove this line"
             ).format(file=table.source.parent / CODE_FILE_NAME),
         )
-    name = (
-        table.string("code_file", expected=_("a file name (relative to this description)"))
-        if table.present("code_file")
-        else CODE_FILE_NAME
-    )
+    if not table.present("code_file"):
+        table.done()
+        return OperatorConfig(code_file=table.source.parent / CODE_FILE_NAME)
+    name = table.string("code_file", expected=_("a file name (relative to this description)"))
     table.done()
-    return OperatorConfig(code_file=table.source.parent / name)
+    return OperatorConfig(code_file=table.file_of("code_file").parent / name)  # beside the file naming it
 
 
 _TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -646,7 +785,7 @@ def _fleet(table: _Table) -> FleetConfig:
     def path(key: str) -> Path | None:
         if not table.present(key):
             return None
-        return table.source.parent / table.string(key, expected=_("a file name (relative to this description)"))
+        return table.file_of(key).parent / table.string(key, expected=_("a file name (relative to this description)"))
 
     table_name = name("table")
     broker = table.string("broker", expected=_("the MQTT broker's host name or address"))
@@ -755,15 +894,36 @@ def _describe(value: object) -> str:
 class _Table:
     """One TOML table being read: typed getters whose errors name the key path; `done()` rejects the rest."""
 
-    def __init__(self, source: Path, data: dict[str, object], keys: tuple[str, ...] = ()) -> None:
-        self.source = source
+    def __init__(
+        self,
+        source: Path,
+        data: dict[str, object],
+        keys: tuple[str, ...] = (),
+        origins: Mapping[tuple[str, ...], Path] | None = None,
+    ) -> None:
+        self.source = source  # the description loaded (the last of a chain of `extends`)
         self.data = data
         self.keys = keys
+        self.origins: Mapping[tuple[str, ...], Path] = origins or {}
         self._known: set[str] = set()
+
+    def file_of(self, key: str | None = None) -> Path:
+        """The file that gave `key` (or this table) its value: `source`, or one it extends."""
+        path = self.keys + ((key,) if key is not None else ())
+        while path:
+            if path in self.origins:
+                return self.origins[path]
+            path = path[:-1]
+        return self.source
 
     def fail(self, key: str | None, problem: str) -> ConfigError:
         where = _key_path(self.keys + ((key,) if key is not None else ()))
-        return ConfigError(f"{self.source}: {where}: {problem}" if where else f"{self.source}: {problem}")
+        file = self.file_of(key)
+        # Translators: an error's file when the key came from a description that another extends.
+        shown = (
+            f"{file}" if file == self.source else _("{file} (as extended by {top})").format(file=file, top=self.source)
+        )
+        return ConfigError(f"{shown}: {where}: {problem}" if where else f"{shown}: {problem}")
 
     def present(self, key: str) -> bool:
         """Whether an optional key is given (it is a known key either way)."""
@@ -797,7 +957,7 @@ class _Table:
             raise self.fail(
                 key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
             )
-        return _Table(self.source, value, self.keys + (key,))
+        return _Table(self.source, value, self.keys + (key,), self.origins)
 
     def string(self, key: str, choices: tuple[str, ...] | None = None, expected: str | None = None) -> str:
         if expected is None:
