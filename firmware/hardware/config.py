@@ -1,12 +1,13 @@
 """The board as data: `hardware/board.toml` loaded into frozen dataclasses and validated.
 
-Cell names (the only way code refers to an LED):
-    track.0 … track.21        EXXTRA track: start, spaces 1–20, finish
-    ladder.0 … ladder.5       EXXTRA dice ladder rungs
-    grid.R.F                  LEVEL X field F (0 = first, last = X) of row R (5–10)
-    dice.D.P                  pip P (0–6: top-left, top-right, mid-left, centre, mid-right,
-                              bottom-left, bottom-right) of die D (0–4)
-    seat.0 … seat.5           the players' seats (colour, whose turn)
+Cell names (the only way code refers to an LED) are declared by the games, each in its spec
+(`firmware.games.layout.CellGroup`), besides the board's own: `dice.D.P`, pip P (0–6: top-left,
+top-right, mid-left, centre, mid-right, bottom-left, bottom-right) of die D (0–4), and
+`seat.0` … `seat.5`, the players' seats. A description maps exactly the cells of the games the
+board knows (`firmware.games.registry.board_layout()`): one it maps that no game declares, or one a
+game needs that it misses, is an error naming it.
+
+A description may build on another: `extends = "FILE"` (see `read_layered`).
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from firmware.errors import ConfigError
-from firmware.i18n import LANGUAGES, _, ngettext
+from firmware.games.layout import DICE, SEATS, CellGroup
+from firmware.games.registry import board_layout, cell_owners
+from firmware.i18n import LANGUAGES, _, ngettext, tr
 
 BUTTON_NAMES = ("roll", "ok", "back", "left", "right")
-GRID_ROWS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
-PIPS_PER_DIE = 7
-DICE_COUNT = 5
-SEAT_COUNT = 6
+PIPS_PER_DIE = DICE.rows[0][1]
+DICE_COUNT = len(DICE.rows)
+SEAT_COUNT = SEATS.count
 
 BOARD_ENV = "XTRABOARD_BOARD"  # path of the board description when load_board() gets none
 # The operator's board description on an installed board (install.sh creates it). A module
@@ -66,13 +68,10 @@ GREYSCALE_DRIVERS = ("ssd1322", "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1362", 
 LED_ORDERS = tuple("".join(p) for n in ("RGB", "RGBW") for p in permutations(n))
 
 
-def cell_names() -> list[str]:
-    """Every logical cell the board must map, in a stable order."""
-    names = [f"track.{i}" for i in range(22)] + [f"ladder.{r}" for r in range(6)]
-    names += [f"grid.{row}.{f}" for row, n in GRID_ROWS.items() for f in range(n)]
-    names += [f"dice.{d}.{p}" for d in range(DICE_COUNT) for p in range(PIPS_PER_DIE)]
-    names += [f"seat.{s}" for s in range(SEAT_COUNT)]
-    return names
+def cell_names(layout: tuple[CellGroup, ...] | None = None) -> list[str]:
+    """Every cell a board must map (of `layout`; default: the games known and the board's own),
+    in a stable order: the games' groups in their order, then the dice and the seats."""
+    return [name for group in (board_layout() if layout is None else layout) for name in group.names()]
 
 
 DEBOUNCE_MS = 20.0  # the default debounce window; the simulator's taps are derived from it
@@ -202,6 +201,7 @@ class BoardConfig:
     language: str = "en"  # [board] language: what the board speaks until its settings say otherwise
     engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
     buzzer: BuzzerConfig | None = None  # [buzzer]: the optional piezo buzzer, None when not fitted
+    layout: tuple[CellGroup, ...] = ()  # the groups of cells the description was checked against
 
 
 def default_board_path() -> Path:
@@ -256,7 +256,8 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     leds = _leds(top.table("leds"))
     display, display_position = _display(top.table("display"), leds, size)
     buttons, button_positions = _buttons(top.table("buttons"), leds, display, size)
-    cells = _cells(top.table("cells"), leds.count, size)
+    layout = _layout(top)
+    cells = _cells(top.table("cells"), leds.count, size, layout)
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
     operator = (
@@ -282,6 +283,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         engines=engines,
         language=language,
         buzzer=buzzer,
+        layout=layout,
     )
 
 
@@ -813,14 +815,42 @@ def _fleet(table: _Table) -> FleetConfig:
     return config
 
 
-def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str, Cell]:
-    names = cell_names()
+def _layout(top: _Table) -> tuple[CellGroup, ...]:
+    """The groups of cells the games known declare, and the board's own; a clash of two games'
+    declarations is an error of the description's games, named on its cells."""
+    try:
+        return board_layout()
+    except ConfigError as exc:
+        raise top.fail("cells", tr(exc)) from exc
+
+
+def _cells(table: _Table, led_count: int, size: tuple[float, float], layout: tuple[CellGroup, ...]) -> dict[str, Cell]:
+    names = cell_names(layout)
     known = set(names)
     for key in table.data:
         if key not in known:
-            raise table.fail(key, _("unknown cell; expected one of {cells}").format(cells=_cell_pattern()))
+            raise table.fail(
+                key,
+                _("unknown cell: no game declares it; expected one of {cells}").format(
+                    cells=", ".join(group.pattern() for group in layout)
+                ),
+            )
     missing = [name for name in names if name not in table.data]
     if missing:
+        owners = cell_owners()
+        game = owners.get(missing[0].partition(".")[0], "")
+        if game:  # a game's cells: most likely a description made before the game was added
+            theirs = [name for name in missing if owners.get(name.partition(".")[0]) == game]
+            raise table.fail(
+                missing[0],
+                ngettext(
+                    "missing: {game} lights it ({n} cell of its own missing: {listed}); "
+                    "expected {{ leds = [...], x = ..., y = ... }} for each",
+                    "missing: {game} lights it ({n} cells of its own missing: {listed}); "
+                    "expected {{ leds = [...], x = ..., y = ... }} for each",
+                    len(theirs),
+                ).format(game=game, n=len(theirs), listed=", ".join(theirs[:6]) + (", …" if len(theirs) > 6 else "")),
+            )
         if len(missing) > 1:
             listed = ", ".join(missing[1:6]) + (", …" if len(missing) > 6 else "")
             raise table.fail(
@@ -854,14 +884,6 @@ def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str
         )
         entry.done()
     return cells
-
-
-def _cell_pattern() -> str:
-    return _(
-        "track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {fields} fields), dice.0–{die}.0–{pip}, seat.0–{seat}"
-    ).format(
-        fields=", ".join(map(str, GRID_ROWS.values())), die=DICE_COUNT - 1, pip=PIPS_PER_DIE - 1, seat=SEAT_COUNT - 1
-    )
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
