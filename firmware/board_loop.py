@@ -383,7 +383,7 @@ class Board:
         self.render()
 
     def attract_frame(self) -> dict[str, Any]:
-        """A colour wave running along every path, ladder and the seats, rows of tiles pulsing
+        """A colour wave running along every path, ladder (rungs) and the seats, rows of tiles pulsing
         (whichever game declared them); the dice stay dark."""
         phase = self.attract_phase or 0
         palette = list(PLAYER_COLOURS.values())[:6]
@@ -394,7 +394,7 @@ class Board:
             group, _, rest = name.partition(".")
             index = sum(int(part) for part in rest.split("."))
             shape = shapes.get(group)
-            if shape in ("path", "ladder", "seats"):
+            if shape in ("path", "rungs", "seats"):
                 frame[name] = palette[(index + phase) // 3 % len(palette)]
             elif shape == "rows":
                 level = 0.5 + 0.5 * math.sin((phase + index) / 4)

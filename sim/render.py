@@ -214,7 +214,7 @@ class BoardRenderer:
             self._draw_outline(layer)
             shapes = {
                 "path": self._draw_path,
-                "ladder": self._draw_ladder,
+                "rungs": self._draw_rungs,
                 "rows": self._draw_rows,
                 "dice": self._draw_dice,
                 "seats": self._draw_seats,
@@ -311,7 +311,7 @@ class BoardRenderer:
             )
         self._group_label(layer, group.title, [p for _, p in cells], PATH_TILE_MM / 2 + 5.0)
 
-    def _draw_ladder(self, layer: Any, group: CellGroup) -> None:
+    def _draw_rungs(self, layer: Any, group: CellGroup) -> None:
         """Rungs between two rails, each numbered."""
         import pygame
 
@@ -527,14 +527,14 @@ class BoardRenderer:
         big = pygame.transform.scale(small, size)
         cell = size[0] / image.width
         if cell >= 3:  # the gaps between a real OLED's pixels
-            grid = pygame.Surface(size, pygame.SRCALPHA)
+            gaps = pygame.Surface(size, pygame.SRCALPHA)
             for col in range(1, image.width):
                 x = round(col * cell)
-                pygame.draw.line(grid, (0, 0, 0, 48), (x, 0), (x, size[1]))
+                pygame.draw.line(gaps, (0, 0, 0, 48), (x, 0), (x, size[1]))
             for row in range(1, image.height):
                 y = round(row * size[1] / image.height)
-                pygame.draw.line(grid, (0, 0, 0, 48), (0, y), (size[0], y))
-            big.blit(grid, (0, 0))
+                pygame.draw.line(gaps, (0, 0, 0, 48), (0, y), (size[0], y))
+            big.blit(gaps, (0, 0))
         return big
 
     def _draw_button(self, surface: Any, name: str, pressed: bool) -> None:

@@ -24,11 +24,11 @@ Colour = tuple[int, int, int]
 
 # How the simulator lays a group out (sim/render.py draws each shape):
 #   "path"    a track of tiles in cell order, the first and last labelled with `ends`
-#   "ladder"  rungs between two rails, each numbered
+#   "rungs"   rungs of a ladder between two rails, each numbered
 #   "rows"    rows of tiles, each row numbered, `last_mark` printed on each row's last tile
 #   "dice"    rows of pips, each row a die drawn around them
 #   "seats"   single LEDs by the board's edge, each labelled with its seat number
-SHAPES = ("path", "ladder", "rows", "dice", "seats")
+SHAPES = ("path", "rungs", "rows", "dice", "seats")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
 
 
@@ -63,7 +63,7 @@ class CellGroup:
     def title(self) -> str:
         return self.name.upper() if self.label is None else self.label
 
-    def cell(self, *index: int) -> str:
+    def cell(self, *index: object) -> str:
         """The name of one cell: `cell(3)` is "NAME.3", `cell(row, field)` is "NAME.ROW.FIELD"."""
         return ".".join((self.name, *map(str, index)))
 

@@ -6,4 +6,4 @@ from firmware.games.exxtra.rules import FINISH, TOP_RUNG
 from firmware.games.layout import CellGroup
 
 TRACK = CellGroup("track", "path", count=FINISH + 1, led_mm=5.5, colour=(255, 120, 0), ends=("START", "FINISH"))
-LADDER = CellGroup("ladder", "ladder", count=TOP_RUNG + 1, led_mm=5.5, colour=(0, 160, 255))
+LADDER = CellGroup("ladder", "rungs", count=TOP_RUNG + 1, led_mm=5.5, colour=(0, 160, 255))
