@@ -10,8 +10,8 @@ a game declares (the board's own dice and seats are the board's, not a game's):
 - a name in the code made of the group's name and other words (`GRID_ROWS`, `_draw_track`);
   the bare word alone is left out: EXTRA!'s search keeps a `grid` of its own;
 - a size: `range(N)` with N the group's cell count, or a literal sequence or dict of the
-  group's row numbers or field counts (`{5: 4, 6: 4, ...}`, `(4, 4, 3, 3, 2, 2)`); a count the
-  board's own cells share (six seats, five dice, seven pips: the ladder's six rungs) cannot tell.
+  group's row numbers or field counts (`{5: 4, 6: 4, ...}`, `(4, 4, 3, 3, 2, 2)`); a count up to
+  a dozen (the ladder's six rungs, as many as the seats) is too common to tell.
 Comments and docstrings do not count (prose may mention the games' boards).
 """
 
@@ -24,13 +24,11 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.games.layout import BOARD_CELLS, CellGroup
+from firmware.games.layout import CellGroup
 from firmware.games.registry import GameSpec, games
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARD_SIZES = (
-    {0} | {g.count for g in BOARD_CELLS} | {n for g in BOARD_CELLS for row in g.rows for n in (len(g.rows), row[1])}
-)
+COMMON_COUNT = 12  # range(6) or range(10) in code is anything; range(22) is the track
 
 
 @dataclass(frozen=True)
@@ -102,7 +100,7 @@ def mentions(path: Path, owned: list[Owned]) -> list[str]:
                 and len(node.args) == 1
                 and isinstance(node.args[0], ast.Constant)
                 and node.args[0].value == item.group.count
-                and item.group.count not in BOARD_SIZES
+                and item.group.count > COMMON_COUNT
             ):
                 size = f"range({item.group.count})"
             elif _ints(node) in item.sizes:
