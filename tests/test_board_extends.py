@@ -193,3 +193,17 @@ def test_wiring_refuses_two_parts_on_one_pin_across_files(tmp_path: Path) -> Non
         assert code == 2 and out == ""
         assert f"{DEFAULT} (as extended by {path}): buzzer.pin: GPIO27 is already used by buttons.pins.right" in err
     assert not (tmp_path / "w.svg").exists()
+
+
+def test_every_description_in_the_repository_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware.games.registry import GAMES_ENV, load_game_module, unregister_game
+
+    monkeypatch.setenv(GAMES_ENV, "")
+    plain = [DEFAULT, *PROFILES, *sorted(BEFORE.glob("*.toml"))]
+    assert len(plain) == 11 and all(load_board(path).leds.cells for path in plain)
+    for folder in sorted(p.parent for p in (ROOT / "examples").glob("*/board.toml")):
+        spec = load_game_module(f"examples.{folder.name}")  # a game's own description needs the game
+        try:
+            assert {group.name for group in spec.cells} <= {g.name for g in load_board(folder / "board.toml").layout}
+        finally:
+            unregister_game(spec.name)

@@ -24,6 +24,8 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from firmware.games.layout import CellGroup
 from firmware.games.registry import GameSpec, games
 
@@ -148,3 +150,32 @@ def test_the_check_sees_strings_names_and_sizes(tmp_path: Path) -> None:
             "grid: (4, 4, 3, 3, 2, 2)",
         ]
     )
+
+
+def test_two_games_declaring_one_group_differently_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from examples.climb import SPEC
+    from examples.climb.rules import Climb
+    from firmware.errors import ConfigError
+    from firmware.games.layout import DICE
+    from firmware.games.registry import GAMES_ENV, board_layout, register_game, unregister_game
+    from firmware.hardware.config import load_board
+
+    class Rival(Climb):
+        name, title = "rival", "Rival"
+
+    monkeypatch.setenv(GAMES_ENV, "")
+    grid = CellGroup("grid", "rows", rows=((1, 2),))  # LEVEL X's name, another shape
+    register_game(replace(SPEC, engine=Rival, cells=(grid,)))
+    try:
+        with pytest.raises(ConfigError, match="Rival declares cells 'grid' unlike LEVEL X's"):
+            board_layout()
+        with pytest.raises(ConfigError, match=r"board.toml: cells: Rival declares cells 'grid' unlike LEVEL X's"):
+            load_board()
+        register_game(replace(SPEC, engine=Rival, cells=(replace(DICE, led_mm=3.0),)))
+        with pytest.raises(ConfigError, match="Rival declares cells 'dice', the board's own"):
+            board_layout()
+    finally:
+        unregister_game("rival")
+    assert "rival" not in [g.name for g in board_layout()]
