@@ -385,16 +385,20 @@ class Board:
         self.render()
 
     def attract_frame(self) -> dict[str, Any]:
-        """A colour wave running along the track and ladder, the grid pulsing."""
+        """A colour wave running along every path, ladder (rungs) and the seats, rows of tiles pulsing
+        (whichever game declared them); the dice stay dark."""
         phase = self.attract_phase or 0
         palette = list(PLAYER_COLOURS.values())[:6]
+        config = self.hardware.config
+        shapes = {group.name: group.shape for group in config.layout}
         frame: dict[str, Any] = {}
-        for name in self.hardware.config.leds.cells:
+        for name in config.leds.cells:
             group, _, rest = name.partition(".")
             index = sum(int(part) for part in rest.split("."))
-            if group in ("track", "ladder", "seat"):
+            shape = shapes.get(group)
+            if shape in ("path", "rungs", "seats"):
                 frame[name] = palette[(index + phase) // 3 % len(palette)]
-            elif group == "grid":
+            elif shape == "rows":
                 level = 0.5 + 0.5 * math.sin((phase + index) / 4)
                 frame[name] = tuple(int(c * level) for c in palette[(phase // 20) % len(palette)])
         return frame

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware.games.layout import CellGroup
 from firmware.hardware.config import BUTTON_NAMES, BoardConfig
 from firmware.i18n import _
 
@@ -62,13 +63,11 @@ BUTTON_RADIUS_MM = {"roll": 10.5}  # ROLL is the big one
 BUTTON_RADIUS_DEFAULT_MM = 9.0
 BUTTON_RING_MM = 1.6
 
-TRACK_LED_MM = 5.5
-TRACK_TILE_MM = 26.0
-LADDER_LED_MM = 5.5
-GRID_LED_MM = 5.0
-GRID_TILE_MM = 20.0
-PIP_LED_MM = 2.7
+# The shapes a game's cells are laid out in (firmware.games.layout): tile sizes and label places.
+PATH_TILE_MM = 26.0
+ROW_TILE_MM = 20.0
 SEAT_LED_MM = 5.0
+OTHER_LED_MM = 5.0  # a cell of no declared group (a board built in code)
 
 
 @dataclass
@@ -142,6 +141,7 @@ class BoardRenderer:
         self._glows: dict[tuple[Colour, int], Any] = {}
         self._oled: tuple[bytes, Any] | None = None
         self._static: Any = None
+        self._groups = {group.name: group for group in config.layout}
 
     # --- geometry ---------------------------------------------------------------------------
     def px(self, mm: float) -> int:
@@ -156,7 +156,10 @@ class BoardRenderer:
         return self.at((cell.x, cell.y))
 
     def led_radius(self, name: str) -> int:
-        return self.px(_led_mm(name, len(self.config.leds.cells[name].leds)))
+        group = self._groups.get(name.partition(".")[0])
+        base = OTHER_LED_MM if group is None else group.led_mm
+        leds = len(self.config.leds.cells[name].leds)
+        return self.px(base * (1.25 if leds > 1 else 1.0))  # two LEDs under one bigger window (start, finish)
 
     def button_radius(self, name: str) -> int:
         return self.px(BUTTON_RADIUS_MM.get(name, BUTTON_RADIUS_DEFAULT_MM))
@@ -209,11 +212,15 @@ class BoardRenderer:
             layer = pygame.Surface(self.size)
             layer.fill(DESK)
             self._draw_outline(layer)
-            self._draw_track(layer)
-            self._draw_ladder(layer)
-            self._draw_grid(layer)
-            self._draw_dice(layer)
-            self._draw_seats(layer)
+            shapes = {
+                "path": self._draw_path,
+                "rungs": self._draw_rungs,
+                "rows": self._draw_rows,
+                "dice": self._draw_dice,
+                "seats": self._draw_seats,
+            }
+            for group in self.config.layout:  # in the order the games declare them, the board's last
+                shapes[group.shape](layer, group)
             self._draw_oled_frame(layer)
             self._draw_button_labels(layer)
             self._draw_wordmark(layer)
@@ -259,8 +266,8 @@ class BoardRenderer:
             layer, (48, 52, 60), (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), max(1, self.px(0.5))
         )
 
-    def _cells(self, group: str) -> list[tuple[str, Point]]:
-        return [(name, (c.x, c.y)) for name, c in self.config.leds.cells.items() if name.split(".")[0] == group]
+    def _cells(self, group: CellGroup) -> list[tuple[str, Point]]:
+        return [(name, (c.x, c.y)) for name, c in self.config.leds.cells.items() if group.owns(name)]
 
     def _bounds(self, points: Iterable[Point]) -> tuple[float, float, float, float]:
         xs, ys = zip(*points)
@@ -270,10 +277,11 @@ class BoardRenderer:
         left, top, right, _ = self._bounds(points)
         self._text(layer, text, self.at(((left + right) / 2, top - above_mm)), 4.2, INK, bold=True, spacing=0.9)
 
-    def _draw_track(self, layer: Any) -> None:
+    def _draw_path(self, layer: Any, group: CellGroup) -> None:
+        """Tiles joined in cell order; the first and last labelled with the group's `ends`."""
         import pygame
 
-        cells = sorted(self._cells("track"), key=lambda item: int(item[0].split(".")[1]))
+        cells = sorted(self._cells(group), key=lambda item: int(item[0].split(".")[1]))
         if not cells:
             return
         points = [self.at(p) for _, p in cells]
@@ -282,17 +290,17 @@ class BoardRenderer:
             for pixel in points:
                 _disc(layer, PATH, pixel, self.px(6))
         last = len(cells) - 1
-        half = TRACK_TILE_MM / 2
+        half = PATH_TILE_MM / 2
         for index, (_name, point) in enumerate(cells):
-            end = index in (0, last)
-            size = self.px(TRACK_TILE_MM)
+            end = index in (0, last) and group.ends is not None
+            size = self.px(PATH_TILE_MM)
             rect = pygame.Rect(0, 0, size, size)
             rect.center = self.at(point)
             pygame.draw.rect(layer, TILE, rect, border_radius=self.px(4))
             pygame.draw.rect(
                 layer, ACCENT if end else TILE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(4)
             )
-            label = "START" if index == 0 else "FINISH" if index == last else str(index)
+            label = group.ends[min(index, 1)] if group.ends is not None and end else str(index)
             self._text(
                 layer,
                 label,
@@ -301,12 +309,13 @@ class BoardRenderer:
                 ACCENT if end else INK_FAINT,
                 bold=end,
             )
-        self._group_label(layer, "TRACK", [p for _, p in cells], TRACK_TILE_MM / 2 + 5.0)
+        self._group_label(layer, group.title, [p for _, p in cells], PATH_TILE_MM / 2 + 5.0)
 
-    def _draw_ladder(self, layer: Any) -> None:
+    def _draw_rungs(self, layer: Any, group: CellGroup) -> None:
+        """Rungs between two rails, each numbered."""
         import pygame
 
-        cells = sorted(self._cells("ladder"), key=lambda item: int(item[0].split(".")[1]))
+        cells = sorted(self._cells(group), key=lambda item: int(item[0].split(".")[1]))
         if not cells:
             return
         left, top, right, bottom = self._bounds(p for _, p in cells)
@@ -325,49 +334,51 @@ class BoardRenderer:
             pygame.draw.line(layer, (120, 100, 60), self.at(ends[0]), self.at(ends[1]), max(1, self.px(1.0)))
             where = (x + rail + 4.5, y) if vertical else (x, y + rail + 4.5)
             self._text(layer, rung, self.at(where), 3.2, INK_FAINT, bold=True)
-        self._group_label(layer, "LADDER", [p for _, p in cells], 16.0)
+        self._group_label(layer, group.title, [p for _, p in cells], 16.0)
 
-    def _draw_grid(self, layer: Any) -> None:
+    def _draw_rows(self, layer: Any, group: CellGroup) -> None:
+        """Rows of tiles, each numbered; the group's `last_mark` on each row's last tile."""
         import pygame
 
-        cells = self._cells("grid")
+        cells = self._cells(group)
         if not cells:
             return
         rows: dict[int, list[tuple[int, Point]]] = {}
         for name, point in cells:
             _, row_text, field_text = name.split(".")
             rows.setdefault(int(row_text), []).append((int(field_text), point))
-        size = self.px(GRID_TILE_MM)
+        size = self.px(ROW_TILE_MM)
         for row, fields in sorted(rows.items()):
             fields.sort()
             last = fields[-1][0]
             for fieldno, point in fields:
                 rect = pygame.Rect(0, 0, size, size)
                 rect.center = self.at(point)
-                is_x = fieldno == last
+                marked = fieldno == last and bool(group.last_mark)
                 pygame.draw.rect(layer, TILE, rect, border_radius=self.px(3))
                 pygame.draw.rect(
-                    layer, X_INK if is_x else TILE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(3)
+                    layer, X_INK if marked else TILE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(3)
                 )
-                if is_x:
+                if marked:
                     self._text(
                         layer,
-                        "X",
-                        self.at((point[0] + GRID_TILE_MM / 2 - 3.0, point[1] - GRID_TILE_MM / 2 + 3.2)),
+                        group.last_mark,
+                        self.at((point[0] + ROW_TILE_MM / 2 - 3.0, point[1] - ROW_TILE_MM / 2 + 3.2)),
                         3.0,
                         X_INK,
                         bold=True,
                     )
             first = min(fields, key=lambda item: item[1][0])[1]
             self._text(
-                layer, str(row), self.at((first[0] - GRID_TILE_MM / 2 - 5.0, first[1])), 3.6, INK_FAINT, bold=True
+                layer, str(row), self.at((first[0] - ROW_TILE_MM / 2 - 5.0, first[1])), 3.6, INK_FAINT, bold=True
             )
-        self._group_label(layer, "GRID", [p for _, p in cells], GRID_TILE_MM / 2 + 6.0)
+        self._group_label(layer, group.title, [p for _, p in cells], ROW_TILE_MM / 2 + 6.0)
 
-    def _draw_dice(self, layer: Any) -> None:
+    def _draw_dice(self, layer: Any, group: CellGroup) -> None:
+        """A die's body around each row of pips."""
         import pygame
 
-        cells = self._cells("dice")
+        cells = self._cells(group)
         if not cells:
             return
         dice: dict[str, list[Point]] = {}
@@ -382,11 +393,12 @@ class BoardRenderer:
             pygame.draw.rect(layer, (10, 12, 16), rect.move(self.px(0.6), self.px(1.0)), border_radius=self.px(4.5))
             pygame.draw.rect(layer, DIE_BODY, rect, border_radius=self.px(4.5))
             pygame.draw.rect(layer, DIE_EDGE, rect, width=max(1, self.px(0.6)), border_radius=self.px(4.5))
-        self._group_label(layer, "DICE", [p for _, p in cells], pad + 5.0)
+        self._group_label(layer, group.title, [p for _, p in cells], pad + 5.0)
 
-    def _draw_seats(self, layer: Any) -> None:
+    def _draw_seats(self, layer: Any, group: CellGroup) -> None:
+        """Each LED by the board's edge labelled with its seat number."""
         width_mm, height_mm = self.config.size_mm
-        for name, (x, y) in self._cells("seat"):
+        for name, (x, y) in self._cells(group):
             seat = int(name.split(".")[1]) + 1
             distances = {"top": y, "bottom": height_mm - y, "left": x, "right": width_mm - x}
             edge = min(distances, key=distances.__getitem__)
@@ -515,14 +527,14 @@ class BoardRenderer:
         big = pygame.transform.scale(small, size)
         cell = size[0] / image.width
         if cell >= 3:  # the gaps between a real OLED's pixels
-            grid = pygame.Surface(size, pygame.SRCALPHA)
+            gaps = pygame.Surface(size, pygame.SRCALPHA)
             for col in range(1, image.width):
                 x = round(col * cell)
-                pygame.draw.line(grid, (0, 0, 0, 48), (x, 0), (x, size[1]))
+                pygame.draw.line(gaps, (0, 0, 0, 48), (x, 0), (x, size[1]))
             for row in range(1, image.height):
                 y = round(row * size[1] / image.height)
-                pygame.draw.line(grid, (0, 0, 0, 48), (0, y), (size[0], y))
-            big.blit(grid, (0, 0))
+                pygame.draw.line(gaps, (0, 0, 0, 48), (0, y), (size[0], y))
+            big.blit(gaps, (0, 0))
         return big
 
     def _draw_button(self, surface: Any, name: str, pressed: bool) -> None:
@@ -596,15 +608,3 @@ def _disc(surface: Any, colour: tuple[int, ...], centre: tuple[int, int], radius
     pygame.draw.circle(surface, colour, centre, radius)
     if radius > 1:
         pygame.gfxdraw.aacircle(surface, round(centre[0]), round(centre[1]), radius, colour)
-
-
-def _led_mm(name: str, leds: int) -> float:
-    group = name.split(".")[0]
-    base = {
-        "track": TRACK_LED_MM,
-        "ladder": LADDER_LED_MM,
-        "grid": GRID_LED_MM,
-        "dice": PIP_LED_MM,
-        "seat": SEAT_LED_MM,
-    }.get(group, GRID_LED_MM)
-    return base * (1.25 if leds > 1 else 1.0)  # start and finish: two LEDs under one bigger window

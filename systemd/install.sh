@@ -108,19 +108,31 @@ add_line() {
     fi
 }
 
+# A board description as the firmware reads it, with every file it `extends` merged in (by the
+# installed firmware; the file itself where that cannot run, e.g. before the first install).
+merged_board() {
+    "$VENV/bin/xtraboard" wiring --merged --board "$1" 2>/dev/null || cat "$1"
+}
+
 # Whether a board.toml has a [fleet] table (the MQTT report needs the network).
 has_fleet() {
-    grep -qE '^[[:space:]]*\[fleet\][[:space:]]*(#.*)?$' "$1"
+    local text
+    text="$(merged_board "$1")"
+    grep -qE '^[[:space:]]*\[fleet\][[:space:]]*(#.*)?$' <<<"$text"
 }
 
 has_engines() {
-    grep -qE '^[[:space:]]*\[\[engines\]\][[:space:]]*(#.*)?$' "$1"
+    local text
+    text="$(merged_board "$1")"
+    grep -qE '^[[:space:]]*\[\[engines\]\][[:space:]]*(#.*)?$' <<<"$text"
 }
 
 # The value of `driver` in the [leds] table of a board.toml (empty if there is none).
 led_driver() {
+    local text
+    text="$(merged_board "$1")"
     awk '/^\[/ { leds = ($0 ~ /^\[leds\]/) }
-         leds && /^driver[ \t]*=/ { sub(/#.*/, ""); gsub(/[" \t]/, ""); sub(/^driver=/, ""); print; exit }' "$1"
+         leds && /^driver[ \t]*=/ { sub(/#.*/, ""); gsub(/[" \t]/, ""); sub(/^driver=/, ""); print; exit }' <<<"$text"
 }
 
 parse_arguments() {

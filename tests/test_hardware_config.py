@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from firmware.errors import ConfigError
+from firmware.games.levelx.cells import GRID
 from firmware.hardware.config import (
     BOARD_ENV,
     BUTTON_NAMES,
     DISPLAY_DRIVERS,
-    GRID_ROWS,
     cell_names,
     default_board_path,
     load_board,
@@ -80,10 +80,10 @@ def test_layout_is_a_real_board() -> None:
     ladder = [cells[f"ladder.{r}"] for r in range(6)]
     assert len({rung.x for rung in ladder}) == 1
     assert [rung.y for rung in ladder] == sorted((rung.y for rung in ladder), reverse=True)  # rung 5 on top
-    row_y = {row: {cells[f"grid.{row}.{f}"].y for f in range(n)} for row, n in GRID_ROWS.items()}
+    row_y = {row: {cells[f"grid.{row}.{f}"].y for f in range(n)} for row, n in dict(GRID.rows).items()}
     assert all(len(ys) == 1 for ys in row_y.values())
     assert len({ys.pop() for ys in row_y.values()}) == 6
-    for row, n in GRID_ROWS.items():
+    for row, n in dict(GRID.rows).items():
         xs = [cells[f"grid.{row}.{f}"].x for f in range(n)]
         assert xs == sorted(xs)  # the X field last
     for die in range(5):

@@ -216,3 +216,28 @@ esac
     names = zipfile.ZipFile(wheel).namelist()
     assert "firmware/cli.py" in names and "firmware/removed_upstream.py" not in names
     assert not (prefix / "build").exists()
+
+
+def test_the_parts_it_checks_are_read_from_the_merged_description(system: dict[str, str], tmp_path: Path) -> None:
+    """A description that extends another has its [fleet], [[engines]] and LED driver where the
+    base put them: the installer asks the installed firmware for the merged description."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    xtraboard = venv / "bin" / "xtraboard"
+    xtraboard.write_text(f'#!/bin/sh\ncd {ROOT} && exec {sys.executable} -m firmware "$@"\n', encoding="utf-8")
+    xtraboard.chmod(0o755)
+    default = ROOT / "hardware" / "board.toml"
+    (tmp_path / "cafe.toml").write_text(
+        f'extends = "{default}"\n[fleet]\ntable = "t1"\nbroker = "127.0.0.1"\n'
+        '[[engines]]\nname = "E"\ncommand = ["/bin/true"]\n',
+        encoding="utf-8",
+    )
+    board = tmp_path / "board.toml"
+    board.write_text('extends = "cafe.toml"\n[leds]\nbrightness = 0.3\n', encoding="utf-8")
+    script = f"VENV={venv}\nhas_fleet {board} && echo fleet\nhas_engines {board} && echo engines\nled_driver {board}\n"
+    done = installer(system, script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["fleet", "engines", "spi"]
+    # Without the firmware installed yet, the file itself is read, as before.
+    done = installer(system, f"VENV={tmp_path / 'none'}\nhas_fleet {default} || echo none\nled_driver {default}\n")
+    assert done.stdout.split() == ["none", "spi"]

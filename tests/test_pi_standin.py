@@ -32,7 +32,7 @@ from gpiozero.tones import Tone
 from PIL import Image, ImageDraw
 
 from firmware.hardware.config import BoardConfig, default_board_path, load_board
-from firmware.hardware.selftest import SEGMENTS
+from firmware.hardware.selftest import segments
 from firmware.ui.cues import TUNES
 from sim.hil.wire import cells_from_pixels, decode_i2c, decode_ws2812_spi, pixels_from_bytes
 from tests.pi_fakes import ENV, GreyscaleRam, events_of, grey_levels, sitecustomize_source, spi_transfers
@@ -315,8 +315,8 @@ def test_the_selftest_runs_on_a_stood_in_pi(board: Path, tmp_path: Path) -> None
         if e["kind"] == "busio.write"
     ]
     lit = [{cell for cell, colour in frame.items() if colour != (0, 0, 0)} for frame in frames]
-    for _, prefix, _ in SEGMENTS:
-        assert {cell for cell in config.leds.cells if cell.startswith(prefix)} in lit, prefix
+    for name, group in segments(config.layout):
+        assert {cell for cell in config.leds.cells if group.owns(cell)} in lit, name
     assert lit[-1] == set()
     # The buzzer: every cue's notes, in order, as the PWM frequency of its pin.
     played = [e["frequency"] for e in pi.events() if e["kind"] == "pwm.frequency" and e["frequency"] is not None]

@@ -142,6 +142,32 @@ def test_the_installed_firmware_is_not_the_checkout(installed: tuple[Path, Path,
     assert Path(module).is_relative_to(site) and Path(board).is_relative_to(site), done.stdout
 
 
+def test_the_installed_profiles_extend_the_installed_default(installed: tuple[Path, Path, dict[str, str]]) -> None:
+    """The profiles' `extends = "../board.toml"` finds the installed default, and an operator's
+    description names a shipped one with `shipped:` wherever the package went."""
+    _, bin_dir, env = installed
+    home = Path(env["HOME"])
+    mine = home / "board.toml"
+    mine.write_text('extends = "shipped:boards/ssd1322.toml"\n[leds]\nbrightness = 0.25\n', encoding="utf-8")
+    code = (
+        "import sys; from firmware.hardware.config import default_board_path, load_board\n"
+        "profiles = sorted((default_board_path().parent / 'boards').glob('*.toml'))\n"
+        "boards = [load_board(p) for p in profiles]\n"
+        "mine = load_board(sys.argv[1])\n"
+        "print(len(boards), all(b.buzzer is not None for b in boards), mine.display.driver, mine.leds.brightness,"
+        " mine.buttons.pins['left'])"
+    )
+    done = run([bin_dir / "python", "-c", code, mine], home, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        str(len(list((ROOT / "hardware" / "boards").glob("*.toml")))),
+        "True",
+        "ssd1322",
+        "0.25",
+        "22",
+    ]
+
+
 def test_the_headless_demo_plays_a_game(installed: tuple[Path, Path, dict[str, str]]) -> None:
     _, bin_dir, env = installed
     done = run(

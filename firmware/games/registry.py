@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.errors import N_, ConfigError, RecordError, Text
 
+from firmware.games.layout import BOARD_CELLS, CellGroup
+
 if TYPE_CHECKING:
     from firmware.games.base import Game
 
@@ -87,7 +89,9 @@ class GameSpec:
     deciding player, of the game's final outcome after each decision, and `outcome`:
     `(finished game, player) -> float`, that outcome, in `unit` (a `N_` text: "pts",
     "spaces"); the hint's figure, `xtraboard analyse` and the Key moments come from them,
-    calibrated by `firmware.coach` (None: the game has no coach).
+    calibrated by `firmware.coach` (None: the game has no coach). `cells`: the groups of LED
+    cells the game lights besides the board's dice and seats (`firmware.games.layout.CellGroup`):
+    every board description maps them, the simulator and the self-test show them.
     """
 
     engine: type[Game]
@@ -104,6 +108,7 @@ class GameSpec:
     unit: str = N_("pts")
     lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
     figures: Callable[..., Any] | str | None = None
+    cells: tuple[CellGroup, ...] = ()
 
     @property
     def name(self) -> str:
@@ -191,6 +196,41 @@ def games() -> list[GameSpec]:
     """Every game, built-in ones first in their order."""
     _load_builtin()
     return list(_REGISTRY.values())
+
+
+def board_layout() -> tuple[CellGroup, ...]:
+    """Every group of cells a board description maps: the games' (in their order) and the
+    board's own dice and seats. Two games may share a group only by declaring the same one."""
+    groups: dict[str, tuple[CellGroup, str]] = {}
+    for spec in games():
+        for group in spec.cells:
+            known, owner = groups.setdefault(group.name, (group, spec.title))
+            if known != group:
+                raise ConfigError(
+                    Text(
+                        N_("{game} declares cells {cells!r} unlike {other}'s; expected another name or the same group"),
+                        game=spec.title,
+                        cells=group.name,
+                        other=owner,
+                    )
+                )
+    for group in BOARD_CELLS:
+        if group.name in groups:
+            raise ConfigError(
+                Text(
+                    N_("{game} declares cells {cells!r}, the board's own; expected another name"),
+                    game=groups[group.name][1],
+                    cells=group.name,
+                )
+            )
+        groups[group.name] = (group, "")
+    return tuple(group for group, _owner in groups.values())
+
+
+def cell_owners() -> dict[str, str]:
+    """The title of a game needing each group of cells ("" for the board's own)."""
+    owners = {group.name: spec.title for spec in reversed(games()) for group in spec.cells}
+    return {group.name: owners.get(group.name, "") for group in board_layout()}
 
 
 def game_names() -> tuple[str, ...]:

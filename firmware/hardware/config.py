@@ -1,12 +1,13 @@
 """The board as data: `hardware/board.toml` loaded into frozen dataclasses and validated.
 
-Cell names (the only way code refers to an LED):
-    track.0 … track.21        EXXTRA track: start, spaces 1–20, finish
-    ladder.0 … ladder.5       EXXTRA dice ladder rungs
-    grid.R.F                  LEVEL X field F (0 = first, last = X) of row R (5–10)
-    dice.D.P                  pip P (0–6: top-left, top-right, mid-left, centre, mid-right,
-                              bottom-left, bottom-right) of die D (0–4)
-    seat.0 … seat.5           the players' seats (colour, whose turn)
+Cell names (the only way code refers to an LED) are declared by the games, each in its spec
+(`firmware.games.layout.CellGroup`), besides the board's own: `dice.D.P`, pip P (0–6: top-left,
+top-right, mid-left, centre, mid-right, bottom-left, bottom-right) of die D (0–4), and
+`seat.0` … `seat.5`, the players' seats. A description maps exactly the cells of the games the
+board knows (`firmware.games.registry.board_layout()`): one it maps that no game declares, or one a
+game needs that it misses, is an error naming it.
+
+A description may build on another: `extends = "FILE"` (see `read_layered`).
 """
 
 from __future__ import annotations
@@ -20,17 +21,19 @@ from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from importlib import resources
 from itertools import permutations
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 from firmware.errors import ConfigError
-from firmware.i18n import LANGUAGES, _, ngettext
+from firmware.games.layout import DICE, SEATS, CellGroup
+from firmware.games.registry import board_layout, cell_owners
+from firmware.i18n import LANGUAGES, _, ngettext, tr
 from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
 
 BUTTON_NAMES = ("roll", "ok", "back", "left", "right")
-GRID_ROWS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
-PIPS_PER_DIE = 7
-DICE_COUNT = 5
-SEAT_COUNT = 6
+PIPS_PER_DIE = DICE.rows[0][1]
+DICE_COUNT = len(DICE.rows)
+SEAT_COUNT = SEATS.count
 
 BOARD_ENV = "XTRABOARD_BOARD"  # path of the board description when load_board() gets none
 # The operator's board description on an installed board (install.sh creates it). A module
@@ -65,13 +68,10 @@ GREYSCALE_DRIVERS = ("ssd1322", "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1362", 
 LED_ORDERS = tuple("".join(p) for n in ("RGB", "RGBW") for p in permutations(n))
 
 
-def cell_names() -> list[str]:
-    """Every logical cell the board must map, in a stable order."""
-    names = [f"track.{i}" for i in range(22)] + [f"ladder.{r}" for r in range(6)]
-    names += [f"grid.{row}.{f}" for row, n in GRID_ROWS.items() for f in range(n)]
-    names += [f"dice.{d}.{p}" for d in range(DICE_COUNT) for p in range(PIPS_PER_DIE)]
-    names += [f"seat.{s}" for s in range(SEAT_COUNT)]
-    return names
+def cell_names(layout: tuple[CellGroup, ...] | None = None) -> list[str]:
+    """Every cell a board must map (of `layout`; default: the games known and the board's own),
+    in a stable order: the games' groups in their order, then the dice and the seats."""
+    return [name for group in (board_layout() if layout is None else layout) for name in group.names()]
 
 
 DEBOUNCE_MS = 20.0  # the default debounce window; the simulator's taps are derived from it
@@ -201,6 +201,7 @@ class BoardConfig:
     language: str = "en"  # [board] language: what the board speaks until its settings say otherwise
     engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
     buzzer: BuzzerConfig | None = None  # [buzzer]: the optional piezo buzzer, None when not fitted
+    layout: tuple[CellGroup, ...] = ()  # the groups of cells the description was checked against
 
 
 def default_board_path() -> Path:
@@ -245,7 +246,8 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     Cell(leds=(24,), x=40.0, y=110.0)
     """
     source = Path(path) if path is not None else find_board_path()
-    top = _Table(source, _read_toml(source))
+    data, origins = read_layered(source)
+    top = _Table(source, data, origins=origins)
     board = top.table("board")
     name = board.string("name")
     size = board.size("size_mm")
@@ -254,7 +256,8 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
     leds = _leds(top.table("leds"))
     display, display_position = _display(top.table("display"), leds, size)
     buttons, button_positions = _buttons(top.table("buttons"), leds, display, size)
-    cells = _cells(top.table("cells"), leds.count, size)
+    layout = _layout(top)
+    cells = _cells(top.table("cells"), leds.count, size, layout)
     fleet = _fleet(top.table("fleet")) if top.present("fleet") else None
     debug = _debug(top.table("debug")) if top.present("debug") else DebugConfig()
     operator = (
@@ -280,6 +283,7 @@ def load_board(path: Path | str | None = None) -> BoardConfig:
         engines=engines,
         language=language,
         buzzer=buzzer,
+        layout=layout,
     )
 
 
@@ -353,7 +357,7 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
             raise top.fail(
                 "engines", _("expected [[engines]] tables, got {value} in the array").format(value=_describe(entry))
             )
-        table = _Table(top.source, entry, ("engines", str(index)))
+        table = _Table(top.source, entry, ("engines", str(index)), top.origins)
         name = table.string("name", expected=_("1 to 16 letters, digits, spaces, '.', '_' or '-'"))
         if not _ENGINE_NAME.fullmatch(name):
             raise table.fail(
@@ -433,6 +437,144 @@ def _read_toml(source: Path) -> dict[str, object]:
         raise ConfigError(
             _("{file}: arrays or tables nested too deeply; expected a board description (TOML)").format(file=source)
         ) from exc
+
+
+# --- descriptions that extend others -----------------------------------------------------------
+SHIPPED_PREFIX = "shipped:"  # `extends = "shipped:boards/ssd1322.toml"`: a description shipped with the firmware
+MAX_EXTENDS = 8  # descriptions in one chain; more is a mistake, not a design
+
+Origins = dict[tuple[str, ...], Path]  # key path → the file that gave it its value
+
+
+def read_layered(source: Path) -> tuple[dict[str, object], Origins]:
+    """The description at `source` with the ones it `extends` beneath it, merged: its tables
+    merge key by key into the base's (a cell, a pin, a whole section), any other value replaces
+    the base's, and `remove = ["buzzer", "buttons.tilt"]` drops sections or keys of the base
+    first. Also returns which file each key came from, for error messages and relative names."""
+    return _layer(source, ())
+
+
+def _layer(source: Path, below: tuple[Path, ...]) -> tuple[dict[str, object], Origins]:
+    data = _read_toml(source)
+    base_name = data.pop("extends", None)
+    removals = data.pop("remove", None)
+    top = _Table(source, data)
+    if base_name is None:
+        if removals is not None:
+            raise top.fail("remove", _("removes keys of the description it extends; expected extends as well"))
+        return data, dict.fromkeys(_key_paths(data), source)
+    if not isinstance(base_name, str) or not base_name.strip():
+        raise top.fail(
+            "extends",
+            _("expected the file name of the description this one builds on, got {value}").format(
+                value=_describe(base_name)
+            ),
+        )
+    base_path = _base_path(top, base_name)
+    chain = (*below, source.resolve())
+    if base_path.resolve() in chain:
+        raise top.fail(
+            "extends",
+            _("{file} extends this description already (a cycle); expected a description that does not").format(
+                file=base_path
+            ),
+        )
+    if len(chain) >= MAX_EXTENDS:
+        raise top.fail(
+            "extends",
+            _("more than {count} descriptions extend one another; expected a shorter chain").format(count=MAX_EXTENDS),
+        )
+    base, origins = _layer(base_path, chain)
+    for path in _removals(top, removals, base, base_path):
+        parent: Any = base
+        for key in path[:-1]:
+            parent = parent[key]
+        del parent[path[-1]]
+        origins = {keys: file for keys, file in origins.items() if keys[: len(path)] != path}
+    _merge(base, data, (), origins, source)
+    return base, origins
+
+
+def _base_path(top: _Table, name: str) -> Path:
+    """Where `extends = name` points: beside the including file, or in the shipped descriptions."""
+    if not name.startswith(SHIPPED_PREFIX):
+        return Path(os.path.normpath(top.source.parent / name))  # the file named as people would name it
+    inner = PurePosixPath(name.removeprefix(SHIPPED_PREFIX))
+    if inner.is_absolute() or ".." in inner.parts or not inner.parts:
+        raise top.fail(
+            "extends",
+            _('"{name}" leaves the shipped descriptions; expected a name such as "shipped:boards/ssd1322.toml"').format(
+                name=name
+            ),
+        )
+    return default_board_path().parent.joinpath(*inner.parts)
+
+
+def _removals(top: _Table, value: object, base: dict[str, object], base_path: Path) -> list[tuple[str, ...]]:
+    """The key paths `remove` names, each one the base has (a typo must not pass silently)."""
+    if value is None:
+        return []
+    expected = _('an array of key paths of the description it extends, e.g. ["buzzer", "buttons.tilt"]')
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise top.fail(
+            "remove", _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
+        )
+    paths = []
+    for item in value:
+        try:
+            path = _parse_key_path(item)
+        except tomllib.TOMLDecodeError:
+            raise top.fail(
+                "remove", _('"{item}" is not a key path; expected {expected}').format(item=item, expected=expected)
+            ) from None
+        node: object = base
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                raise top.fail(
+                    "remove",
+                    _('"{item}" is not in {file}; expected a key it has').format(item=item, file=base_path),
+                )
+            node = node[key]
+        paths.append(path)
+    return paths
+
+
+def _parse_key_path(text: str) -> tuple[str, ...]:
+    """`buttons.tilt` or `cells."grid.5.0"` as TOML reads a dotted key."""
+    parsed: object = tomllib.loads(f"{text} = 0")
+    path: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key, parsed = next(iter(parsed.items()))
+        path.append(key)
+    if parsed != 0 or not path:
+        raise tomllib.TOMLDecodeError("not one key path")
+    return tuple(path)
+
+
+def _merge(
+    base: dict[str, object], over: dict[str, object], keys: tuple[str, ...], origins: Origins, file: Path
+) -> None:
+    """`over` onto `base` in place: tables key by key, everything else replaced."""
+    for key, value in over.items():
+        path = (*keys, key)
+        below = base.get(key)
+        if isinstance(value, dict) and isinstance(below, dict):
+            origins[path] = file
+            _merge(below, value, path, origins, file)
+            continue
+        base[key] = value
+        for old in [k for k in origins if k[: len(path)] == path]:
+            del origins[old]
+        origins.update(dict.fromkeys(_key_paths(value, path), file))
+
+
+def _key_paths(value: object, keys: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every key path in `value` (tables and the keys in them, not into arrays)."""
+    paths = [keys] if keys else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            paths += _key_paths(inner, (*keys, key))
+    return paths
 
 
 def _leds(table: _Table) -> LedsConfig:
@@ -614,13 +756,12 @@ def _operator(table: _Table) -> OperatorConfig:
                 "in {file}) and remove this line"
             ).format(file=table.source.parent / CODE_FILE_NAME),
         )
-    name = (
-        table.string("code_file", expected=_("a file name (relative to this description)"))
-        if table.present("code_file")
-        else CODE_FILE_NAME
-    )
+    if not table.present("code_file"):
+        table.done()
+        return OperatorConfig(code_file=table.source.parent / CODE_FILE_NAME)
+    name = table.string("code_file", expected=_("a file name (relative to this description)"))
     table.done()
-    return OperatorConfig(code_file=table.source.parent / name)
+    return OperatorConfig(code_file=table.file_of("code_file").parent / name)  # beside the file naming it
 
 
 _TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -641,7 +782,7 @@ def _fleet(table: _Table) -> FleetConfig:
     def path(key: str) -> Path | None:
         if not table.present(key):
             return None
-        return table.source.parent / table.string(key, expected=_("a file name (relative to this description)"))
+        return table.file_of(key).parent / table.string(key, expected=_("a file name (relative to this description)"))
 
     table_name = name("table")
     broker = table.string("broker", expected=_("the MQTT broker's host name or address"))
@@ -669,14 +810,42 @@ def _fleet(table: _Table) -> FleetConfig:
     return config
 
 
-def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str, Cell]:
-    names = cell_names()
+def _layout(top: _Table) -> tuple[CellGroup, ...]:
+    """The groups of cells the games known declare, and the board's own; a clash of two games'
+    declarations is an error of the description's games, named on its cells."""
+    try:
+        return board_layout()
+    except ConfigError as exc:
+        raise top.fail("cells", tr(exc)) from exc
+
+
+def _cells(table: _Table, led_count: int, size: tuple[float, float], layout: tuple[CellGroup, ...]) -> dict[str, Cell]:
+    names = cell_names(layout)
     known = set(names)
     for key in table.data:
         if key not in known:
-            raise table.fail(key, _("unknown cell; expected one of {cells}").format(cells=_cell_pattern()))
+            raise table.fail(
+                key,
+                _("unknown cell: no game declares it; expected one of {cells}").format(
+                    cells=", ".join(group.pattern() for group in layout)
+                ),
+            )
     missing = [name for name in names if name not in table.data]
     if missing:
+        owners = cell_owners()
+        game = owners.get(missing[0].partition(".")[0], "")
+        if game:  # a game's cells: most likely a description made before the game was added
+            theirs = [name for name in missing if owners.get(name.partition(".")[0]) == game]
+            raise table.fail(
+                missing[0],
+                ngettext(
+                    "missing: {game} lights it ({n} cell of its own missing: {listed}); "
+                    "expected {{ leds = [...], x = ..., y = ... }} for each",
+                    "missing: {game} lights it ({n} cells of its own missing: {listed}); "
+                    "expected {{ leds = [...], x = ..., y = ... }} for each",
+                    len(theirs),
+                ).format(game=game, n=len(theirs), listed=", ".join(theirs[:6]) + (", …" if len(theirs) > 6 else "")),
+            )
         if len(missing) > 1:
             listed = ", ".join(missing[1:6]) + (", …" if len(missing) > 6 else "")
             raise table.fail(
@@ -712,14 +881,6 @@ def _cells(table: _Table, led_count: int, size: tuple[float, float]) -> dict[str
     return cells
 
 
-def _cell_pattern() -> str:
-    return _(
-        "track.0–21, ladder.0–5, grid.ROW.FIELD (rows 5–10 with {fields} fields), dice.0–{die}.0–{pip}, seat.0–{seat}"
-    ).format(
-        fields=", ".join(map(str, GRID_ROWS.values())), die=DICE_COUNT - 1, pip=PIPS_PER_DIE - 1, seat=SEAT_COUNT - 1
-    )
-
-
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -750,15 +911,36 @@ def _describe(value: object) -> str:
 class _Table:
     """One TOML table being read: typed getters whose errors name the key path; `done()` rejects the rest."""
 
-    def __init__(self, source: Path, data: dict[str, object], keys: tuple[str, ...] = ()) -> None:
-        self.source = source
+    def __init__(
+        self,
+        source: Path,
+        data: dict[str, object],
+        keys: tuple[str, ...] = (),
+        origins: Mapping[tuple[str, ...], Path] | None = None,
+    ) -> None:
+        self.source = source  # the description loaded (the last of a chain of `extends`)
         self.data = data
         self.keys = keys
+        self.origins: Mapping[tuple[str, ...], Path] = origins or {}
         self._known: set[str] = set()
+
+    def file_of(self, key: str | None = None) -> Path:
+        """The file that gave `key` (or this table) its value: `source`, or one it extends."""
+        path = self.keys + ((key,) if key is not None else ())
+        while path:
+            if path in self.origins:
+                return self.origins[path]
+            path = path[:-1]
+        return self.source
 
     def fail(self, key: str | None, problem: str) -> ConfigError:
         where = _key_path(self.keys + ((key,) if key is not None else ()))
-        return ConfigError(f"{self.source}: {where}: {problem}" if where else f"{self.source}: {problem}")
+        file = self.file_of(key)
+        # Translators: an error's file when the key came from a description that another extends.
+        shown = (
+            f"{file}" if file == self.source else _("{file} (as extended by {top})").format(file=file, top=self.source)
+        )
+        return ConfigError(f"{shown}: {where}: {problem}" if where else f"{shown}: {problem}")
 
     def present(self, key: str) -> bool:
         """Whether an optional key is given (it is a known key either way)."""
@@ -792,7 +974,7 @@ class _Table:
             raise self.fail(
                 key, _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
             )
-        return _Table(self.source, value, self.keys + (key,))
+        return _Table(self.source, value, self.keys + (key,), self.origins)
 
     def string(self, key: str, choices: tuple[str, ...] | None = None, expected: str | None = None) -> str:
         if expected is None:

@@ -18,18 +18,19 @@ from typing import Protocol
 from PIL import Image, ImageDraw
 
 from firmware.errors import HardwareError, text_of
+from firmware.games.layout import CellGroup
 from firmware.hardware.board import Hardware
 from firmware.hardware.buttons import TILT, ButtonEvent, ButtonTracker, RawEdge
-from firmware.hardware.leds import Colour
 from firmware.i18n import _, decimal, ngettext, tr
 
-SEGMENTS: tuple[tuple[str, str, Colour], ...] = (  # name, cell prefix, colour
-    ("seats", "seat.", (255, 255, 255)),
-    ("track", "track.", (255, 120, 0)),
-    ("ladder", "ladder.", (0, 160, 255)),
-    ("grid", "grid.", (0, 255, 80)),
-    ("dice", "dice.", (255, 0, 160)),
-)
+
+def segments(layout: tuple[CellGroup, ...]) -> list[tuple[str, CellGroup]]:
+    """The LED segments lit one after another: a group of cells each (the games declare theirs),
+    the seats first (where everyone sits), then in the order the board maps them."""
+    ordered = sorted(layout, key=lambda group: group.shape != "seats")
+    return [(group.title.lower(), group) for group in ordered]
+
+
 LINE_PX = 11  # the default bitmap font's line height
 
 
@@ -158,10 +159,11 @@ class _Selftest:
         if leds is None:
             self.say(_("LEDs: none to test"))
             return ()
-        cells = self.hardware.config.leds.cells
+        config = self.hardware.config
+        cells = config.leds.cells
         lit: list[tuple[str, int]] = []
-        for name, prefix, colour in SEGMENTS:
-            frame = {cell: colour for cell in cells if cell.startswith(prefix)}
+        for name, group in segments(config.layout):
+            frame = {cell: group.colour for cell in cells if group.owns(cell)}
             count = sum(len(cells[cell].leds) for cell in frame)
             self._show([_("LED test"), _("{segment}: {count} LEDs").format(segment=name, count=count)])
             leds.show(frame, self.hardware.clock())

@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from firmware.errors import ConfigError
 from firmware.games.registry import games
+from firmware.games.registry import board_layout
 from firmware.hardware.config import BUTTON_NAMES, cell_names
 from firmware.ui.colours import PLAYER_COLOURS
 from firmware.state_reader import StateError, parse_path
@@ -350,11 +351,8 @@ def _parse_expectation(reader: _StepReader, table: Mapping[str, Any]) -> Expecta
         return Expectation(kind)
     if kind == "led":
         if not isinstance(value, str) or value not in set(cell_names()):
-            raise reader.fail(
-                "expect.led",
-                f"unknown LED cell {_show(value)}; cells are track.0-21, ladder.0-5, "
-                "grid.ROW.FIELD, dice.DIE.PIP, seat.0-5",
-            )
+            cells = ", ".join(group.pattern() for group in board_layout())  # the games' and the board's own
+            raise reader.fail("expect.led", f"unknown LED cell {_show(value)}; cells are {cells}")
         if "colour" not in table:
             raise reader.fail("expect.colour", "an led expectation needs colour = [r, g, b] (or a colour name)")
         return Expectation(kind, value, _parse_colours(reader, table["colour"]))

@@ -6,6 +6,7 @@ imports the engine only, never the screens (they are named by module path, resol
 
 from __future__ import annotations
 
+from firmware.games.exxtra.cells import LADDER, TRACK
 from firmware.games.exxtra.rules import Exxtra
 from firmware.errors import N_
 from firmware.games.registry import GameSpec, Ranking
@@ -26,4 +27,5 @@ SPEC = GameSpec(
     baseline="firmware.games.exxtra.greedy:greedy",
     ranking=Ranking(score="positions", high_scores=False),  # a race: wins rank, not positions
     lesson="firmware.games.exxtra.lesson:LESSON",
+    cells=(TRACK, LADDER),  # besides the board's dice and seats
 )

@@ -14,6 +14,7 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from firmware.games.base import Roll
+from firmware.games.exxtra.cells import LADDER, TRACK
 from firmware.games.exxtra.rules import FINISH, Exxtra, Place, Reroll
 from firmware.games.exxtra import text
 from firmware.i18n import _, ngettext, pgettext
@@ -195,11 +196,11 @@ def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
     for player, position in enumerate(game.positions):
         on_space.setdefault(position, []).append(PLAYER_COLOURS[session.colours[player]])
     for position, colours in on_space.items():
-        frame[f"track.{position}"] = colours[0] if len(colours) == 1 else colours
+        frame[TRACK.cell(position)] = colours[0] if len(colours) == 1 else colours
     for rung, pairs in enumerate(game.ladder):
         if pairs:
             colours = [PLAYER_COLOURS[session.colours[p.player]] for p in pairs]
-            frame[f"ladder.{rung}"] = colours[0] if len(colours) == 1 else colours
+            frame[LADDER.cell(rung)] = colours[0] if len(colours) == 1 else colours
     if game.current_roll is not None:
         pip_cells(game.current_roll, frame)
     if not game.is_over():
@@ -226,18 +227,18 @@ def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Fr
             }.get(event["cause"], who)
             step = 1 if event["to"] > event["from"] else -1
             for space in range(event["from"] + step, event["to"] + step, step):
-                frames.append(Frame(STEP_S, {f"track.{space}": colour}, caption))
+                frames.append(Frame(STEP_S, {TRACK.cell(space): colour}, caption))
         elif kind == "remove":
             caption = _("{pair} off rung {rung}").format(pair=event["combination"], rung=event["rung"])
             frames += [
-                Frame(FLASH_S, {f"ladder.{event['rung']}": colour}, caption),
-                Frame(FLASH_S, {f"ladder.{event['rung']}": OFF}, caption),
+                Frame(FLASH_S, {LADDER.cell(event["rung"]): colour}, caption),
+                Frame(FLASH_S, {LADDER.cell(event["rung"]): OFF}, caption),
             ] * 2  # a blink: red would be a player's hue
         elif kind == "win":
             won = _("{name} wins!").format(name=who)
             frames += [
-                Frame(FLASH_S, {f"track.{FINISH}": colour}, won),
-                Frame(FLASH_S, {f"track.{FINISH}": OFF}, won),
+                Frame(FLASH_S, {TRACK.cell(FINISH): colour}, won),
+                Frame(FLASH_S, {TRACK.cell(FINISH): OFF}, won),
             ] * 3
     return frames
 

@@ -6,6 +6,7 @@ imports the engine only, never the screens (they are named by module path, resol
 
 from __future__ import annotations
 
+from firmware.games.levelx.cells import GRID
 from firmware.games.levelx.rules import LevelX
 from firmware.games.registry import GameSpec, Ranking
 
@@ -24,4 +25,5 @@ SPEC = GameSpec(
     baseline="firmware.games.levelx.greedy:greedy",
     ranking=Ranking(score="scores"),
     lesson="firmware.games.levelx.lesson:LESSON",
+    cells=(GRID,),  # besides the board's dice and seats
 )

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+from firmware.games.levelx.cells import GRID
 from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, Outcome, TurnOnes, outcomes
 from firmware.games.levelx import text
 from firmware.i18n import N_, _, npgettext, pgettext
@@ -646,7 +647,7 @@ def grid_cells(
     cells: dict[str, Any] = {}
     for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
         for field in range(fields):
-            name = f"grid.{row}.{field}"
+            name = GRID.cell(row, field)
             here = [colours[p] for p, rows in enumerate(pieces) if rows[index] == field]
             if row in closed:
                 cells[name] = CLOSED
@@ -689,7 +690,7 @@ def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str,
         if event["kind"] in ("place", "move") or (event["kind"] == "chip" and event["player"] == game.current_player):
             row = event["row"]
             field = event.get("to", FIELDS[ROWS.index(row)] - 1)
-            name = f"grid.{row}.{field}"
+            name = GRID.cell(row, field)
             there = frame.get(name, OFF)
             others = [c for c in (there if isinstance(there, list) else [there]) if c != mine]
             frame[name] = [mine, *(others or [OFF])]
@@ -755,14 +756,14 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
     for event in events:
         kind, row = event["kind"], event.get("row")
         index = ROWS.index(row) if row is not None else 0
-        x_cell = f"grid.{row}.{FIELDS[index] - 1}"
+        x_cell = GRID.cell(row, FIELDS[index] - 1)
         who = names[event["player"]] if "player" in event else ""
         if kind == "group":
             dice = _dice_leds(faces, set(event["dice"]))
             show(0.3, _("{sum} = row {row}").format(sum="+".join(str(faces[d]) for d in event["dice"]), row=row))
         elif kind == "place":
             pieces[event["player"]][index] = 0
-            show(0.15, _("{name}: new piece").format(name=who), {f"grid.{row}.0": WHITE})
+            show(0.15, _("{name}: new piece").format(name=who), {GRID.cell(row, 0): WHITE})
             show(0.25, _("{name}: new piece").format(name=who))
         elif kind == "move":
             pieces[event["player"]][index] = event["to"]
@@ -782,7 +783,7 @@ def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Fra
             show(0.2, _("{name} takes a {row}").format(name=who, row=row), {x_cell: WHITE})
             show(0.2, _("{name} takes a {row}").format(name=who, row=row))
         elif kind == "close":
-            lit = {f"grid.{row}.{f}": RED for f in range(FIELDS[index])}
+            lit = {GRID.cell(row, f): RED for f in range(FIELDS[index])}
             for cells in (lit, dict.fromkeys(lit, OFF), lit):
                 show(0.2, _("Row {row} closes").format(row=row), cells)
             for rows in pieces:

@@ -1,0 +1,83 @@
+"""Climb on the board: its view (firmware.ui.gameview.GameView). The LEDs show each player on the
+stairs (the game's own cells), the die on the board's dice and whose turn it is on the seats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from examples.climb.cells import STAIRS
+from examples.climb.rules import TOP, Climb, Up, steps_for
+from firmware.games.base import Game
+from firmware.ui.colours import PLAYER_COLOURS
+from firmware.ui.draw import Canvas
+from firmware.ui.gameview import Events, GameView, PlaySurface
+from firmware.ui.play import pip_cells
+from firmware.ui.screen import Option
+
+if TYPE_CHECKING:
+    from firmware.table import Table
+    from firmware.ui.intents import App
+
+
+class ClimbView(GameView):
+    """What the board shows of Climb."""
+
+    rules = (
+        "Roll one die. Climb by it (1-2: one step, 3-4: two, 5-6: three), or roll once more.",
+        f"The first on step {TOP}, the top, wins.",
+    )
+
+    def options(self, app: App, table: Table) -> list[Option]:
+        game = _game(table)
+        return [
+            Option(f"Climb {steps_for(game.face or 1)}" if isinstance(d, Up) else "Roll again", d)
+            for d in game.legal_decisions()
+        ]
+
+    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
+        game = _game(table)
+        canvas.title(game.title, f"top: {TOP}")
+        canvas.line(1, "  ".join(f"{p.name[:3]} {s}" for p, s in zip(game.players, game.steps)))
+        if game.face is not None:
+            canvas.line(2, f"Die: {game.face}")
+        if play.choice is not None:
+            canvas.line(3, "> " + play.choice.current.label)
+        canvas.line(canvas.lines - 1, play.prompt())
+
+    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+        game = _game(table)
+        on_step: dict[int, list[Any]] = {}
+        for player, step in enumerate(game.steps):
+            on_step.setdefault(step, []).append(PLAYER_COLOURS[table.colours[player]])
+        for step, colours in on_step.items():
+            frame[STAIRS.cell(step)] = colours[0] if len(colours) == 1 else colours
+        if game.face is not None:
+            pip_cells([game.face], frame)
+        if not game.is_over():
+            frame[f"seat.{game.current}"] = PLAYER_COLOURS[table.colours[game.current]]
+
+    def result_lines(self, table: Table) -> list[str]:
+        game = _game(table)
+        return [f"{p.name}: step {s}" for p, s in zip(game.players, game.steps)]
+
+    def describe(self, names: Sequence[str], events: Events) -> str | None:
+        event = events[0]
+        who = names[event["player"]]
+        if event["kind"] == "climb":
+            return f"{who} climbs to {event['to']}"
+        if event["kind"] == "again":
+            return f"{who} rolls again"
+        return None  # a roll: the die shows it
+
+    def round_of(self, game: Game) -> int | None:
+        return game.turns // len(game.players) + 1 if isinstance(game, Climb) else None
+
+
+def _game(table: Table) -> Climb:
+    game = table.game
+    assert isinstance(game, Climb)
+    return game
+
+
+VIEW = ClimbView()
