@@ -77,14 +77,13 @@ def seal_bar(app: Any) -> tuple[str, ...] | None:
 
 def seal_row(canvas: Canvas, count: int) -> int | None:
     """The line the seal's bar of `count` lines ends on: the lowest below the title whose
-    lines up to it no "who is asked" text touches (the seal never covers who acts), or None
-    (the bottom) when every line is free."""
+    lines up to it no "who is asked" text touches (the seal never covers who acts); None for
+    the last line, where `bottom_bar` also covers what a screen draws below it (LEVEL X's own
+    spacing, EXTRA!'s sheet), so no half line peeks out."""
     free = set(canvas.free_rows())
-    if len(free) == canvas.lines:
-        return None
     for last in range(canvas.lines - 1, count - 1, -1):
         if all(row in free for row in range(last - count + 1, last + 1)):
-            return last
+            return None if last == canvas.lines - 1 else last
     return None
 
 
