@@ -199,3 +199,27 @@ def _fit(face: Any, die: Faces) -> Any:
     if isinstance(face, str) and face.isdigit() and int(face) in die:
         return int(face)
     return face
+
+
+# --- the seal: the commitment as the board shows it (docs/dice.md, "The seal") -----------------
+# 128 bits: a birthday search for two seeds whose seals look alike takes some 2^64 tries (48 bits,
+# the 12 digits shown before, took a laptop under a minute). Two lines of four groups of four hex
+# digits: 19 characters a line, what the body font of a 128×64 panel holds (21), the same shape on
+# every board, in `xtraboard verify` and in the docs, so a photograph compares group by group.
+SEAL_DIGITS = 32
+SEAL_GROUP = 4
+SEAL_GROUPS_PER_LINE = 4
+
+
+def seal_lines(commit: str) -> tuple[str, ...]:
+    """The seal of the commitment `commit` ("sha256:<64 hex digits>") as the board shows it: its
+    first 32 hex digits in groups of four, four groups a line. ValueError for anything else.
+
+    >>> seal_lines(commitment("7"))
+    ('7902 699b e42c 8a8e', '46fb bb45 0172 6517')
+    """
+    digest = commit.removeprefix("sha256:")
+    if not commit.startswith("sha256:") or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise ValueError(f"a dice commitment is 'sha256:' and 64 lower-case hex digits, not {commit!r}")
+    groups = [digest[i : i + SEAL_GROUP] for i in range(0, SEAL_DIGITS, SEAL_GROUP)]
+    return tuple(" ".join(groups[i : i + SEAL_GROUPS_PER_LINE]) for i in range(0, len(groups), SEAL_GROUPS_PER_LINE))

@@ -41,6 +41,7 @@ from firmware.dice import (
     SystemDice,
     commitment,
     new_secret,
+    seal_lines,
 )
 from firmware.errors import RecordError
 from firmware.games import ROLL, Game, Player, Roll, new_game
@@ -182,10 +183,11 @@ class Table:
         return word if isinstance(word, str) else None
 
     @property
-    def seal(self) -> str | None:
-        """The dice's seal as the board shows it (12 hex digits of the commitment), if sealed."""
+    def seal(self) -> tuple[str, ...] | None:
+        """The dice's seal as the board shows it, if sealed: the first 32 hex digits of the
+        commitment on two lines of four groups (`seal_lines`)."""
         dice = self.header().get("dice")
-        return dice["commit"][7:19] if dice is not None else None
+        return seal_lines(dice["commit"]) if dice is not None else None
 
     def asks_word(self) -> bool:
         """Whether the players are still to be asked for the table's word: a game played with

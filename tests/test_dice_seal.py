@@ -3,12 +3,18 @@ before the first roll of a game with the board's own random dice the seal is sho
 table's word asked (LEFT, RIGHT, ROLL; BACK takes one back; OK done or skip); the rolls then
 follow hmac-sha256-v2 with it; the seal and word stay on the first screen until the first roll,
 are in the game menu ("Dice seal"), in the MQTT state and in the exported record, and `verify`
-checks both schemes. Seeded, scripted and demo games skip the screen and keep their rolls."""
+checks both schemes. Seeded, scripted and demo games skip the screen and keep their rolls.
+
+The seal shows 128 bits of the commitment (two lines of four groups of four hex digits) on every
+display profile in every language, the same two lines wherever it is shown and in `verify
+--seal`: two commitments alike in their first 48 bits (what a birthday search over some 2^25
+seeds finds) no longer look alike."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +22,14 @@ import pytest
 
 from firmware.bots import choose
 from firmware.cli import main
-from firmware.dice import ELECTRONIC, SCHEME, SCHEME_BOUND, SCHEME_WORD, commitment, derive_roll
+from firmware.dice import ELECTRONIC, SCHEME, SCHEME_BOUND, SCHEME_WORD, commitment, derive_roll, seal_lines
 from firmware.games import Roll
+from firmware.hardware.config import default_board_path, load_board
+from firmware.i18n import FIT_LANGUAGES
 from firmware.journal import Journal
 from firmware.table import Seat, Table
 from firmware.ui.play import PlayScreen
+from firmware.ui.draw import Canvas
 from firmware.ui.seal import WordScreen
 from firmware.verify import check_record
 from sim.board import SimBoard
@@ -40,16 +49,17 @@ def test_before_the_first_roll_the_board_shows_the_seal_and_asks_the_tables_word
             board.tap(button)
         assert isinstance(board.app.screen, WordScreen)
         commit = board.journal.unfinished().record["dice"]["commit"]
-        assert f"Seal {commit[7:19]}" in text(board) and "Word: -" in text(board) and "OK: skip" in text(board)
+        seal = seal_lines(commit)
+        assert board.screen_text()[1:4] == [*seal, "Word: -"] and "OK: skip" in text(board)
         for button in ("left", "right", "roll", "roll", "back"):
             board.tap(button)
         assert "Word: LRD" in text(board) and "OK: done" in text(board)
         board.tap("ok")
         assert isinstance(board.app.screen, PlayScreen)
-        # The seal and the word stay on the game's first screen until the first roll...
-        assert f"Seal {commit[7:19]}" in text(board) and "word LRD" in text(board)
+        # The seal stays on the game's first screen until the first roll...
+        assert board.screen_text()[-2:] == list(seal)
         board.wait(30)
-        assert "word LRD" in text(board)
+        assert board.screen_text()[-2:] == list(seal)
         stored = board.journal.unfinished()
         assert stored.record["dice"] == {"scheme": SCHEME_BOUND, "commit": commit, "word": "LRD"}
         secret = stored.meta["dice_seed"]
@@ -59,16 +69,15 @@ def test_before_the_first_roll_the_board_shows_the_seal_and_asks_the_tables_word
         [roll] = [s for s in board.app.session.game.history if isinstance(s, Roll)]
         dice = board.app.session.game.dice()
         assert roll.faces == derive_roll(secret, 0, dice, "LRD")
-        assert "Seal" not in text(board)
+        assert not set(seal) & set(board.screen_text())
         # The game menu shows the seal at any time: the whole commitment, the word, the scheme.
         board.hold("back")
         options = [o.value for o in board.app.screen.choice.options]
         for _ in range(options.index("seal")):
             board.tap("right")
         board.tap("ok")
-        assert "Dice seal" in text(board) and "Word: LRD" in text(board)
-        page = board.app.screen.text
-        assert " ".join(commit[i : i + 8] for i in range(7, 71, 8)) in page and SCHEME_BOUND in page
+        assert board.screen_text()[2:5] == [*seal, "Word: LRD"]  # under the title and its page count
+        assert SCHEME_BOUND in board.app.screen.text
     finally:
         board.close()
 
@@ -206,3 +215,131 @@ def test_the_seal_and_the_word_are_in_the_mqtt_state(tmp_path: Path) -> None:
         if board is not None:
             board.close()
         broker.stop()
+
+
+# --- 128 bits, the same wherever the seal is shown --------------------------------------------
+BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
+_GROUPS = re.compile(r"^[0-9a-f]{4}( [0-9a-f]{4})*$")
+
+
+def _size(path: Path) -> tuple[int, int]:
+    display = load_board(path).display
+    return (display.height, display.width) if display.rotate % 2 else (display.width, display.height)
+
+
+SIZES = sorted({_size(path) for path in BOARDS})  # every display profile the fit test walks
+
+
+def shown_seal(canvas: Canvas) -> list[str]:
+    """The lines of hex groups the canvas shows (in view, not covered), top to bottom."""
+    boxes = [box for box in canvas.boxes if box.box is not None and not box.hidden and _GROUPS.match(box.text)]
+    return [box.text for box in sorted(boxes, key=lambda box: (box.region[1], box.region[0]))]
+
+
+def read_seal(canvas: Canvas, commit: str) -> str:
+    """The hex digits the canvas shows, read back; they must be the commitment's first ones."""
+    digits = "".join(shown_seal(canvas)).replace(" ", "")
+    assert commit.removeprefix("sha256:").startswith(digits), (digits, commit)
+    return digits
+
+
+@pytest.mark.parametrize("language", FIT_LANGUAGES)
+def test_the_seal_shows_128_bits_on_every_display_in_every_language(tmp_path: Path, language: str) -> None:
+    board = SimBoard(state_dir=tmp_path / "state", language=language)
+    try:
+        for button in EXXTRA_FOR_THREE:
+            board.tap(button)
+        commit = board.journal.unfinished().record["dice"]["commit"]
+        seal = list(seal_lines(commit))
+        for size in SIZES:  # the word screen, before the table's word and while it is typed
+            canvas = board.app.canvas(size)
+            assert len(read_seal(canvas, commit)) >= 32 and shown_seal(canvas) == seal, (size, shown_seal(canvas))
+        board.tap("left")
+        board.tap("ok")
+        for size in SIZES:  # the game's first screen until the first roll, clear of who is asked
+            canvas = board.app.canvas(size)
+            assert len(read_seal(canvas, commit)) >= 32 and shown_seal(canvas) == seal, size
+            assert all(not box.hidden for box in canvas.asks()), size
+            assert not [box.text for box in canvas.boxes if box.clipped and box.text in seal], size
+    finally:
+        board.close()
+
+
+def open_the_dice_seal(board: SimBoard) -> None:
+    """From the game: the game menu (a long BACK), RIGHT to "Dice seal", OK."""
+    board.hold("back")
+    options = [o.value for o in board.app.screen.choice.options]
+    for _ in range(options.index("seal")):
+        board.tap("right")
+    board.tap("ok")
+
+
+def test_the_seal_is_in_view_on_request_all_game_and_back_to_the_game_after(tmp_path: Path) -> None:
+    board = SimBoard(state_dir=tmp_path / "state")
+    try:
+        for button in (*EXXTRA_FOR_THREE, "ok"):  # three people; no word
+            board.tap(button)
+        session = board.app.session
+        commit = session.header()["dice"]["commit"]
+        for _ in range(3):  # a few rolls and moves into the game
+            board.tap("roll")
+            board.settle()
+            board.tap("ok")
+            board.settle()
+        assert session.rolls_made() >= 2 and not session.over
+        assert not shown_seal(board.app.canvas((128, 64)))  # the first screen's seal is gone
+        steps, asked = len(session.game.history), session.game.pending()
+        open_the_dice_seal(board)
+        for size in SIZES:
+            canvas = board.app.canvas(size)
+            assert len(read_seal(canvas, commit)) >= 32 and shown_seal(canvas) == list(seal_lines(commit)), size
+        board.tap("ok")  # closes the page
+        board.tap("back")  # the game menu: back to the game, as it stood
+        board.settle()
+        assert isinstance(board.app.screen, PlayScreen)
+        assert len(session.game.history) == steps and session.game.pending() == asked  # nothing played meanwhile
+        name = session.name(asked.player)
+        assert any(name in box.text for box in board.app.canvas((128, 64)).asks() if not box.hidden)
+    finally:
+        board.close()
+
+
+def test_commitments_alike_in_their_first_48_bits_no_longer_look_alike() -> None:
+    # What the birthday search found: two seeds whose commitments share 12 hex digits, which was
+    # all the board showed. It shows the first 32 now, so any two commitments that differ
+    # anywhere in those (a birthday search for such a pair takes some 2^64 tries) look different.
+    table = Table.start("extra", [Seat("Red", "red")], meta={"mode": "play", "dice": "electronic"})
+    first = table.header()["dice"]["commit"]
+    shown = table.seal
+    assert shown is not None and "".join(shown).replace(" ", "") == first[7:39]
+    for position in range(7 + 12, 7 + 32):
+        other = first[:position] + format(int(first[position], 16) ^ 1, "x") + first[position + 1 :]
+        assert other[:19] == first[:19] and seal_lines(other) != shown, position
+    with pytest.raises(ValueError, match="64 lower-case hex digits"):
+        seal_lines("sha256:" + first[7:40])
+
+
+def test_verify_seal_prints_the_lines_the_board_showed(capsys, tmp_path: Path) -> None:
+    # The board shows seal_lines(commit) (the tests above read it off every display); verify
+    # --seal prints the same two lines from the exported record.
+    journal = Journal(tmp_path / "state")
+    seats = [Seat("Red", "red", "easy"), Seat("Blue", "blue", "easy")]
+    table = Table.start("levelx", seats, journal=journal, meta={"mode": "play", "dice": "electronic"})
+    shown = table.seal
+    assert shown is not None and shown == seal_lines(table.header()["dice"]["commit"])
+    table.set_word("R")
+    play_to_the_end(table)
+    journal.close()
+    out = tmp_path / "games.jsonl"
+    assert main(["records", "export", "--state-dir", str(tmp_path / "state"), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--seal", str(out)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0] == "seal: " + " / ".join(shown) and said[1].startswith("ok: all ")
+    # A record without a well-formed commitment: said, and the check says why it fails.
+    record = json.loads(out.read_text())
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(record | {"dice": record["dice"] | {"commit": "sha256:9ece3feb0218"}}))
+    assert main(["verify", "--seal", str(broken)]) == 1
+    said = capsys.readouterr().out.splitlines()
+    assert said[0] == "seal: none (the record has no dice commitment of 'sha256:' and 64 hex digits)"

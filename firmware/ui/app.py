@@ -52,7 +52,7 @@ from firmware.ui.moments import KeyMoments
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.pace import BotPace, PaceState
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
-from firmware.ui.seal import WordScreen, seal_line
+from firmware.ui.seal import WordScreen, seal_bar, seal_row
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 
 __all__ = ["NOTE_S", "Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
@@ -742,8 +742,8 @@ class BoardApp:
             caption(canvas, self.animation.current.caption)
         if self.note is not None:
             banner(canvas, tr(self.note))
-        elif self.animation is None and isinstance(self.screen, PlayScreen) and (seal := seal_line(self)) is not None:
-            bottom_bar(canvas, seal, 0)  # the seal stays in view until the first roll
+        elif self.animation is None and isinstance(self.screen, PlayScreen) and (seal := seal_bar(self)) is not None:
+            bottom_bar(canvas, seal, 0, seal_row(canvas, len(seal)))  # in view until the first roll
         window = self.takeback_window() if self.screen is self.play_screen() else None
         if window is not None:
             takeback_bar(canvas, window)

@@ -18,7 +18,7 @@ The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from firmware.i18n import N_, _
@@ -352,17 +352,21 @@ def underline_of(canvas: Canvas) -> bool:
     return canvas.image.crop((0, pitch - 1, canvas.width, pitch)).getextrema()[0] != 0
 
 
-def bottom_bar(canvas: Canvas, text: str, x: int, row: int | None = None) -> None:
+def bottom_bar(canvas: Canvas, text: str | Sequence[str], x: int, row: int | None = None) -> None:
     """`text` in a white bar from `x` to the right edge, over the screen's bottom text line:
     the last whole line, or flush with the bottom when the screen draws below that (LEVEL X
     keeps its own line spacing), so no half line peeks out; or on line `row` (when the bottom
-    line says who is asked and what)."""
+    line says who is asked and what). Lines given as a sequence (the dice seal) stay as they
+    are, ending on that line: in the body font, or all in the small one if a line needs it."""
     pitch = _line_height(canvas)
     y = (canvas.lines - 1) * pitch
     if row is not None:
         y = row * pitch
     elif canvas.image.crop((0, y + pitch, canvas.width, canvas.height)).getbbox() is not None:
         y = canvas.height - pitch
+    if not isinstance(text, str):
+        _bar_lines(canvas, list(text), x, y)
+        return
     columns_in = getattr(canvas, "columns_in", None)
     if columns_in is None or len(text) <= columns_in(canvas.width - x):
         _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
@@ -376,6 +380,16 @@ def bottom_bar(canvas: Canvas, text: str, x: int, row: int | None = None) -> Non
     _cover(canvas, (x, top, canvas.width - 1, y + pitch - 1))
     for row, line in enumerate(lines):
         canvas.text(x, top + row * pitch + (pitch - small.line_height) // 2, line, fill=0, font="small")
+
+
+def _bar_lines(canvas: Canvas, lines: list[str], x: int, y: int) -> None:
+    """`lines` as they are in a white bar from `x`, the last on the text line at `y`."""
+    pitch = _line_height(canvas)
+    face = canvas.body if all(canvas.measure(line) <= canvas.width - x for line in lines) else canvas.font("small")
+    top = y - (len(lines) - 1) * pitch
+    _cover(canvas, (x, top, canvas.width - 1, y + pitch - 1))
+    for row, line in enumerate(lines):
+        canvas.text(x, top + row * pitch + (pitch - face.line_height) // 2, line, fill=0, font=face.name)
 
 
 # The canvas's metrics and covering, where it has them (fonts per display size), else the

@@ -4,8 +4,10 @@ of LEFT, RIGHT and ROLL by anyone at the table (BACK takes the last one back), O
 at once, to skip). The word goes into every roll's derivation (hmac-sha256-v2): the board sealed
 its seed before anyone said the word, so it cannot have picked a seed that suits it.
 
-The seal and the word stay on the game's first screen until the first roll (`seal_line`) and in
-the game menu ("Dice seal") all game.
+The seal is the first 32 hex digits (128 bits) of the commitment, on two lines of four groups
+(`firmware.dice.seal_lines`): the same two lines on the word screen, at the bottom of the game's
+first screen until the first roll (`seal_bar`), in the game menu's "Dice seal" all game and in
+`xtraboard verify`'s output, so that what a player wrote down or photographed compares line by line.
 """
 
 from __future__ import annotations
@@ -48,49 +50,76 @@ class WordScreen(Screen):
         return self.word != word  # a full word, or BACK with none, does nothing
 
     def draw(self, canvas: Canvas) -> None:
+        """The title, the seal's two lines, the word, then the help on the lines left; where the
+        help needs more lines than are left (a long translation), only what OK does."""
         session = self.app.session
         seal = session.seal if session is not None else None
         canvas.title(self.title)
         # Translators: the word the players make by presses; {word} is e.g. "LRRD" ("-": none yet).
-        lines = [_("Seal {seal}").format(seal=seal), _("Word: {word}").format(word=self.word or "-")]
-        help_text = (
-            _("LEFT RIGHT ROLL: a word for the dice; OK: done")
-            if self.word
-            else _("LEFT RIGHT ROLL: a word for the dice; OK: skip")
-        )
-        lines += wrap(help_text, canvas.columns)
-        for row, text in enumerate(lines[: canvas.lines - 1], start=1):
-            canvas.line(row, text)
+        lines = [*(seal or ()), _("Word: {word}").format(word=self.word or "-")]
+        room = canvas.lines - 1 - len(lines)
+        # Translators: the help under the word; the default display holds it on two lines of 21 columns.
+        help_text = _("LEFT RIGHT ROLL: a word; OK: done") if self.word else _("LEFT RIGHT ROLL: a word; OK: skip")
+        help_lines = wrap(help_text, canvas.columns)
+        if len(help_lines) > room:
+            help_lines = wrap(_("OK: done") if self.word else _("OK: skip"), canvas.columns)
+        for row, text in enumerate(lines + help_lines, start=1):
+            canvas.line(row, text, critical=row <= len(seal or ()))  # the seal is never cut
 
 
-def seal_line(app: Any) -> str | None:
-    """The seal (and word) as one line for the game's first screen, until the first roll."""
+def seal_bar(app: Any) -> tuple[str, ...] | None:
+    """The seal's lines for the bottom of the game's first screen, until the first roll."""
     session = app.session
     if session is None or session.seal is None or session.over or session.rolls_made():
         return None
-    if session.word is None:
-        return _("Seal {seal}").format(seal=session.seal)
-    return _("Seal {seal} word {word}").format(seal=session.seal, word=session.word)
+    return session.seal
+
+
+def seal_row(canvas: Canvas, count: int) -> int | None:
+    """The line the seal's bar of `count` lines ends on: the lowest below the title whose
+    lines up to it no "who is asked" text touches (the seal never covers who acts); None for
+    the last line, where `bottom_bar` also covers what a screen draws below it (LEVEL X's own
+    spacing, EXTRA!'s sheet), so no half line peeks out."""
+    free = set(canvas.free_rows())
+    for last in range(canvas.lines - 1, count - 1, -1):
+        if all(row in free for row in range(last - count + 1, last + 1)):
+            return None if last == canvas.lines - 1 else last
+    return None
+
+
+class SealScreen(TextScreen):
+    """The game menu's "Dice seal": a text page whose seal lines stay whole (in the small font
+    where the body font cannot hold a line of four groups), the rest wrapped."""
+
+    def __init__(self, title: str, text: str, seal: tuple[str, ...]) -> None:
+        super().__init__(title, text)
+        self.seal = seal
+
+    def _lines(self, canvas_columns: int) -> list[str]:
+        out: list[str] = []
+        for paragraph in self.text.split("\n"):
+            out += [paragraph] if paragraph in self.seal else wrap(paragraph, canvas_columns)
+        return out
 
 
 def seal_screen(app: App) -> TextScreen:
-    """The game menu's "Dice seal": the whole commitment, the scheme and the word."""
+    """The game menu's "Dice seal": the seal as it was shown before the first roll, the word,
+    the scheme, and how to check it."""
     session = app.session
     header = session.header() if session is not None else {}
     dice = header.get("dice")
-    if dice is None:
-        text = _("This game's dice make no claim: they are scripted.")
-    else:
-        commit = dice["commit"].removeprefix("sha256:")
-        groups = " ".join(commit[i : i + 8] for i in range(0, len(commit), 8))
-        word = dice.get("word")
-        text = "\n".join(
-            [
-                _("Word: {word}").format(word=word) if word is not None else _("Word: none"),
-                _("Sealed before the game (SHA-256 of the seed):"),
-                groups,
-                _("Scheme: {scheme}").format(scheme=dice["scheme"]),
-                _("The seed is in the record when the game is over: xtraboard verify checks every roll."),
-            ]
-        )
-    return TextScreen(_("Dice seal"), text)
+    if dice is None or session is None or session.seal is None:
+        return TextScreen(_("Dice seal"), _("This game's dice make no claim: they are scripted."))
+    word = dice.get("word")
+    text = "\n".join(
+        [
+            *session.seal,
+            _("Word: {word}").format(word=word) if word is not None else _("Word: none"),
+            _("Scheme: {scheme}").format(scheme=dice["scheme"]),
+            _(
+                "The seal is the first 32 hex digits of the SHA-256 of the seed. Once the game is over the seed"
+                " is in the record: xtraboard verify --seal prints the same seal and checks every roll."
+            ),
+        ]
+    )
+    return SealScreen(_("Dice seal"), text, session.seal)
