@@ -143,10 +143,13 @@ def probe_sockets(addresses: list[str]) -> bool:
             with socket.socket(socket.AF_UNIX if unix else socket.AF_INET) as sock:
                 sock.settimeout(5)
                 sock.connect(address if unix else (host, int(port)))
-                sock.sendall(b"dice 6 6\n")
-                said = sock.recv(4096).decode(errors="replace").strip()
+                good = False
+                try:
+                    sock.sendall(b"dice 6 6\n")
+                    said = sock.recv(4096).decode(errors="replace").strip()
+                except OSError as exc:
+                    said = f"no answer ({exc})"
             print(f"CONNECTED to {address}: {said[:200]}", file=sys.stderr, flush=True)
-            good = False
         except OSError as exc:
             print(f"cannot connect to {address}: {exc.strerror or exc}", file=sys.stderr, flush=True)
     return good
