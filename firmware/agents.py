@@ -329,7 +329,9 @@ class Agents:
         hidden: Any = (),
     ) -> None:
         self.post = post
-        self.hidden = tuple(hidden)  # paths engines may not read: the board description, the journal
+        # Paths engines may not read or connect to: the board description and the files it names,
+        # the journal, the debug socket (`hide`). A list, read by each box as its engine starts.
+        self.hidden: list[Any] = list(hidden)
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
         self.engines = {engine.name: engine for engine in engines}
@@ -356,12 +358,20 @@ class Agents:
         from firmware.xdp.sandbox import Sandbox
 
         process = EngineProcess(
-            name, config.command, options=dict(config.options), timeout_s=config.timeout_s, sandbox=Sandbox(self.hidden)
+            name,
+            config.command,
+            options=dict(config.options),
+            timeout_s=config.timeout_s,
+            sandbox=Sandbox(self.hidden, memory_bytes=config.memory_mb * 1024 * 1024),
         )
         agent = EngineAgent(name, process, self.post, fallback, config.movetime_ms)
         self._made = [a for a in self._made if not a.closed]
         self._made.append(agent)
         return agent
+
+    def hide(self, path: Any) -> None:
+        """Hide `path` too from every engine started from now on (e.g. a socket the board serves)."""
+        self.hidden.append(path)
 
     def close(self) -> None:
         for agent in self._made:

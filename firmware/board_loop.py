@@ -23,6 +23,7 @@ from firmware.agents import AgentAnswer, Agents, Runner, Worker
 from firmware.debug import DebugRequest
 from firmware.errors import HardwareError, text_of
 from firmware.hardware.buttons import ButtonEvent, ButtonTracker, RawEdge
+from firmware.hardware.config import named_files
 from firmware.hardware.sound import Sound
 from firmware.loop import EventLoop, FakeClock, Stop, Timer
 from firmware.thinker import ThinkerProcess
@@ -75,16 +76,16 @@ class Board:
         # Bots and hints think in the board's thinking process, started now and kept (`think_apart`;
         # by default on a real clock); on a fake clock (tests, headless scenarios) on a worker
         # thread, deterministic and with no process per board. Engines each ask on a thread of
-        # their own, and run in a box that cannot read the board description, the operator's code
-        # file or the journal (dice seeds), wherever they are. Answers come as events.
+        # their own, and run in a box that cannot read the board description, any file it names
+        # (the operator's code, the MQTT password, …) or the journal (dice seeds), wherever they
+        # are, nor reach the debug socket (attach_debug hides it). Answers come as events.
         if think_apart is None:
             think_apart = not isinstance(loop.clock, FakeClock)
         runner: Runner = ThinkerProcess() if think_apart else Worker()
         if isinstance(runner, ThinkerProcess):
             runner.start()
         config = hardware.config
-        code_file = getattr(getattr(config, "operator", None), "code_file", None)
-        hidden = [p for p in (getattr(config, "path", None), code_file, getattr(journal, "state_dir", None)) if p]
+        hidden = [*named_files(config), *[p for p in (getattr(journal, "state_dir", None),) if p]]
         self.agents = Agents(loop.post, runner, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
         self._app_args = {"journal": journal, "kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing

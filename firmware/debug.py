@@ -384,7 +384,8 @@ def attach_debug(
 ) -> DebugService | None:
     """Start the debug service for `board` if the command line (`port`, `socket_path`) or the
     board description's [debug] enables it; None (nothing listening) otherwise. Installs
-    `BenchDice` as the board's dice so `dice FACES` can queue rolls."""
+    `BenchDice` as the board's dice so `dice FACES` can queue rolls. Its Unix socket is hidden
+    from engines' boxes (TCP is out of their reach: they have no network)."""
     from dataclasses import replace
 
     from firmware.dice import CommittedDice, SystemDice
@@ -414,6 +415,9 @@ def attach_debug(
         return None
     for where in places:
         log.warning("debug service listening on %s (a bench controls this board)", where)
+    agents = getattr(board, "agents", None)
+    if service.config.socket_path is not None and agents is not None:
+        agents.hide(service.config.socket_path)  # wherever it is: an engine could roll the dice through it
     return service
 
 

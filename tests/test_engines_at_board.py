@@ -249,13 +249,14 @@ def test_engines_in_the_board_description(tmp_path: Path) -> None:
         board_file(
             tmp_path,
             engine_entry() + '[[engines]]\nname = "deep"\ncommand = ["deep"]\n'
-            'movetime_ms = 300\noptions = { Level = "strong" }\n',
+            'movetime_ms = 300\noptions = { Level = "strong" }\nmemory_mb = 1024\n',
         )
     )
     assert config.engines == (
         EngineConfig("test", tuple(TEST_ENGINE), 0.5),
-        EngineConfig("deep", ("deep",), 5.0, 300, (("Level", "strong"),)),
+        EngineConfig("deep", ("deep",), 5.0, 300, (("Level", "strong"),), memory_mb=1024),
     )
+    assert config.engines[0].memory_mb == 512  # the default
     assert load_board().engines == ()
 
 
@@ -268,6 +269,11 @@ def test_engines_in_the_board_description(tmp_path: Path) -> None:
         ('[[engines]]\nname = "a"\ncommand = "x"\n', r"engines\.0\.command: expected a non-empty array"),
         ('[[engines]]\nname = "a"\ncommand = ["x"]\ntimeout_s = 0\n', r"engines\.0\.timeout_s: 0 is out of range"),
         ('[[engines]]\nname = "a"\ncommand = ["x"]\nlevel = 3\n', r"engines\.0\.level: unknown key"),
+        (
+            '[[engines]]\nname = "a"\ncommand = ["x"]\nmemory_mb = 16\n',
+            r"engines\.0\.memory_mb: 16 is out of range; expected an integer from 64 to 65536",
+        ),
+        ('[[engines]]\nname = "a"\ncommand = ["x"]\nmemory_mb = "1G"\n', r"engines\.0\.memory_mb: expected an integer"),
         (
             '[[engines]]\nname = "a"\ncommand = ["x"]\noptions = { Level = 3 }\n',
             r"engines\.0\.options\.Level: expected text",

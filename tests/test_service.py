@@ -399,6 +399,9 @@ def test_the_engines_drop_in_allows_the_namespaces_bwrap_needs_and_verifies(tmp_
     ]
     assert ("RestrictNamespaces", "user mnt pid net ipc uts cgroup") in entries
     assert ("RestrictAddressFamilies", "AF_NETLINK") in entries  # merged with the unit's AF_UNIX
+    filters = [value for key, value in entries if key == "SystemCallFilter"]
+    assert filters[-1].split() == ["setrlimit", "prlimit64"]  # an engine's memory limit: after @resources is denied
+    assert any(value.startswith("~") and "@resources" in value for value in filters[:-1])
     (tmp_path / "xtraboard.service.d").mkdir()
     (tmp_path / "xtraboard.service.d" / "engines.conf").write_text(ENGINES_DROP_IN.read_text())
     assert verify(UNIT.read_text(), tmp_path) == []

@@ -17,7 +17,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from difflib import get_close_matches
 from importlib import resources
 from itertools import permutations
@@ -35,6 +35,9 @@ PIPS_PER_DIE = DICE.rows[0][1]
 DICE_COUNT = len(DICE.rows)
 SEAT_COUNT = SEATS.count
 
+# An engine's address space unless its [[engines]] entry says memory_mb: room for the board's own
+# engine (about 200 MB with numpy), well short of what would starve the board on a Pi.
+ENGINE_MEMORY_MB = 512
 BOARD_ENV = "XTRABOARD_BOARD"  # path of the board description when load_board() gets none
 # The operator's board description on an installed board (install.sh creates it). A module
 # constant so that tests can point it elsewhere.
@@ -174,6 +177,7 @@ class EngineConfig:
     timeout_s: float = 5.0  # beyond movetime: longer without an answer is a hang
     movetime_ms: int | None = None  # the thinking time asked for each decision (None: the engine's own)
     options: tuple[tuple[str, str], ...] = ()  # setoption name/value pairs, in order
+    memory_mb: int = ENGINE_MEMORY_MB  # its address space in its box (firmware.xdp.sandbox); past it, it fails
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,30 @@ class BoardConfig:
     engines: tuple[EngineConfig, ...] = ()  # [[engines]]: external XDP engines offered as seats
     buzzer: BuzzerConfig | None = None  # [buzzer]: the optional piezo buzzer, None when not fitted
     layout: tuple[CellGroup, ...] = ()  # the groups of cells the description was checked against
+
+
+def named_files(config: object) -> list[Path]:
+    """Every path in `config` (a BoardConfig, walked through its sections): the description
+    itself and each file, socket or device it names, such as the operator's code file, the MQTT
+    password file, the debug socket. Engines' boxes hide them all (firmware.xdp.sandbox): walked
+    rather than listed, so a key added with a path is hidden without anyone remembering to."""
+    found: list[Path] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, Path):
+            found.append(value)
+        elif is_dataclass(value) and not isinstance(value, type):
+            for part in fields(value):
+                walk(getattr(value, part.name))
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+
+    walk(config)
+    return found
 
 
 def default_board_path() -> Path:
@@ -347,7 +375,7 @@ _ENGINE_NAME = re.compile(r"[A-Za-z0-9 _.-]{1,16}")
 
 
 def _engines(top: _Table) -> tuple[EngineConfig, ...]:
-    """`[[engines]]`: name, command, and optional timeout_s, movetime_ms, options."""
+    """`[[engines]]`: name, command, and optional timeout_s, movetime_ms, options, memory_mb."""
     value = top.data["engines"]
     if not isinstance(value, list) or not value:
         raise top.fail("engines", _("expected [[engines]] tables, got {value}").format(value=_describe(value)))
@@ -384,6 +412,7 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
             )
         timeout_s = table.number("timeout_s", 0.0, 600.0, above_low=True) if table.present("timeout_s") else 5.0
         movetime = table.integer("movetime_ms", 1, 600_000) if table.present("movetime_ms") else None
+        memory_mb = table.integer("memory_mb", 64, 65_536) if table.present("memory_mb") else ENGINE_MEMORY_MB
         options: tuple[tuple[str, str], ...] = ()
         if table.present("options"):
             option_table = table.table("options", expected=_("a table of option names and text values"))
@@ -391,7 +420,7 @@ def _engines(top: _Table) -> tuple[EngineConfig, ...]:
                 option_table.string(key, expected=_("text (the value sent with setoption)"))
             options = tuple((str(k), str(v)) for k, v in option_table.data.items())
         table.done()
-        engines.append(EngineConfig(name, tuple(command), timeout_s, movetime, options))
+        engines.append(EngineConfig(name, tuple(command), timeout_s, movetime, options, memory_mb))
     return tuple(engines)
 
 

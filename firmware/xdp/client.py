@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any, NoReturn
 
 from firmware.errors import XtraboardError
-from firmware.xdp.sandbox import Sandbox, SandboxMissing, find_bwrap
+from firmware.xdp.sandbox import Sandbox, SandboxMissing, environment, find_bwrap
 
 log = logging.getLogger("xtraboard.engine")
 HANDSHAKE_S = 10.0  # an engine may load tables at start
@@ -176,6 +176,7 @@ class EngineProcess:
                 stderr=subprocess.PIPE,
                 pass_fds=empty,
                 start_new_session=True,
+                env=environment(),  # not the board's: it may hold credentials
             )
             if process.stdin is not None:  # writes wait with a deadline (select), never for ever
                 os.set_blocking(process.stdin.fileno(), False)

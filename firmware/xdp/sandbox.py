@@ -2,8 +2,11 @@
 (`bwrap`, the Debian package `bubblewrap`) with the file system read-only, a private /tmp as its
 only writable folder, no network, no view of the board's processes, no capabilities, and the
 board's secrets made unreadable: its state directory (the journal holds the running game's dice
-seed), /etc/xtraboard (the board description, the operator code) and the board description
-wherever it is.
+seed), /etc/xtraboard (the board description, the operator code), and wherever they are the
+board description, every file it names (firmware.hardware.config.named_files: the operator's
+code file, the MQTT password file, …) and every socket the board serves (the debug socket).
+The engine gets a short environment of its own (`environment`), not the board's, and a limit
+on its memory (`memory_bytes`, set by firmware/xdp/limits.py inside the box).
 
     >>> Sandbox(hidden=["/etc/xtraboard"]).command(["deep", "--xdp"], bwrap="/usr/bin/bwrap")[:3]
     ['/usr/bin/bwrap', '--unshare-all', '--die-with-parent']
@@ -19,16 +22,24 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from firmware.hardware.config import ENGINE_MEMORY_MB
 from firmware.paths import default_state_dir
 
 PACKAGE = "bubblewrap"  # the Debian package that provides bwrap
 CONFIG_DIR = Path("/etc/xtraboard")  # the installed board's description and operator code
 SYSTEM_STATE_DIR = Path("/var/lib/xtraboard")  # the installed board's journal
 TMP_SIZE = 64 * 1024 * 1024  # the engine's own /tmp (RAM-backed): bytes
+SHM_SIZE = 16 * 1024 * 1024  # its /dev/shm (RAM-backed; the rest of its /dev is read-only): bytes
+LIMITS = Path(__file__).with_name("limits.py")  # sets the limit inside the box, then runs the engine
+# What an engine may know of the board's environment: where programs are and the language, no
+# more (the board's may hold credentials, XTRABOARD_* settings, systemd's sockets).
+PASSED_ENV = ("PATH", "LANG", "LANGUAGE", "TZ")
+PASSED_ENV_PREFIX = "LC_"
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # Top-level folders the box does not show as they are: fresh ones replace them. /proc is left
 # out entirely (a new procfs cannot be mounted under systemd's ProtectProc=/ProtectKernelTunables=,
 # and the board's own would show its open files); /run holds sockets a read-only mount does not
@@ -50,12 +61,24 @@ def find_bwrap() -> str:
     return found
 
 
+def environment(board: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment an engine starts with: PASSED_ENV and LC_* from the board's (`board`,
+    by default os.environ), PATH at least DEFAULT_PATH; the box adds HOME and TMPDIR (/tmp)."""
+    board = os.environ if board is None else board
+    passed = {k: v for k, v in board.items() if k in PASSED_ENV or k.startswith(PASSED_ENV_PREFIX)}
+    return {"PATH": DEFAULT_PATH} | passed
+
+
 @dataclass(frozen=True)
 class Sandbox:
     """Where an engine may not look, beyond the defaults (/etc/xtraboard, the board's usual state
-    directories): the board's own state directory and board description."""
+    directories): the board's own state directory, board description, the files it names and
+    the sockets the board serves. `hidden` is read each time an engine starts (a list the board
+    adds to, such as a debug socket opened after the engine's seat was made, counts). And how
+    much memory the engine may take: `memory_bytes` of address space (None: no limit)."""
 
     hidden: Sequence[str | Path] = field(default_factory=tuple)
+    memory_bytes: int | None = ENGINE_MEMORY_MB * 1024 * 1024
 
     def hidden_paths(self) -> list[Path]:
         """Every existing path to hide, outermost only (a path inside a hidden one is hidden
@@ -83,7 +106,8 @@ class Sandbox:
         fds = iter(empty_fds)
         args = [bwrap or find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
         args += _root_entries(entry for entry in sorted(os.listdir("/")) if entry not in REPLACED)
-        args += ["--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--tmpfs", "/run"]
+        args += ["--dev", "/dev", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+        args += ["--size", str(TMP_SIZE), "--tmpfs", "/tmp", "--tmpfs", "/run"]
         for path in own_code():
             args += ["--ro-bind", str(path), str(path)]
         for path in hidden:
@@ -92,6 +116,8 @@ class Sandbox:
             else:
                 args += ["--perms", "0000", "--ro-bind-data", str(next(fds)), str(path)]
         args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", "/tmp", "--"]
+        if self.memory_bytes is not None:
+            args += [sys.executable, "-I", "-S", str(LIMITS), str(self.memory_bytes), "--"]
         return args + list(command)
 
     def files_to_cover(self) -> int:
