@@ -3,6 +3,7 @@ that fills up. (Fixtures live in conftest.py; these are plain functions to impor
 
 from __future__ import annotations
 
+import ast
 import random
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -68,3 +69,19 @@ def limited_to(extra_pages: int) -> Callable[[Path], sqlite3.Connection]:
         return conn
 
     return connect
+
+
+def docstring_lines(tree: ast.AST) -> set[int]:
+    """The line numbers of every docstring (a string as the first statement of a module, class
+    or function)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import docstring_lines
 from firmware.games.layout import CellGroup
 from firmware.games.registry import GameSpec, games
 
@@ -53,20 +54,6 @@ def owned_groups(specs: list[GameSpec]) -> list[Owned]:
     return found
 
 
-def _docstring_lines(tree: ast.AST) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return lines
-
-
 def _ints(node: ast.AST) -> tuple[int, ...] | None:
     if isinstance(node, (ast.Tuple, ast.List)) and all(
         isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts
@@ -79,7 +66,7 @@ def mentions(path: Path, owned: list[Owned]) -> list[str]:
     """`file:line: group: what` for each mention of a game's cells in `path`'s code."""
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source)
-    skip = _docstring_lines(tree)
+    skip = docstring_lines(tree)
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
     found = []
     for item in owned:

@@ -22,26 +22,11 @@ import re
 import tokenize
 from pathlib import Path
 
+from tests.support import docstring_lines
 from firmware.games.registry import games
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "firmware" / "games" / "registry.py"
-
-
-def _docstring_lines(tree: ast.AST) -> set[int]:
-    """The line numbers of every docstring (a string as the first statement of a module, class
-    or function)."""
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return lines
 
 
 def _builtin_lines(tree: ast.AST) -> set[int]:
@@ -71,7 +56,7 @@ def mentions(path: Path, words: dict[str, tuple[re.Pattern[str], re.Pattern[str]
     """`file:line: game: token` for each mention of a game in `path`'s code."""
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source)
-    skip = _docstring_lines(tree) | (_builtin_lines(tree) if path == REGISTRY else set())
+    skip = docstring_lines(tree) | (_builtin_lines(tree) if path == REGISTRY else set())
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
