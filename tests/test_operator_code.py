@@ -526,3 +526,40 @@ def test_a_code_file_that_is_not_a_regular_file_leaves_operator_mode_off_and_the
         done.stderr
     )
     assert '"game": "extra"' in done.stdout  # the demo was played to its end
+
+
+@pytest.mark.parametrize("shared_mode", [0o1777, 0o777])
+def test_set_code_refuses_a_way_through_a_link_or_folder_another_user_controls(
+    tmp_path: Path, shared_mode: int
+) -> None:
+    """The attack: in a folder any user can write (sticky as /tmp, or not), another user plants
+    `etc` as a symbolic link to a safe folder of root's; `set-code --file shared/etc/operator-code`
+    run as root used to replace the code file in root's folder. Now the way is refused, naming
+    the part another user could change, and root's file is left as it was."""
+    victim_folder = tmp_path / "boards-etc"
+    victim_folder.mkdir(mode=0o755)
+    os.chmod(victim_folder, 0o755)
+    victim = victim_folder / "operator-code"
+    victim.write_text("the real code\n", encoding="ascii")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, shared_mode)
+    planted = shared / "etc"
+    planted.symlink_to(victim_folder)
+    os.chown(planted, 4242, 4242, follow_symlinks=False)
+    done = set_code("--file", str(planted / "operator-code"), stdin="left left right ok roll\n")
+    assert done.returncode == 1 and done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+    part, owner = (planted, "uid 4242, mode 0777") if shared_mode == 0o1777 else (shared, "uid 0, mode 0777")
+    assert done.stderr.startswith(
+        f"xtraboard operator set-code: {planted} is reached through {part} ({owner}), which another user could"
+        " change to send the file elsewhere; nothing was written."
+    ), done.stderr
+    assert victim.read_text(encoding="ascii") == "the real code\n"
+    assert sorted(p.name for p in victim_folder.iterdir()) == ["operator-code"]
+    # A link of root's own, through folders only root can write, is a way like any other.
+    own = tmp_path / "own"
+    own.symlink_to(victim_folder)
+    again = set_code("--file", str(own / "operator-code"), stdin="left left right ok roll\n")
+    assert again.returncode == 0, again.stderr
+    stored = read_code_file(victim)
+    assert stored is not None and stored.matches(CODE)
