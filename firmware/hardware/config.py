@@ -519,7 +519,7 @@ def _removals(top: _Table, value: object, base: dict[str, object], base_path: Pa
         raise top.fail(
             "remove", _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
         )
-    paths = []
+    paths: list[tuple[str, ...]] = []
     for item in value:
         try:
             path = _parse_key_path(item)
