@@ -34,6 +34,7 @@ from typing import Any
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import CODE_FILE_NAME
+from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
 from firmware.journal.settings import OPERATOR_GATE
 from firmware.paths import write_secret
 
@@ -41,6 +42,7 @@ log = logging.getLogger("xtraboard.operator")
 
 CODE_FILE_MODE = 0o640  # root writes it, the board's group reads it, nobody else
 CODE_GROUP = "xtraboard"
+MAX_CODE_FILE_BYTES = 4096  # one line of a hundred characters or so
 BUTTONS = ("roll", "ok", "back", "left", "right")
 CODE_LENGTH = (4, 16)  # presses: long enough not to be typed by chance
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB, about 0.1 s on a Pi 4: once per whole code
@@ -123,9 +125,16 @@ def code_file_beside(board_file: Path) -> Path:
 def read_code_file(path: Path) -> StoredCode | None:
     """The stored code, None when there is no file (no operator mode); ConfigError otherwise."""
     try:
-        text = path.read_text(encoding="ascii")
+        # Bounded, a regular file only: a FIFO would block the board's start, /dev/zero never ends.
+        text = read_regular_file(path, MAX_CODE_FILE_BYTES).decode("ascii")
     except FileNotFoundError:
         return None
+    except NotRegularFile as exc:
+        raise ConfigError(f"{path}: not a regular file ({exc.kind}); expected the operator code file") from None
+    except TooLarge:
+        raise ConfigError(
+            f"{path}: larger than {MAX_CODE_FILE_BYTES} bytes; expected the operator code file (one line)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise ConfigError(

@@ -110,6 +110,7 @@ def write_secret(path: Path, data: bytes, *, mode: int = PRIVATE_FILE_MODE, grou
     """
     path = Path(path)
     folder = path.parent
+    _check_way_to(folder)
     where = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         _check_secret_place(where, folder, path)
@@ -133,6 +134,37 @@ def write_secret(path: Path, data: bytes, *, mode: int = PRIVATE_FILE_MODE, grou
         os.fsync(where)
     finally:
         os.close(where)
+
+
+def _check_way_to(folder: Path) -> None:
+    """UnsafePlace unless every folder and symbolic link on the way to `folder` (as written and
+    as resolved; `folder` too if it is a link) belongs to this user or root, and no folder on it is writable by others without
+    the sticky bit (as /tmp has): else another user could swap a part of the way and send the
+    secret into a folder of their choosing."""
+    written = Path(os.path.abspath(folder))
+    for way in (written, Path(os.path.realpath(folder))):
+        for part in [*reversed(way.parents), way]:
+            try:
+                info = os.lstat(part)
+            except FileNotFoundError:
+                return  # opening the folder will say so
+            if part == way and not stat.S_ISLNK(info.st_mode):
+                continue  # the folder itself: _check_secret_place says what is wrong with it
+            others_write = info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not info.st_mode & stat.S_ISVTX
+            if info.st_uid not in (0, os.geteuid()) or (stat.S_ISDIR(info.st_mode) and others_write):
+                raise UnsafePlace(
+                    Text(
+                        N_(
+                            "{folder} is reached through {part} (uid {uid}, mode {mode}), which another user "
+                            "could change to send the file elsewhere; nothing was written. Give a path "
+                            "through folders and links of your own or root's"
+                        ),
+                        folder=str(folder),
+                        part=str(part),
+                        uid=info.st_uid,
+                        mode=f"{stat.S_IMODE(info.st_mode):04o}",
+                    )
+                )
 
 
 def _check_secret_place(where: int, folder: Path, path: Path) -> None:

@@ -189,6 +189,17 @@ def _committed_mode(report: Verification, scheme: str, seed: str, commit: str, c
             ).format(sha=commitment(seed, mode), commit=commit)
         )
         return None
+    bound = next((m for m in (ELECTRONIC, PHYSICAL) if seed.startswith(f"{m}:")), None)
+    if bound is not None and commitment(seed) == commit:
+        # The board's seeds are hex digits: "<mode>:<seed>" is what a v3 commitment hashes, so this
+        # is a v3 record whose scheme was renamed (v1 would excuse every roll on its 'physical').
+        report.problems.append(
+            _(
+                "the revealed seed begins with {prefix!r}, as the input of a {bound!r} commitment does:"
+                " the record's scheme was changed from {bound!r} to {scheme!r} after the game"
+            ).format(prefix=f"{bound}:", bound=SCHEME_BOUND, scheme=scheme)
+        )
+        return None
     if commitment(seed) != commit:
         report.problems.append(
             _(

@@ -375,6 +375,45 @@ def test_a_scenario_nested_5000_deep_is_one_line(tmp_path):
     assert str(path) in line and "nested too deeply" in line
 
 
+@pytest.mark.parametrize("make", ["fifo", "link to /dev/zero", "directory", "too large"])
+def test_a_scenario_that_is_not_a_regular_file_of_sensible_size_is_one_line(tmp_path, make):
+    """A FIFO used to block `sim --scenario` (and `hil run`) for ever, /dev/zero to grow until
+    memory ran out. The command runs with its address space capped, so the unfixed reader fails
+    (a MemoryError's traceback) instead of taking the machine's memory; a hang shows as a timeout."""
+    import resource
+
+    path = tmp_path / "scenario.toml"
+    if make == "fifo":
+        os.mkfifo(path)
+    elif make == "link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    elif make == "directory":
+        path.mkdir()
+    else:
+        path.write_text('name = "big"\n' + "#" * 4_000_000 + "\n", encoding="utf-8")
+
+    def capped() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "sim", "--headless", "--scenario", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=capped,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    kind = {"fifo": "a FIFO", "link to /dev/zero": "a character device", "directory": "a directory"}
+    expected = (
+        f"not a regular file ({kind[make]}); expected a scenario (TOML)"
+        if make in kind
+        else "larger than 4000000 bytes; expected a scenario (TOML)"
+    )
+    assert one_line(done.stderr) == f"xtraboard sim: {path}: {expected}"
+
+
 @pytest.mark.parametrize("nesting", ["array", "table"])
 def test_a_board_description_nested_5000_deep_is_one_line(tmp_path, nesting):
     path = tmp_path / "board.toml"

@@ -5,6 +5,8 @@ copies (plus the buzzer they had lost), and every mistake in a chain names the f
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import tomllib
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import replace
@@ -146,6 +148,28 @@ def test_a_bad_chain_is_one_error_naming_the_file(case: str, tmp_path: Path) -> 
     with pytest.raises(ConfigError) as error:
         load_board(tmp_path / "a.toml")
     assert f"{tmp_path}/{where}" in str(error.value) and expected in str(error.value), str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("remove", "again", "by"),
+    [('"buttons", "buttons.pins"', "buttons.pins", "buttons"), ('"buzzer", "buzzer"', "buzzer", "buzzer")],
+)
+def test_a_key_removed_twice_is_one_line_naming_it(tmp_path: Path, remove: str, again: str, by: str) -> None:
+    """`remove` naming a key inside a section it removed before (or a key twice) used to end
+    `wiring` (and the board's start) with a KeyError's traceback."""
+    path = write(tmp_path, "a.toml", f'extends = "shipped:board.toml"\nremove = [{remove}]\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "wiring", "--board", str(path), "--merged"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == (
+        f'xtraboard wiring: {path}: remove: "{again}" is removed already, by "{by}"; expected each key once\n'
+    )
 
 
 def test_a_chain_too_long_is_refused(tmp_path: Path) -> None:

@@ -5,7 +5,9 @@ its broker is down, restarted, silent or refusing the login."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -267,6 +269,74 @@ def test_a_missing_password_file_turns_the_fleet_off_not_the_board(tmp_path: Pat
     )
     play_demo(board)
     board.close()
+
+
+def _password_file(tmp_path: Path, make: str) -> Path:
+    path = tmp_path / "password"
+    if make == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    return path
+
+
+def _capped() -> None:  # the unfixed reader ran out of this, not of the machine's memory
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+@pytest.mark.parametrize("make", ["fifo", "link to /dev/zero"])
+def test_a_password_file_that_is_not_a_regular_file_is_one_line_of_the_fleet_command(
+    tmp_path: Path, broker: Broker, make: str
+) -> None:
+    """A FIFO used to block `xtraboard fleet --password-file` for ever, /dev/zero to grow until
+    memory ran out; now it is refused before a byte is read (a hang shows as the timeout)."""
+    path = _password_file(tmp_path, make)
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "fleet", "--broker", "127.0.0.1", "--port", str(broker.port)]
+        + ["--username", "boards", "--password-file", str(path), "--once", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_capped,
+        stdin=subprocess.DEVNULL,
+    )
+    kind = "a FIFO" if make == "fifo" else "a character device"
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert done.stderr == f"xtraboard fleet: cannot read the password file {path}: not a regular file ({kind})\n"
+
+
+@pytest.mark.parametrize("make", ["fifo", "link to /dev/zero"])
+def test_a_boards_password_file_that_is_not_a_regular_file_turns_the_fleet_off(
+    tmp_path: Path, broker: Broker, make: str
+) -> None:
+    """The board's own `password_file`: its fleet thread used to hang on a FIFO (and to run out
+    of memory on /dev/zero); now the fleet is off, saying why, and the board plays on."""
+    path = _password_file(tmp_path, make)
+    board_path = board_file(
+        tmp_path,
+        f'table = "table-3"\nbroker = "127.0.0.1"\nport = {broker.port}\n'
+        f'username = "boards"\npassword_file = "{path.name}"\n',
+    )
+    script = textwrap.dedent(f"""
+        from sim.board import SimBoard
+        from tests.mqtt_fixtures import wait_for
+        board = SimBoard(board_file={str(board_path)!r}, seed=3)
+        print(wait_for(lambda: board.fleet.status()["problem"], "the problem"), flush=True)
+        board.close()
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_capped,
+        stdin=subprocess.DEVNULL,
+    )
+    kind = "a FIFO" if make == "fifo" else "a character device"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"fleet off: cannot read the password file {path}: not a regular file ({kind})")
 
 
 def test_the_fleet_command_shows_every_table(

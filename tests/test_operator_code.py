@@ -464,3 +464,102 @@ def test_a_secret_is_not_written_into_a_folder_of_another_user(tmp_path: Path) -
     write_secret(folder / "operator-code", b"secret\n", mode=0o640)
     assert (folder / "operator-code").read_bytes() == b"secret\n"
     assert stat.S_IMODE(os.stat(folder / "operator-code").st_mode) == 0o640
+
+
+# --- the code, and its file, read with bounds ------------------------------------------------------------
+
+
+def _capped() -> None:  # the unfixed readers ran out of this, not of the machine's memory
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def test_set_code_from_a_standard_input_without_line_ends_is_one_line(tmp_path: Path) -> None:
+    """`set-code < /dev/zero` used to read its one line until memory ran out (a traceback)."""
+    folder = tmp_path / "etc"
+    folder.mkdir(mode=0o755)
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(
+            [sys.executable, "-m", "firmware", "operator", "set-code", "--file", str(folder / "operator-code")],
+            cwd=ROOT,
+            stdin=zeros,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=_capped,
+        )
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert done.stderr == (
+        "xtraboard operator set-code: standard input: a line longer than 1000 characters;"
+        " expected the code's button names\n"
+    )
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("make", ["fifo", "link to /dev/zero"])
+def test_a_code_file_that_is_not_a_regular_file_leaves_operator_mode_off_and_the_board_plays(
+    tmp_path: Path, make: str
+) -> None:
+    """A code file beside the description that is a FIFO used to block the board's start for ever,
+    one that is /dev/zero to end it with a MemoryError; now operator mode is off, saying why."""
+    board_file = tmp_path / "board.toml"
+    board_file.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    code_file = tmp_path / "operator-code"
+    if make == "fifo":
+        os.mkfifo(code_file)
+    else:
+        code_file.symlink_to("/dev/zero")
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware", "sim", "--headless", "--demo", "extra", "--board", str(board_file)]
+        + ["--state-dir", str(tmp_path / "state")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_capped,
+        stdin=subprocess.DEVNULL,
+    )
+    kind = "a FIFO" if make == "fifo" else "a character device"
+    assert done.returncode == 0, done.stderr
+    assert f"operator mode is off: {code_file}: not a regular file ({kind}); expected the operator code file" in (
+        done.stderr
+    )
+    assert '"game": "extra"' in done.stdout  # the demo was played to its end
+
+
+@pytest.mark.parametrize("shared_mode", [0o1777, 0o777])
+def test_set_code_refuses_a_way_through_a_link_or_folder_another_user_controls(
+    tmp_path: Path, shared_mode: int
+) -> None:
+    """The attack: in a folder any user can write (sticky as /tmp, or not), another user plants
+    `etc` as a symbolic link to a safe folder of root's; `set-code --file shared/etc/operator-code`
+    run as root used to replace the code file in root's folder. Now the way is refused, naming
+    the part another user could change, and root's file is left as it was."""
+    victim_folder = tmp_path / "boards-etc"
+    victim_folder.mkdir(mode=0o755)
+    os.chmod(victim_folder, 0o755)
+    victim = victim_folder / "operator-code"
+    victim.write_text("the real code\n", encoding="ascii")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, shared_mode)
+    planted = shared / "etc"
+    planted.symlink_to(victim_folder)
+    os.chown(planted, 4242, 4242, follow_symlinks=False)
+    done = set_code("--file", str(planted / "operator-code"), stdin="left left right ok roll\n")
+    assert done.returncode == 1 and done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+    part, owner = (planted, "uid 4242, mode 0777") if shared_mode == 0o1777 else (shared, "uid 0, mode 0777")
+    assert done.stderr.startswith(
+        f"xtraboard operator set-code: {planted} is reached through {part} ({owner}), which another user could"
+        " change to send the file elsewhere; nothing was written."
+    ), done.stderr
+    assert victim.read_text(encoding="ascii") == "the real code\n"
+    assert sorted(p.name for p in victim_folder.iterdir()) == ["operator-code"]
+    # A link of root's own, through folders only root can write, is a way like any other.
+    own = tmp_path / "own"
+    own.symlink_to(victim_folder)
+    again = set_code("--file", str(own / "operator-code"), stdin="left left right ok roll\n")
+    assert again.returncode == 0, again.stderr
+    stored = read_code_file(victim)
+    assert stored is not None and stored.matches(CODE)

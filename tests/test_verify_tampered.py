@@ -204,3 +204,26 @@ def test_records_of_the_older_schemes_still_verify(tmp_path: Path) -> None:
     done = xtraboard("verify", str(write(tmp_path, v2_physical, "v2p.json")))
     assert done.returncode == 1 and "which only games with the board's electronic dice have" in done.stdout
     assert commitment("old", ELECTRONIC) != commitment("old")
+
+
+def test_a_v3_record_renamed_to_v1_with_its_commitments_input_as_seed_is_refused(tmp_path: Path) -> None:
+    # v3 commits to SHA-256("electronic:" + seed), v1 to SHA-256(seed): with "electronic:<seed>"
+    # as the seed, the v3 commitment passes as a v1 one, and v1's "physical" excuses every roll.
+    record = finished(Table.start("extra", seats("b", "b"), seed="bots"), random.Random(1))
+    tampered, _index = changed_first_roll(record)
+    game = new_game(record["game"], [p["name"] for p in record["players"]])
+    for step in tampered["steps"]:
+        game.apply(game.parse_step(step))
+    tampered["result"] = json.loads(json.dumps(game.result()))  # the edited game's own result
+    tampered["dice"] = record["dice"] | {"scheme": SCHEME, "seed": f"{ELECTRONIC}:bots", "physical": True}
+    done = xtraboard("verify", str(write(tmp_path, tampered)))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (
+        "the revealed seed begins with 'electronic:', as the input of a 'hmac-sha256-v3' commitment does:"
+        " the record's scheme was changed from 'hmac-sha256-v3' to 'hmac-sha256-v1' after the game"
+    ) in done.stdout.splitlines()
+    # The same with the prefix of physical dice: a physical v3 game cannot pass as v1 either.
+    physical = record | {"dice": record["dice"] | {"commit": commitment("bots", PHYSICAL)}}
+    physical["dice"] |= {"scheme": SCHEME, "seed": f"{PHYSICAL}:bots", "physical": True}
+    done = xtraboard("verify", str(write(tmp_path, physical, "physical.json")))
+    assert done.returncode == 1 and "the record's scheme was changed from 'hmac-sha256-v3'" in done.stdout

@@ -296,9 +296,11 @@ def run(args: argparse.Namespace) -> int:
     if args.username is not None:
         password = None
         if args.password_file is not None:
+            from firmware.fleet.publisher import read_password_file
+
             try:
-                password = args.password_file.read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError) as exc:
+                password = read_password_file(args.password_file)
+            except ValueError as exc:
                 print(
                     f"{PROG}: "
                     + _("cannot read the password file {file}: {error}").format(file=args.password_file, error=exc),

@@ -22,6 +22,9 @@ from firmware.errors import ConfigError
 from firmware.i18n import _, tr
 
 
+MAX_CODE_LINE = 1000  # 16 button names and their spaces are about a hundred characters
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     setter = actions.add_parser("set-code", help=_("set the operator's code (kept as a salted hash)"))
@@ -64,7 +67,14 @@ def _read_code() -> list[str]:
         if _presses(getpass.getpass(_("The same code again: "))) != first:
             raise ValueError(_("the two codes differ; nothing was written"))
         return first
-    return _presses(sys.stdin.readline())
+    line = sys.stdin.readline(MAX_CODE_LINE + 1)  # bounded: `< /dev/zero` has no line end
+    if len(line.rstrip("\r\n")) > MAX_CODE_LINE:
+        raise ValueError(
+            _("standard input: a line longer than {n} characters; expected the code's button names").format(
+                n=MAX_CODE_LINE
+            )
+        )
+    return _presses(line)
 
 
 def _presses(text: str) -> list[str]:

@@ -30,6 +30,7 @@ from typing import Any
 
 from firmware import __version__
 from firmware.errors import N_, Text
+from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
 
 log = logging.getLogger("xtraboard.fleet")
 OUTBOX = 64  # results kept while the broker is away; the oldest go first (and are counted)
@@ -193,8 +194,8 @@ class FleetPublisher:
             password = None
             if config.password_file is not None:
                 try:
-                    password = config.password_file.read_text(encoding="utf-8").strip()
-                except (OSError, UnicodeDecodeError) as exc:
+                    password = read_password_file(config.password_file)
+                except ValueError as exc:
                     raise ValueError(f"cannot read the password file {config.password_file}: {exc}") from exc
             client.username_pw_set(config.username, password)
         if config.tls:
@@ -396,3 +397,22 @@ def discovery_configs(config: Any, topics: dict[str, str], model: str) -> dict[s
 
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+MAX_PASSWORD_BYTES = 65_535  # MQTT's own limit for a password
+
+
+def read_password_file(path: Path) -> str:
+    """The broker password kept in `path` (the board's `password_file`, `fleet --password-file`),
+    its line end stripped: a regular file of UTF-8, at most MAX_PASSWORD_BYTES (a FIFO would
+    block the connection for ever, /dev/zero never ends). ValueError saying why not."""
+    try:
+        return read_regular_file(path, MAX_PASSWORD_BYTES).decode("utf-8").strip()
+    except NotRegularFile as exc:
+        raise ValueError(f"not a regular file ({exc.kind})") from None
+    except TooLarge:
+        raise ValueError(f"larger than {MAX_PASSWORD_BYTES} bytes, more than a password") from None
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise ValueError(str(exc)) from exc

@@ -548,7 +548,7 @@ def _removals(top: _Table, value: object, base: dict[str, object], base_path: Pa
         raise top.fail(
             "remove", _("expected {expected}, got {value}").format(expected=expected, value=_describe(value))
         )
-    paths = []
+    paths: list[tuple[str, ...]] = []
     for item in value:
         try:
             path = _parse_key_path(item)
@@ -564,6 +564,14 @@ def _removals(top: _Table, value: object, base: dict[str, object], base_path: Pa
                     _('"{item}" is not in {file}; expected a key it has').format(item=item, file=base_path),
                 )
             node = node[key]
+        gone = next((done for done in paths if path[: len(done)] == done), None)
+        if gone is not None:  # deleting it again would fail half-way through the removals
+            raise top.fail(
+                "remove",
+                _('"{item}" is removed already, by "{by}"; expected each key once').format(
+                    item=item, by=".".join(gone)
+                ),
+            )
         paths.append(path)
     return paths
 

@@ -25,6 +25,7 @@ from firmware.errors import ConfigError
 from firmware.games.registry import games
 from firmware.games.registry import board_layout
 from firmware.hardware.config import BUTTON_NAMES, cell_names
+from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
 from firmware.ui.colours import PLAYER_COLOURS
 from firmware.state_reader import StateError, parse_path
 
@@ -174,11 +175,19 @@ class _StepReader:
         return float(value)
 
 
+MAX_SCENARIO_BYTES = 4_000_000  # a scenario is a few kilobytes, a recorded session some hundred
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file; ScenarioError names the file, step, line and key."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # Bounded, a regular file only: a FIFO would block the run for ever, /dev/zero never ends.
+        text = read_regular_file(path, MAX_SCENARIO_BYTES).decode("utf-8")
+    except NotRegularFile as exc:
+        raise ScenarioError(f"{path}: not a regular file ({exc.kind}); expected a scenario (TOML)") from None
+    except TooLarge:
+        raise ScenarioError(f"{path}: larger than {MAX_SCENARIO_BYTES} bytes; expected a scenario (TOML)") from None
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read the scenario: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
