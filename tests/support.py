@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import ast
 import random
+import resource
 import sqlite3
+import subprocess
 from collections.abc import Callable, Iterator
 from importlib import import_module
 from pathlib import Path
@@ -85,3 +87,25 @@ def docstring_lines(tree: ast.AST) -> set[int]:
             ):
                 lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     return lines
+
+
+def limited_memory() -> None:
+    """A child's address space capped at 2 GiB: an unbounded read (of /dev/zero, say) must fail
+    the test, not the machine."""
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def run_capped(
+    argv: list[str], *, stdin: Any = subprocess.DEVNULL, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`argv` run from the checkout with its memory capped (`limited_memory`), its output
+    captured as text; a FIFO that blocks a read shows as the timeout."""
+    return subprocess.run(
+        argv,
+        cwd=Path(__file__).resolve().parents[1],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=limited_memory,
+    )

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import run_capped
 from firmware.cli import build_parser, main
 from firmware.errors import ConfigError
 from firmware.hardware.config import load_board
@@ -380,7 +381,6 @@ def test_a_scenario_that_is_not_a_regular_file_of_sensible_size_is_one_line(tmp_
     """A FIFO used to block `sim --scenario` (and `hil run`) for ever, /dev/zero to grow until
     memory ran out. The command runs with its address space capped, so the unfixed reader fails
     (a MemoryError's traceback) instead of taking the machine's memory; a hang shows as a timeout."""
-    import resource
 
     path = tmp_path / "scenario.toml"
     if make == "fifo":
@@ -392,18 +392,7 @@ def test_a_scenario_that_is_not_a_regular_file_of_sensible_size_is_one_line(tmp_
     else:
         path.write_text('name = "big"\n' + "#" * 4_000_000 + "\n", encoding="utf-8")
 
-    def capped() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "firmware", "sim", "--headless", "--scenario", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=capped,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_capped([sys.executable, "-m", "firmware", "sim", "--headless", "--scenario", str(path)])
     assert done.returncode == 2 and done.stdout == "", done.stderr
     kind = {"fifo": "a FIFO", "link to /dev/zero": "a character device", "directory": "a directory"}
     expected = (

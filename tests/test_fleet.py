@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import signal
 import socket
 import subprocess
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 import firmware.fleet.publisher as publisher
+from tests.support import run_capped
 from firmware import __version__
 from firmware.cli import main
 from firmware.dice import ELECTRONIC, SCHEME_BOUND, commitment
@@ -280,10 +280,6 @@ def _password_file(tmp_path: Path, make: str) -> Path:
     return path
 
 
-def _capped() -> None:  # the unfixed reader ran out of this, not of the machine's memory
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-
 @pytest.mark.parametrize("make", ["fifo", "link to /dev/zero"])
 def test_a_password_file_that_is_not_a_regular_file_is_one_line_of_the_fleet_command(
     tmp_path: Path, broker: Broker, make: str
@@ -291,15 +287,10 @@ def test_a_password_file_that_is_not_a_regular_file_is_one_line_of_the_fleet_com
     """A FIFO used to block `xtraboard fleet --password-file` for ever, /dev/zero to grow until
     memory ran out; now it is refused before a byte is read (a hang shows as the timeout)."""
     path = _password_file(tmp_path, make)
-    done = subprocess.run(
+    done = run_capped(
         [sys.executable, "-m", "firmware", "fleet", "--broker", "127.0.0.1", "--port", str(broker.port)]
         + ["--username", "boards", "--password-file", str(path), "--once", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
         timeout=300,
-        preexec_fn=_capped,
-        stdin=subprocess.DEVNULL,
     )
     kind = "a FIFO" if make == "fifo" else "a character device"
     assert (done.returncode, done.stdout) == (1, ""), done.stderr
@@ -325,15 +316,7 @@ def test_a_boards_password_file_that_is_not_a_regular_file_turns_the_fleet_off(
         print(wait_for(lambda: board.fleet.status()["problem"], "the problem"), flush=True)
         board.close()
     """)
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=_capped,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_capped([sys.executable, "-c", script], timeout=300)
     kind = "a FIFO" if make == "fifo" else "a character device"
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"fleet off: cannot read the password file {path}: not a regular file ({kind})")

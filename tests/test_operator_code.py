@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import run_capped
 from firmware.board_loop import CODE_GAP_S, ENTRY_HOLD_S, ENTRY_IDLE_S
 from firmware.cli import main
 from firmware.hardware.config import default_board_path
@@ -469,25 +470,14 @@ def test_a_secret_is_not_written_into_a_folder_of_another_user(tmp_path: Path) -
 # --- the code, and its file, read with bounds ------------------------------------------------------------
 
 
-def _capped() -> None:  # the unfixed readers ran out of this, not of the machine's memory
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-
 def test_set_code_from_a_standard_input_without_line_ends_is_one_line(tmp_path: Path) -> None:
     """`set-code < /dev/zero` used to read its one line until memory ran out (a traceback)."""
     folder = tmp_path / "etc"
     folder.mkdir(mode=0o755)
     with open("/dev/zero", "rb") as zeros:
-        done = subprocess.run(
+        done = run_capped(
             [sys.executable, "-m", "firmware", "operator", "set-code", "--file", str(folder / "operator-code")],
-            cwd=ROOT,
             stdin=zeros,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            preexec_fn=_capped,
         )
     assert (done.returncode, done.stdout) == (1, ""), done.stderr
     assert done.stderr == (
@@ -510,15 +500,10 @@ def test_a_code_file_that_is_not_a_regular_file_leaves_operator_mode_off_and_the
         os.mkfifo(code_file)
     else:
         code_file.symlink_to("/dev/zero")
-    done = subprocess.run(
+    done = run_capped(
         [sys.executable, "-m", "firmware", "sim", "--headless", "--demo", "extra", "--board", str(board_file)]
         + ["--state-dir", str(tmp_path / "state")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
         timeout=300,
-        preexec_fn=_capped,
-        stdin=subprocess.DEVNULL,
     )
     kind = "a FIFO" if make == "fifo" else "a character device"
     assert done.returncode == 0, done.stderr

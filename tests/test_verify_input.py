@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.support import run_capped
 from firmware.cli import main
 from firmware.errors import RecordError
 from firmware.records import MAX_RECORD_FILE_BYTES, parse_record_text, replay_record
@@ -106,22 +106,8 @@ def test_a_record_written_over_several_lines_is_one_record(capsys, tmp_path: Pat
 
 
 # --- what is not a record file of bounded size: refused before it is read ----------------------
-def limited_memory() -> None:
-    """The child's address space capped at 2 GiB: reading /dev/zero to its end (16.5 GB, once)
-    must fail the test, not the machine."""
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-
 def run_command(*argv: str, stdin: Any = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "firmware", *argv],
-        cwd=ROOT,
-        stdin=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,  # a FIFO used to block the open for ever: a hang shows as a timeout
-        preexec_fn=limited_memory,
-    )
+    return run_capped([sys.executable, "-m", "firmware", *argv], stdin=stdin)
 
 
 def not_a_record_file(tmp_path: Path, make: str) -> tuple[Path, str]:
