@@ -85,7 +85,8 @@ class Board:
         if isinstance(runner, ThinkerProcess):
             runner.start()
         config = hardware.config
-        hidden = [*named_files(config), *[p for p in (getattr(journal, "state_dir", None),) if p]]
+        state_dir = getattr(journal, "state_dir", None)
+        hidden = [*named_files(config), *([state_dir] if state_dir else [])]
         self.agents = Agents(loop.post, runner, engines=getattr(hardware.config, "engines", ()), hidden=hidden)
         self._app_args = {"journal": journal, "kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
