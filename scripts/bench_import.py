@@ -34,8 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Runs in the child: imports the bot and loads its tables (the layout of either version of the
-# tables: the data file's loader, or the older generated Python module).
+# Runs in the child: imports the bot and loads its learnt tables (firmware/games/extra/learnt.bin).
 _IMPORT = r"""
 import json, resource, sys, time
 trace = sys.argv[1] == "trace"
@@ -45,12 +44,8 @@ if trace:
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 import firmware.games.extra.bots
-try:
-    from firmware.games.extra import learnt
-except ImportError:
-    import firmware.games.extra.table
-else:
-    learnt.tables()
+from firmware.games.extra import learnt
+learnt.tables()
 elapsed = time.perf_counter() - start
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 peak = tracemalloc.get_traced_memory()[1] if trace else 0

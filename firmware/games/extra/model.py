@@ -11,7 +11,7 @@ from math import comb, factorial
 
 from firmware.games.extra.rules import ROW_SIZES, SUMS, row_score
 
-# The learnt tables' shapes (firmware/games/extra/table.py: TABLE, NUMBERS, JOINT).
+# The learnt tables' shapes (`learnt.Tables`: rows, numbers, joint, read from learnt.bin).
 Table = dict[tuple[int, int, int, int, int], float]
 Numbers = dict[tuple[int, ...], float]
 Joint = dict[tuple[int, int], float]
