@@ -20,6 +20,8 @@ from sim.hil.serve import serving_in_background
 from sim.scenario import load_scenario, run_scenario_file
 from sim.scenario.runner import Runner
 
+pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
 XTRABOARD = [sys.executable, "-m", "firmware"]

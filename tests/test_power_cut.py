@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sim.powercut import PowerCutResult, check_kept, kill_game, main
+
+pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
 
 KILLS_PER_GAME = 26
 

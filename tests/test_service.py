@@ -17,6 +17,8 @@ import pytest
 
 from firmware.service import SystemdNotifier, watchdog_interval
 
+pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "xtraboard.service"
 INSTALL = ROOT / "systemd" / "install.sh"

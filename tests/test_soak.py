@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT_KB = 2048
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[1]
 WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
 NOT_SOURCES = (
