@@ -840,12 +840,6 @@ class LevelXView(GameView):
     def legend(self) -> str:
         return _(text.LEGEND)
 
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        return text.describe(names, events)
-
-    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
-        return text.describe_for(names, events, seat)
-
     def same_choice(self, table: Table, value: Any, step: Any) -> bool:
         return same_choice(table, value, step)
 
