@@ -331,10 +331,13 @@ def test_the_result_offers_key_moments_and_ok_shows_them(game: str) -> None:
     assert "Alex, decision" in shown and "played:" in shown
     text = moments.moments[0][0]
     assert "better:" in text and f"cost {worst[0].loss:.1f}" in text
-    pages = moments.count
+    pages, read = moments.count, list(app.texts)
     for _ in range(pages):
         press(app, "right")
         app.image((128, 64))
+        read += app.texts
+    page_text = " ".join(read)
+    assert "{" not in page_text and '"kind"' not in page_text  # moves in words, never their record
     press(app, "back")
     assert app.screen is screen
 

@@ -119,6 +119,12 @@ def _coming_home(names: Sequence[str], events: Events) -> str:
     who = name_of(names, back.get("player"))
     moved = [e for e in kinds(events, "move") if e["cause"] == "rung"]
     spaces = moved[0]["to"] - moved[0]["from"] if moved else 0
+    if not spaces:  # from rung 0: home, no space on
+        # Translators: EXXTRA, read aloud after a move: the next player's dice come home from rung 0 (no move).
+        said = _("{who} takes back {combination} from rung {rung}.").format(
+            who=who, combination=_digits(back["combination"]), rung=back["rung"]
+        )
+        return " " + said
     # Translators: EXXTRA, read aloud after a move: the next player's dice come home from the ladder.
     said = ngettext(
         "{who} takes back {combination} from rung {rung} and moves on {n} space.",

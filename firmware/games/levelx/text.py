@@ -84,6 +84,27 @@ class LevelXWords(Words):
         ).format(who=who, rows=spoken(rows))
         return Said(line, sentence, line)
 
+    def last_turn(self, names: Sequence[str], events: Events) -> str:
+        """What the previous player did, in the few words under the roll prompt ("Blue played
+        7+9"); "" when the events end no turn."""
+        turn = next((e for e in events if e["kind"] in ("turn", "game_over")), None)
+        if turn is None:
+            return ""
+        count = len(names)
+        mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
+        rows = sorted(e["row"] for e in events if e["kind"] == "group")
+        name = name_of(names, mover)
+        if events[0]["kind"] == "bonus":  # the last tile, taken by choice
+            # Translators: LEVEL X: under the roll prompt, what the previous player did with the last bonus tile.
+            return _("{name} took tile {tile}").format(name=name, tile=events[0]["tile"])
+        if events[0]["kind"] == "bonus_declined":
+            return _("{name} left tile {tile}").format(name=name, tile=events[0]["tile"])
+        return (
+            _("{name} played {rows}").format(name=name, rows="+".join(map(str, rows)))
+            if rows
+            else _("{name} passed").format(name=name)
+        )
+
 
 def _passer(names: Sequence[str], events: Events) -> int | None:
     """Who played a pass: its events name only what comes next (the next turn, the game's end,
@@ -149,18 +170,20 @@ def _played(names: Sequence[str], events: Events, groups: list[Event], who: str)
     ousted = [name_of(names, e["player"]) for e in kinds(events, "oust")]
     tiles = [str(e["tile"]) for e in kinds(events, "bonus")]
     closed = [str(e["row"]) for e in kinds(events, "close")]
-    words = [ngettext("row {rows}", "rows {rows}", len(rows)).format(rows="+".join(rows))]
+    head = [ngettext("row {rows}", "rows {rows}", len(rows)).format(rows="+".join(rows))]
     if chips:
-        words.append(_("chip {rows}").format(rows="+".join(chips)))
-    if ousted:  # one verb for all of them: "ousts Red & Green", German "wirft Rot & Grün raus"
-        # Translators: LEVEL X: the players whose pieces went home; {names} joined with " & ".
-        words.append(_("ousts {names}").format(names=" & ".join(ousted)))
-    words += [_("bonus {tile}").format(tile=tile) for tile in tiles]
-    words += [_("{row} closed").format(row=row) for row in closed]
+        head.append(_("chip {rows}").format(rows="+".join(chips)))
+    tail = [_("bonus {tile}").format(tile=tile) for tile in tiles]
+    tail += [_("{row} closed").format(row=row) for row in closed]
+    # One verb for all of them: "ousts Red & Green", German "wirft Rot & Grün raus".
+    # Translators: LEVEL X: the players whose pieces went home; {names} joined with " & ".
+    ousts = [_("ousts {names}").format(names=" & ".join(ousted))] if ousted else []
+    # Translators: LEVEL X: the game's log: the players whose pieces went home; {names} joined with " & ".
+    oust_logged = [_("ousted {names}").format(names=" & ".join(ousted))] if ousted else []
     # Translators: a move explained: "Blue: rows 5+10, chip 10" (what: its parts, comma-separated)
-    short = _("{who}: {what}").format(who=who, what=joined(words))
+    short = _("{who}: {what}").format(who=who, what=joined(head + ousts + tail))
     # Translators: LEVEL X: the game's log, the parts as on the display: "Blue played rows 5+10, chip 10".
-    log = _("{who} played {what}").format(who=who, what=joined(words))
+    log = _("{who} played {what}").format(who=who, what=joined(head + oust_logged + tail))
     # Translators: LEVEL X, read aloud: the rows a player moves up, "5 and 10".
     said = [ngettext("plays row {rows}", "plays rows {rows}", len(rows)).format(rows=spoken(rows))]
     if chips:
