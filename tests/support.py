@@ -16,7 +16,8 @@ from typing import Any
 from firmware.dice import DiceSource
 from firmware.games import ROLL, Game
 from firmware.games.registry import BUILTIN
-from firmware.games.words import Events, words_of
+from firmware.games import words_of
+from firmware.games.words import Events
 from firmware.journal.storage import connect_file
 
 # The built-in games' names, in the registry's order (tests parametrised over them).

@@ -17,7 +17,8 @@ from firmware.dice import SeededDice
 from firmware.games import ROLL, Game, new_game
 from firmware.games.registry import find_game
 from firmware.games.levelx.rules import Bonus
-from firmware.games.words import Said, Words, words_of
+from firmware.games import words_of
+from firmware.games.words import Said, Words
 from firmware.records import replay_record
 from levelx_bonus import offer_record
 from support import GAME_NAMES

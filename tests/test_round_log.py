@@ -95,7 +95,8 @@ def test_the_log_is_in_the_boards_language(tmp_path: Path) -> None:
 def test_what_concerns_you_comes_first_even_when_it_was_not_the_first_move() -> None:
     """Said per player: the move that kicked Red's pair is first in Red's log and said to Red,
     to Green it is a move like any other (it kicked someone else)."""
-    from firmware.games.words import Said, words_of
+    from firmware.games import words_of
+    from firmware.games.words import Said
 
     def said_to(game: str, events: list[dict[str, object]], seat: int) -> str | None:
         said: Said | None = words_of(game).said_to(names, events, seat)

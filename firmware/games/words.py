@@ -8,10 +8,12 @@ language may change meanwhile), in three forms:
 - `sentence`: a full sentence, for reading aloud ("Blue places 6 and 2 on rung 5 and knocks Red off.");
 - `log`: a line of the game's history, the round log and Key moments ("Blue placed 62 on rung 5, kicked Red").
 
-Every screen, page and command that words a move asks the game's `Words` (`words_of(name)`,
-named by the registry entry's `words`); none reads an event itself to word it. The rules
+Every screen, page and command that words a move asks the game's `Words`
+(`firmware.games.words_of(name)`, named by the registry entry's `words`); none reads an event
+itself to word it. The rules
 engines stay pure: this module and the games' wordings read their events, never the other way.
 
+    >>> from firmware.games import words_of
     >>> said = words_of("exxtra").said(["Blue", "Red", "Green"], [
     ...     {"kind": "place", "player": 0, "rung": 5, "combination": "62"},
     ...     {"kind": "remove", "player": 1, "rung": 4, "combination": "51", "by": 0},
@@ -75,13 +77,6 @@ class Words:
 
 
 SILENT = Words()  # the wording of a game that names none
-
-
-def words_of(game: str) -> Words:
-    """The wording of game `game` (its registry entry's `words`, loaded on first use)."""
-    from firmware.games.registry import find_game
-
-    return find_game(game).wording
 
 
 # --- what the wordings share ---------------------------------------------------------------------

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from firmware.games.words import Said, words_of
+from firmware.games import words_of
+from firmware.games.words import Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
 from firmware.ui.gameview import game_view

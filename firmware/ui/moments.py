@@ -22,7 +22,7 @@ from firmware import i18n
 from firmware.agents import CoachAnswer
 from firmware.coach import Rating, key_moments, people, position_at
 from firmware.games import Game, find_game
-from firmware.games.words import words_of
+from firmware.games import words_of
 from firmware.i18n import _, fixed
 from firmware.thinker import Thought
 from firmware.ui.draw import Canvas, wrap
