@@ -190,3 +190,18 @@ def test_the_dice_shown_are_the_games_own_declared_faces() -> None:
     extra = new_game("extra", ["A"])
     extra.roll(SeededDice(2))
     assert extra.shown_faces() == extra.history[-1].faces
+
+
+def test_the_words_import_no_display_code() -> None:
+    """A game's words read events only: `firmware.games.words` and each game's text.py import
+    nothing of `firmware.ui` (coach, analyse and later speech use them without a display)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "firmware" / "games"
+    for path in [root / "words.py", *sorted(root.glob("*/text.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert not [m for m in imported if m.startswith("firmware.ui")], path
+    assert len(list(root.glob("*/text.py"))) == 3
