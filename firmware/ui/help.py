@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from firmware.games import words_of
-from firmware.games.words import Said
+from firmware.games.words import Events, Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
 from firmware.ui.gameview import game_view
@@ -140,7 +140,7 @@ class Help:
         return self._short(*self._explained) if self._explained is not None else None
 
     @staticmethod
-    def _short(game: str, names: Sequence[str], events: list[dict[str, Any]]) -> str | None:
+    def _short(game: str, names: Sequence[str], events: Events) -> str | None:
         said = words_of(game).said(names, events)
         return said.short if said is not None else None
 
