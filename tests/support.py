@@ -8,7 +8,7 @@ import random
 import resource
 import sqlite3
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,8 @@ from typing import Any
 from firmware.dice import DiceSource
 from firmware.games import ROLL, Game
 from firmware.games.registry import BUILTIN
+from firmware.games import words_of
+from firmware.games.words import Events
 from firmware.journal.storage import connect_file
 
 # The built-in games' names, in the registry's order (tests parametrised over them).
@@ -109,3 +111,10 @@ def run_capped(
         timeout=timeout,
         preexec_fn=limited_memory,
     )
+
+
+def explained(game: str, names: Sequence[str], events: Events) -> str | None:
+    """The explanation line the board shows for a step of `game`: the short form of the game's
+    words, None for a step it does not show (a plain roll)."""
+    said = words_of(game).said(names, events)
+    return said.short if said is not None and said.shown else None

@@ -1,7 +1,7 @@
 """A fourth game needs its own package and one line to load it, nothing else.
 
 `examples/highdie/` ("High die") is built step by step as docs/adding-a-game.md says: the engine
-(`rules.py`), the view (`screens.py`), the bots (`bots.py`), `SPEC` in `__init__.py`. This file
+(`rules.py`), the view (`screens.py`), its words (`text.py`), the bots (`bots.py`), `SPEC` in `__init__.py`. This file
 follows the walkthrough's last steps with it: loaded as a plug-in (`load_game_module`,
 `--game-module`, `XTRABOARD_GAMES`), it is reached the way a person and the rest of the board reach
 the built-in games: the main menu, the rules page, seats, a whole game through button events with
@@ -65,9 +65,11 @@ def test_the_walkthrough_names_the_files_and_hooks_the_example_has() -> None:
     for name in (
         "rules.py",
         "screens.py",
+        "text.py",
         "bots.py",
         "__init__.py",
         "GameView",
+        "Words",
         "register_game",
         "--game-module",
         GAMES_ENV,
@@ -76,8 +78,8 @@ def test_the_walkthrough_names_the_files_and_hooks_the_example_has() -> None:
     ):
         assert name in text, name
     folder = ROOT / "examples" / "highdie"
-    assert {"__init__.py", "rules.py", "screens.py", "bots.py"} <= {p.name for p in folder.iterdir()}
-    assert "examples.highdie.screens:VIEW" == SPEC.view
+    assert {"__init__.py", "rules.py", "screens.py", "text.py", "bots.py"} <= {p.name for p in folder.iterdir()}
+    assert "examples.highdie.screens:VIEW" == SPEC.view and "examples.highdie.text:WORDS" == SPEC.words
 
 
 def test_the_registry_describes_the_builtin_games_once() -> None:

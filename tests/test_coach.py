@@ -142,15 +142,15 @@ def test_a_game_without_evaluator_cannot_be_analysed(monkeypatch: pytest.MonkeyP
 def test_a_decision_is_worded_as_the_board_says_it() -> None:
     game = new_game("exxtra", ["Alex", "Bea", "Carl"])
     game.apply(Roll(("7", "6")))
-    assert describe_decision(game, Place(5)) == "Alex: 76 on rung 5"
-    assert describe_decision(game, Reroll()) == "Alex rolls again"
+    assert describe_decision(game, Place(5)) == "Alex placed 76 on rung 5"
+    assert describe_decision(game, Reroll()) == "Alex rolled again"
     assert shown_dice(game) == ("7", "6")
     levelx = new_game("levelx", ["Alex", "Bea"])
     levelx.apply(Roll((1, 1, 4, 4)))
     assert describe_both(levelx, TurnOnes((6,)), TurnOnes((5,))) == (
-        "Alex turns one 1, dice 6 1 4 4",
-        "Alex turns one 1, dice 5 1 4 4",
-    )  # worded alike by the board: told apart by the dice they leave
+        "Alex turned one 1: 6 1 4 4",
+        "Alex turned one 1: 5 1 4 4",
+    )  # the log says the dice they leave
 
 
 # --- the command ---------------------------------------------------------------------------------------
@@ -331,10 +331,13 @@ def test_the_result_offers_key_moments_and_ok_shows_them(game: str) -> None:
     assert "Alex, decision" in shown and "played:" in shown
     text = moments.moments[0][0]
     assert "better:" in text and f"cost {worst[0].loss:.1f}" in text
-    pages = moments.count
+    pages, read = moments.count, list(app.texts)
     for _ in range(pages):
         press(app, "right")
         app.image((128, 64))
+        read += app.texts
+    page_text = " ".join(read)
+    assert "{" not in page_text and '"kind"' not in page_text  # moves in words, never their record
     press(app, "back")
     assert app.screen is screen
 

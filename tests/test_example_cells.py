@@ -156,6 +156,7 @@ def test_it_needed_no_line_outside_its_folder() -> None:
         "cells.py",
         "rules.py",
         "screens.py",
+        "text.py",
     ]
     # The code scan of tests/test_game_cells.py, for its cells too: firmware/ and sim/ name none.
     owned = owned_groups([SPEC])

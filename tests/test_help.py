@@ -13,7 +13,7 @@ from firmware.games.exxtra.rules import Exxtra, Place
 from firmware.games.extra.rules import Extra
 from firmware.games.levelx.rules import Groups, LevelX
 from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
-from firmware.ui.describe import describe
+from tests.support import explained as describe
 from firmware.ui.help import CUE_S, NOT_NOW, TIP
 from firmware.ui.legend import LEGENDS
 from firmware.ui.menus import MainMenu

@@ -57,7 +57,7 @@ def test_left_at_the_roll_prompt_opens_every_move_since_your_last_oldest_first(t
     board.tap("left")
     screen = board.app.screen
     assert isinstance(screen, TextScreen) and screen.title == "Since your turn"
-    assert screen.text.splitlines() == ["! Blue 76 → rung 4: kicked your 50", "Green: 64 on rung 5"]
+    assert screen.text.splitlines() == ["! Blue 76 → rung 4: kicked your 50", "Green placed 64 on rung 5"]
     board.tap("ok")  # back to the prompt, nothing rolled
     assert isinstance(board.app.screen, PlayScreen)
     assert board.state("pending") == {"kind": "roll", "player": 0}
@@ -95,27 +95,30 @@ def test_the_log_is_in_the_boards_language(tmp_path: Path) -> None:
 def test_what_concerns_you_comes_first_even_when_it_was_not_the_first_move() -> None:
     """Said per player: the move that kicked Red's pair is first in Red's log and said to Red,
     to Green it is a move like any other (it kicked someone else)."""
-    from firmware.ui.gameview import game_view
+    from firmware.games import words_of
+    from firmware.games.words import Said
 
-    view = game_view("exxtra")
+    def said_to(game: str, events: list[dict[str, object]], seat: int) -> str | None:
+        said: Said | None = words_of(game).said_to(names, events, seat)
+        return None if said is None else said.log
+
     names = ["Red", "Blue", "Green"]
     kick = [
         {"kind": "place", "player": 1, "rung": 4, "combination": "76"},
         {"kind": "remove", "player": 0, "rung": 5, "combination": "50", "by": 1},
         {"kind": "turn", "player": 2},
     ]
-    assert view.describe_for(names, kick, 0) == "Blue 76 → rung 4: kicked your 50"
-    assert view.describe_for(names, kick, 2) is None
-    assert view.describe_for(names, kick, 1) is None  # your own move is not news to you
-    levelx = game_view("levelx")
+    assert said_to("exxtra", kick, 0) == "Blue 76 → rung 4: kicked your 50"
+    assert said_to("exxtra", kick, 2) is None
+    assert said_to("exxtra", kick, 1) is None  # your own move is not news to you
     oust = [
         {"kind": "group", "player": 2, "row": 8, "dice": [0, 1]},
         {"kind": "chip", "player": 2, "row": 8},
         {"kind": "oust", "player": 0, "row": 8, "by": 2},
         {"kind": "turn", "player": 0},
     ]
-    assert levelx.describe_for(names, oust, 0) == "Green took the X in row 8 — your piece went home"
-    assert levelx.describe_for(names, oust, 1) is None
+    assert said_to("levelx", oust, 0) == "Green took the X in row 8 — your piece went home"
+    assert said_to("levelx", oust, 1) is None
 
 
 def test_the_log_is_in_the_in_game_menu_while_you_decide(tmp_path: Path) -> None:
@@ -165,7 +168,7 @@ def test_extras_log_is_everyones_choices_on_the_latest_roll(tmp_path: Path) -> N
     screen = board.app.screen
     assert isinstance(screen, TextScreen) and screen.title == "This roll"
     lines = screen.text.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["Red", "Blue"], lines
+    assert [line.split()[0] for line in lines] == ["Red", "Blue"], lines
     board.close()
 
 

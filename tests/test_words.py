@@ -1,6 +1,6 @@
 """Issue 23, item 11: words a native speaker would use — the texts the issue lists, in German,
 French and English, seen where the board shows them (menus through button presses, move
-descriptions through the game's own `describe`), and the catalog entries behind the rest."""
+descriptions through the game's own words), and the catalog entries behind the rest."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from firmware import i18n
-from firmware.games.levelx.text import describe
+from tests.support import explained
 from firmware.i18n import _, ngettext, pgettext
 from sim.board import SimBoard
 from sim.robustness import choose
@@ -76,8 +76,9 @@ def test_levelx_moves_are_said_as_people_say_them(
     speak, code: str, names: list[str], one: str, two_ousted: str
 ) -> None:
     speak(code)
-    assert describe(names, [{"kind": "turn_ones", "player": 0, "dice": [2]}]) == one
-    said = describe(
+    assert explained("levelx", names, [{"kind": "turn_ones", "player": 0, "dice": [2]}]) == one
+    said = explained(
+        "levelx",
         names,
         [
             {"kind": "group", "player": 0, "row": 7},

@@ -19,6 +19,7 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     Climb,
     view="examples.climb.screens:VIEW",
+    words="examples.climb.text:WORDS",
     bots={"easy": "examples.climb.bots:easy"},
     hint="examples.climb.bots:hint_reason",
     ranking=Ranking(score="scores", high_scores=False),  # a race: wins rank

@@ -3,7 +3,6 @@ stairs (the game's own cells), the die on the board's dice and whose turn it is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from examples.climb.cells import STAIRS
@@ -11,7 +10,7 @@ from examples.climb.rules import TOP, Climb, Up, steps_for
 from firmware.games.base import Game
 from firmware.ui.colours import PLAYER_COLOURS
 from firmware.ui.draw import Canvas
-from firmware.ui.gameview import Events, GameView, PlaySurface
+from firmware.ui.gameview import GameView, PlaySurface
 from firmware.ui.play import pip_cells
 from firmware.ui.screen import Option
 
@@ -60,15 +59,6 @@ class ClimbView(GameView):
     def result_lines(self, table: Table) -> list[str]:
         game = _game(table)
         return [f"{p.name}: step {s}" for p, s in zip(game.players, game.steps)]
-
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        event = events[0]
-        who = names[event["player"]]
-        if event["kind"] == "climb":
-            return f"{who} climbs to {event['to']}"
-        if event["kind"] == "again":
-            return f"{who} rolls again"
-        return None  # a roll: the die shows it
 
     def round_of(self, game: Game) -> int | None:
         return game.turns // len(game.players) + 1 if isinstance(game, Climb) else None

@@ -16,6 +16,7 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     HighDie,  # the engine: name, title, player range
     view="examples.highdie.screens:VIEW",  # its screens (imported only when drawn)
+    words="examples.highdie.text:WORDS",  # what a step did, in words
     bots={"easy": "examples.highdie.bots:easy"},  # one level: it is also the strongest
     hint="examples.highdie.bots:hint_reason",  # why the strongest level decides as it does
     ranking=Ranking(score="scores", solo_record=True),

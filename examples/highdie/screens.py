@@ -3,13 +3,12 @@ through the board's own dice cells; the game has no board cells of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from examples.highdie.rules import ROUNDS, HighDie, Keep
 from firmware.games.base import Game
 from firmware.ui.draw import Canvas
-from firmware.ui.gameview import Events, GameView, PlaySurface
+from firmware.ui.gameview import GameView, PlaySurface
 from firmware.ui.play import pip_cells
 from firmware.ui.screen import Option
 
@@ -47,15 +46,6 @@ class HighDieView(GameView):
     def result_lines(self, table: Table) -> list[str]:
         game = _game(table)
         return [f"{p.name}: {t}" for p, t in zip(game.players, game.totals)]
-
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        event = events[0]
-        who = names[event["player"]]
-        if event["kind"] == "keep":
-            return f"{who} keeps {event['face']} ({event['total']})"
-        if event["kind"] == "again":
-            return f"{who} rolls again"
-        return None  # a roll: the die shows it
 
     def round_of(self, game: Game) -> int | None:
         return game.round_number if isinstance(game, HighDie) else None

@@ -280,6 +280,12 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.pending().kind == OVER
 
+    def shown_faces(self) -> tuple[Any, ...]:
+        """The dice the deciding player sees: the last roll's faces (() before any). A game
+        whose dice change after the roll (turned ones) or go back to the hand overrides it."""
+        rolls = [step for step in self.history if isinstance(step, Roll)]
+        return rolls[-1].faces if rolls else ()
+
     def undo(self) -> Any:
         """Take back the last step (of any kind) and return it; restored from the undo stack."""
         if not self.history:

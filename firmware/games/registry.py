@@ -37,6 +37,7 @@ from firmware.games.layout import BOARD_CELLS, CellGroup
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
+    from firmware.games.words import Words
 
 # One line per built-in game: the package holding its SPEC. Seating order in menus follows it.
 BUILTIN: tuple[str, ...] = (
@@ -91,7 +92,9 @@ class GameSpec:
     "spaces"); the hint's figure, `xtraboard analyse` and the Key moments come from them,
     calibrated by `firmware.coach` (None: the game has no coach). `cells`: the groups of LED
     cells the game lights besides the board's dice and seats (`firmware.games.layout.CellGroup`):
-    every board description maps them, the simulator and the self-test show them.
+    every board description maps them, the simulator and the self-test show them. `words`: how
+    the game says what a step did, a `firmware.games.words.Words` or its "module:attribute"
+    (every screen, log and page that words a move asks it; None: the game's moves go unsaid).
     """
 
     engine: type[Game]
@@ -109,6 +112,7 @@ class GameSpec:
     lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
     figures: Callable[..., Any] | str | None = None
     cells: tuple[CellGroup, ...] = ()
+    words: Words | str | None = None
 
     @property
     def name(self) -> str:
@@ -156,6 +160,18 @@ class GameSpec:
     def figures_function(self) -> Callable[..., Any] | None:
         """The game's figures function (`figures`), loaded; None when the game has none."""
         return None if self.figures is None else _resolve(self.figures)
+
+    @property
+    def wording(self) -> Words:
+        """The game's `words`, loaded; the silent base `Words` when it names none."""
+        from firmware.games.words import SILENT, Words
+
+        words = SILENT if self.words is None else _resolve(self.words)
+        if not isinstance(words, Words):
+            raise ConfigError(
+                Text(N_("the words of game {game!r}, {words!r}, are not a Words"), game=self.name, words=self.words)
+            )
+        return words
 
     @property
     def hint_reason(self) -> HintReason | None:

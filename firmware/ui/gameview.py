@@ -5,7 +5,8 @@ subclass and an instance of it, named in the game's registry entry by module pat
 import display code; `game_view(name)` loads it on first use.
 
 Everything the board asks of a game goes through these methods: the play screen, the result
-screen, the rules page, the legend, the line that says what a move did, the fleet's round. No
+screen, the rules page, the legend, the fleet's round. What a move did is the game's `Words`
+(`firmware.games.words`), named by its registry entry beside the view. No
 caller probes a view for optional attributes: every hook has a default here.
 """
 
@@ -82,11 +83,6 @@ class GameView(ABC):
       not equal to it (hints and benches point at it) (False);
     - `legend()`: the one-line legend of the play screen while a person decides
       ("<> choose  OK pick");
-    - `describe(names, events)`: what a step did in one line, from its events, shown after
-      every move (None: nothing to tell);
-    - `describe_for(names, events, seat)`: what a step did to seat `seat`, said to them ("Blue
-      76 → rung 4: kicked your 50"); the round log and the explanation give it first (None: the
-      step does not concern them);
     - `log_by_round`: the round log holds everyone's moves of the latest round (EXTRA!: every
       choice on this roll) instead of the moves since the asked player's own (False);
     - `round_of(game)`: the round being played, counted from 1, for the fleet (None: unknown);
@@ -141,15 +137,6 @@ class GameView(ABC):
     def legend(self) -> str:
         """The play screen's one-line legend while a person decides (21 columns)."""
         return _("<> choose  OK pick")
-
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        """What one step's `events` did, in one short line; None when there is nothing to tell."""
-        return None
-
-    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
-        """What one step's `events` did to seat `seat`, in one short line said to them; None
-        when the step does not concern them."""
-        return None
 
     def round_of(self, game: Game) -> int | None:
         """The round `game` is in, counted from 1; None when the game has no rounds."""

@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from firmware.games import words_of
+from firmware.games.words import Events, Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
-from firmware.ui.describe import describe
 from firmware.ui.gameview import game_view
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
@@ -79,11 +80,12 @@ class Help:
 
     # --- explanations ------------------------------------------------------------------------
     def stepped(self, session: Any) -> None:
-        """After a step: word its events; a plain roll keeps the last move's line (it stays
-        until the next decision)."""
+        """After a step: word its events; a step the game does not show (a plain roll) keeps
+        the last move's line (it stays until the next decision)."""
         game = session.game
         names, events = session.names, list(game.events)
-        if describe(game.name, names, events) is not None:
+        said = words_of(game.name).said(names, events)
+        if said is not None and said.shown:
             self._explained = (game.name, names, events)
             self._explained_at = len(game.history)
             self._mover = game.events[0].get("player")
@@ -93,9 +95,14 @@ class Help:
             self._log.append((len(game.history), game.name, round_, events, self._mover))
 
     def round_log(self, session: Any) -> list[tuple[str, bool]]:
-        """The round log, a line each (line, concerns): what concerns the player asked now
-        first, said to them ("Blue 76 → rung 4: kicked your 50"), then every other move since
-        their own last one, oldest first (EXTRA!: everyone's choices on the latest roll)."""
+        """The round log, a line each (the log form of the game's words, concerns): what
+        concerns the player asked now first, said to them ("Blue 76 → rung 4: kicked your 50"),
+        then every other move since their own last one, oldest first (EXTRA!: everyone's
+        choices on the latest roll)."""
+        return [(said.log, concerns) for said, concerns in self._round_said(session)]
+
+    def _round_said(self, session: Any) -> list[tuple[Said, bool]]:
+        """The round log's moves in words (`round_log`)."""
         if session is None:
             return []
         game = session.game
@@ -110,15 +117,17 @@ class Help:
             start = max((i + 1 for i, entry in enumerate(self._log) if entry[4] == player), default=0)
             entries = self._log[start:]
         names = session.names
-        yours, others = [], []
-        for _at, name, _round, events, mover in entries:
-            said = view.describe_for(names, events, player) if player is not None and mover != player else None
+        words = words_of(game.name)
+        yours: list[tuple[Said, bool]] = []
+        others: list[tuple[Said, bool]] = []
+        for _at, _name, _round, events, mover in entries:
+            said = words.said_to(names, events, player) if player is not None and mover != player else None
             if said is not None:
                 yours.append((said, True))
                 continue
-            line = describe(name, names, events)
-            if line is not None:
-                others.append((line, False))
+            said = words.said(names, events)
+            if said is not None and said.shown:
+                others.append((said, False))
         return yours + others
 
     def round_log_text(self, session: Any) -> str:
@@ -128,7 +137,12 @@ class Help:
     @property
     def explanation(self) -> str | None:
         """What the last move did, in the active language (None before the first move)."""
-        return describe(*self._explained) if self._explained is not None else None
+        return self._short(*self._explained) if self._explained is not None else None
+
+    @staticmethod
+    def _short(game: str, names: Sequence[str], events: Events) -> str | None:
+        said = words_of(game).said(names, events)
+        return said.short if said is not None else None
 
     def shown_explanation(self, session: Any) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
@@ -142,13 +156,13 @@ class Help:
         if self.hidden or (session.game.pending().player == self._mover and not session.pending_bot()):
             return None
         if not session.pending_bot():  # a move that concerns the person asked comes first
-            mine = [line for line, concerns in self.round_log(session) if concerns]
+            mine = [said.short for said, concerns in self._round_said(session) if concerns]
             if mine:
                 return "! " + mine[0]
         if self._explained is None:
             return None
         game, _names, events = self._explained
-        return describe(game, session.names, events)
+        return self._short(game, session.names, events)
 
     def pressed(self) -> bool:
         """A press: the explanation was read; the screen is the player's again. True if that

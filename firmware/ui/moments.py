@@ -8,12 +8,12 @@ The decisions are rated one at a time where the bots think (`firmware.thinker`, 
 thought), never on the loop thread: the next is asked only when the last is in, so a rematch's
 bots wait for one rating at most, and the analysis stops when the table moves on.
 
-`describe_decision` and `shown_dice` word a decision and a position for `xtraboard analyse` too.
+`describe_decision` and `shown_dice` word a decision and a position for `xtraboard analyse` too:
+a decision in the log form of the game's words (`firmware.games.words`), never its record.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 from firmware import i18n
 from firmware.agents import CoachAnswer
 from firmware.coach import Rating, key_moments, people, position_at
-from firmware.games import Game, Roll, find_game
+from firmware.games import Game, find_game
+from firmware.games import words_of
 from firmware.i18n import _, fixed
 from firmware.thinker import Thought
-from firmware.ui.describe import describe
 from firmware.ui.draw import Canvas, wrap
 from firmware.ui.gameview import ResultPage
 from firmware.ui.pips import pip_cells
@@ -38,30 +38,26 @@ KEY_MOMENTS = "Key moments"  # the result page's name (tests and scenarios find 
 
 
 def shown_dice(game: Game) -> tuple[Any, ...]:
-    """The dice the deciding player sees: the faces now (LEVEL X's turned ones included), else
-    the last roll's."""
-    for name in ("faces", "current_roll"):
-        faces = getattr(type(game), name, None)
-        if isinstance(faces, property):
-            value = getattr(game, name)
-            if value is not None:
-                return tuple(value)
-    rolls = [step for step in game.history if isinstance(step, Roll)]
-    return rolls[-1].faces if rolls else ()
+    """The dice the deciding player sees (`Game.shown_faces`)."""
+    return game.shown_faces()
 
 
-def describe_decision(game: Game, step: Any) -> str:
-    """What `step` does in `game`'s position, in one line of the active language (the game's
-    own wording of its events), else the step's record JSON."""
-    twin = game.copy()
-    twin.apply(step)
-    text = describe(game.name, [p.name for p in game.players], twin.events)
-    return text if text is not None else json.dumps(step.to_json())
+def describe_decision(game: Game, step: object) -> str:
+    """What `step` does in `game`'s position, in one line of the active language: the log form
+    of the game's words (a game that words nothing: which of the legal decisions it is)."""
+    said = words_of(game.name).decision(game, step)
+    if said is not None:
+        return said.log
+    legal = game.legal_decisions()
+    number = legal.index(step) + 1 if step in legal else len(legal) + 1
+    name = game.players[game.pending().player or 0].name
+    # Translators: a decision of a game that words none: the deciding player and its place among the legal ones.
+    return _("{name}: choice {n} of {count}").format(name=name, n=number, count=len(legal))
 
 
-def describe_both(game: Game, step: Any, other: Any) -> tuple[str, str]:
-    """`describe_decision` of two different steps, told apart where the board words them alike
-    (LEVEL X's turned ones: by the dice they leave; else by their record JSON)."""
+def describe_both(game: Game, step: object, other: object) -> tuple[str, str]:
+    """`describe_decision` of two steps, told apart by the dice they leave where the board
+    words them alike (LEVEL X's turned ones); alike in words and dice, they do the same."""
     first, second = describe_decision(game, step), describe_decision(game, other)
     if first != second or step == other:
         return first, second
@@ -74,7 +70,7 @@ def describe_both(game: Game, step: Any, other: Any) -> tuple[str, str]:
         # Translators: two moves the board words alike, told apart by the dice they leave: "Red turns one 1, dice 4 6 1 4".
         told = _("{move}, dice {dice}")
         return told.format(move=first, dice=after[0]), told.format(move=second, dice=after[1])
-    return f"{first} {json.dumps(step.to_json())}", f"{second} {json.dumps(other.to_json())}"
+    return first, second
 
 
 def unit_of(game: Game) -> str:

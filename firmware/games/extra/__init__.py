@@ -14,6 +14,7 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     Extra,
     view="firmware.games.extra.screens:VIEW",
+    words="firmware.games.extra.text:WORDS",
     bots={
         "easy": "firmware.games.extra.bots:easy",
         "medium": "firmware.games.extra.bots:medium",

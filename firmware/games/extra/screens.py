@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 from collections import Counter, deque
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -659,9 +658,6 @@ class ExtraView(GameView):
         return _(text.LEGEND)
 
     log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
-
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        return text.describe(names, events)
 
     def choice(self, options: list[Option]) -> ScreenChoice:
         return choice(options)

@@ -14,6 +14,7 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     Exxtra,
     view="firmware.games.exxtra.screens:VIEW",
+    words="firmware.games.exxtra.text:WORDS",
     bots={
         "easy": "firmware.games.exxtra.bots:easy",
         "medium": "firmware.games.exxtra.bots:medium",

@@ -402,6 +402,10 @@ class Exxtra(Game):
     def current_roll(self) -> tuple[str, str] | None:
         return self._faces
 
+    def shown_faces(self) -> tuple[Any, ...]:
+        """The roll being decided on, else the last roll's faces."""
+        return self._faces if self._faces is not None else super().shown_faces()
+
     @property
     def current_combination(self) -> str | None:
         return None if self._faces is None else _combination_text(self._value)

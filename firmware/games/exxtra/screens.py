@@ -9,7 +9,6 @@ shown by its colour initial in a white box, never next to a digit it could be re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -352,12 +351,6 @@ class ExxtraView(GameView):
 
     def legend(self) -> str:
         return _(text.LEGEND)
-
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        return text.describe(names, events)
-
-    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
-        return text.describe_for(names, events, seat)
 
     def round_of(self, game: Game) -> int | None:
         """One round is a turn of each player; a turn starts with a roll that is not a reroll."""

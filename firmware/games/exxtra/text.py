@@ -1,5 +1,5 @@
-"""EXXTRA's words on the board: the rules page's paragraphs and what a move did, in one line
-(worded when shown, in the active language: the language may change meanwhile). Only events are
+"""EXXTRA's words on the board: the rules page's paragraphs and what a step did (`WORDS`, the
+game's `firmware.games.words.Words`), worded when asked, in the active language. Only events are
 read: the engine already says what a step did, this module only words it.
 """
 
@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware.i18n import N_, _
-from firmware.ui.describe import kinds, name_of
-from firmware.ui.gameview import Events
+from firmware.i18n import N_, _, ngettext
+from firmware.games.words import Event, Events, Said, Words, kinds, name_of, rolled, spoken
 
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.
@@ -33,50 +32,161 @@ RULES: tuple[str, ...] = (
 LEGEND = N_("<> OK ROLL:again")
 
 
-def describe(names: Sequence[str], events: Events) -> str | None:
-    """What one step's events did, in one short line (the view's `describe`)."""
-    first = events[0]
-    who = name_of(names, first.get("player"))
-    if first["kind"] == "reroll":
-        return _("{who} rolls again").format(who=who)
-    if first["kind"] == "place":
-        kicked = [name_of(names, e["player"]) for e in kinds(events, "remove")]
-        if kicked:
-            return _("{who}: {combination} on rung {rung}, kicks {kicked}").format(
-                who=who, combination=first["combination"], rung=first["rung"], kicked=" & ".join(kicked)
+class ExxtraWords(Words):
+    """EXXTRA's steps in words: a re-roll, a placement (and the pairs it kicks), an X after the
+    first roll, a double; a plain roll is said but not shown (the dice show it)."""
+
+    def said(self, names: Sequence[str], events: Events) -> Said | None:
+        if not events:
+            return None
+        first = events[0]
+        who = name_of(names, first.get("player"))
+        if first["kind"] == "reroll":
+            return Said(
+                _("{who} rolls again").format(who=who),
+                # Translators: EXXTRA: a player gives up the roll and rolls again, read aloud.
+                _("{who} rolls again.").format(who=who),
+                # Translators: EXXTRA: the game's log: a player rolled again.
+                _("{who} rolled again").format(who=who),
             )
-        return _("{who}: {combination} on rung {rung}").format(
-            who=who, combination=first["combination"], rung=first["rung"]
-        )
-    if first["kind"] == "roll":
+        if first["kind"] == "place":
+            return _placed(names, events, first, who)
+        if first["kind"] != "roll":
+            return None
         if kinds(events, "invalid"):
-            moves = [e for e in kinds(events, "move") if e["cause"] == "x"]
-            back = moves[0]["from"] - moves[0]["to"] if moves else 0
-            if back:
-                return _("{who}: X, back {n}").format(who=who, n=back)
-            return _("{who}: X, turn over").format(who=who)
+            return _x_rolled(names, events, who)
         doubles = [e for e in kinds(events, "move") if e["cause"] == "double"]
         if doubles:
-            spaces = doubles[0]["to"] - doubles[0]["from"]
-            if kinds(events, "win"):
-                return _("{who}: double, +{n} and wins").format(who=who, n=spaces)
-            return _("{who}: double, +{n}").format(who=who, n=spaces)
-    return None
+            return _double(events, doubles[0], who)
+        return rolled(who, first["faces"])
+
+    def said_to(self, names: Sequence[str], events: Events, seat: int) -> Said | None:
+        first = events[0] if events else None
+        if first is None or first["kind"] != "place" or first.get("player") == seat:
+            return None
+        yours = [e["combination"] for e in kinds(events, "remove") if e.get("player") == seat]
+        if not yours:
+            return None
+        who = name_of(names, first.get("player"))
+        # Translators: the round log, said to the player whose pair was kicked: "Blue 76 → rung 4: kicked your 50".
+        line = _("{who} {combination} → rung {rung}: kicked your {yours}").format(
+            who=who, combination=first["combination"], rung=first["rung"], yours=" & ".join(yours)
+        )
+        # Translators: EXXTRA, read aloud to the player whose pair was kicked: "Blue places 7 and 6 on rung 4 and knocks your 50 off."
+        sentence = _("{who} places {combination} on rung {rung} and knocks your {yours} off.").format(
+            who=who, combination=_digits(first["combination"]), rung=first["rung"], yours=spoken(yours)
+        )
+        return Said(line, sentence, line)
 
 
-def describe_for(names: Sequence[str], events: Events, seat: int) -> str | None:
-    """What one step did to `seat`, said to them first in the round log: "Blue 76 → rung 4:
-    kicked your 50" (None: it did not touch their pairs)."""
-    first = events[0]
-    if first["kind"] != "place" or first.get("player") == seat:
-        return None
-    yours = [e["combination"] for e in kinds(events, "remove") if e.get("player") == seat]
-    if not yours:
-        return None
-    # Translators: the round log, said to the player whose pair was kicked: "Blue 76 → rung 4: kicked your 50".
-    return _("{who} {combination} → rung {rung}: kicked your {yours}").format(
-        who=name_of(names, first.get("player")),
-        combination=first["combination"],
-        rung=first["rung"],
-        yours=" & ".join(yours),
+def _digits(combination: str) -> str:
+    """A combination as said aloud: "62" → "6 and 2"."""
+    return spoken(list(combination))
+
+
+def _placed(names: Sequence[str], events: Events, first: Event, who: str) -> Said:
+    kicked = [name_of(names, e["player"]) for e in kinds(events, "remove")]
+    combination, rung = first["combination"], first["rung"]
+    digits = _digits(combination)
+    if kicked:
+        short = _("{who}: {combination} on rung {rung}, kicks {kicked}").format(
+            who=who, combination=combination, rung=rung, kicked=" & ".join(kicked)
+        )
+        # Translators: EXXTRA, read aloud: "Blue places 6 and 2 on rung 5 and knocks Red off."
+        sentence = _("{who} places {combination} on rung {rung} and knocks {kicked} off.").format(
+            who=who, combination=digits, rung=rung, kicked=spoken(kicked)
+        )
+        # Translators: EXXTRA: the game's log: "Blue placed 62 on rung 5, kicked Red".
+        log = _("{who} placed {combination} on rung {rung}, kicked {kicked}").format(
+            who=who, combination=combination, rung=rung, kicked=" & ".join(kicked)
+        )
+    else:
+        short = _("{who}: {combination} on rung {rung}").format(who=who, combination=combination, rung=rung)
+        # Translators: EXXTRA, read aloud: "Blue places 6 and 2 on rung 5."
+        sentence = _("{who} places {combination} on rung {rung}.").format(who=who, combination=digits, rung=rung)
+        # Translators: EXXTRA: the game's log: "Blue placed 62 on rung 5".
+        log = _("{who} placed {combination} on rung {rung}").format(who=who, combination=combination, rung=rung)
+    return Said(short, sentence + _coming_home(names, events), log)
+
+
+def _coming_home(names: Sequence[str], events: Events) -> str:
+    """The next player's pair coming home from the ladder, said after the move (" Red takes
+    back 51 from rung 4 and moves on 4 spaces."); "" when none did."""
+    home = kinds(events, "return")
+    if not home:
+        return ""
+    back = home[0]
+    who = name_of(names, back.get("player"))
+    moved = [e for e in kinds(events, "move") if e["cause"] == "rung"]
+    spaces = moved[0]["to"] - moved[0]["from"] if moved else 0
+    if not spaces:  # from rung 0: home, no space on
+        # Translators: EXXTRA, read aloud after a move: the next player's dice come home from rung 0 (no move).
+        said = _("{who} takes back {combination} from rung {rung}.").format(
+            who=who, combination=_digits(back["combination"]), rung=back["rung"]
+        )
+        return " " + said
+    # Translators: EXXTRA, read aloud after a move: the next player's dice come home from the ladder.
+    said = ngettext(
+        "{who} takes back {combination} from rung {rung} and moves on {n} space.",
+        "{who} takes back {combination} from rung {rung} and moves on {n} spaces.",
+        spaces,
+    ).format(who=who, combination=_digits(back["combination"]), rung=back["rung"], n=spaces)
+    if kinds(events, "win"):
+        # Translators: EXXTRA, read aloud: the player reached the finish.
+        said += " " + _("{who} wins!").format(who=who)
+    return " " + said
+
+
+def _x_rolled(names: Sequence[str], events: Events, who: str) -> Said:
+    moves = [e for e in kinds(events, "move") if e["cause"] == "x"]
+    back = moves[0]["from"] - moves[0]["to"] if moves else 0
+    if back:
+        return Said(
+            _("{who}: X, back {n}").format(who=who, n=back),
+            # Translators: EXXTRA, read aloud: an X after the first roll sends the counter back.
+            ngettext(
+                "{who} rolls an X: back {n} space, and the turn is over.",
+                "{who} rolls an X: back {n} spaces, and the turn is over.",
+                back,
+            ).format(who=who, n=back)
+            + _coming_home(names, events),
+            # Translators: EXXTRA: the game's log: an X after the first roll, the counter went back {n}.
+            _("{who} rolled X, went back {n}").format(who=who, n=back),
+        )
+    return Said(
+        _("{who}: X, turn over").format(who=who),
+        # Translators: EXXTRA, read aloud: an X after the first roll, the counter is at the start already.
+        _("{who} rolls an X, and the turn is over.").format(who=who) + _coming_home(names, events),
+        # Translators: EXXTRA: the game's log: an X after the first roll ended the turn.
+        _("{who} rolled X, turn over").format(who=who),
     )
+
+
+def _double(events: Events, double: Event, who: str) -> Said:
+    spaces = double["to"] - double["from"]
+    if kinds(events, "win"):
+        return Said(
+            _("{who}: double, +{n} and wins").format(who=who, n=spaces),
+            # Translators: EXXTRA, read aloud: a double moves the counter to the finish.
+            ngettext(
+                "{who} rolls a double, moves on {n} space and wins!",
+                "{who} rolls a double, moves on {n} spaces and wins!",
+                spaces,
+            ).format(who=who, n=spaces),
+            # Translators: EXXTRA: the game's log: a double moved the counter to the finish.
+            _("{who} rolled a double, +{n}, won").format(who=who, n=spaces),
+        )
+    return Said(
+        _("{who}: double, +{n}").format(who=who, n=spaces),
+        # Translators: EXXTRA, read aloud: a double moves the counter on at once.
+        ngettext(
+            "{who} rolls a double and moves on {n} space.",
+            "{who} rolls a double and moves on {n} spaces.",
+            spaces,
+        ).format(who=who, n=spaces),
+        # Translators: EXXTRA: the game's log: a double moved the counter on.
+        _("{who} rolled a double, +{n}").format(who=who, n=spaces),
+    )
+
+
+WORDS = ExxtraWords()

@@ -13,6 +13,7 @@ from firmware.games.registry import GameSpec, Ranking
 SPEC = GameSpec(
     LevelX,
     view="firmware.games.levelx.screens:VIEW",
+    words="firmware.games.levelx.text:WORDS",
     bots={
         "easy": "firmware.games.levelx.bots:easy",
         "medium": "firmware.games.levelx.bots:medium",

@@ -526,6 +526,10 @@ class LevelX(Game):
     def faces(self) -> tuple[int, ...] | None:
         return self._faces
 
+    def shown_faces(self) -> tuple[Any, ...]:
+        """The faces now (turned ones included), else the last roll's."""
+        return self._faces if self._faces is not None else super().shown_faces()
+
     @property
     def ones_turned(self) -> bool:
         return self._ones_turned

@@ -468,26 +468,8 @@ def _footer(game: LevelX) -> str:
 
 
 def _last_turn(session: Table) -> str:
-    """What the previous player did, from the last step's events ("Blue played 7+9")."""
-    game = session.game
-    events = game.events
-    turn = next((e for e in events if e["kind"] in ("turn", "game_over")), None)
-    if turn is None:
-        return ""
-    count = len(game.players)
-    mover = (turn["player"] - 1) % count if turn["kind"] == "turn" else count - 1
-    rows = sorted(e["row"] for e in events if e["kind"] == "group")
-    name = session.name(mover)
-    if events[0]["kind"] == "bonus":  # the last tile, taken by choice
-        # Translators: LEVEL X: under the roll prompt, what the previous player did with the last bonus tile.
-        return _("{name} took tile {tile}").format(name=name, tile=events[0]["tile"])
-    if events[0]["kind"] == "bonus_declined":
-        return _("{name} left tile {tile}").format(name=name, tile=events[0]["tile"])
-    return (
-        _("{name} played {rows}").format(name=name, rows="+".join(map(str, rows)))
-        if rows
-        else _("{name} passed").format(name=name)
-    )
+    """What the previous player did, under the roll prompt ("Blue played 7+9")."""
+    return text.WORDS.last_turn(session.names, session.game.events)
 
 
 def _draw_scores(canvas: Canvas, session: Table, title: str = N_("Scores"), right: str | None = None) -> None:
@@ -839,12 +821,6 @@ class LevelXView(GameView):
 
     def legend(self) -> str:
         return _(text.LEGEND)
-
-    def describe(self, names: Sequence[str], events: Events) -> str | None:
-        return text.describe(names, events)
-
-    def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
-        return text.describe_for(names, events, seat)
 
     def same_choice(self, table: Table, value: Any, step: Any) -> bool:
         return same_choice(table, value, step)

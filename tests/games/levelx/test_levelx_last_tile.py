@@ -27,7 +27,7 @@ from firmware.hints import hint
 from firmware.journal import Journal
 from firmware.records import replay_record
 from firmware.table import Table
-from firmware.ui.describe import describe as explain
+from tests.support import explained as explain
 from firmware.ui.play import PlayScreen, ResultScreen
 from sim.board import SimBoard
 
