@@ -396,6 +396,7 @@ def next_language(current: str) -> str:
 def switch_language(app: App, code: str) -> None:
     """Speak `code` from the next frame on: every screen on the stack that built its labels in
     advance re-reads them (`relabel`); the others translate when they draw."""
+    app.language = code
     i18n.use(code)
     for screen in app.stack:
         relabel = getattr(screen, "relabel", None)
