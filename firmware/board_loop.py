@@ -18,7 +18,7 @@ import argparse
 import logging
 import signal
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware.agents import AgentAnswer, Agents, Runner, Worker
 from firmware.debug import DebugRequest
@@ -102,7 +102,7 @@ class Board:
         hidden = [*named_files(config), *([state_dir] if state_dir else [])]
         self.agents = Agents(loop.post, runner, engines=config.engines, hidden=hidden)
         self.journal = journal
-        self._app_args: dict[str, Any] = {"kiosk": kiosk, "seed": seed, "dice": dice, "language": language}
+        self._kiosk, self._seed, self._dice, self._language = kiosk, seed, dice, language  # each new app's
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
         self.fleet = fleet  # the café's MQTT report, or None
         self.sound = Sound(hardware.buzzer, loop.call_later)  # logs only, without a buzzer
@@ -119,7 +119,9 @@ class Board:
         gate = open_gate(config, journal, self.clock())  # the operator's code, or None
         self.code = CodeEntry(gate, self, self._swallow) if gate is not None else None
         self._fleet_seen: tuple[int, bool] | None = None
-        self.watchers: list[Callable[[Any], None]] = []  # see each event before it is handled (the debug service's log)
+        self.watchers: list[
+            Callable[[object], None]
+        ] = []  # see each event before it is handled (the debug service's log)
         self.cues = CueWatcher()
         self._arm_idle()
 
@@ -132,7 +134,10 @@ class Board:
             journal=self.journal,
             default_language=config.language,
             led_budget_max=config.leds.budget_amps,
-            **self._app_args,
+            kiosk=self._kiosk,
+            seed=self._seed,
+            dice=self._dice,
+            language=self._language,
         )
         app.sound = self.sound  # for cue(app, "refused")
         app.fleet_status = self.fleet.status if self.fleet is not None else None
