@@ -3,9 +3,11 @@
 Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue, and agents (bots
 thinking in the board's own thinking process, firmware.thinker) only put their `AgentAnswer`s
 there. The loop thread
-debounces the edges (`ButtonTracker`), hands button events and answers to the app, fires the
-app's timers (animations, the bots' pace), and after each of those renders: the LED frame and
-the OLED image are pure functions of the app's state, and the drivers push only what changed.
+debounces the edges (`ButtonTracker`), hands button events and answers to the app (or to the
+idle show, firmware.ui.attract, or to the operator's code entry, firmware.ui.operator), fires
+the app's timers (animations, the bots' pace), and after each of those renders: the LED frame
+and the OLED image are pure functions of the app's state and the `Look` they are given
+(firmware.ui.look: palette, language, clock), and the drivers push only what changed.
 Idle, the loop is blocked on its queue; the only timers left are the multi-colour LED cycle and
 the idle show.
 

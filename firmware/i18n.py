@@ -1,7 +1,8 @@
 """The board's languages: gettext catalogs, the active language, and a pseudo-locale.
 
 Every string a person reads goes through `_()` (or `ngettext`, `pgettext`, `npgettext`) *when
-it is shown*, so a language switched with `use()` shows on the next frame. Strings defined at
+it is shown*, so a language switched shows on the next frame: a render speaks the language it
+is given (`speaking`), other code the process's (`use()`). Strings defined at
 import time are marked with `N_()` and translated where they are used. docs/translating.md is
 the how-to.
 

@@ -368,8 +368,8 @@ class SettingsScreen(MenuScreen):
 
     def _pick(self, app: App, option: Option) -> None:
         if option.value == "language":
-            switch_language(app, next_language(i18n.language()))
-            app.settings = replace(app.settings, language=i18n.language())
+            switch_language(app, next_language(app.language))
+            app.settings = replace(app.settings, language=app.language)
         else:
             app.settings = app.settings.cycle(option.value, 1, app.choices(option.value))
         app.settings.save(app.journal)

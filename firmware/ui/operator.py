@@ -78,7 +78,7 @@ class OperatorMenu(MenuScreen):
 
 class CodeEntryScreen(Screen):
     """The operator's code, typed after OK + BACK held on the main menu or OK held at power-up.
-    The board loop takes every press (firmware/board_loop.py); this only shows how many."""
+    `CodeEntry` takes every press; this only shows how many."""
 
     def __init__(self, length: int) -> None:
         self.title = _("Operator code")
