@@ -1,7 +1,8 @@
-"""The board's languages: gettext catalogs, the one active language, and a pseudo-locale.
+"""The board's languages: gettext catalogs, the active language, and a pseudo-locale.
 
 Every string a person reads goes through `_()` (or `ngettext`, `pgettext`, `npgettext`) *when
-it is shown*, so a language switched with `use()` shows on the next frame. Strings defined at
+it is shown*, so a language switched shows on the next frame: a render speaks the language it
+is given (`speaking`), other code the process's (`use()`). Strings defined at
 import time are marked with `N_()` and translated where they are used. docs/translating.md is
 the how-to.
 
@@ -32,7 +33,9 @@ import os
 import re
 import struct
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -286,8 +289,11 @@ def placeholders(text: str) -> set[str]:
 
 
 # --- the active language ----------------------------------------------------------------------------
+# The process's language (`use`: the CLI's, the board's between frames), and a language scoped to
+# one render (`speaking`): a frame is drawn in the language it is given, whatever the process's.
 _language = "en"
 _active: _gettext.NullTranslations = _gettext.NullTranslations()
+_scoped: ContextVar[tuple[str, _gettext.NullTranslations] | None] = ContextVar("xtraboard_language", default=None)
 
 
 def use(code: str) -> None:
@@ -297,29 +303,51 @@ def use(code: str) -> None:
     _language = code
 
 
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """`code` is the active language inside the block, in this context only (a render's).
+
+    >>> with speaking("de"): _("Settings")
+    'Einstellungen'
+    >>> _("Settings")
+    'Settings'
+    """
+    token = _scoped.set((code, translations(check_language(code))))
+    try:
+        yield
+    finally:
+        _scoped.reset(token)
+
+
 def language() -> str:
     """The active language's code."""
-    return _language
+    scoped = _scoped.get()
+    return scoped[0] if scoped is not None else _language
+
+
+def _catalog() -> _gettext.NullTranslations:
+    scoped = _scoped.get()
+    return scoped[1] if scoped is not None else _active
 
 
 def _(message: str) -> str:
     """`message` in the active language."""
-    return _active.gettext(message)
+    return _catalog().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of `singular`/`plural` for `n` in the active language (placeholders are filled by
     the caller: `ngettext("{n} player", "{n} players", n).format(n=n)`)."""
-    return _active.ngettext(singular, plural, n)
+    return _catalog().ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` in the active language, told apart from the same English by `context`."""
-    return _active.pgettext(context, message)
+    return _catalog().pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return _active.npgettext(context, singular, plural, n)
+    return _catalog().npgettext(context, singular, plural, n)
 
 
 def decimal(value: float) -> str:

@@ -213,10 +213,10 @@ class SimBoard:
         if cell not in self.config.leds.cells:
             raise ValueError(f"no LED cell {cell!r} in {self.config.path}")
         value = self.board._frame.get(cell, (0, 0, 0))
-        leds = self.hardware.leds
-        if isinstance(value, list) and leds is not None:  # without a chain, no colour takes turns
-            value = value[int(self.clock() / leds.cycle_s) % len(value)]
-        return tuple(value)
+        if isinstance(value, tuple):
+            return value
+        leds = self.hardware.leds  # colours shown in turn; without a chain, no colour takes turns
+        return value[int(self.clock() / leds.cycle_s) % len(value)] if leds is not None else value[0]
 
     def image(self) -> Any:
         display = self.hardware.display

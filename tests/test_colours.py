@@ -37,7 +37,7 @@ from firmware.ui.colours import (
     initial,
     led_level,
     simulate,
-    use_palette,
+    painting,
 )
 from firmware.ui.settings import BRIGHTNESS_CAPS, CHOICES, OperatorSettings, Settings
 from sim.app import start_demo
@@ -183,8 +183,8 @@ def test_the_palette_setting_recolours_the_seats() -> None:
         board.board.render()
         assert board.led("seat.1") == PALETTES["default"]["blue"]
     finally:
-        use_palette("default")
         board.close()
+    assert PLAYER_COLOURS == PALETTES["default"]  # the board drew in its palette: nobody else's changed
 
 
 # --- the games' real frames ---------------------------------------------------------------------
@@ -266,3 +266,13 @@ def _seen_delta(first: tuple[int, int, int], second: tuple[int, int, int], level
 
 def test_player_colours_are_the_default_palette() -> None:
     assert PLAYER_COLOURS == PALETTES["default"]
+
+
+def test_player_colours_are_the_palette_being_painted_and_only_inside() -> None:
+    with painting("contrast"):
+        assert PLAYER_COLOURS == PALETTES["contrast"]
+        assert list(PLAYER_COLOURS) == list(PALETTES["default"])  # the menus' order whatever the palette
+    assert PLAYER_COLOURS == PALETTES["default"]
+    with pytest.raises(ValueError, match="no palette"):
+        with painting("neon"):
+            pass

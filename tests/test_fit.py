@@ -370,7 +370,7 @@ def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
 def walk_code_entry(walk: Walk, state: Path, **board_args: Any) -> None:
     """The operator's code entry, as a café board shows it: OK + BACK held on the main menu
     (the board description's folder holds an operator code), then one press typed."""
-    from firmware.board_loop import ENTRY_HOLD_S
+    from firmware.ui.operator import ENTRY_HOLD_S
     from firmware.hardware.config import default_board_path as board_path
     from firmware.operator_code import StoredCode, write_code_file
     from firmware.ui.operator import CodeEntryScreen

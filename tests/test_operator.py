@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.board_loop import CODE_GAP_S
+from firmware.ui.operator import CODE_GAP_S
 from firmware.errors import ConfigError
 from firmware.games import new_game
 from firmware.games.base import Player

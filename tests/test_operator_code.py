@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import run_capped
-from firmware.board_loop import CODE_GAP_S, ENTRY_HOLD_S, ENTRY_IDLE_S
+from firmware.ui.operator import CODE_GAP_S, ENTRY_HOLD_S, ENTRY_IDLE_S
 from firmware.cli import main
 from firmware.hardware.config import default_board_path
 from firmware.journal import Journal

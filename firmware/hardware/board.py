@@ -19,7 +19,7 @@ import warnings
 from functools import cache
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -32,6 +32,25 @@ from firmware.hardware.sound import open_buzzer
 
 Backend = Literal["pi", "mock"]
 BACKENDS: tuple[str, ...] = ("pi", "mock")
+
+
+class BoardHardware(Protocol):
+    """What the board loop (firmware.board_loop.Board) drives: a `Hardware` opened here, for
+    the Pi or as mocks (the simulator's board, sim/board.py). `display` is dropped (None) when
+    its cable comes loose mid-game."""
+
+    config: BoardConfig
+    buttons: ButtonInputs
+    leds: LedChain | None
+    display: Display | None
+    problems: list[str]
+    edges: queue.SimpleQueue[RawEdge] | None  # where the buttons' edges go, unless elsewhere
+    buzzer: object  # a gpiozero TonalBuzzer, or None: only firmware.hardware.sound plays it
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass

@@ -92,7 +92,8 @@ class BoardApp:
         self.operator = OperatorSettings.load(journal)  # brightness cap, games offered, ...
         # `language` (--lang) wins at start; the settings menus switch it live (firmware/i18n.py).
         self.default_language = default_language  # the board description's `language`
-        i18n.use(language or spoken(self.settings, self.operator, default_language))
+        self.language = language or spoken(self.settings, self.operator, default_language)
+        i18n.use(self.language)  # what is worded between frames; a frame is drawn in `language`
         self.fleet_status: Callable[[], Any] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None

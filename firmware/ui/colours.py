@@ -23,7 +23,9 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from firmware.hardware.leds import GAMMA  # light ∝ level ** GAMMA: even steps in level look even
 
@@ -55,7 +57,6 @@ PALETTES: dict[str, dict[str, Colour]] = {
     },
 }
 PALETTE_NAMES = tuple(PALETTES)
-PLAYER_COLOURS: dict[str, Colour] = dict(PALETTES["default"])  # names in the order the menus offer them
 DEFAULT_ORDER = ("red", "blue", "green", "yellow", "purple", "orange")
 
 OFF: Colour = (0, 0, 0)
@@ -74,15 +75,42 @@ def palette(name: str) -> dict[str, Colour]:
         raise ValueError(f"colours: no palette {name!r}; expected one of {', '.join(PALETTE_NAMES)}") from None
 
 
-_in_use = ["default"]
+_painting: ContextVar[str] = ContextVar("xtraboard_palette", default="default")
 
 
-def use_palette(name: str) -> None:
-    """Make `name` the palette every screen and scene reads (PLAYER_COLOURS, changed in place:
-    one board per process; the board loop calls this with the setting before each frame)."""
-    if _in_use[0] != name:
-        PLAYER_COLOURS.update(palette(name))
-        _in_use[0] = name
+class SeatColours(Mapping[str, Colour]):
+    """The seat colours of the palette being drawn in (`painting`; "default" outside one), by
+    name in the order the menus offer them: what every screen and scene reads."""
+
+    def __getitem__(self, name: str) -> Colour:
+        return PALETTES[_painting.get()][name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(PALETTES["default"])
+
+    def __len__(self) -> int:
+        return len(PALETTES["default"])
+
+
+PLAYER_COLOURS: Mapping[str, Colour] = SeatColours()
+
+
+@contextmanager
+def painting(name: str) -> Iterator[None]:
+    """Inside the block, in this context only (a render's, an event's), PLAYER_COLOURS are
+    palette `name`'s.
+
+    >>> with painting("contrast"): PLAYER_COLOURS["blue"]
+    (0, 0, 255)
+    >>> PLAYER_COLOURS["blue"]
+    (30, 95, 255)
+    """
+    palette(name)  # ValueError for a palette there is not
+    token = _painting.set(name)
+    try:
+        yield
+    finally:
+        _painting.reset(token)
 
 
 def initial(name: str) -> str:

@@ -41,6 +41,7 @@ class App(Protocol):
     operator: OperatorSettings  # the café's settings (firmware/ui/operator.py replaces it)
     kiosk: bool  # guests' settings are locked
     default_language: str  # the board description's language (what "board default" means)
+    language: str  # the language the board speaks now (its frames are drawn in it)
     journal: Any
     problems: list[str]  # every note shown since the board started
     seed: int | str | None

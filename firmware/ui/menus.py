@@ -368,8 +368,8 @@ class SettingsScreen(MenuScreen):
 
     def _pick(self, app: App, option: Option) -> None:
         if option.value == "language":
-            switch_language(app, next_language(i18n.language()))
-            app.settings = replace(app.settings, language=i18n.language())
+            switch_language(app, next_language(app.language))
+            app.settings = replace(app.settings, language=app.language)
         else:
             app.settings = app.settings.cycle(option.value, 1, app.choices(option.value))
         app.settings.save(app.journal)
@@ -396,6 +396,7 @@ def next_language(current: str) -> str:
 def switch_language(app: App, code: str) -> None:
     """Speak `code` from the next frame on: every screen on the stack that built its labels in
     advance re-reads them (`relabel`); the others translate when they draw."""
+    app.language = code
     i18n.use(code)
     for screen in app.stack:
         relabel = getattr(screen, "relabel", None)

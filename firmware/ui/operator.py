@@ -2,13 +2,16 @@
 clearing high scores, a factory reset of settings and, asked twice, clearing the records.
 
 It opens only by the operator's code (firmware/operator_code.py), typed during the idle show or
-on the code entry screen (firmware/board_loop.py); docs/kiosk.md says how to set it.
+on the code entry screen (`CodeEntry`, fed its presses by firmware/board_loop.py); docs/kiosk.md
+says how to set it.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.games import find_game, game_names
 from firmware.i18n import N_, NAMES, _, ngettext
@@ -17,8 +20,15 @@ from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextSc
 from firmware.ui.settings import BRIGHTNESS_CAPS, LANGUAGES, OperatorSettings, Settings, label, spoken
 
 if TYPE_CHECKING:
-    from firmware.ui.intents import App
+    from firmware.hardware.buttons import ButtonEvent
+    from firmware.loop import Timer
+    from firmware.operator_code import CodeGate
+    from firmware.table import Table
+    from firmware.ui.intents import App, ScreenLike
 
+CODE_GAP_S = 5.0  # the operator's code: a longer pause in the idle show wakes the board, counting nothing
+ENTRY_HOLD_S = 10.0  # OK + BACK held this long on the main menu: code entry
+ENTRY_IDLE_S = 30.0  # code entry closes after this long without a press, counting nothing
 NO_JOURNAL = N_("No records are kept on this board (no state directory).")
 
 
@@ -68,7 +78,7 @@ class OperatorMenu(MenuScreen):
 
 class CodeEntryScreen(Screen):
     """The operator's code, typed after OK + BACK held on the main menu or OK held at power-up.
-    The board loop takes every press (firmware/board_loop.py); this only shows how many."""
+    `CodeEntry` takes every press; this only shows how many."""
 
     def __init__(self, length: int) -> None:
         self.title = _("Operator code")
@@ -78,6 +88,185 @@ class CodeEntryScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, "")
         canvas.line(1, "*" * self.typed + "_" * (self.length - self.typed))
+
+
+class EntryApp(Protocol):
+    """What code entry asks of the app (firmware.ui.app.BoardApp)."""
+
+    session: Table | None
+    stack: list[ScreenLike]
+
+    def push(self, screen: ScreenLike) -> None: ...
+
+    def home(self) -> None: ...
+
+    def changed(self) -> None: ...
+
+    def show_note(self, text: str) -> None: ...
+
+    def open_operator(self) -> None: ...
+
+    def let_go(self, name: str) -> None: ...
+
+
+class EntryHost(Protocol):
+    """The board code entry runs on (firmware.board_loop.Board): its app (a factory reset
+    makes a new one), clock, timers and buttons."""
+
+    @property
+    def app(self) -> EntryApp: ...
+
+    def clock(self) -> float: ...
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+    def is_pressed(self, name: str) -> bool: ...
+
+    def stop_show(self) -> None: ...
+
+    def render(self) -> None: ...
+
+
+class CodeEntry:
+    """The operator's way in, for a board with a code (`gate`): typed during the idle show,
+    or on the code entry screen, opened by OK + BACK held ENTRY_HOLD_S on the main menu or by
+    OK held at power-up. Every press counts the same until a whole code's length has been
+    typed, so no single press tells whether it was right. `swallow` is the board's set of
+    buttons whose release (and hold) it keeps for itself."""
+
+    def __init__(self, gate: CodeGate, host: EntryHost, swallow: set[str]) -> None:
+        self.gate = gate
+        self.host = host
+        self.swallow = swallow
+        self.screen: CodeEntryScreen | None = None  # the code entry screen while it is open
+        self._typed: list[str] = []  # presses typed so far during the idle show or in code entry
+        self._timer: Timer | None = None  # the pause that ends a code typed half-way
+        self._chord: Timer | None = None  # OK + BACK held on the main menu
+
+    # --- during the idle show ------------------------------------------------------------
+    def show_press(self, name: str) -> None:
+        """A press during the idle show: it keeps the show going, whatever the button, until a
+        whole code's length has been typed; then the operator menu opens or the board wakes.
+        A pause of CODE_GAP_S wakes it too."""
+        self._typed.append(name)
+        self._arm(CODE_GAP_S, self._pause)
+        if len(self._typed) < self.gate.length:
+            return
+        typed, self._typed = self._typed, []
+        self.host.stop_show()
+        self._typed_whole(typed)
+
+    def show_stopped(self) -> None:
+        """The idle show ended: a code typed half-way during it counts nothing."""
+        if self._timer is not None and self.screen is None:
+            self._timer.cancel()
+            self._timer = None
+        self._typed = []
+
+    def _pause(self) -> None:
+        """A code typed half-way, then a pause: the board wakes, counting nothing."""
+        self._timer = None
+        self.host.stop_show()
+        self.host.render()
+
+    def _typed_whole(self, typed: list[str], *, say_wrong: bool = False) -> None:
+        """A whole code typed (idle show or code entry): the operator menu, or nothing but a
+        note when code entry is locked (a wrong code only wakes the board, counted and logged)."""
+        app, now = self.host.app, self.host.clock()
+        result = self.gate.attempt(typed, now)
+        if result == "open":
+            app.open_operator()
+        elif result == "locked" or self.gate.locked_for(now) > 0:
+            self._say_locked(now)
+        elif say_wrong:
+            app.show_note(_("Wrong code"))
+
+    def _say_locked(self, now: float) -> None:
+        minutes = max(1, math.ceil(self.gate.locked_for(now) / 60))
+        self.host.app.show_note(_("Code entry locked: {minutes} min").format(minutes=minutes))
+
+    def _arm(self, delay: float, callback: Callable[[], None]) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self.host.call_later(delay, callback)
+
+    # --- OK + BACK held on the main menu ---------------------------------------------------
+    def chord_starts(self, name: str) -> bool:
+        """OK pressed while BACK is down, or BACK while OK is down, with no game in play: the
+        press does nothing (it is the start of the gesture) and ENTRY_HOLD_S later, if both are
+        still down, code entry opens. No setting removes this way in."""
+        other = {"ok": "back", "back": "ok"}.get(name)
+        if other is None or self.host.app.session is not None or not self.host.is_pressed(other):
+            return False
+        self.swallow.update((name, other))  # neither acts on its own now (BACK's hold, its release)
+        if self._chord is not None:
+            self._chord.cancel()
+        self._chord = self.host.call_later(ENTRY_HOLD_S, self._chord_held)
+        return True
+
+    def chord_let_go(self) -> None:
+        """OK or BACK let go before ENTRY_HOLD_S: nothing."""
+        if self._chord is not None:
+            self._chord.cancel()
+            self._chord = None
+
+    def _chord_held(self) -> None:
+        self._chord = None
+        host = self.host
+        if host.is_pressed("ok") and host.is_pressed("back") and host.app.session is None:
+            self.swallow.update(("ok", "back"))  # their releases (and BACK's hold) do nothing
+            host.app.home()
+            self.open()
+        host.render()
+
+    # --- the code entry screen -------------------------------------------------------------
+    def open(self) -> None:
+        """The code entry screen: every press is one of the code's, until its length."""
+        now = self.host.clock()
+        if self.gate.locked_for(now) > 0:
+            self._say_locked(now)
+            return
+        self.screen = CodeEntryScreen(self.gate.length)
+        self._typed = []
+        self.host.app.push(self.screen)
+        self._arm(ENTRY_IDLE_S, self._close)
+
+    def event(self, event: ButtonEvent) -> None:
+        """A button event while the code entry screen is open: a press is one of the code's."""
+        app = self.host.app
+        if event.kind == "release":
+            self.swallow.discard(event.name)
+            app.let_go(event.name)
+        if event.kind != "press" or self.screen is None:
+            return
+        self._typed.append(event.name)
+        self.swallow.add(event.name)
+        self.screen.typed = len(self._typed)
+        app.changed()
+        self._arm(ENTRY_IDLE_S, self._close)
+        if len(self._typed) >= self.gate.length:
+            typed = self._typed
+            self._close()
+            self._typed_whole(typed, say_wrong=True)
+
+    def _close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        screen, self.screen, self._typed = self.screen, None, []
+        app = self.host.app
+        if screen is not None and screen in app.stack:
+            app.stack.remove(screen)
+            app.changed()
+        self.host.render()
+
+    def reset(self) -> None:
+        """No code entry open, no code half typed, no chord held (a factory reset)."""
+        for timer in (self._timer, self._chord):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._chord = None
+        self.screen, self._typed = None, []
 
 
 class AuditScreen(TextScreen):

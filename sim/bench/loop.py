@@ -221,6 +221,7 @@ def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
     loop = EventLoop(clock)
     board, bus, pins = _board(clock, loop, path) if path is not None else _board(clock, loop)
     display = board.hardware.display
+    assert display is not None  # _board opens one on the recording bus
     bus.clear()
     display.invalidate()
     board.render()
@@ -230,6 +231,7 @@ def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
     loop.run_pending(board.handle)
     move = bus.byte_count()
     bus.clear()
+    assert display.image is not None  # drawn by the render above
     display.device.display(display.image.copy())
     return full, move, bus.byte_count()
 
