@@ -42,6 +42,11 @@ def drawable(char: str) -> bool:
     return 0x20 <= code <= 0x7E or 0xA1 <= code <= 0xFF
 
 
+# The seats' colours by name: every palette of the display and LEDs (firmware/ui/colours.py)
+# gives each of them a value.
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "cyan", "white")
+
+
 def seat_colour_names(colours: Iterable[str]) -> set[str]:
     """The seat colours' names in every language the board speaks, lower case: a kept name is
     shown whatever the language, so "Rot" would pass for the red seat on a German board."""
@@ -66,8 +71,6 @@ def shown(name: str, most: int = 24) -> str:
 
 def check_name(name: str) -> str:
     """`name` without surrounding spaces if it can be a player's name; PlayerNameError otherwise."""
-    from firmware.ui.colours import PLAYER_COLOURS
-
     text = " ".join(name.split())
     if not text:
         raise PlayerNameError(Text(N_("a player name cannot be empty")))
@@ -89,7 +92,7 @@ def check_name(name: str) -> str:
                 char=bad,
             )
         )
-    if text.lower() in seat_colour_names(PLAYER_COLOURS):
+    if text.lower() in seat_colour_names(SEAT_COLOURS):
         raise PlayerNameError(
             Text(N_("name {name!r} is a seat colour; unnamed seats are called by their colour"), name=text)
         )

@@ -19,6 +19,7 @@ import pytest
 
 from firmware.hardware.config import load_board
 from firmware.hardware.leds import LedChain, MemoryPixels
+from firmware.players import SEAT_COLOURS
 from firmware.ui.colours import (
     CLOSED,
     CVD_MATRICES,
@@ -89,6 +90,11 @@ def test_every_pair_of_seat_colours_stays_apart_for_every_eye_at_every_brightnes
         if not {a, b} <= {"pip", "x field", "closed row"}
     )
     assert worst[0] >= MIN_DELTA_E, f"{worst[1]} and {worst[2]} at level {worst[3]} for {worst[4]}: ΔE {worst[0]:.1f}"
+
+
+def test_every_palette_colours_every_seat_colour_and_no_other() -> None:
+    # A player's name may not be a seat colour's (firmware.players checks names against these).
+    assert {name: tuple(colours) for name, colours in PALETTES.items()} == {name: SEAT_COLOURS for name in PALETTES}
 
 
 def test_the_high_contrast_palette_is_far_apart_for_normal_vision() -> None:
