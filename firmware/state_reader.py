@@ -141,4 +141,4 @@ def same(actual: Any, expected: Any) -> bool:
         return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
     if isinstance(actual, dict) and isinstance(expected, dict):
         return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in actual)
-    return actual == expected
+    return bool(actual == expected)

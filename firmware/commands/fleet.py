@@ -288,11 +288,12 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
 
 def run(args: argparse.Namespace) -> int:
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
     fleet = Fleet(args.prefix)
     connected = threading.Event()
     refused: list[str] = []
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="", clean_session=True)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="", clean_session=True)
     if args.username is not None:
         password = None
         if args.password_file is not None:

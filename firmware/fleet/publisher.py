@@ -184,11 +184,10 @@ class FleetPublisher:
 
     def _make_client(self) -> Any:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
 
         config = self.config
-        client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}", clean_session=True
-        )
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}", clean_session=True)
         client.will_set(self.topics["availability"], "offline", qos=1, retain=True)
         if config.username is not None:
             password = None

@@ -105,7 +105,7 @@ class LedChain:
     def level(self) -> float:
         """The brightness as the eye sees it (0.0–1.0): `brightness` is `level ** GAMMA`, so
         even steps in level look like even steps in light."""
-        return float(self.brightness) ** (1 / GAMMA)
+        return float(self.brightness ** (1 / GAMMA))
 
     @level.setter
     def level(self, value: float) -> None:
