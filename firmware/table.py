@@ -26,7 +26,7 @@ import itertools
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from firmware.agents import Agent, Question, Token
 from firmware.dice import (
@@ -46,6 +46,10 @@ from firmware.dice import (
 from firmware.errors import RecordError
 from firmware.games import ROLL, Game, Player, Roll, new_game
 from firmware.records import replay_record
+
+if TYPE_CHECKING:
+    from firmware.journal.protocol import TableJournal
+    from firmware.journal.rows import StoredGame
 
 _TABLE_IDS = itertools.count(1)
 G = TypeVar("G", bound=Game)
@@ -69,7 +73,7 @@ class Table:
     game: Game
     colours: list[str]
     dice: DiceSource
-    journal: Any = None  # firmware.journal.Journal, or None when nothing is kept
+    journal: TableJournal | None = None  # None when nothing is kept
     journal_id: int | None = None
     seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
     meta: dict[str, Any] = field(default_factory=dict)
@@ -106,7 +110,7 @@ class Table:
         seats: Sequence[Seat],
         *,
         seed: int | str | None = None,
-        journal: Any = None,
+        journal: TableJournal | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Table:
         game = new_game(name, [s.player() for s in seats])
@@ -122,7 +126,11 @@ class Table:
 
     @classmethod
     def restore(
-        cls, stored: Any, journal: Any, default_colours: Sequence[str] = (), colour_names: Collection[str] = ()
+        cls,
+        stored: StoredGame,
+        journal: TableJournal | None,
+        default_colours: Sequence[str] = (),
+        colour_names: Collection[str] = (),
     ) -> Table:
         """A table from the journal's unfinished game (exactly where it stood); seats without a
         kept colour take `default_colours` in order; kept colours must be among `colour_names`
@@ -274,7 +282,9 @@ class Table:
             data = self._step_json(step, self._rolls_made() - 1)
             self.journal.append_step(self.journal_id, len(self.game.history) - 1, data)
             if self.game.is_over():
-                self.journal.finish(self.journal_id, self.game.result())
+                result = self.game.result()
+                assert result is not None  # a game that is over has its result
+                self.journal.finish(self.journal_id, result)
 
     def draw_roll(self) -> Roll:
         """The dice for the pending roll (not applied yet: the tumble animation shows first)."""

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Protocol, Self
 
 from firmware.dice import DiceSource
 from firmware.errors import N_, IllegalStepError, RecordError, Text
@@ -51,8 +51,8 @@ class Player:
     bot: str | None = None
     kids: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"name": self.name}
         if self.bot is not None:
             data["bot"] = self.bot
         if self.kids:
@@ -60,7 +60,7 @@ class Player:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> Player:
+    def from_json(cls, data: object) -> Player:
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
             raise RecordError(Text(N_("a player must be an object with a string 'name', not {data!r}"), data=data))
         bot, kids = data.get("bot"), data.get("kids", False)
@@ -72,7 +72,8 @@ class Player:
             raise RecordError(
                 Text(N_("player {name!r}: 'kids' must be true or false, not {kids!r}"), name=data["name"], kids=kids)
             )
-        return cls(data["name"], bot, kids)
+        name: str = data["name"]
+        return cls(name, bot, kids)
 
 
 @dataclass(frozen=True)
@@ -84,14 +85,36 @@ class Pending:
     player: int | None = None
 
 
+# A die's face: EXXTRA's dice show strings ("X"), the others' numbers.
+Face = str | int
+Dice = tuple[tuple[Face, ...], ...]  # the faces of each die of a roll
+
+
 @dataclass(frozen=True)
 class Roll:
     """A chance step: one face per die, in the order of `Game.dice()`."""
 
+    # Any: each engine reads its own dice' faces as their type (str or int), which `apply`
+    # checked against its `dice()` before the engine sees them.
     faces: tuple[Any, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"roll": list(self.faces)}
+
+
+class Decision(Protocol):
+    """What every game's decisions are: small frozen values that write themselves as a record's
+    step. Each game has its own decision types; a game's `Step` is the union of them and `Roll`."""
+
+    def to_json(self) -> dict[str, object]: ...
+
+
+# A step of any game: what `Game.apply` takes and `history` holds.
+Step = Roll | Decision
+# What a step did, one mapping per event, with a string "kind" (each game's own TypedDicts
+# in games/<game>/events.py). Any: the values' types depend on the game and the kind, so a
+# reader narrows by them; the engines build theirs as those TypedDicts.
+Event = Mapping[str, Any]
 
 
 @cache
@@ -109,7 +132,7 @@ def _seat(name: str) -> Player:
 
 
 @cache
-def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
+def _roll_set(dice: Dice) -> frozenset[tuple[Face, ...]]:
     """Every roll `dice` can show: one membership test checks a roll's faces."""
     return frozenset(product(*dice))
 
@@ -144,7 +167,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     # What the last step did; None while a fast `apply` left it unbuilt (see `events`).
     # Each engine sets it in `_setup`.
-    _events: list[dict[str, Any]] | None
+    _events: Sequence[Event] | None
 
     def __init__(self, players: Sequence[Player | str]) -> None:
         seats = tuple([_seat(p) if type(p) is str else p if isinstance(p, Player) else Player(p) for p in players])
@@ -157,13 +180,13 @@ class Game(ABC):
                 n=len(seats),
             )
         self.players: tuple[Player, ...] = seats
-        self.history: list[Any] = []
+        self.history: list[Step] = []
         # who made each history step (None for rolls); None itself in an engine whose steps
         # name their player (it overrides `actor`): one list fewer to keep per step
         self._actors: list[int | None] | None = []
-        self._undo_stack: list[Any] = []  # one _snapshot record per history step
-        self._dice_seen: Any = None  # the last dice() a roll was checked against...
-        self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
+        self._undo_stack: list[object] = []  # one _snapshot record per history step
+        self._dice_seen: Dice | None = None  # the last dice() a roll was checked against...
+        self._rolls_seen: frozenset[tuple[Face, ...]] = frozenset()  # ...and every roll they allow
         self.record_version = RECORD_VERSION  # the record version whose rules this game plays
         self._setup()
 
@@ -174,7 +197,10 @@ class Game(ABC):
 
     # The three hooks below work for any game as they are (a deep copy of the game's own
     # state); the built-in engines override them with cheaper, step-specific records.
-    def _snapshot(self, step: Any) -> Any:
+    # Undo records are opaque to the protocol: each engine's `_restore` reads only what its
+    # own `_snapshot` wrote (tuples of its state, shaped per kind of step). Any: that shape is
+    # the engine's private business and varies per record.
+    def _snapshot(self, step: Step) -> Any:
         """A record from which `_restore` puts back whatever applying `step` (a roll or
         decision that passed the phase checks) may change, events included."""
         return deepcopy(self._own_state())
@@ -183,11 +209,11 @@ class Game(ABC):
         """Put back the state a `_snapshot` record saved."""
         self.__dict__.update(deepcopy(record))
 
-    def _copy_into(self, twin: Any) -> None:
+    def _copy_into(self, twin: Self) -> None:
         """Give `twin` (a shallow copy of this game) its own copies of the mutable state."""
         twin.__dict__.update(deepcopy(self._own_state()))
 
-    def _own_state(self) -> dict[str, Any]:
+    def _own_state(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items() if k not in _PROTOCOL_STATE}
 
     @abstractmethod
@@ -195,20 +221,21 @@ class Game(ABC):
         """A roll, whose decision, or over."""
 
     @abstractmethod
-    def dice(self) -> tuple[tuple[Any, ...], ...]:
+    def dice(self) -> Dice:
         """The faces of each die of the pending roll."""
 
     @abstractmethod
-    def legal_decisions(self) -> list[Any]:
+    def legal_decisions(self) -> Sequence[Decision]:
         """Every decision allowed now (empty unless a decision is pending)."""
 
     @abstractmethod
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         """Apply a roll or decision; raise IllegalStepError naming the rule before any change."""
 
     @abstractmethod
     def result(self) -> dict[str, Any] | None:
         """The final result in the shape of docs/records.md, or None while the game goes on."""
+        # Any: a record's JSON, shaped per game (docs/records.md), as the journal stores it
 
     @classmethod
     def for_record(cls, players: Sequence[Player | str], version: int) -> Game:
@@ -220,11 +247,11 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def parse_step(cls, data: Any) -> Any:
+    def parse_step(cls, data: object) -> Step:
         """A step from its record JSON; RecordError if it is not one of this game's steps."""
 
     # --- the shared protocol -------------------------------------------------------------
-    def apply(self, step: Any) -> None:
+    def apply(self, step: Step) -> None:
         """Apply one step; an illegal one raises IllegalStepError and changes nothing."""
         pending = self.pending()
         kind = pending.kind
@@ -255,7 +282,7 @@ class Game(ABC):
             self._actors.append(actor)
 
     @staticmethod
-    def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
+    def _check_roll(step: Roll, dice: Dice) -> None:
         """Raise IllegalStepError naming the first die whose face `step` cannot show."""
         if len(step.faces) != len(dice):
             raise IllegalStepError(N_("a roll here is {want} dice, not {got}"), want=len(dice), got=len(step.faces))
@@ -265,7 +292,7 @@ class Game(ABC):
                     N_("die {die} has no face {face!r} (faces: {faces})"), die=i, face=face, faces=list(faces)
                 )
 
-    def apply_json(self, data: Any) -> Any:
+    def apply_json(self, data: object) -> Step:
         """Parse one record step and apply it; returns the step."""
         step = self.parse_step(data)
         self.apply(step)
@@ -280,7 +307,7 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.pending().kind == OVER
 
-    def undo(self) -> Any:
+    def undo(self) -> Step:
         """Take back the last step (of any kind) and return it; restored from the undo stack."""
         if not self.history:
             raise IllegalStepError(N_("nothing to undo: no step has been played"))
@@ -300,7 +327,7 @@ class Game(ABC):
         return twin
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> Sequence[Event]:
         """What the last applied step did (each game documents its events); [] before any.
 
         An engine's fast `apply` may leave them unbuilt (`_events` None) since search bots
@@ -315,7 +342,7 @@ class Game(ABC):
         return events
 
     @events.setter
-    def events(self, value: list[dict[str, Any]]) -> None:
+    def events(self, value: Sequence[Event]) -> None:
         self._events = value
 
     def actor(self, index: int) -> int | None:
@@ -335,6 +362,7 @@ class Game(ABC):
 
     def to_record(self) -> dict[str, Any]:
         """This game as a record (docs/records.md), with its result once it is over."""
+        # Any: the record's JSON, each key's value of its own type (docs/records.md)
         record: dict[str, Any] = {
             "format": "xtraboard-record",
             "version": self.record_version,
@@ -351,7 +379,7 @@ class Game(ABC):
         return f"<{type(self).__name__} players={len(self.players)} steps={len(self.history)} pending={self.pending()}>"
 
 
-def parse_roll(data: Any, size: int, kind: type) -> Roll:
+def parse_roll(data: object, size: int, kind: type[Face]) -> Roll:
     """A `{"roll": [...]}` step of `size` faces of type `kind` (str or int); RecordError otherwise."""
     faces = data.get("roll") if isinstance(data, Mapping) else None
     if not isinstance(faces, list) or len(faces) != size:

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from firmware.games.base import Event, Game, Step
 
 FiguresOf = Callable[[Mapping[str, Any]], "list[FigurePage]"]
 
@@ -50,7 +53,7 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def replay_events(record: Mapping[str, Any]) -> Iterator[tuple[Any, Any, list[dict[str, Any]]]]:
+def replay_events(record: Mapping[str, Any]) -> Iterator[tuple[Game, Step, Sequence[Event]]]:
     """Replay a record step by step: (the game after the step, the step, its events). A record
     that does not replay raises RecordError, as every reader does."""
     from firmware.records import header_of

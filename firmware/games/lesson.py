@@ -25,10 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.dice import Faces, SeededDice, fit_roll
 
+from firmware.games.base import Event
+
 if TYPE_CHECKING:
     from firmware.games.base import Game
 
-Events = Sequence[dict[str, Any]]
+Events = Sequence[Event]
 # (game after the step, the step's events — empty at the start —, the learner's seat) -> applies now
 When = Callable[["Game", Events, int], bool]
 

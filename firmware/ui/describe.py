@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from firmware.games.base import Event
 from firmware.ui.gameview import Events, game_view
 
 
@@ -34,7 +35,7 @@ def name_of(names: Sequence[str], player: Any) -> str:
     return names[player] if isinstance(player, int) and 0 <= player < len(names) else "?"
 
 
-def kinds(events: Events, kind: str) -> list[dict[str, Any]]:
+def kinds(events: Events, kind: str) -> list[Event]:
     """The events of `kind`, in order."""
     return [event for event in events if event.get("kind") == kind]
 

@@ -19,6 +19,7 @@ def figures(record: Mapping[str, Any]) -> list[FigurePage]:
     walls, rides, rolls = ([0] * seats for _ in range(3))
     game: Extra | None = None
     for played, _step, events in replay_events(record):
+        assert isinstance(played, Extra)  # the record is an EXTRA! one: figures are per game
         game = played
         for event in events:
             kind = event["kind"]
