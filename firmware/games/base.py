@@ -30,7 +30,7 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Any, ClassVar, Literal, Protocol, Self
 
-from firmware.dice import DiceSource
+from firmware.dice import DiceSource, Face
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 
 # The record format this firmware writes, and every version it reads (docs/records.md):
@@ -85,8 +85,6 @@ class Pending:
     player: int | None = None
 
 
-# A die's face: EXXTRA's dice show strings ("X"), the others' numbers.
-Face = str | int
 Dice = tuple[tuple[Face, ...], ...]  # the faces of each die of a roll
 
 
