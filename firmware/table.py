@@ -45,6 +45,7 @@ from firmware.dice import (
 )
 from firmware.errors import RecordError
 from firmware.games import ROLL, Game, Player, Roll, new_game
+from firmware.games.base import GameRecord, RecordHeader, Step
 from firmware.records import replay_record
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class Table:
     journal: TableJournal | None = None  # None when nothing is kept
     journal_id: int | None = None
     seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
+    # Any: the journal's JSON meta of the table (mode, dice, colours, seed, ...), each key read as its own
     meta: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # the record's "notes" (docs/records.md)
     # One agent per seat, bound by the board app when play starts (empty until then).
@@ -83,7 +85,7 @@ class Table:
     table_id: int = field(default_factory=lambda: next(_TABLE_IDS), init=False)
     generation: int = field(default=0, init=False)
     # Takeback: the steps each undo took back (the last undo last), played again by `redo`.
-    redo_steps: list[list[Any]] = field(default_factory=list, init=False, repr=False)
+    redo_steps: list[list[Step]] = field(default_factory=list, init=False, repr=False)
     # Rolls taken back, by roll number: the dice stay as rolled when that roll comes again.
     kept_rolls: dict[int, Roll] = field(default_factory=dict, init=False, repr=False)
     # Physical dice: the numbers of the rolls a person keyed in at the board (the record marks
@@ -151,10 +153,16 @@ class Table:
         table.keyed = {n for n, data in enumerate(rolls_data) if data.get("keyed") is True}
         return table
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> RecordHeader:
         """The game's record without steps or result, with its dice block (docs/records.md):
         the commitment to the secret seed, and whether the players key in physical dice."""
-        header = {k: v for k, v in self.game.to_record().items() if k not in ("steps", "result")}
+        record = self.game.to_record()
+        header: RecordHeader = {
+            "format": record["format"],
+            "version": record["version"],
+            "game": record["game"],
+            "players": record["players"],
+        }
         secret, word = self.meta.get("dice_seed"), self.word
         if isinstance(secret, str) and self.meta.get("dice") != "scripted":  # scripted: no claim
             physical = self.meta.get("dice") == "physical"
@@ -171,14 +179,14 @@ class Table:
                 header["dice"]["physical"] = True
         return header
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> GameRecord:
         """The game's record with its dice block (the seed is in it once the game is over) and
         its notes, if any."""
         record = self.game.to_record()
         record["steps"] = self.steps_json()
         dice = self.header().get("dice")
         if dice is not None:
-            record["dice"] = dice | ({"seed": self.meta["dice_seed"]} if self.over else {})
+            record["dice"] = dice | {"seed": self.meta["dice_seed"]} if self.over else dice.copy()
         if self.notes:
             record["notes"] = list(self.notes)
         return record
@@ -244,7 +252,7 @@ class Table:
         self.generation += 1
 
     # --- steps -----------------------------------------------------------------------------
-    def apply(self, step: Any, keyed: bool = False) -> None:
+    def apply(self, step: Step, keyed: bool = False) -> None:
         """Apply a step (IllegalStepError leaves everything unchanged), then journal it. A new
         step ends what `redo` could play again. `keyed`: a roll a person keyed in (physical
         dice); a taken-back roll that comes again stays as it was."""
@@ -256,19 +264,19 @@ class Table:
         self.redo_steps.clear()
         self._journal_step(step)
 
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         rolls = self._rolls_made()
         self.game.apply(step)
         if isinstance(step, Roll):
             self.kept_rolls.pop(rolls, None)  # this roll is seen now: a kept one is used up
         self._moved()
 
-    def _step_json(self, step: Any, roll: int | None) -> dict[str, Any]:
+    def _step_json(self, step: Step, roll: int | None) -> dict[str, object]:
         """A step as the record writes it: roll number `roll` marked "keyed" if a person keyed it in."""
-        data: dict[str, Any] = step.to_json()
+        data = step.to_json()
         return data | {"keyed": True} if isinstance(step, Roll) and roll in self.keyed else data
 
-    def steps_json(self) -> list[dict[str, Any]]:
+    def steps_json(self) -> list[dict[str, object]]:
         """The record's steps, keyed-in rolls marked (docs/records.md)."""
         out, rolls = [], 0
         for step in self.game.history:
@@ -276,7 +284,7 @@ class Table:
             rolls += isinstance(step, Roll)
         return out
 
-    def _journal_step(self, step: Any) -> None:
+    def _journal_step(self, step: Step) -> None:
         """Commit the step just applied (and the result, if it ended the game)."""
         if self.journal is not None and self.journal_id is not None:
             data = self._step_json(step, self._rolls_made() - 1)
@@ -329,7 +337,7 @@ class Table:
         target = self.undo_target(whole_game)
         if target is None:
             return False
-        undone: list[Any] = []
+        undone: list[Step] = []
         rolls = self._rolls_made()
         while len(self.game.history) > target:
             step = self.game.undo()
@@ -422,7 +430,7 @@ def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:
     return SystemDice() if seed is None else SeededDice(seed, rolls_made)
 
 
-def _check_meta(colours: Any, seed: Any, seats: int, colour_names: Collection[str] = ()) -> None:
+def _check_meta(colours: object, seed: object, seats: int, colour_names: Collection[str] = ()) -> None:
     """A damaged journal's meta must not reach the screens: RecordError (a ValueError) instead."""
     if (
         not isinstance(colours, list)

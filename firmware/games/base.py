@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
-from typing import Any, ClassVar, Literal, Protocol, Self
+from typing import Any, ClassVar, Literal, NotRequired, Protocol, Self, TypedDict
 
 from firmware.dice import DiceSource, Face
 from firmware.errors import N_, IllegalStepError, RecordError, Text
@@ -41,6 +41,35 @@ RECORD_VERSIONS = (1, 2)
 ROLL: Literal["roll"] = "roll"
 DECISION: Literal["decision"] = "decision"
 OVER: Literal["over"] = "over"
+
+
+class DiceBlock(TypedDict):
+    """A record's dice block (docs/dice.md): the commitment, and the seed once the game is over."""
+
+    scheme: str
+    commit: str
+    word: NotRequired[str]
+    physical: NotRequired[bool]
+    seed: NotRequired[str]
+
+
+class RecordHeader(TypedDict):
+    """A game record without its steps and result, as the journal keeps it (docs/records.md)."""
+
+    format: str
+    version: int
+    game: str
+    players: list[dict[str, object]]  # `Player.to_json` each
+    dice: NotRequired[DiceBlock]
+
+
+class GameRecord(RecordHeader):
+    """A game record as the board writes it (docs/records.md); `records.header_of` checks one read."""
+
+    steps: list[dict[str, object]]  # each step's `to_json`, with the table's marks
+    # Any: shaped per game (docs/records.md), each game reading its own keys
+    result: NotRequired[dict[str, Any]]
+    notes: NotRequired[list[str]]
 
 
 @dataclass(frozen=True)
@@ -358,10 +387,9 @@ class Game(ABC):
             raise NotImplementedError(f"{type(self).__name__} keeps no actors: it must override actor()")
         return actors[index]
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> GameRecord:
         """This game as a record (docs/records.md), with its result once it is over."""
-        # Any: the record's JSON, each key's value of its own type (docs/records.md)
-        record: dict[str, Any] = {
+        record: GameRecord = {
             "format": "xtraboard-record",
             "version": self.record_version,
             "game": self.name,
