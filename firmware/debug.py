@@ -40,7 +40,7 @@ import socket
 import socketserver
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -51,7 +51,9 @@ from firmware.hardware.config import DebugConfig, is_loopback
 from firmware.state_reader import StateError, plain, read_state, state_roots
 
 if TYPE_CHECKING:
-    from firmware.board_loop import Board
+    from firmware.agents import Agents
+    from firmware.hardware.board import Hardware
+    from firmware.loop import EventLoop
     from firmware.ui.app import BoardApp
 
 log = logging.getLogger("xtraboard.debug")
@@ -94,6 +96,33 @@ Answer = dict[str, object]
 # A request's argument as `parse_request` checked it: a state path or button name, a roll's
 # faces, a seed, seconds to wait; None for the commands that take none.
 Argument = str | int | float | list[Face] | None
+
+
+class Board(Protocol):
+    """What the service uses of a board: `firmware.board_loop.Board` is one (not imported here:
+    the board's loop imports this module)."""
+
+    @property
+    def app(self) -> BoardApp: ...
+
+    @property
+    def hardware(self) -> Hardware: ...
+
+    @property
+    def loop(self) -> EventLoop: ...
+
+    @property
+    def agents(self) -> Agents: ...
+
+    @property
+    def watchers(self) -> list[Callable[[object], None]]: ...
+
+    @property
+    def _frame(self) -> Mapping[str, Sequence[object]]: ...  # the LEDs' last frame: a colour, or colours, per cell
+
+    def clock(self) -> float: ...
+
+    def factory_reset(self) -> int | None: ...
 
 
 class VirtualButtons(Protocol):
@@ -438,10 +467,10 @@ def leds_answer(board: Board) -> Answer:
     leds = board.hardware.leds
     cycle = leds.cycle_s if leds is not None else 0.5
     now = board.clock()
-    shown: dict[str, list[int]] = {}
+    shown: dict[str, list[object]] = {}
     for cell, value in frame.items():
-        if value and not isinstance(value[0], int):
-            value = value[int(now / cycle) % len(value)]
+        if value and not isinstance(value[0], int):  # colours taking turns: the one showing now
+            value = cast(Sequence[object], value[int(now / cycle) % len(value)])
         shown[cell] = list(value) if value else [0, 0, 0]
     return {"frame": plain(frame), "shown": shown, "cycle_s": cycle, "t": round(now, 6)}
 
@@ -482,9 +511,8 @@ def attach_debug(
         return None
     for where in places:
         log.warning("debug service listening on %s (a bench controls this board)", where)
-    agents = getattr(board, "agents", None)
-    if service.config.socket_path is not None and agents is not None:
-        agents.hide(service.config.socket_path)  # wherever it is: an engine could roll the dice through it
+    if service.config.socket_path is not None:
+        board.agents.hide(service.config.socket_path)  # wherever it is: an engine could roll the dice through it
     return service
 
 

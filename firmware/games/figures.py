@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from firmware.games.base import Event, Game, Step
@@ -73,4 +73,5 @@ def figures_of(record: Mapping[str, Any]) -> list[FigurePage]:
 
     spec = find_game(record.get("game"))
     function = spec.figures_function
-    return [] if function is None else list(function(record))
+    # a game's figures function gives FigurePages (GameSpec.figures)
+    return [] if function is None else cast(list[FigurePage], list(function(record)))

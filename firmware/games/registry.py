@@ -25,7 +25,7 @@ the display code.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
@@ -37,7 +37,6 @@ from firmware.games.layout import BOARD_CELLS, CellGroup
 
 if TYPE_CHECKING:
     from firmware.games.base import Decision, Dice, Game
-    from firmware.games.figures import FigurePage
     from firmware.games.lesson import Lesson
 
 # One line per built-in game: the package holding its SPEC. Seating order in menus follows it.
@@ -111,7 +110,8 @@ class GameSpec:
     outcome: Outcome | str | None = None
     unit: str = N_("pts")
     lesson: Lesson | str | None = None  # or its "module:attribute"
-    figures: Callable[..., list[FigurePage]] | str | None = None
+    # (record) -> list[firmware.games.figures.FigurePage]; not imported here: figures reads the registry
+    figures: Callable[..., Sequence[object]] | str | None = None
     cells: tuple[CellGroup, ...] = ()
 
     @property
@@ -157,7 +157,7 @@ class GameSpec:
         return None if self.lesson is None else _resolve(self.lesson)
 
     @property
-    def figures_function(self) -> Callable[..., list[FigurePage]] | None:
+    def figures_function(self) -> Callable[..., Sequence[object]] | None:
         """The game's figures function (`figures`), loaded; None when the game has none."""
         return None if self.figures is None else _resolve(self.figures)
 
