@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from typing import Any, Union, cast
+from typing import Union, cast
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -203,11 +203,11 @@ def memory_pixels(leds_cfg: LedsConfig) -> MemoryPixels:
     return MemoryPixels(leds_cfg.count, byteorder=leds_cfg.order, brightness=leds_cfg.brightness)
 
 
-def _is_colour(value: Any) -> bool:
+def _is_colour(value: Sequence[object]) -> bool:
     return len(value) == 3 and all(isinstance(channel, int) for channel in value)
 
 
-def _checked(name: str, colour: Any) -> Colour:
+def _checked(name: str, colour: object) -> Colour:
     if type(colour) is not tuple:
         colour = tuple(colour) if isinstance(colour, Sequence) else colour
     if type(colour) is tuple and len(colour) == 3:

@@ -18,7 +18,15 @@ from firmware.journal.rows import StoredGame
 from firmware.journal.scores import ScoreEntry
 
 
-class TableJournal(Protocol):
+class SettingsStore(Protocol):
+    """The board's settings kept as JSON values by key (the journal's, or a test's)."""
+
+    def get_setting(self, key: str, default: object = None) -> object: ...
+
+    def set_setting(self, key: str, value: object) -> None: ...
+
+
+class TableJournal(SettingsStore, Protocol):
     """A game's steps kept as they are played (`firmware.table.Table`), the unfinished game found
     again after a power cut, the finished games' tables, the board's settings, and what the
     display should say about storage."""
@@ -52,7 +60,3 @@ class TableJournal(Protocol):
     def solo_best(
         self, name: str | None = None, *, kids: bool = False, game: str | None = None
     ) -> ScoreEntry | None: ...
-
-    def get_setting(self, key: str, default: object = None) -> object: ...
-
-    def set_setting(self, key: str, value: object) -> None: ...
