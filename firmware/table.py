@@ -77,8 +77,8 @@ class Table:
     journal: TableJournal | None = None  # None when nothing is kept
     journal_id: int | None = None
     seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
-    # Any: the journal's JSON meta of the table (mode, dice, colours, seed, ...), each key read as its own
-    meta: dict[str, Any] = field(default_factory=dict)
+    # the journal's JSON meta of the table (mode, dice, colours, seed, ...), each key read as its own
+    meta: dict[str, Any] = field(default_factory=dict)  # Any: JSON meta (see above)
     notes: list[str] = field(default_factory=list)  # the record's "notes" (docs/records.md)
     # One agent per seat, bound by the board app when play starts (empty until then).
     agents: list[Agent] = field(default_factory=list, init=False, repr=False)
@@ -113,7 +113,7 @@ class Table:
         *,
         seed: int | str | None = None,
         journal: TableJournal | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: dict[str, Any] | None = None,  # Any: JSON meta (see `meta`)
     ) -> Table:
         game = new_game(name, [s.player() for s in seats])
         # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs

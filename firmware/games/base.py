@@ -67,8 +67,7 @@ class GameRecord(RecordHeader):
     """A game record as the board writes it (docs/records.md); `records.header_of` checks one read."""
 
     steps: list[dict[str, object]]  # each step's `to_json`, with the table's marks
-    # Any: shaped per game (docs/records.md), each game reading its own keys
-    result: NotRequired[dict[str, Any]]
+    result: NotRequired[dict[str, Any]]  # Any: shaped per game (docs/records.md), read by its keys
     notes: NotRequired[list[str]]
 
 
@@ -121,9 +120,9 @@ Dice = tuple[tuple[Face, ...], ...]  # the faces of each die of a roll
 class Roll:
     """A chance step: one face per die, in the order of `Game.dice()`."""
 
-    # Any: each engine reads its own dice' faces as their type (str or int), which `apply`
-    # checked against its `dice()` before the engine sees them.
-    faces: tuple[Any, ...]
+    # Each engine reads its own dice' faces as their type (str or int), which `apply` checked
+    # against its `dice()` before the engine sees them.
+    faces: tuple[Any, ...]  # Any: str or int faces, per game (see above)
 
     def to_json(self) -> dict[str, object]:
         return {"roll": list(self.faces)}
@@ -139,9 +138,9 @@ class Decision(Protocol):
 # A step of any game: what `Game.apply` takes and `history` holds.
 Step = Roll | Decision
 # What a step did, one mapping per event, with a string "kind" (each game's own TypedDicts
-# in games/<game>/events.py). Any: the values' types depend on the game and the kind, so a
-# reader narrows by them; the engines build theirs as those TypedDicts.
-Event = Mapping[str, Any]
+# in games/<game>/events.py). The values' types depend on the game and the kind, so a reader
+# narrows by them; the engines build theirs as those TypedDicts.
+Event = Mapping[str, Any]  # Any: per game and kind (see above)
 
 
 @cache
@@ -225,14 +224,14 @@ class Game(ABC):
     # The three hooks below work for any game as they are (a deep copy of the game's own
     # state); the built-in engines override them with cheaper, step-specific records.
     # Undo records are opaque to the protocol: each engine's `_restore` reads only what its
-    # own `_snapshot` wrote (tuples of its state, shaped per kind of step). Any: that shape is
-    # the engine's private business and varies per record.
-    def _snapshot(self, step: Step) -> Any:
+    # own `_snapshot` wrote (tuples of its state, shaped per kind of step): that shape is the
+    # engine's private business and varies per record.
+    def _snapshot(self, step: Step) -> Any:  # Any: an undo record (see above)
         """A record from which `_restore` puts back whatever applying `step` (a roll or
         decision that passed the phase checks) may change, events included."""
         return deepcopy(self._own_state())
 
-    def _restore(self, record: Any) -> None:
+    def _restore(self, record: Any) -> None:  # Any: an undo record (see above)
         """Put back the state a `_snapshot` record saved."""
         self.__dict__.update(deepcopy(record))
 
@@ -260,9 +259,8 @@ class Game(ABC):
         """Apply a roll or decision; raise IllegalStepError naming the rule before any change."""
 
     @abstractmethod
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: a record's JSON, shaped per game
         """The final result in the shape of docs/records.md, or None while the game goes on."""
-        # Any: a record's JSON, shaped per game (docs/records.md), as the journal stores it
 
     @classmethod
     def for_record(cls, players: Sequence[Player | str], version: int) -> Game:

@@ -15,14 +15,14 @@ review shows its other pages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from firmware.games.base import Event, Game, Step
+    from firmware.games.base import Event, Game, GameRecord, Step
 
-FiguresOf = Callable[[Mapping[str, Any]], "list[FigurePage]"]
+FiguresOf = Callable[["GameRecord"], "list[FigurePage]"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def replay_events(record: Mapping[str, Any]) -> Iterator[tuple[Game, Step, Sequence[Event]]]:
+def replay_events(record: GameRecord) -> Iterator[tuple[Game, Step, Sequence[Event]]]:
     """Replay a record step by step: (the game after the step, the step, its events). A record
     that does not replay raises RecordError, as every reader does."""
     from firmware.records import header_of
@@ -66,7 +66,7 @@ def replay_events(record: Mapping[str, Any]) -> Iterator[tuple[Game, Step, Seque
         yield game, step, game.events
 
 
-def figures_of(record: Mapping[str, Any]) -> list[FigurePage]:
+def figures_of(record: GameRecord) -> list[FigurePage]:
     """The figures of a finished game's record, by its game's `GameSpec.figures` ([] for a game
     without them)."""
     from firmware.games.registry import find_game

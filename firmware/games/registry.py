@@ -287,9 +287,8 @@ def _load_builtin() -> None:
             load_game_module(module)
 
 
-def _resolve(target: object) -> Any:
+def _resolve(target: object) -> Any:  # Any: found by name at run time; the caller's field type says what
     """ "pkg.module:attr" → that attribute; anything else (a function) as it is."""
-    # Any: an attribute found by name at run time; each caller's declared field type says what it is
     if not isinstance(target, str):
         return target
     module, _, attribute = target.partition(":")

@@ -32,10 +32,10 @@ class StoredGame:
     """A game in the journal: its record (steps, and result once finished) and meta."""
 
     id: int
-    # Any (both): JSON read back from the journal, its header checked as the journal wrote it
+    # JSON read back from the journal, its header checked as the journal wrote it
     # (`checked_header`); each reader takes the keys it needs
-    record: dict[str, Any]
-    meta: Any
+    record: dict[str, Any]  # Any: JSON read back (see above)
+    meta: Any  # Any: JSON read back (see above)
     status: str  # "playing", "finished" or "abandoned"
     started: float  # clock time (UNIX seconds)
     updated: float

@@ -23,8 +23,7 @@ KEPT_ON_CLEAR = (OPERATOR_GATE,)  # audits and lockouts, not settings: `clear_se
 class KeptSettings(Storage):
     """Settings by key; see the module docstring."""
 
-    # Any: a setting's JSON value as stored; each reader checks the shape of its own
-    def get_setting(self, key: str, default: object = None) -> Any:
+    def get_setting(self, key: str, default: object = None) -> Any:  # Any: JSON as stored; readers check it
         """A setting's value, or `default` if it was never set or cannot be read (then it is
         moved to the quarantine table and `set_aside` says so)."""
         row = self._read(

@@ -858,7 +858,7 @@ class Extra(Game):
             return [0] if scores[0] >= 0 else []
         return winners_of(scores)
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: as `Game.result`
         if self._in_game:
             return None
         return {
@@ -869,7 +869,7 @@ class Extra(Game):
 
     # --- records ----------------------------------------------------------------------------
     @classmethod
-    def parse_step(cls, data: Any) -> Roll | Choice:
+    def parse_step(cls, data: object) -> Roll | Choice:
         if not isinstance(data, Mapping):
             raise RecordError(Text(N_("an EXTRA! step must be a JSON object, not {data!r}"), data=data))
         if "roll" in data:

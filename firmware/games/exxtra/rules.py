@@ -338,7 +338,7 @@ class Exxtra(Game):
             )
         return list(decisions)
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: as `Game.result`
         if self._winner is None:
             return None
         return {"positions": list(self._positions), "winners": [self._winner]}

@@ -484,7 +484,7 @@ class LevelX(Game):
             self._events = previous  # a refused step changes nothing, its events included
             raise
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: as `Game.result`
         if not self._over:
             return None
         scores = list(self.scores)
