@@ -49,7 +49,7 @@ from firmware.games.base import GameRecord, RecordHeader, Step
 from firmware.records import replay_record
 
 if TYPE_CHECKING:
-    from firmware.journal.protocol import TableJournal
+    from firmware.journal.protocol import BoardJournal
     from firmware.journal.rows import StoredGame
 
 _TABLE_IDS = itertools.count(1)
@@ -74,7 +74,7 @@ class Table:
     game: Game
     colours: list[str]
     dice: DiceSource
-    journal: TableJournal | None = None  # None when nothing is kept
+    journal: BoardJournal | None = None  # None when nothing is kept
     journal_id: int | None = None
     seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
     # the journal's JSON meta of the table (mode, dice, colours, seed, ...), each key read as its own
@@ -112,7 +112,7 @@ class Table:
         seats: Sequence[Seat],
         *,
         seed: int | str | None = None,
-        journal: TableJournal | None = None,
+        journal: BoardJournal | None = None,
         meta: dict[str, Any] | None = None,  # Any: JSON meta (see `meta`)
     ) -> Table:
         game = new_game(name, [s.player() for s in seats])
@@ -130,7 +130,7 @@ class Table:
     def restore(
         cls,
         stored: StoredGame,
-        journal: TableJournal | None,
+        journal: BoardJournal | None,
         default_colours: Sequence[str] = (),
         colour_names: Collection[str] = (),
     ) -> Table:
