@@ -301,6 +301,9 @@ class Choice:
         return data
 
 
+ExtraStep = Roll | Choice  # an EXTRA! step: the roll, or one player's choice on it
+
+
 def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
     """Every well-formed Choice, built once: [player][extra or 5 for None][column or 3 for None]."""
     table = []
@@ -869,7 +872,7 @@ class Extra(Game):
 
     # --- records ----------------------------------------------------------------------------
     @classmethod
-    def parse_step(cls, data: object) -> Roll | Choice:
+    def parse_step(cls, data: object) -> ExtraStep:
         if not isinstance(data, Mapping):
             raise RecordError(Text(N_("an EXTRA! step must be a JSON object, not {data!r}"), data=data))
         if "roll" in data:

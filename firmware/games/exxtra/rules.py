@@ -47,8 +47,8 @@ class Place:
         return {"do": "place", "rung": self.rung}
 
 
-Decision = Reroll | Place
-ExxtraStep = Roll | Decision
+Decision = Reroll | Place  # what an EXXTRA player decides on a roll
+ExxtraStep = Roll | Decision  # an EXXTRA step (`Exxtra.parse_step`)
 
 
 class LadderPair(NamedTuple):

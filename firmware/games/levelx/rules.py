@@ -159,8 +159,8 @@ class Groups:
         return {"groups": [list(group) for group in self.groups]}
 
 
-Decision = Bonus | TurnOnes | Groups
-LevelXStep = Roll | Decision
+Decision = Bonus | TurnOnes | Groups  # what a LEVEL X player decides
+LevelXStep = Roll | Decision  # a LEVEL X step (`LevelX.parse_step`)
 _T = TypeVar("_T")
 
 
