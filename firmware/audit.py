@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import astuple, dataclass, fields
 from datetime import datetime
-from typing import Any, TextIO
+from typing import TextIO
 
 from firmware.errors import RecordError
 from firmware.games.registry import find_game
@@ -79,7 +79,7 @@ def write_csv(rows: Sequence[GameRow], out: TextIO) -> None:
 
 def audit_lines(
     games: Sequence[StoredGame],
-    fleet_status: Callable[[], Mapping[str, Any]] | None = None,
+    fleet_status: Callable[[], Mapping[str, object]] | None = None,
     operator_code: tuple[int, int] | None = None,
 ) -> list[str]:
     """The audits as short lines (the OLED wraps them): totals, plays per game and player
@@ -156,7 +156,7 @@ FLEET_COUNTERS = {
 }
 
 
-def fleet_line(status: Mapping[str, Any]) -> str:
+def fleet_line(status: Mapping[str, object]) -> str:
     """The fleet publisher's `status()` in one line: connected or not, the problem, its counters."""
     connected = bool(status.get("connected"))
     counters = ", ".join(

@@ -12,7 +12,9 @@ import errno
 import os
 import sys
 from importlib import import_module
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import NoReturn, TextIO, TypeVar
 
 from firmware import i18n
 from firmware.errors import XtraboardError
@@ -90,8 +92,11 @@ def _leading_options(argv: list[str]) -> tuple[list[str], str | None]:
     return modules, None
 
 
-def _module(name: str):
+def _module(name: str) -> ModuleType:
     return import_module(name)
+
+
+_T = TypeVar("_T")
 
 
 class OutputError(OSError):
@@ -103,33 +108,33 @@ class _Stdout:
     says so in one line instead of a traceback. A reader gone away (`| head`) stays a
     BrokenPipeError, which is not an error of ours."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
 
-    def _guarded(self, action: str, *args: Any) -> Any:
+    def _guarded(self, action: Callable[[TextIO], _T]) -> _T:
         if self._stream is None:  # started with standard output closed (`>&-`)
             raise OutputError(errno.EBADF, _("standard output is closed"))
         try:
-            return getattr(self._stream, action)(*args)
+            return action(self._stream)
         except BrokenPipeError:
             raise
         except OSError as exc:
             raise OutputError(exc.errno, exc.strerror or str(exc)) from exc
 
     def write(self, text: str) -> int:
-        return self._guarded("write", text)
+        return self._guarded(lambda stream: stream.write(text))
 
-    def writelines(self, lines: Any) -> None:
-        self._guarded("writelines", lines)
+    def writelines(self, lines: Iterable[str]) -> None:
+        self._guarded(lambda stream: stream.writelines(lines))
 
     def flush(self) -> None:
         if self._stream is not None:
-            self._guarded("flush")
+            self._guarded(lambda stream: stream.flush())
 
     def isatty(self) -> bool:
         return self._stream is not None and self._stream.isatty()
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
 
 

@@ -40,15 +40,21 @@ import socket
 import socketserver
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, cast
 
-from firmware.dice import ScriptedDice
+from firmware.dice import DiceSource, Face, Faces, ScriptedDice
 from firmware.errors import XtraboardError
 from firmware.hardware.buttons import RawEdge
 from firmware.hardware.config import DebugConfig, is_loopback
 from firmware.state_reader import StateError, plain, read_state, state_roots
+
+if TYPE_CHECKING:
+    from firmware.agents import Agents
+    from firmware.hardware.board import Hardware
+    from firmware.loop import EventLoop
+    from firmware.ui.app import BoardApp
 
 log = logging.getLogger("xtraboard.debug")
 
@@ -85,10 +91,97 @@ def checked(config: DebugConfig) -> DebugConfig:
     return config
 
 
+# An answer, and an event of the log: JSON objects (their values JSON too).
+Answer = dict[str, object]
+# A request's argument as `parse_request` checked it: a state path or button name, a roll's
+# faces, a seed, seconds to wait; None for the commands that take none.
+Argument = str | int | float | list[Face] | None
+
+
+class Board(Protocol):
+    """What the service uses of a board: `firmware.board_loop.Board` is one (not imported here:
+    the board's loop imports this module)."""
+
+    @property
+    def app(self) -> BoardApp: ...
+
+    @property
+    def hardware(self) -> Hardware: ...
+
+    @property
+    def loop(self) -> EventLoop: ...
+
+    @property
+    def agents(self) -> Agents: ...
+
+    @property
+    def watchers(self) -> list[Callable[[object], None]]: ...
+
+    @property
+    def _frame(self) -> Mapping[str, Sequence[object]]: ...  # the LEDs' last frame: a colour, or colours, per cell
+
+    def clock(self) -> float: ...
+
+    def factory_reset(self) -> int | None: ...
+
+
+class VirtualButtons(Protocol):
+    """A simulated board's buttons, pressed and released by name."""
+
+    def press(self, name: str) -> None: ...
+
+    def release(self, name: str) -> None: ...
+
+
+class LineWriter(Protocol):
+    """Where answers go: a client's socket file."""
+
+    def write(self, data: bytes, /) -> object: ...
+
+    def flush(self) -> None: ...
+
+
+class LineReader(Protocol):
+    """`readline` with a size limit: a socket's lines (`SocketLines`) or a stream's."""
+
+    def readline(self, limit: int, /) -> bytes: ...
+
+
+# What `parse_request` checked each command's argument to be, for the type checker: a request
+# that reaches `execute` otherwise is a bug of ours, answered as one.
+def _text(arg: Argument) -> str:
+    if not isinstance(arg, str):
+        raise DebugError(f"expected a string, not {arg!r}")
+    return arg
+
+
+def _faces(arg: Argument) -> list[Face]:
+    if not isinstance(arg, list):
+        raise DebugError(f"expected a list of faces, not {arg!r}")
+    return arg
+
+
+def _seed(arg: Argument) -> int | str:
+    if not isinstance(arg, (int, str)):
+        raise DebugError(f"expected a whole number or a string, not {arg!r}")
+    return arg
+
+
+def _seconds(arg: Argument) -> float:
+    if not isinstance(arg, (int, float)):
+        raise DebugError(f"expected seconds, not {arg!r}")
+    return float(arg)
+
+
+def _seq(event: Answer) -> int:
+    """The number `log_event` gave an event."""
+    return cast(int, event["seq"])
+
+
 # --- requests ---------------------------------------------------------------------------------
 
 
-def parse_request(line: bytes) -> tuple[str, Any]:
+def parse_request(line: bytes) -> tuple[str, Argument]:
     """One request line → (command, argument); DebugError says what is wrong with it.
 
     >>> parse_request(b"dice [1, 2, 2, 3, 5]\\n")
@@ -134,10 +227,10 @@ def parse_request(line: bytes) -> tuple[str, Any]:
 class DebugRequest:
     """A parsed request on its way to the loop thread; `run()` (loop thread) answers it once."""
 
-    def __init__(self, execute: Callable[[str, Any], dict[str, Any]], command: str, arg: Any) -> None:
+    def __init__(self, execute: Callable[[str, Argument], Answer], command: str, arg: Argument) -> None:
         self.command, self.arg = command, arg
         self._execute = execute
-        self.answer: dict[str, Any] | None = None
+        self.answer: Answer | None = None
         self.done = threading.Event()
 
     def run(self) -> None:
@@ -159,12 +252,12 @@ class BenchDice:
     """The board's dice on the bench: rolls queued with `dice FACES` first, then `fallback`
     (seeded or the system's). Every roll goes to `on_roll` (the event log)."""
 
-    def __init__(self, fallback: Any, on_roll: Callable[[tuple[Any, ...]], None] | None = None) -> None:
+    def __init__(self, fallback: DiceSource, on_roll: Callable[[tuple[Face, ...]], None] | None = None) -> None:
         self.fallback = fallback
         self.queued = ScriptedDice(empty="no queued roll")
         self.on_roll = on_roll
 
-    def push(self, faces: Sequence[Any]) -> None:
+    def push(self, faces: Sequence[Face]) -> None:
         self.queued.push(faces)
 
     def reset(self, seed: int | str | None) -> None:
@@ -182,10 +275,10 @@ class BenchDice:
 
     @rolls_made.setter
     def rolls_made(self, value: int) -> None:
-        if hasattr(self.fallback, "rolls_made"):
+        if hasattr(self.fallback, "rolls_made"):  # seeded dice count their rolls, the system's do not
             self.fallback.rolls_made = value
 
-    def roll(self, dice: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         faces = self.queued.roll(dice) if self.queued.left else self.fallback.roll(dice)
         if self.on_roll is not None:
             self.on_roll(faces)
@@ -203,18 +296,18 @@ class BoardTarget:
 
     def __init__(
         self,
-        board: Any,
+        board: Board | Callable[[], Board],
         *,
         dice: BenchDice | None = None,
-        buttons: Any = None,
+        buttons: VirtualButtons | None = None,
         wait: Callable[[float], None] | None = None,
-        restart: Callable[[Any], None] | None = None,
+        restart: Callable[[int | str], None] | None = None,
         clock: str = "real",
         speed: float = 1.0,
     ) -> None:
-        self._board = board if callable(board) else (lambda: board)
+        self._board: Callable[[], Board] = board if callable(board) else (lambda: board)
         self.buttons, self._wait, self._restart, self.clock, self.speed = buttons, wait, restart, clock, speed
-        self.events: collections.deque[dict[str, Any]] = collections.deque(maxlen=EVENT_LOG)
+        self.events: collections.deque[Answer] = collections.deque(maxlen=EVENT_LOG)
         self.sequence = 0  # events ever logged; a client's cursor counts in these
         self.dice: BenchDice | None = None
         self.use_dice(dice)
@@ -226,10 +319,10 @@ class BoardTarget:
             dice.on_roll = lambda faces: self.log_event("roll", faces=[plain(f) for f in faces])
 
     @property
-    def board(self) -> Any:
+    def board(self) -> Board:
         return self._board()
 
-    def hello(self) -> dict[str, Any]:
+    def hello(self) -> Answer:
         config = self.board.hardware.config
         return {
             "hello": PROTOCOL,
@@ -243,20 +336,20 @@ class BoardTarget:
         }
 
     # loop thread only, from here on
-    def log_event(self, kind: str, **fields: Any) -> None:
+    def log_event(self, kind: str, **fields: object) -> None:
         self.sequence += 1
         self.events.append({"seq": self.sequence, "t": round(self.board.clock(), 6), "kind": kind} | fields)
 
-    def watch(self, event: Any) -> None:
+    def watch(self, event: object) -> None:
         """Every event the board's loop handles passes here first (`Board.watchers`)."""
         if isinstance(event, RawEdge):
             self.log_event("edge", button=event.name, pressed=event.pressed, t=round(event.t, 6))
 
-    def execute(self, command: str, arg: Any, cursor: list[int] | None = None) -> dict[str, Any]:
+    def execute(self, command: str, arg: Argument, cursor: list[int] | None = None) -> Answer:
         board = self.board
         app = board.app
         if command == "state":
-            return {"value": read_state(state_roots(app), arg)}
+            return {"value": read_state(state_roots(app), _text(arg))}
         if command == "text":
             return {"text": list(app.texts)}
         if command == "image":
@@ -268,9 +361,10 @@ class BoardTarget:
         if command == "dice":
             if self.dice is None:
                 raise DebugError("dice: this board rolls no dice the service can queue")
-            check_queued_roll(app, arg)  # refused now, not at the next roll
-            self.dice.push(arg)
-            self.log_event("queued", faces=arg)
+            faces = _faces(arg)
+            check_queued_roll(app, faces)  # refused now, not at the next roll
+            self.dice.push(faces)
+            self.log_event("queued", faces=faces)
             return {"queued": self.dice.queued.left}
         if command == "reset":
             set_aside = board.factory_reset()
@@ -280,44 +374,46 @@ class BoardTarget:
             self.log_event("reset", set_aside=set_aside)
             return {"set_aside": set_aside}
         if command == "seed":
+            seed = _seed(arg)
             if self._restart is not None:
-                self._restart(arg)
-                self.log_event("restart", seed=arg)
+                self._restart(seed)
+                self.log_event("restart", seed=seed)
             else:
-                app.seed = arg
+                app.seed = seed
                 if self.dice is not None:
                     from firmware.dice import CommittedDice
 
-                    self.dice.fallback = CommittedDice(str(arg))  # as a seeded game rolls without the bench
-                self.log_event("seed", seed=arg)
-            return {"seed": arg}
+                    self.dice.fallback = CommittedDice(str(seed))  # as a seeded game rolls without the bench
+                self.log_event("seed", seed=seed)
+            return {"seed": seed}
         if self.buttons is None:
             raise DebugError(
                 f"{command} works only on a simulated board; a real board's buttons are "
                 "pressed by the bench's GPIO and its time is real"
             )
         if command in ("press", "release"):
-            if arg not in board.hardware.config.buttons.pins:
+            name = _text(arg)
+            if name not in board.hardware.config.buttons.pins:
                 raise DebugError(
-                    f"{command}: no button {arg[:40]!r}; the board has {', '.join(board.hardware.config.buttons.pins)}"
+                    f"{command}: no button {name[:40]!r}; the board has {', '.join(board.hardware.config.buttons.pins)}"
                 )
-            (self.buttons.press if command == "press" else self.buttons.release)(arg)
+            (self.buttons.press if command == "press" else self.buttons.release)(name)
             return {}
         if self._wait is None:
             raise DebugError("wait works only on a simulated board with a fake clock; wait in real time")
-        self._wait(float(arg))
+        self._wait(_seconds(arg))
         return {"now": round(board.clock(), 6)}
 
-    def events_since(self, cursor: list[int]) -> dict[str, Any]:
+    def events_since(self, cursor: list[int]) -> Answer:
         """The events after `cursor[0]` (moving it on), and how many were lost to the log's size."""
-        first = self.events[0]["seq"] if self.events else self.sequence + 1
+        first = _seq(self.events[0]) if self.events else self.sequence + 1
         lost = max(0, first - cursor[0] - 1)
-        fresh = [e for e in self.events if e["seq"] > cursor[0]]
+        fresh = [e for e in self.events if _seq(e) > cursor[0]]
         cursor[0] = self.sequence
         return {"events": fresh, "lost": lost}
 
 
-def check_queued_roll(app: Any, faces: list[Any]) -> None:
+def check_queued_roll(app: BoardApp, faces: list[Face]) -> None:
     """A queued roll must fit the dice of the game in play; with none in play, the dice of one
     of the board's games (the next game started is the one it is for)."""
     from firmware.dice import fit_roll
@@ -343,7 +439,7 @@ def check_queued_roll(app: Any, faces: list[Any]) -> None:
     raise DebugError(f"dice: {faces} fits no game's dice ({shapes})")
 
 
-def image_answer(board: Any) -> dict[str, Any]:
+def image_answer(board: Board) -> Answer:
     """The display's last frame as base64 pixels (luma's mode), with its scenario checksum."""
     display = board.hardware.display
     image = display.image if display is not None else None
@@ -364,23 +460,23 @@ def image_checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16] if data else ""
 
 
-def leds_answer(board: Any) -> dict[str, Any]:
+def leds_answer(board: Board) -> Answer:
     """The frame as the app set it (a multi-colour cell as its list), and each lit cell's
     colour now (before brightness and the current budget)."""
     frame = dict(board._frame)  # the Board's last rendered frame (what it pushed to the chain)
     leds = board.hardware.leds
     cycle = leds.cycle_s if leds is not None else 0.5
     now = board.clock()
-    shown: dict[str, list[int]] = {}
+    shown: dict[str, list[object]] = {}
     for cell, value in frame.items():
-        if value and not isinstance(value[0], int):
-            value = value[int(now / cycle) % len(value)]
+        if value and not isinstance(value[0], int):  # colours taking turns: the one showing now
+            value = cast(Sequence[object], value[int(now / cycle) % len(value)])
         shown[cell] = list(value) if value else [0, 0, 0]
     return {"frame": plain(frame), "shown": shown, "cycle_s": cycle, "t": round(now, 6)}
 
 
 def attach_debug(
-    board: Any, port: int | None = None, socket_path: Path | None = None, config: DebugConfig | None = None
+    board: Board, port: int | None = None, socket_path: Path | None = None, config: DebugConfig | None = None
 ) -> DebugService | None:
     """Start the debug service for `board` if the command line (`port`, `socket_path`) or the
     board description's [debug] enables it; None (nothing listening) otherwise. Installs
@@ -415,9 +511,8 @@ def attach_debug(
         return None
     for where in places:
         log.warning("debug service listening on %s (a bench controls this board)", where)
-    agents = getattr(board, "agents", None)
-    if service.config.socket_path is not None and agents is not None:
-        agents.hide(service.config.socket_path)  # wherever it is: an engine could roll the dice through it
+    if service.config.socket_path is not None:
+        board.agents.hide(service.config.socket_path)  # wherever it is: an engine could roll the dice through it
     return service
 
 
@@ -435,7 +530,7 @@ class DebugService:
         self,
         config: DebugConfig,
         target: BoardTarget | None,
-        post: Callable[[Any], None] | None = None,
+        post: Callable[[DebugRequest], None] | None = None,
         *,
         timeout_s: float = ANSWER_TIMEOUT_S,
         line_timeout_s: float = LINE_TIMEOUT_S,
@@ -466,13 +561,13 @@ class DebugService:
         )
         return ", ".join(places)
 
-    def hello(self) -> dict[str, Any]:
+    def hello(self) -> Answer:
         target = self.target
         if not self.enabled or target is None:
             return {"ok": False, "error": OFF}
         return {"ok": True} | target.hello()
 
-    def answer_line(self, line: bytes, cursor: list[int] | None = None) -> dict[str, Any]:
+    def answer_line(self, line: bytes, cursor: list[int] | None = None) -> Answer:
         """The answer to one request line (any thread): refused while disabled or malformed,
         else answered on the loop thread."""
         if not self.enabled:
@@ -559,7 +654,7 @@ class DebugService:
         thread.start()
         self.threads.append(thread)
 
-    def serve_stream(self, reader: Any, writer: Any) -> None:
+    def serve_stream(self, reader: LineReader, writer: LineWriter) -> None:
         """Greet, then answer line after line until the client goes away (any thread)."""
         if not self._clients.acquire(blocking=False):
             _send(writer, {"ok": False, "error": f"too many clients (at most {MAX_CLIENTS})"})
@@ -641,7 +736,7 @@ class SocketLines:
             self.buffer += chunk
 
 
-def _read_line(reader: Any) -> bytes | None:
+def _read_line(reader: LineReader) -> bytes | None:
     """One line (None at the end); a line over MAX_LINE is read to its end and dropped."""
     try:
         line = reader.readline(MAX_LINE + 1)
@@ -661,7 +756,7 @@ def _read_line(reader: Any) -> bytes | None:
     return line
 
 
-def _send(writer: Any, answer: dict[str, Any]) -> bool:
+def _send(writer: LineWriter, answer: Answer) -> bool:
     try:
         writer.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")
         writer.flush()

@@ -21,20 +21,22 @@ import hmac
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol, cast
 
-Faces = Sequence[Any]
+# A die's face: EXXTRA's dice show strings ("X"), the others' numbers.
+Face = str | int
+Faces = Sequence[Face]  # one die's faces
 
 
 class DiceSource(Protocol):
-    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         """One uniformly chosen face of each die."""
 
 
 class SystemDice:
     """The OS's cryptographic RNG (`secrets`), for real play."""
 
-    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         return tuple(secrets.choice(list(faces)) for faces in dice)
 
 
@@ -69,7 +71,7 @@ def commitment(secret: str, mode: str | None = None) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def derive_roll(secret: str, index: int, dice: Sequence[Faces], word: str | None = None) -> tuple[Any, ...]:
+def derive_roll(secret: str, index: int, dice: Sequence[Faces], word: str | None = None) -> tuple[Face, ...]:
     """Roll number `index` (0 = the game's first roll) of a game whose seed is `secret`.
 
     The bytes of HMAC-SHA256(key = the seed's UTF-8, message = "roll:<index>"), then of
@@ -86,7 +88,7 @@ def derive_roll(secret: str, index: int, dice: Sequence[Faces], word: str | None
     """
     key = secret.encode("utf-8")
     base = f"roll:{index}" if word is None else f"roll:{index}:word:{word}"
-    out: list[Any] = []
+    out: list[Face] = []
     block, stream, at = 0, b"", 0
     for faces in dice:
         choices = list(faces)
@@ -125,7 +127,7 @@ class CommittedDice:
     def commitment(self) -> str:
         return commitment(self.secret)
 
-    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         faces = derive_roll(self.secret, self.rolls_made, dice, self.word)
         self.rolls_made += 1
         return faces
@@ -142,7 +144,7 @@ class SeededDice:
         self.seed = seed
         self.rolls_made = rolls_made
 
-    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         rng = random.Random(f"xtraboard-dice:{self.seed}:{self.rolls_made}")
         self.rolls_made += 1
         return tuple(rng.choice(list(faces)) for faces in dice)
@@ -159,11 +161,13 @@ class ScriptedDice:
     `empty` is what a roll with nothing left says (a scenario names its fix there).
     """
 
-    def __init__(self, rolls: Iterable[Sequence[Any]] = (), *, empty: str = "scripted dice have no roll left") -> None:
+    def __init__(
+        self, rolls: Iterable[Sequence[object]] = (), *, empty: str = "scripted dice have no roll left"
+    ) -> None:
         self._rolls = [tuple(faces) for faces in rolls]
         self._empty = empty
 
-    def push(self, faces: Sequence[Any]) -> None:
+    def push(self, faces: Sequence[object]) -> None:
         self._rolls.append(tuple(faces))
 
     @property
@@ -171,13 +175,13 @@ class ScriptedDice:
         """Rolls still queued."""
         return len(self._rolls)
 
-    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         if not self._rolls:
             raise LookupError(self._empty)
         return fit_roll(self._rolls.pop(0), dice)
 
 
-def fit_roll(faces: Sequence[Any], dice: Sequence[Faces], what: str = "scripted roll") -> tuple[Any, ...]:
+def fit_roll(faces: Sequence[object], dice: Sequence[Faces], what: str = "scripted roll") -> tuple[Face, ...]:
     """`faces` as the dice write them; ValueError when there are not as many faces as dice or
     a face is not on its die.
 
@@ -187,10 +191,10 @@ def fit_roll(faces: Sequence[Any], dice: Sequence[Faces], what: str = "scripted 
     fitted = tuple(_fit(face, die) for face, die in zip(faces, dice))
     if len(faces) != len(dice) or any(f not in d for f, d in zip(fitted, dice)):
         raise ValueError(f"{what} {list(faces)} does not fit the dice asked for: {[list(d) for d in dice]}")
-    return fitted
+    return cast(tuple[Face, ...], fitted)  # each face is on its die: checked just above
 
 
-def _fit(face: Any, die: Faces) -> Any:
+def _fit(face: object, die: Faces) -> object:
     """`face` as the die writes it: 7 for a die of strings is "7", "3" for a die of numbers is 3."""
     if face in die:
         return face

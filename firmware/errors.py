@@ -8,7 +8,7 @@ marks such templates with `N_` from here and never imports the catalogs.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 
 def N_(message: str) -> str:
@@ -27,17 +27,17 @@ class Text(str):
     """
 
     template: str
-    params: dict[str, Any]
+    params: dict[str, object]
     forms: tuple[str, str, int] | None = None  # (singular, plural, n) of a Text.ngettext
 
-    def __new__(cls, template: str, /, **params: Any) -> Text:
+    def __new__(cls, template: str, /, **params: object) -> Text:
         self = super().__new__(cls, template.format(**params) if params else template)
         self.template = template
         self.params = params
         return self
 
     @classmethod
-    def ngettext(cls, singular: str, plural: str, n: int, /, **params: Any) -> Text:
+    def ngettext(cls, singular: str, plural: str, n: int, /, **params: object) -> Text:
         """A Text with a plural, chosen by the catalog's rule for `n` when shown (extraction
         reads this as `ngettext`).
 
@@ -48,11 +48,12 @@ class Text(str):
         self.forms = (singular, plural, n)
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle keep the template
+    def __reduce__(self) -> tuple[Callable[..., Text], tuple[str, dict[str, object], tuple[str, str, int] | None]]:
+        # copy and pickle keep the template
         return (_text, (self.template, self.params, self.forms))
 
 
-def _text(template: str, params: dict[str, Any], forms: tuple[str, str, int] | None = None) -> Text:
+def _text(template: str, params: dict[str, object], forms: tuple[str, str, int] | None = None) -> Text:
     return Text.ngettext(*forms, **params) if forms else Text(template, **params)
 
 
@@ -75,7 +76,7 @@ class IllegalStepError(XtraboardError, ValueError):
     'rung 3 is taken'
     """
 
-    def __init__(self, message: str, /, **params: Any) -> None:
+    def __init__(self, message: str, /, **params: object) -> None:
         self.text = message if isinstance(message, Text) and not params else Text(message, **params)
         super().__init__(str(self.text))
 

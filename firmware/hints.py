@@ -16,14 +16,14 @@ the one `xtraboard analyse` and the board's Key moments judge decisions by.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from firmware.bots import choose
 from firmware.games import Game, find_game
+from firmware.games.base import Decision
 from firmware.i18n import _
 
 
-def hint(game: Game, rng: random.Random) -> tuple[Any, str]:
+def hint(game: Game, rng: random.Random) -> tuple[Decision, str]:
     """The strong bot's decision for `game`'s pending decision and the reason it gives."""
     spec = find_game(game.name)
     decision = choose(game, rng, spec.levels[-1])

@@ -15,7 +15,6 @@ import itertools
 import queue
 import time
 from collections.abc import Callable
-from typing import Any
 
 Clock = Callable[[], float]
 
@@ -56,14 +55,14 @@ class Stop:
 
 
 class EventLoop:
-    def __init__(self, clock: Clock = time.monotonic, events: queue.SimpleQueue[Any] | None = None) -> None:
+    def __init__(self, clock: Clock = time.monotonic, events: queue.SimpleQueue[object] | None = None) -> None:
         self.clock = clock
-        self._queue: queue.SimpleQueue[Any] = events if events is not None else queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[object] = events if events is not None else queue.SimpleQueue()
         self._timers: list[tuple[float, int, Timer]] = []
         self._order = itertools.count()
 
     # --- any thread ----------------------------------------------------------------------
-    def post(self, event: Any) -> None:
+    def post(self, event: object) -> None:
         """Queue an event for the loop thread (safe from gpiozero's callback threads)."""
         self._queue.put(event)
 
@@ -93,7 +92,7 @@ class EventLoop:
             fired = True
         return fired
 
-    def run_pending(self, handle: Callable[[Any], None]) -> int:
+    def run_pending(self, handle: Callable[[object], None]) -> int:
         """Handle every queued event and due timer without blocking; returns how many ran."""
         count = 0
         while True:
@@ -109,7 +108,7 @@ class EventLoop:
             handle(event)
             count += 1
 
-    def run(self, handle: Callable[[Any], None], on_idle: Callable[[], None] | None = None) -> None:
+    def run(self, handle: Callable[[object], None], on_idle: Callable[[], None] | None = None) -> None:
         """Block for events and timers until a `Stop` arrives."""
         while True:
             self._fire_due()

@@ -21,9 +21,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.errors import N_, Text, XtraboardError
+
+if TYPE_CHECKING:
+    from firmware.journal.protocol import SettingsStore
 
 KEY = "players"
 MAX_LENGTH = 10  # fits the play screen's title line beside the counter or round
@@ -99,7 +102,7 @@ def check_name(name: str) -> str:
     return text
 
 
-def names(journal: Any) -> list[str]:
+def names(journal: SettingsStore | None) -> list[str]:
     """The kept names, in the order they were added; entries that are not valid are skipped
     (logged), so a damaged list never stops the seat screen."""
     if journal is None:
@@ -120,7 +123,7 @@ def names(journal: Any) -> list[str]:
     return out
 
 
-def add(journal: Any, name: str) -> str:
+def add(journal: SettingsStore, name: str) -> str:
     """Keep `name` (checked); returns it as kept."""
     name = check_name(name)
     kept = names(journal)
@@ -133,7 +136,7 @@ def add(journal: Any, name: str) -> str:
     return name
 
 
-def remove(journal: Any, name: str) -> str:
+def remove(journal: SettingsStore, name: str) -> str:
     """Forget `name` (letter case aside); its past records keep it. Returns it as it was kept."""
     wanted = " ".join(name.split()).lower()
     kept = names(journal)

@@ -14,11 +14,11 @@ import json
 import sys
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games import Game, Player, Roll, find_game, game_class, game_names
-from firmware.games.base import RECORD_VERSION, RECORD_VERSIONS
+from firmware.games.base import RECORD_VERSION, RECORD_VERSIONS, Step
 from firmware.input_files import NotRegularFile, TooLarge, read_regular_file, read_stream
 
 FORMAT = "xtraboard-record"
@@ -30,7 +30,7 @@ PLAYER_KEYS = ("name", "bot", "kids")
 ROLL_MARKS = frozenset({"keyed"})
 
 
-def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
+def header_of(record: Mapping[str, object]) -> tuple[type[Game], list[Player]]:
     """The engine class and players of a record, after checking its top-level keys."""
     if not isinstance(record, Mapping):
         raise RecordError(Text(N_("a record must be a JSON object, not {kind}"), kind=type(record).__name__))
@@ -48,7 +48,8 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
                 value=_show(version),
             )
         )
-    if record.get("game") not in game_names():
+    game = record.get("game")
+    if not isinstance(game, str) or game not in game_names():
         raise RecordError(
             Text(
                 N_("'game' must be one of {games}, not {value}"),
@@ -69,10 +70,10 @@ def header_of(record: Mapping[str, Any]) -> tuple[type[Game], list[Player]]:
     notes = record.get("notes", [])
     if not isinstance(notes, list) or any(not isinstance(note, str) for note in notes):
         raise RecordError(Text(N_("'notes' must be a list of texts, not {value}"), value=_show(notes)))
-    return game_class(record["game"]), [Player.from_json(p) for p in players]
+    return game_class(game), [Player.from_json(p) for p in players]
 
 
-def _check_dice(dice: Any) -> None:
+def _check_dice(dice: object) -> None:
     """The dice block: an object of DICE_KEYS; `scheme`, `commit`, `word` and `seed` text,
     `physical` true or false."""
     if not isinstance(dice, Mapping):
@@ -87,21 +88,24 @@ def _check_dice(dice: Any) -> None:
         )
 
 
-def replay_record(record: Mapping[str, Any]) -> Game:
+def replay_record(record: Mapping[str, object]) -> Game:
     """Rebuild the game a record describes; RecordError names the first bad step by its index."""
     cls, players = header_of(record)
+    # header_of checked both: the version an integer of VERSIONS, the steps a list
+    version, steps = cast(int, record["version"]), cast(list[object], record["steps"])
     try:
-        game = cls.for_record(players, record["version"])  # a version-1 record keeps its rules
+        game = cls.for_record(players, version)  # a version-1 record keeps its rules
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
     optional = find_game(cls.name).optional_step_keys  # keys a step may hold besides its own
-    for index, data in enumerate(record["steps"]):
+    for index, data in enumerate(steps):
         try:
             step = cls.parse_step(data)
+            fields = cast(Mapping[str, object], data)  # a step is a JSON object: parse_step took it
             # The engines read the keys they know; a record must hold nothing else.
-            _check_keys(data, set(step.to_json()) | optional | _marks(step), Text(N_("this step")))
-            if "keyed" in data and data["keyed"] is not True:
-                raise RecordError(Text(N_("'keyed' must be true, not {value}"), value=_show(data["keyed"])))
+            _check_keys(fields, set(step.to_json()) | optional | _marks(step), Text(N_("this step")))
+            if "keyed" in fields and fields["keyed"] is not True:
+                raise RecordError(Text(N_("'keyed' must be true, not {value}"), value=_show(fields["keyed"])))
             game.apply(step)
         except IllegalStepError as exc:
             raise RecordError(
@@ -112,13 +116,13 @@ def replay_record(record: Mapping[str, Any]) -> Game:
     return game
 
 
-def _marks(step: Any) -> frozenset[str]:
+def _marks(step: Step) -> frozenset[str]:
     """What the board may add to a step besides the engine's keys: a roll keyed in by a person
     (physical dice) says `"keyed": true` (docs/records.md; replay ignores it, verify reads it)."""
     return ROLL_MARKS if isinstance(step, Roll) else frozenset()
 
 
-def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
+def parse_record_text(text: str, source: str = "record") -> dict[str, object]:
     """JSON text → record object; RecordError with the line and column of a syntax error, or
     saying the text is nested too deeply or holds a number too long to read."""
     try:
@@ -160,13 +164,13 @@ def parse_record_text(text: str, source: str = "record") -> dict[str, Any]:
     return data
 
 
-def _check_text(data: Any, source: str) -> None:
+def _check_text(data: object, source: str) -> None:
     """RecordError naming the first key or text that is not valid Unicode (JSON lets "\\ud800",
     a lone surrogate, through; no UTF-8 can hold it, so hashing or printing it would fail)."""
-    stack: list[tuple[str, Any]] = [("", data)]
+    stack: list[tuple[str, object]] = [("", data)]
     while stack:
         where, value = stack.pop()
-        items: list[tuple[str, Any]] = []
+        items: list[tuple[str, object]] = []
         if isinstance(value, dict):
             items = [(f"{where}.{key}" if where else str(key), item) for key, item in value.items()]
             texts = [(f"{where}.{key}" if where else str(key), key) for key in value]
@@ -193,7 +197,7 @@ def _check_text(data: Any, source: str) -> None:
 MAX_RECORD_FILE_BYTES = 64 * 1024 * 1024  # a record is a few kilobytes; an export of 64 MiB is ~15,000 games
 
 
-def read_record(path: str | Path) -> dict[str, Any]:
+def read_record(path: str | Path) -> dict[str, object]:
     """Read a record from a file, or from standard input when `path` is "-"."""
     return parse_record_text(read_record_text(path), record_source(path))
 
@@ -247,7 +251,7 @@ def _short(exc: IllegalStepError | RecordError) -> str:
     return exc.text if len(exc.text) <= 200 else _cut(str(exc), 200)
 
 
-def _check_keys(data: Mapping[str, Any], allowed: Collection[str], what: str) -> None:
+def _check_keys(data: Mapping[str, object], allowed: Collection[str], what: str) -> None:
     """RecordError naming the first key of `data` that is not `allowed`."""
     for key in data:
         if key not in allowed:
@@ -261,7 +265,7 @@ def _check_keys(data: Mapping[str, Any], allowed: Collection[str], what: str) ->
             )
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     """A value for an error line: its JSON, cut short (a bad record may hold anything)."""
     try:
         return _cut(json.dumps(value))

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from firmware.dice import DiceSource, SeededDice
 from firmware.games import ROLL, Game, new_game
+from firmware.games.base import Decision
 
 DEFAULT_NAMES = ("Alex", "Beatrice", "Carl", "Diana", "Emil", "Frida")
 
 
 def play_random(
-    game: Game, dice: DiceSource, rng: random.Random, enumerate_hook: Callable[[Game], list] | None = None
+    game: Game, dice: DiceSource, rng: random.Random, enumerate_hook: Callable[[Game], Sequence[Decision]] | None = None
 ) -> Game:
     """Play `game` to its end; `enumerate_hook` replaces `legal_decisions` (for the benchmark)."""
     legal = enumerate_hook or (lambda g: g.legal_decisions())

@@ -14,9 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.errors import XtraboardError
+
+if TYPE_CHECKING:
+    from firmware.games.base import Game
+    from firmware.ui.app import BoardApp
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
@@ -46,25 +50,34 @@ def parse_path(path: str) -> list[str | int]:
     return parts
 
 
-def state_roots(app: Any) -> dict[str, Callable[[], Any]]:
+def state_roots(app: BoardApp) -> dict[str, Callable[[], object]]:
     """What a state path may start with on a running board app (each read only when asked)."""
 
-    def session() -> Any:
-        return app.session
+    def game() -> Game | None:
+        session = app.session
+        return session.game if session is not None else None
 
-    def game() -> Any:
-        return session().game if session() is not None else None
-
-    def menu() -> Any:
-        choice = getattr(app.screen, "choice", None)
+    def menu() -> object:
+        choice = getattr(app.screen, "choice", None)  # a menu screen's; other screens have none
         return choice.current.label if choice is not None else None
+
+    def of_game(read: Callable[[Game], object]) -> Callable[[], object]:
+        def reader() -> object:
+            found = game()
+            return read(found) if found is not None else None
+
+        return reader
+
+    def over() -> bool:
+        session = app.session
+        return session is not None and session.over
 
     return {
         "game": game,
-        "pending": lambda: game().pending() if game() is not None else None,
-        "result": lambda: game().result() if game() is not None else None,
-        "record": lambda: game().to_record() if game() is not None else None,
-        "over": lambda: session() is not None and session().over,
+        "pending": of_game(lambda found: found.pending()),
+        "result": of_game(lambda found: found.result()),
+        "record": of_game(lambda found: found.to_record()),
+        "over": over,
         "screen": lambda: type(app.screen).__name__,
         "menu": menu,
         "busy": lambda: app.busy,
@@ -74,7 +87,7 @@ def state_roots(app: Any) -> dict[str, Callable[[], Any]]:
     }
 
 
-def read_state(roots: Mapping[str, Callable[[], Any]], path: str) -> Any:
+def read_state(roots: Mapping[str, Callable[[], object]], path: str) -> object:
     """Follow `path` from one of `roots` (a name that is no root is read on `game`), reading
     attributes and indexes only: nothing is called but the roots. Returns plain data
     (lists, dicts, strings, numbers, booleans, None)."""
@@ -91,7 +104,7 @@ def read_state(roots: Mapping[str, Callable[[], Any]], path: str) -> Any:
     return plain(value)
 
 
-def _step_into(value: Any, part: str | int, walked: str) -> Any:
+def _step_into(value: object, part: str | int, walked: str) -> object:
     if isinstance(part, int):
         if isinstance(value, Mapping):
             for key in (part, str(part)):
@@ -99,7 +112,7 @@ def _step_into(value: Any, part: str | int, walked: str) -> Any:
                     return value[key]
             raise StateError(f"{walked} has no key {part}")
         try:
-            return value[part]
+            return _item(value, part)
         except (IndexError, TypeError, KeyError):
             raise StateError(f"{walked} has no item [{part}]") from None
     if part.startswith("_"):
@@ -114,7 +127,15 @@ def _step_into(value: Any, part: str | int, walked: str) -> Any:
     return found
 
 
-def plain(value: Any) -> Any:
+def _item(value: object, index: int) -> object:
+    """`value[index]`; TypeError when `value` has no items (as indexing it would raise)."""
+    getitem = getattr(type(value), "__getitem__", None)
+    if getitem is None:
+        raise TypeError(f"{type(value).__name__!r} object is not subscriptable")
+    return getitem(value, index)
+
+
+def plain(value: object) -> object:
     """State as data a scenario can compare: tuples → lists, steps → their record JSON,
     dataclasses → tables, mapping keys → strings."""
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -133,7 +154,7 @@ def plain(value: Any) -> Any:
     return repr(value)
 
 
-def same(actual: Any, expected: Any) -> bool:
+def same(actual: object, expected: object) -> bool:
     """Equality that keeps booleans apart from numbers (true ≠ 1)."""
     if isinstance(actual, bool) or isinstance(expected, bool):
         return type(actual) is type(expected) and actual == expected
@@ -141,4 +162,4 @@ def same(actual: Any, expected: Any) -> bool:
         return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
     if isinstance(actual, dict) and isinstance(expected, dict):
         return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in actual)
-    return actual == expected
+    return bool(actual == expected)

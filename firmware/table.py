@@ -26,7 +26,7 @@ import itertools
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from firmware.agents import Agent, Question, Token
 from firmware.dice import (
@@ -45,7 +45,12 @@ from firmware.dice import (
 )
 from firmware.errors import RecordError
 from firmware.games import ROLL, Game, Player, Roll, new_game
+from firmware.games.base import GameRecord, RecordHeader, Step
 from firmware.records import replay_record
+
+if TYPE_CHECKING:
+    from firmware.journal.protocol import BoardJournal
+    from firmware.journal.rows import StoredGame
 
 _TABLE_IDS = itertools.count(1)
 G = TypeVar("G", bound=Game)
@@ -69,17 +74,18 @@ class Table:
     game: Game
     colours: list[str]
     dice: DiceSource
-    journal: Any = None  # firmware.journal.Journal, or None when nothing is kept
+    journal: BoardJournal | None = None  # None when nothing is kept
     journal_id: int | None = None
     seed: int | str | None = None  # set for reproducible sessions (demo, tests): dice and bots
-    meta: dict[str, Any] = field(default_factory=dict)
+    # the journal's JSON meta of the table (mode, dice, colours, seed, ...), each key read as its own
+    meta: dict[str, Any] = field(default_factory=dict)  # Any: JSON meta (see above)
     notes: list[str] = field(default_factory=list)  # the record's "notes" (docs/records.md)
     # One agent per seat, bound by the board app when play starts (empty until then).
     agents: list[Agent] = field(default_factory=list, init=False, repr=False)
     table_id: int = field(default_factory=lambda: next(_TABLE_IDS), init=False)
     generation: int = field(default=0, init=False)
     # Takeback: the steps each undo took back (the last undo last), played again by `redo`.
-    redo_steps: list[list[Any]] = field(default_factory=list, init=False, repr=False)
+    redo_steps: list[list[Step]] = field(default_factory=list, init=False, repr=False)
     # Rolls taken back, by roll number: the dice stay as rolled when that roll comes again.
     kept_rolls: dict[int, Roll] = field(default_factory=dict, init=False, repr=False)
     # Physical dice: the numbers of the rolls a person keyed in at the board (the record marks
@@ -106,8 +112,8 @@ class Table:
         seats: Sequence[Seat],
         *,
         seed: int | str | None = None,
-        journal: Any = None,
-        meta: dict[str, Any] | None = None,
+        journal: BoardJournal | None = None,
+        meta: dict[str, Any] | None = None,  # Any: JSON meta (see `meta`)
     ) -> Table:
         game = new_game(name, [s.player() for s in seats])
         # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs
@@ -122,7 +128,11 @@ class Table:
 
     @classmethod
     def restore(
-        cls, stored: Any, journal: Any, default_colours: Sequence[str] = (), colour_names: Collection[str] = ()
+        cls,
+        stored: StoredGame,
+        journal: BoardJournal | None,
+        default_colours: Sequence[str] = (),
+        colour_names: Collection[str] = (),
     ) -> Table:
         """A table from the journal's unfinished game (exactly where it stood); seats without a
         kept colour take `default_colours` in order; kept colours must be among `colour_names`
@@ -143,10 +153,16 @@ class Table:
         table.keyed = {n for n, data in enumerate(rolls_data) if data.get("keyed") is True}
         return table
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> RecordHeader:
         """The game's record without steps or result, with its dice block (docs/records.md):
         the commitment to the secret seed, and whether the players key in physical dice."""
-        header = {k: v for k, v in self.game.to_record().items() if k not in ("steps", "result")}
+        record = self.game.to_record()
+        header: RecordHeader = {
+            "format": record["format"],
+            "version": record["version"],
+            "game": record["game"],
+            "players": record["players"],
+        }
         secret, word = self.meta.get("dice_seed"), self.word
         if isinstance(secret, str) and self.meta.get("dice") != "scripted":  # scripted: no claim
             physical = self.meta.get("dice") == "physical"
@@ -163,14 +179,14 @@ class Table:
                 header["dice"]["physical"] = True
         return header
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> GameRecord:
         """The game's record with its dice block (the seed is in it once the game is over) and
         its notes, if any."""
         record = self.game.to_record()
         record["steps"] = self.steps_json()
         dice = self.header().get("dice")
         if dice is not None:
-            record["dice"] = dice | ({"seed": self.meta["dice_seed"]} if self.over else {})
+            record["dice"] = dice | {"seed": self.meta["dice_seed"]} if self.over else dice.copy()
         if self.notes:
             record["notes"] = list(self.notes)
         return record
@@ -236,7 +252,7 @@ class Table:
         self.generation += 1
 
     # --- steps -----------------------------------------------------------------------------
-    def apply(self, step: Any, keyed: bool = False) -> None:
+    def apply(self, step: Step, keyed: bool = False) -> None:
         """Apply a step (IllegalStepError leaves everything unchanged), then journal it. A new
         step ends what `redo` could play again. `keyed`: a roll a person keyed in (physical
         dice); a taken-back roll that comes again stays as it was."""
@@ -248,19 +264,19 @@ class Table:
         self.redo_steps.clear()
         self._journal_step(step)
 
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         rolls = self._rolls_made()
         self.game.apply(step)
         if isinstance(step, Roll):
             self.kept_rolls.pop(rolls, None)  # this roll is seen now: a kept one is used up
         self._moved()
 
-    def _step_json(self, step: Any, roll: int | None) -> dict[str, Any]:
+    def _step_json(self, step: Step, roll: int | None) -> dict[str, object]:
         """A step as the record writes it: roll number `roll` marked "keyed" if a person keyed it in."""
-        data: dict[str, Any] = step.to_json()
+        data = step.to_json()
         return data | {"keyed": True} if isinstance(step, Roll) and roll in self.keyed else data
 
-    def steps_json(self) -> list[dict[str, Any]]:
+    def steps_json(self) -> list[dict[str, object]]:
         """The record's steps, keyed-in rolls marked (docs/records.md)."""
         out, rolls = [], 0
         for step in self.game.history:
@@ -268,13 +284,15 @@ class Table:
             rolls += isinstance(step, Roll)
         return out
 
-    def _journal_step(self, step: Any) -> None:
+    def _journal_step(self, step: Step) -> None:
         """Commit the step just applied (and the result, if it ended the game)."""
         if self.journal is not None and self.journal_id is not None:
             data = self._step_json(step, self._rolls_made() - 1)
             self.journal.append_step(self.journal_id, len(self.game.history) - 1, data)
             if self.game.is_over():
-                self.journal.finish(self.journal_id, self.game.result())
+                result = self.game.result()
+                assert result is not None  # a game that is over has its result
+                self.journal.finish(self.journal_id, result)
 
     def draw_roll(self) -> Roll:
         """The dice for the pending roll (not applied yet: the tumble animation shows first)."""
@@ -319,7 +337,7 @@ class Table:
         target = self.undo_target(whole_game)
         if target is None:
             return False
-        undone: list[Any] = []
+        undone: list[Step] = []
         rolls = self._rolls_made()
         while len(self.game.history) > target:
             step = self.game.undo()
@@ -412,7 +430,7 @@ def dice_for(seed: int | str | None, rolls_made: int) -> DiceSource:
     return SystemDice() if seed is None else SeededDice(seed, rolls_made)
 
 
-def _check_meta(colours: Any, seed: Any, seats: int, colour_names: Collection[str] = ()) -> None:
+def _check_meta(colours: object, seed: object, seats: int, colour_names: Collection[str] = ()) -> None:
     """A damaged journal's meta must not reach the screens: RecordError (a ValueError) instead."""
     if (
         not isinstance(colours, list)

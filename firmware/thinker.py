@@ -36,9 +36,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 from firmware.games import Game
+from firmware.games.base import Step
 
 log = logging.getLogger("xtraboard.thinker")
 
@@ -60,7 +60,7 @@ class Thought:
     game: Game
     rng: random.Random
     language: str = "en"
-    step: Any = None
+    step: Step | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,9 @@ class Reply:
     """What a thought came to: a `step` (and for a hint its `reason`), or why not (`error`).
     `note`: the thinking process failed and was started again on the way (said to the players)."""
 
-    step: Any = None
+    # a decision (decide, hint) or a `Rating` (rate); what the process sent, unpickled: whoever
+    # asked checks it against the game
+    step: object = None
     reason: str = ""
     error: str | None = None
     note: str | None = None
@@ -77,7 +79,7 @@ class Reply:
 Answer = Callable[[Reply], None]  # called on a thread of the board, never the loop thread's work
 
 
-def think(thought: Thought) -> tuple[Any, str]:
+def think(thought: Thought) -> tuple[object, str]:
     """The thought's decision and reason; raises what the bot raises."""
     if thought.kind == "hint":
         from firmware import i18n
@@ -133,7 +135,7 @@ class _Child:
     def pid(self) -> int:
         return self.process.pid
 
-    def receive(self, timeout_s: float) -> Any:
+    def receive(self, timeout_s: float) -> object:
         """The next message, or ThinkerError: killed when it takes longer than `timeout_s` (a
         hang, or a frame that never ends), ended, or not a pickle. Read with `select`, no
         watchdog thread: a thread started and stopped for each reply made the loop thread wait
@@ -171,7 +173,7 @@ class _Child:
                 data += chunk
         return data
 
-    def send(self, message: Any) -> None:
+    def send(self, message: Thought | None) -> None:
         try:
             self.send_end.send(message)
         except (OSError, ValueError) as exc:
@@ -221,7 +223,7 @@ class ThinkerProcess:
         self.start_timeout_s = start_timeout_s
         self.restarts = 0  # how many times the process was started again after a failure
         self.ready_s: list[float] = []  # start-to-ready seconds of each start
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Thought, Answer] | Callable[[], None] | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._child: _Child | None = None
@@ -302,7 +304,7 @@ class ThinkerProcess:
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _reply(message: Any) -> Reply:
+    def _reply(message: object) -> Reply:
         if isinstance(message, tuple) and len(message) == 3 and message[0] == "ok" and isinstance(message[2], str):
             return Reply(message[1], message[2])
         if isinstance(message, tuple) and len(message) == 2 and message[0] == "error" and isinstance(message[1], str):
@@ -374,7 +376,7 @@ def serve() -> int:
             return 0
         try:
             step, reason = think(thought)
-            reply: tuple[Any, ...] = ("ok", step, reason)
+            reply: tuple[object, ...] = ("ok", step, reason)
         except Exception as exc:  # a bot's failure is an answer ("a bot could not decide")
             log.exception("a bot failed to decide")
             reply = ("error", f"{type(exc).__name__}: {exc}")

@@ -19,11 +19,22 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
-from firmware.dice import ELECTRONIC, PHYSICAL, SCHEME, SCHEME_BOUND, SCHEME_WORD, SCHEMES, commitment, derive_roll
+from firmware.dice import (
+    ELECTRONIC,
+    PHYSICAL,
+    SCHEME,
+    SCHEME_BOUND,
+    SCHEME_WORD,
+    SCHEMES,
+    Face,
+    commitment,
+    derive_roll,
+)
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games import Game, Roll
+from firmware.games import Game, Player, Roll
+from firmware.games.base import Step
 from firmware.i18n import _, decimal, fixed, grouped, ngettext
 from firmware.records import header_of
 
@@ -66,11 +77,11 @@ class Verification:
 class _RollSeen:
     index: int  # the step's index in the record
     number: int  # the roll's number (0 = the game's first roll)
-    faces: tuple[Any, ...]
+    faces: tuple[Face, ...]
     keyed: bool  # the record marks it keyed in by a person
 
 
-def check_record(record: Mapping[str, Any]) -> Verification:
+def check_record(record: Mapping[str, object]) -> Verification:
     """Recompute every roll of `record` from its revealed seed (and the table's word), replay it
     and compare the stored result with the replay's. Every roll depends only on the seed, its
     number and the word, so all are checked before the replay: the first tampered roll is named
@@ -83,7 +94,7 @@ def check_record(record: Mapping[str, Any]) -> Verification:
     cls, players = header_of(record)
     report = Verification()
     dice = record.get("dice")
-    if dice is None:
+    if not isinstance(dice, Mapping):  # none: header_of refused any other kind
         report.problems.append(
             _("the record has no 'dice' block: its dice were not committed (an older or scripted game)")
         )
@@ -118,13 +129,13 @@ def check_record(record: Mapping[str, Any]) -> Verification:
         return report
     report.physical = physical
     try:
-        game = cls.for_record(players, record["version"])
+        game = cls.for_record(players, cast(int, record["version"]))  # header_of checked it
     except IllegalStepError as exc:
         raise RecordError(exc.text) from exc
     faces_of = game.dice()  # every game here rolls the same dice all game
-    steps: list[Any] = []
+    steps: list[Step] = []
     rolls: list[_RollSeen] = []
-    for index, data in enumerate(record["steps"]):
+    for index, data in enumerate(cast(list[object], record["steps"])):  # a list: header_of checked it
         try:
             step = cls.parse_step(data)
         except IllegalStepError as exc:
@@ -230,7 +241,7 @@ def _excused(seen: _RollSeen, report: Verification) -> bool:
     return seen.number in report.excused
 
 
-def _check_roll(report: Verification, seen: _RollSeen, expected: tuple[Any, ...], scheme: str) -> None:
+def _check_roll(report: Verification, seen: _RollSeen, expected: tuple[Face, ...], scheme: str) -> None:
     """A roll against the seed. With physical dice a roll the record marks keyed in is not checked
     (v1 records mark none: there a roll that does not match is taken as keyed in); every other
     roll is the board's and must match."""
@@ -255,7 +266,7 @@ def _check_roll(report: Verification, seen: _RollSeen, expected: tuple[Any, ...]
         )
 
 
-def _keyed_line(seen: _RollSeen, players: list[Any], seat: int | None) -> str:
+def _keyed_line(seen: _RollSeen, players: list[Player], seat: int | None) -> str:
     """Who a keyed-in roll was for: a person at the board keyed it in, for their own seat or for a bot's."""
     if seat is None or seat >= len(players):
         return _("step {index} (roll {roll}): keyed in by a person at the board: {faces}").format(
@@ -270,14 +281,15 @@ def _keyed_line(seen: _RollSeen, players: list[Any], seat: int | None) -> str:
     return text.format(index=seen.index, roll=seen.number, name=player.name, faces=_faces(seen.faces))
 
 
-def result_differences(record: Mapping[str, Any], game: Game) -> list[str]:
+def result_differences(record: Mapping[str, object], game: Game) -> list[str]:
     """One line per way the record's stored `result` differs from the replay's (none when the
     record stores no result): which field, stored vs replayed."""
     if "result" not in record:
         return []
-    stored, replayed = record["result"], _as_json(game.result())
-    if replayed is None:
+    stored, result = record["result"], game.result()
+    if result is None:
         return [_("the record stores a 'result', but its steps do not end the game")]
+    replayed = _as_json(result)
     if not isinstance(stored, Mapping):
         return [
             _("the stored 'result' is {stored}, the replay gives {replayed}").format(
@@ -298,21 +310,22 @@ def result_differences(record: Mapping[str, Any], game: Game) -> list[str]:
 _MISSING = object()
 
 
-def _as_json(value: Any) -> Any:
+def _as_json(value: Mapping[str, object]) -> dict[str, object]:
     """`value` as JSON reads it back (tuples become lists), to compare with a stored record."""
-    return None if value is None else json.loads(json.dumps(value))
+    read: dict[str, object] = json.loads(json.dumps(value))
+    return read
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 120 else text[:119] + "…"
 
 
-def _faces(faces: Iterable[Any]) -> str:
+def _faces(faces: Iterable[object]) -> str:
     return "[" + ", ".join(str(f) for f in faces) + "]"
 
 
-def revealed(record: Mapping[str, Any], meta: Any, status: str) -> dict[str, Any]:
+def revealed(record: Mapping[str, object], meta: object, status: str) -> dict[str, object]:
     """`record` with its seed revealed once the game is over (finished or abandoned): the seed
     is kept in the journal's meta while the game is played.
 
@@ -359,11 +372,11 @@ class Fairness:
         )
 
 
-def fairness(records: Iterable[Mapping[str, Any]]) -> Fairness:
+def fairness(records: Iterable[Mapping[str, object]]) -> Fairness:
     """The chi-square of faces over the electronic rolls of `records` (games with committed
     dice; physical-dice games and records without a dice block are left out, as are records
     that do not replay). Dice with the same faces are pooled (every d6 of every game)."""
-    counts: dict[tuple[Any, ...], Counter[Any]] = {}
+    counts: dict[tuple[Face, ...], Counter[Face]] = {}
     games = 0
     for record in records:
         dice = record.get("dice")
@@ -372,8 +385,8 @@ def fairness(records: Iterable[Mapping[str, Any]]) -> Fairness:
         try:
             cls, players = header_of(record)
             game = cls(players)
-            tallies: list[tuple[tuple[Any, ...], Any]] = []
-            for data in record["steps"]:
+            tallies: list[tuple[tuple[Face, ...], Face]] = []
+            for data in cast(list[object], record["steps"]):  # a list: header_of checked it
                 step = cls.parse_step(data)
                 if isinstance(step, Roll):
                     tallies += zip(game.dice(), step.faces)

@@ -16,11 +16,15 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware.commands import add_board_option, add_lang_option, add_state_dir_option
 from firmware.errors import ConfigError, XtraboardError
 from firmware.games import game_class, game_names
 from firmware.i18n import _, tr
+
+if TYPE_CHECKING:
+    from sim.board import SimBoard
 
 
 class DemoError(XtraboardError, RuntimeError):
@@ -208,7 +212,7 @@ def run_demo(args: argparse.Namespace) -> int:
         board.close()
 
 
-def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
+def resume_same_demo(board: SimBoard, game: str, seats: int, seed: int) -> bool:
     """Continue the journal's unfinished demo if it is this one (same game, seats and seed)."""
     journal = board.journal
     stored = journal.unfinished() if journal is not None else None
@@ -230,7 +234,7 @@ def resume_same_demo(board, game: str, seats: int, seed: int) -> bool:
     return board.app.session is not None
 
 
-def start_demo(board, game: str, seats: int) -> None:
+def start_demo(board: SimBoard, game: str, seats: int) -> None:
     """Main menu → Demo → GAME → N players, by button presses like a person (in the board's
     language: the labels are the menus' own)."""
     from firmware.ui.menus import SavedGameScreen, players_label
@@ -242,7 +246,7 @@ def start_demo(board, game: str, seats: int) -> None:
     choose(board, players_label(seats))
 
 
-def choose(board, label: str) -> None:
+def choose(board: SimBoard, label: str) -> None:
     """Move the cursor of the menu on screen to `label` and press OK, as a person would. (A note
     is a banner over the screen, never a screen of its own, so it cannot hide the menu.)"""
     choice = getattr(board.app.screen, "choice", None)

@@ -85,7 +85,7 @@ class PowerCutResult:
         )
 
 
-def reference_record(work_dir: Path, game: str, seats: int, seed: int) -> dict:
+def reference_record(work_dir: Path, game: str, seats: int, seed: int) -> dict[str, object]:
     """The record of the demo played once without interruption."""
     label = f"{game}-{seats}-{seed}"
     record = work_dir / f"{label}-reference.json"
@@ -95,7 +95,10 @@ def reference_record(work_dir: Path, game: str, seats: int, seed: int) -> dict:
         capture_output=True,
         timeout=RUN_TIMEOUT_S,
     )
-    return json.loads(record.read_text(encoding="utf-8"))
+    loaded = json.loads(record.read_text(encoding="utf-8"))
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("steps"), list):
+        raise RecordError(f"{record}: the demo wrote no record")
+    return loaded
 
 
 def kill_game(
@@ -112,6 +115,8 @@ def kill_game(
     """Play one demo game to its end through up to `kills` SIGKILLs, adding to `result`."""
     label = f"{game}-{seats}-{seed}"
     reference = reference_record(work_dir, game, seats, seed)
+    reference_steps = reference["steps"]
+    assert isinstance(reference_steps, list)  # reference_record checked it
     state_dir, record = work_dir / f"{label}-state", work_dir / f"{label}-killed.json"
     result.games += 1
     done, kept = 0, None
@@ -127,7 +132,7 @@ def kill_game(
                 process.wait(30)
                 done += 1
                 result.kills += 1
-                kept = check_kept(state_dir, reference["steps"], kept, label, result)
+                kept = check_kept(state_dir, reference_steps, kept, label, result)
                 continue
         try:
             _, err = process.communicate(timeout=RUN_TIMEOUT_S)
@@ -163,7 +168,11 @@ def journal_stamp(state_dir: Path) -> tuple[tuple[int, int] | None, ...]:
 
 
 def wait_for_kill_moment(
-    process: subprocess.Popen, state_dir: Path, since: tuple, rng: random.Random, kill_after_s: tuple[float, float]
+    process: subprocess.Popen[bytes],
+    state_dir: Path,
+    since: tuple[tuple[int, int] | None, ...],
+    rng: random.Random,
+    kill_after_s: tuple[float, float],
 ) -> None:
     """Some kills land `kill_after_s` after the start (start-up included); the others a random
     moment after the demo's first journal write, so that a slow, busy machine's start-up does not
@@ -185,12 +194,13 @@ def has_journal(path: Path) -> bool:
         return False
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+        count: int = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        return count > 0
     finally:
         conn.close()
 
 
-def kept_games(state_dir: Path, previous: int | None) -> tuple[tuple[int, list] | None, list | None]:
+def kept_games(state_dir: Path, previous: int | None) -> tuple[tuple[int, list[object]] | None, list[object] | None]:
     """(id, steps) of the journal's unfinished game, and the steps of game `previous` as kept now
     (None where there is none)."""
     from firmware.journal import Journal
@@ -205,7 +215,7 @@ def kept_games(state_dir: Path, previous: int | None) -> tuple[tuple[int, list] 
 
 
 def check_kept(
-    state_dir: Path, reference: list, before: tuple[int, int] | None, label: str, result: PowerCutResult
+    state_dir: Path, reference: list[object], before: tuple[int, int] | None, label: str, result: PowerCutResult
 ) -> tuple[int, int] | None:
     """After a kill: the kept steps are a prefix of `reference`, no fewer than `before` (game id,
     steps kept after the previous kill). A demo killed after its game's end but before writing

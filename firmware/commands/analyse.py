@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from firmware.games.base import Game
 
 from firmware.commands import add_lang_option
 from firmware.errors import RecordError
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     moments = key_moments(ratings)
-    positions: dict[int, Any] = {}  # history index -> the position before it
+    positions: dict[int, Game] = {}  # history index -> the position before it
     replay = type(game).for_record(game.players, game.record_version)
     wanted = {r.index for r in ratings}
     for index, step in enumerate(game.history):

@@ -17,10 +17,16 @@ import sys
 import threading
 import time
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO, TypedDict, TypeVar
 
 from firmware.i18n import _
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
 
 PROG = "xtraboard fleet"
 CONNECT_TIMEOUT_S = 10.0
@@ -64,6 +70,39 @@ class Skipped(ValueError):
     """A message the view cannot show: the text says why, in a few words."""
 
 
+# What the view keeps of each message, checked and cleaned (`checked_state`, `checked_result`).
+class KeptPlayer(TypedDict):
+    name: str
+    bot: bool
+
+
+class KeptState(TypedDict):
+    status: str
+    title: str
+    mode: str
+    round: int | None
+    players: list[KeptPlayer]
+    turn: str
+    time: str
+
+
+class KeptResult(TypedDict):
+    summary: str
+    time: str
+
+
+@dataclass
+class TableView:
+    """A table's newest messages, as kept (None: none yet, or a retained one cleared)."""
+
+    availability: str | None = None
+    state: KeptState | None = None
+    result: KeptResult | None = None
+
+
+_T = TypeVar("_T")
+
+
 class Fleet:
     """What the broker says about each table: availability, state, last result. Anyone may
     publish on the broker, so every message is checked (size, shape, depth, types) and only
@@ -72,7 +111,7 @@ class Fleet:
     def __init__(self, prefix: str, max_tables: int = MAX_TABLES) -> None:
         self.prefix = prefix
         self.max_tables = max_tables
-        self.tables: dict[str, dict[str, Any]] = {}
+        self.tables: dict[str, TableView] = {}
         # When each table was last seen: (the newest `time` its messages gave, never later than
         # now; the order its last message arrived in). Beyond max_tables the least recent goes.
         self.seen: dict[str, tuple[float, int]] = {}
@@ -89,9 +128,14 @@ class Fleet:
         parts = topic.split("/")
         if len(parts) != 3 or parts[0] != self.prefix or parts[2] not in ("availability", "state", "result"):
             return
+        kind = parts[2]
         try:
             table = plain_text(parts[1])
-            value = parse(parts[2], payload)
+            text = payload_text(payload)
+            availability = parse_availability(text) if kind == "availability" else None
+            value = None if kind == "availability" else parse_object(kind, text)
+            state = checked_state(value) if kind == "state" and value is not None else None
+            result = checked_result(value) if kind == "result" and value is not None else None
         except Skipped as exc:
             self.note(f"{plain_text(topic, 80)}: skipped: {exc}")
             return
@@ -100,7 +144,7 @@ class Fleet:
             return
         with self.lock:
             self.arrivals += 1
-            stamp = max(self.seen.get(table, (0.0, 0))[0], message_time(value))
+            stamp = max(self.seen.get(table, (0.0, 0))[0], message_time(state or result))
             seen = (stamp, self.arrivals)
             if table not in self.tables and len(self.tables) >= self.max_tables:
                 oldest = min(self.seen, key=self.seen.__getitem__)
@@ -111,7 +155,13 @@ class Fleet:
                 self._leave_out(oldest)
             self.left_out.discard(_digest(table))
             self.seen[table] = seen
-            self.tables.setdefault(table, {})[parts[2]] = value
+            view = self.tables.setdefault(table, TableView())
+            if kind == "availability":
+                view.availability = availability
+            elif kind == "state":
+                view.state = state
+            else:
+                view.result = result
         self.changed.set()
 
     def _leave_out(self, table: str) -> None:
@@ -151,7 +201,7 @@ class Fleet:
             return list(self.notes)
 
 
-def plain_text(value: Any, limit: int = MAX_TEXT) -> str:
+def plain_text(value: object, limit: int = MAX_TEXT) -> str:
     """`value` as one line a terminal shows as it is: control characters (escape sequences,
     bidi overrides, line breaks) dropped, at most `limit` characters."""
     text = "".join(c for c in str(value) if unicodedata.category(c)[0] != "C")
@@ -162,10 +212,10 @@ def _digest(table: str) -> bytes:
     return hashlib.blake2b(table.encode("utf-8", "surrogatepass"), digest_size=8).digest()
 
 
-def message_time(value: Any) -> float:
+def message_time(value: KeptState | KeptResult | None) -> float:
     """When a checked state or result says it was sent (seconds since the epoch, never later
     than now: a message from the future is not newer than the present), 0 if it does not say."""
-    stamp = value.get("time") if isinstance(value, dict) else None
+    stamp = value["time"] if value is not None else None
     if not stamp:
         return 0.0
     try:
@@ -175,18 +225,25 @@ def message_time(value: Any) -> float:
     return float(min(sent, time.time()))
 
 
-def parse(kind: str, payload: bytes) -> Any:
-    """A message's payload as the view keeps it, or Skipped saying why not."""
+def payload_text(payload: bytes) -> str:
+    """A message's payload as text, or Skipped saying why not."""
     if len(payload) > MAX_PAYLOAD:
         raise Skipped(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
     try:
-        text = payload.decode("utf-8")
+        return payload.decode("utf-8")
     except UnicodeDecodeError:
         raise Skipped("not UTF-8 text") from None
-    if kind == "availability":
-        if text not in ("online", "offline"):
-            raise Skipped("availability is neither online nor offline")
-        return text
+
+
+def parse_availability(text: str) -> str:
+    if text not in ("online", "offline"):
+        raise Skipped("availability is neither online nor offline")
+    return text
+
+
+def parse_object(kind: str, text: str) -> dict[str, object] | None:
+    """A state's or result's JSON object (not yet checked), None for a cleared retained message;
+    Skipped saying why not."""
     if not text:
         return None  # a cleared retained message
     if depth(text) > 4:
@@ -197,7 +254,7 @@ def parse(kind: str, payload: bytes) -> Any:
         raise Skipped("not JSON") from None
     if not isinstance(value, dict):
         raise Skipped(f"{kind} is not a JSON object")
-    return checked_state(value) if kind == "state" else checked_result(value)
+    return value
 
 
 def depth(text: str) -> int:
@@ -218,18 +275,20 @@ def depth(text: str) -> int:
     return deepest
 
 
-def _field(value: dict[str, Any], key: str, types: tuple[type, ...]) -> Any:
+def _field(value: dict[str, object], key: str, types: tuple[type[_T], ...]) -> _T | None:
     item = value.get(key)
-    if item is not None and (not isinstance(item, types) or isinstance(item, bool) and bool not in types):
+    if item is None:
+        return None
+    if not isinstance(item, types) or isinstance(item, bool) and bool not in types:
         raise Skipped(f"{key} is not {' or '.join(t.__name__ for t in types)}")
     return item
 
 
-def checked_state(value: dict[str, Any]) -> dict[str, Any]:
-    players = _field(value, "players", (list,)) or []
+def checked_state(value: dict[str, object]) -> KeptState:
+    players: list[object] = _field(value, "players", (list,)) or []
     if len(players) > MAX_PLAYERS:
         raise Skipped(f"{len(players)} players, more than {MAX_PLAYERS}")
-    kept = []
+    kept: list[KeptPlayer] = []
     for player in players:
         if not isinstance(player, dict):
             raise Skipped("a player is not a JSON object")
@@ -250,31 +309,31 @@ def checked_state(value: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def checked_result(value: dict[str, Any]) -> dict[str, Any]:
+def checked_result(value: dict[str, object]) -> KeptResult:
     return {
         "summary": plain_text(_field(value, "summary", (str,)) or "-", 60),
         "time": plain_text(_field(value, "time", (str,)) or "", 25),
     }
 
 
-def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, str]:
+def row_of(name: str, table: TableView) -> tuple[str, str, str, str, str, str]:
     """`table-3  playing  LEVEL X  2  Anna, Ben (turn: Ben)  Marie won EXTRA!` (from what
-    `parse` kept: checked and cleaned)."""
-    state = table.get("state") or {}
-    status = state.get("status", "?")
-    if table.get("availability") == "offline":
+    `Fleet.message` kept: checked and cleaned)."""
+    state = table.state
+    status = state["status"] if state is not None else "?"
+    if table.availability == "offline":
         status = "offline"
-    players = ", ".join(p["name"] + (" (bot)" if p["bot"] else "") for p in state.get("players", []))
-    if state.get("turn") and status == "playing":
+    players = ", ".join(p["name"] + (" (bot)" if p["bot"] else "") for p in (state["players"] if state else []))
+    if state is not None and state["turn"] and status == "playing":
         players += f"; turn: {state['turn']}"
-    result = table.get("result") or {}
-    last = result.get("summary", "-")
-    if result.get("time"):
+    result = table.result
+    last = result["summary"] if result is not None else "-"
+    if result is not None and result["time"]:
         last += f" ({result['time']})"
-    game = str(state.get("title") or "-")
-    if state.get("mode") == "demo":
+    game = str(state["title"] if state is not None and state["title"] else "-")
+    if state is not None and state["mode"] == "demo":
         game += " demo"
-    round_ = state.get("round")
+    round_ = state["round"] if state is not None else None
     # Every cell bounded: a name 40 characters, the players 80, a round five digits, the result 88.
     return (
         name,
@@ -288,11 +347,12 @@ def row_of(name: str, table: dict[str, Any]) -> tuple[str, str, str, str, str, s
 
 def run(args: argparse.Namespace) -> int:
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
     fleet = Fleet(args.prefix)
     connected = threading.Event()
     refused: list[str] = []
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="", clean_session=True)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="", clean_session=True)
     if args.username is not None:
         password = None
         if args.password_file is not None:
@@ -311,7 +371,13 @@ def run(args: argparse.Namespace) -> int:
     if args.tls:
         client.tls_set(ca_certs=str(args.ca_file) if args.ca_file else None)
 
-    def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+    def on_connect(
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         if reason.is_failure:
             refused.append(str(reason))
         else:

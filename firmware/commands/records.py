@@ -17,7 +17,8 @@ import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from collections.abc import Mapping
+from typing import TextIO
 
 from firmware.commands import state_dir_options
 from firmware.errors import RecordError
@@ -142,7 +143,7 @@ def _readable(games: list[StoredGame]) -> tuple[list[StoredGame], int]:
     return good, len(games) - len(good)
 
 
-def record_problem(record: dict[str, Any]) -> str | None:
+def record_problem(record: Mapping[str, object]) -> str | None:
     """What makes a finished game's stored record unfit to list or export, or None.
 
     >>> record_problem({"game": "extra", "players": [], "steps": [], "result": {}})
@@ -264,10 +265,12 @@ def _entry(entry: ScoreEntry) -> str:
     return f"{entry.name}  {entry.score}  ({_date(entry.date)}, {seats}, game {entry.game_id})"
 
 
-def _seat(player: dict[str, Any]) -> str:
+def _seat(player: Mapping[str, object]) -> str:
     notes = [f"bot {player['bot']}"] if player.get("bot") else []
     notes += ["kids"] if player.get("kids") else []
-    return f"{player['name']} ({', '.join(notes)})" if notes else player["name"]
+    return (
+        f"{player['name']} ({', '.join(notes)})" if notes else str(player["name"])
+    )  # a name: record_problem checked it
 
 
 def _date(timestamp: float) -> str:

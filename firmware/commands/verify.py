@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Mapping
 
 from firmware.dice import seal_lines
 from firmware.errors import RecordError
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     return worst
 
 
-def seal_said(record: dict[str, Any]) -> str:
+def seal_said(record: Mapping[str, object]) -> str:
     """The record's dice seal as the board showed it, on one line ("/" where the board's second
     line begins), or why it has none."""
     dice = record.get("dice")

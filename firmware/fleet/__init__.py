@@ -11,20 +11,23 @@ board: it only connects out to the broker.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.fleet.publisher import FleetPublisher
 from firmware.fleet.report import result_message, table_state
 
+if TYPE_CHECKING:
+    from firmware.hardware.config import BoardConfig
+
 __all__ = ["FleetPublisher", "open_fleet", "result_message", "table_state"]
 
 
-def open_fleet(config: Any) -> FleetPublisher | None:
+def open_fleet(config: BoardConfig) -> FleetPublisher | None:
     """A started publisher for a board description with a `[fleet]` section, else None."""
-    if getattr(config, "fleet", None) is None:
+    if config.fleet is None:
         return None
     from firmware.fleet.publisher import board_identity
 
-    publisher = FleetPublisher(config.fleet, model=config.name, owner=board_identity(getattr(config, "path", "")))
+    publisher = FleetPublisher(config.fleet, model=config.name, owner=board_identity(config.path))
     publisher.start()
     return publisher

@@ -26,11 +26,19 @@ import threading
 import time
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware import __version__
 from firmware.errors import N_, Text
 from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    from firmware.fleet.report import ResultMessage, TableState
+    from firmware.hardware.config import FleetConfig
 
 log = logging.getLogger("xtraboard.fleet")
 OUTBOX = 64  # results kept while the broker is away; the oldest go first (and are counted)
@@ -44,7 +52,7 @@ CLAIM_MISSED = 3  # another board's claim not heard for this many renewals has e
 class FleetPublisher:
     def __init__(
         self,
-        config: Any,
+        config: FleetConfig,
         *,
         model: str = "xtraboard",
         outbox: int = OUTBOX,
@@ -74,24 +82,24 @@ class FleetPublisher:
         self._clash_seen = 0.0  # time.monotonic() of the latest sign of another board
         self._reconnect_s = reconnect_s or RECONNECT_S
         self._wake = threading.Condition()
-        self._state: dict[str, Any] | None = None  # the newest state, not yet sent
-        self._last_state: dict[str, Any] | None = None  # the newest state handed over (resent on connect)
-        self._last_result_key: Any = None
-        self._results: deque[dict[str, Any]] = deque()
+        self._state: TableState | None = None  # the newest state, not yet sent
+        self._last_state: TableState | None = None  # the newest state handed over (resent on connect)
+        self._last_result_key: str | None = None
+        self._results: deque[ResultMessage] = deque()
         self._outbox = outbox
         self._connected = False
         self._announce = False  # send discovery, "online" and the state on the next wake
         self._stopping = False
         self.problem: str | None = None
         self.counters = {"connects": 0, "refused": 0, "unreachable": 0, "disconnects": 0, "published": 0, "dropped": 0}
-        self._client: Any = None
+        self._client: mqtt.Client | None = None
         self._thread = threading.Thread(target=self._run, name="xtraboard-fleet", daemon=True)
 
     # --- the loop's side: never blocks on the network ------------------------------------------
     def start(self) -> None:
         self._thread.start()
 
-    def update(self, state: dict[str, Any]) -> None:
+    def update(self, state: TableState) -> None:
         """Hand over the table's state (table_state()); a finished game's result, seen for the
         first time, is queued for the `result` topic."""
         with self._wake:
@@ -109,7 +117,7 @@ class FleetPublisher:
             self._last_result_key = key if key is not None else self._last_result_key
             self._wake.notify()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> dict[str, object]:
         """For the audit: connected or not, the problem now (if any) and the counters."""
         with self._wake:
             return {"connected": self._connected, "problem": self.problem, **self.counters}
@@ -182,13 +190,12 @@ class FleetPublisher:
             self._claim_s * CLAIM_MISSED,
         )
 
-    def _make_client(self) -> Any:
+    def _make_client(self) -> mqtt.Client:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
 
         config = self.config
-        client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}", clean_session=True
-        )
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"xtraboard-{config.table}", clean_session=True)
         client.will_set(self.topics["availability"], "offline", qos=1, retain=True)
         if config.username is not None:
             password = None
@@ -209,7 +216,9 @@ class FleetPublisher:
         return client
 
     def _publish(self, topic: str, payload: str) -> None:
-        info = self._client.publish(topic, payload, qos=1, retain=True)
+        client = self._client
+        assert client is not None  # `_run` made it before anything is published
+        info = client.publish(topic, payload, qos=1, retain=True)
         with self._wake:
             self.counters["published" if info.rc == 0 else "dropped"] += 1
 
@@ -218,7 +227,14 @@ class FleetPublisher:
             self._publish(topic, json.dumps(payload))
 
     # --- paho's callbacks (its network thread) ---------------------------------------------------
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         if reason.is_failure:
             with self._wake:
                 self.counters["refused"] += 1
@@ -243,7 +259,7 @@ class FleetPublisher:
         if had and not self.clash:
             log.info("fleet: connected to %s:%d again", self.config.broker, self.config.port)
 
-    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         """The table name's owner: ours, or another board's (see `_owner`). Another board's claim
         arriving live is a clash; so is one the broker kept, if that board is online (a claim left
         by this board's last run is "offline" by its last will) or if this board had connected
@@ -276,7 +292,7 @@ class FleetPublisher:
             )
         )
 
-    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+    def _on_connect_fail(self, client: mqtt.Client, userdata: object) -> None:
         error = sys.exc_info()[1]  # paho calls this while it handles the connection's OSError
         with self._wake:
             self.counters["unreachable"] += 1
@@ -312,7 +328,14 @@ class FleetPublisher:
             )
         return Text(N_("fleet: broker {broker} cannot be reached"), broker=self._where())
 
-    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         with self._wake:
             was = self._connected
             self._connected = False
@@ -335,7 +358,7 @@ class FleetPublisher:
         log.warning("%s", problem)
 
 
-def board_identity(board_file: Any) -> str:
+def board_identity(board_file: Path | str) -> str:
     """This board's id in the table name's claim: the machine's (systemd's machine-id, else the
     host name) with its board description's path, so a restart claims the name as itself."""
     machine = ""
@@ -360,7 +383,7 @@ SENSORS = (
 )
 
 
-def discovery_configs(config: Any, topics: dict[str, str], model: str) -> dict[str, dict[str, Any]]:
+def discovery_configs(config: FleetConfig, topics: dict[str, str], model: str) -> dict[str, dict[str, object]]:
     """Home Assistant MQTT discovery: one sensor config per SENSORS entry, all sharing one
     device block (the table, with the firmware's version), retained by the broker.
 
@@ -378,7 +401,7 @@ def discovery_configs(config: Any, topics: dict[str, str], model: str) -> dict[s
         "model": model,
         "sw_version": __version__,
     }
-    configs = {}
+    configs: dict[str, dict[str, object]] = {}
     for key, name, topic, template in SENSORS:
         configs[f"{config.discovery_prefix}/sensor/{node}/{key}/config"] = {
             "name": name,

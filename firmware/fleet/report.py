@@ -8,15 +8,49 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from firmware.games import Roll
 from firmware.games.registry import find_game
 
+if TYPE_CHECKING:
+    from firmware.games.base import Game
+    from firmware.table import Table
+    from firmware.ui.app import BoardApp
+
 IDLE, ATTRACT, PLAYING, OVER = "idle", "attract", "playing", "over"
 
+# A finished game's result message: its score key is the game's own ("scores", "positions").
+ResultMessage = dict[str, object]
 
-def table_state(app: Any, attract: bool) -> dict[str, Any]:
+
+class Seat(TypedDict):
+    name: str
+    bot: str | None
+
+
+class DiceSeal(TypedDict):
+    scheme: str
+    commit: str
+    word: str | None
+
+
+class TableState(TypedDict):
+    """The `state` topic's message (docs/fleet.md)."""
+
+    status: str
+    game: str | None
+    title: str | None
+    mode: object  # the table's meta "mode", as the app set it
+    round: int | None
+    rolls: int
+    players: list[Seat]
+    turn: str | None
+    result: ResultMessage | None
+    dice: DiceSeal | None
+
+
+def table_state(app: BoardApp, attract: bool) -> TableState:
     """The table as the café sees it: `status` (idle, attract, playing, over), the game, its
     round, the players and whose turn it is; `result` once the game is over; `dice`, its seal."""
     session = app.session
@@ -50,7 +84,7 @@ def table_state(app: Any, attract: bool) -> dict[str, Any]:
     }
 
 
-def dice_seal(session: Any) -> dict[str, Any] | None:
+def dice_seal(session: Table) -> DiceSeal | None:
     """The game's dice seal as the café may check it (docs/dice.md): the scheme, the commitment
     and the table's word (null until given, or skipped); null for scripted dice. Never the seed."""
     dice = session.header().get("dice")
@@ -59,14 +93,14 @@ def dice_seal(session: Any) -> dict[str, Any] | None:
     return {"scheme": dice["scheme"], "commit": dice["commit"], "word": dice.get("word")}
 
 
-def round_of(game: Any) -> int | None:
+def round_of(game: Game) -> int | None:
     """The round being played, counted from 1, as the game's view counts it (None if it has none)."""
     from firmware.ui.gameview import game_view  # only a board with a game in play loads the views
 
     return game_view(game.name).round_of(game)
 
 
-def result_message(session: Any) -> dict[str, Any]:
+def result_message(session: Table) -> ResultMessage:
     """A finished game's result for the fleet: who played, who won, the scores, a summary line."""
     game = session.game
     result = game.result() or {}

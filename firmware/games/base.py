@@ -28,9 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, NotRequired, Protocol, Self, TypedDict
 
-from firmware.dice import DiceSource
+from firmware.dice import DiceSource, Face
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 
 # The record format this firmware writes, and every version it reads (docs/records.md):
@@ -43,6 +43,34 @@ DECISION: Literal["decision"] = "decision"
 OVER: Literal["over"] = "over"
 
 
+class DiceBlock(TypedDict):
+    """A record's dice block (docs/dice.md): the commitment, and the seed once the game is over."""
+
+    scheme: str
+    commit: str
+    word: NotRequired[str]
+    physical: NotRequired[bool]
+    seed: NotRequired[str]
+
+
+class RecordHeader(TypedDict):
+    """A game record without its steps and result, as the journal keeps it (docs/records.md)."""
+
+    format: str
+    version: int
+    game: str
+    players: list[dict[str, object]]  # `Player.to_json` each
+    dice: NotRequired[DiceBlock]
+
+
+class GameRecord(RecordHeader):
+    """A game record as the board writes it (docs/records.md); `records.header_of` checks one read."""
+
+    steps: list[dict[str, object]]  # each step's `to_json`, with the table's marks
+    result: NotRequired[dict[str, Any]]  # Any: shaped per game (docs/records.md), read by its keys
+    notes: NotRequired[list[str]]
+
+
 @dataclass(frozen=True)
 class Player:
     """A seat: its name, the bot level playing it (None for a person), EXTRA!'s children option."""
@@ -51,8 +79,8 @@ class Player:
     bot: str | None = None
     kids: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"name": self.name}
         if self.bot is not None:
             data["bot"] = self.bot
         if self.kids:
@@ -60,7 +88,7 @@ class Player:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> Player:
+    def from_json(cls, data: object) -> Player:
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
             raise RecordError(Text(N_("a player must be an object with a string 'name', not {data!r}"), data=data))
         bot, kids = data.get("bot"), data.get("kids", False)
@@ -72,7 +100,8 @@ class Player:
             raise RecordError(
                 Text(N_("player {name!r}: 'kids' must be true or false, not {kids!r}"), name=data["name"], kids=kids)
             )
-        return cls(data["name"], bot, kids)
+        name: str = data["name"]
+        return cls(name, bot, kids)
 
 
 @dataclass(frozen=True)
@@ -84,14 +113,34 @@ class Pending:
     player: int | None = None
 
 
+Dice = tuple[tuple[Face, ...], ...]  # the faces of each die of a roll
+
+
 @dataclass(frozen=True)
 class Roll:
     """A chance step: one face per die, in the order of `Game.dice()`."""
 
-    faces: tuple[Any, ...]
+    # Each engine reads its own dice' faces as their type (str or int), which `apply` checked
+    # against its `dice()` before the engine sees them.
+    faces: tuple[Any, ...]  # Any: str or int faces, per game (see above)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"roll": list(self.faces)}
+
+
+class Decision(Protocol):
+    """What every game's decisions are: small frozen values that write themselves as a record's
+    step. Each game has its own decision types; a game's `Step` is the union of them and `Roll`."""
+
+    def to_json(self) -> dict[str, object]: ...
+
+
+# A step of any game: what `Game.apply` takes and `history` holds.
+Step = Roll | Decision
+# What a step did, one mapping per event, with a string "kind" (each game's own TypedDicts
+# in games/<game>/events.py). The values' types depend on the game and the kind, so a reader
+# narrows by them; the engines build theirs as those TypedDicts.
+Event = Mapping[str, Any]  # Any: per game and kind (see above)
 
 
 @cache
@@ -109,7 +158,7 @@ def _seat(name: str) -> Player:
 
 
 @cache
-def _roll_set(dice: tuple[tuple[Any, ...], ...]) -> frozenset[tuple[Any, ...]]:
+def _roll_set(dice: Dice) -> frozenset[tuple[Face, ...]]:
     """Every roll `dice` can show: one membership test checks a roll's faces."""
     return frozenset(product(*dice))
 
@@ -144,7 +193,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     # What the last step did; None while a fast `apply` left it unbuilt (see `events`).
     # Each engine sets it in `_setup`.
-    _events: list[dict[str, Any]] | None
+    _events: Sequence[Event] | None
 
     def __init__(self, players: Sequence[Player | str]) -> None:
         seats = tuple([_seat(p) if type(p) is str else p if isinstance(p, Player) else Player(p) for p in players])
@@ -157,13 +206,13 @@ class Game(ABC):
                 n=len(seats),
             )
         self.players: tuple[Player, ...] = seats
-        self.history: list[Any] = []
+        self.history: list[Step] = []
         # who made each history step (None for rolls); None itself in an engine whose steps
         # name their player (it overrides `actor`): one list fewer to keep per step
         self._actors: list[int | None] | None = []
-        self._undo_stack: list[Any] = []  # one _snapshot record per history step
-        self._dice_seen: Any = None  # the last dice() a roll was checked against...
-        self._rolls_seen: frozenset[tuple[Any, ...]] = frozenset()  # ...and every roll they allow
+        self._undo_stack: list[object] = []  # one _snapshot record per history step
+        self._dice_seen: Dice | None = None  # the last dice() a roll was checked against...
+        self._rolls_seen: frozenset[tuple[Face, ...]] = frozenset()  # ...and every roll they allow
         self.record_version = RECORD_VERSION  # the record version whose rules this game plays
         self._setup()
 
@@ -174,20 +223,23 @@ class Game(ABC):
 
     # The three hooks below work for any game as they are (a deep copy of the game's own
     # state); the built-in engines override them with cheaper, step-specific records.
-    def _snapshot(self, step: Any) -> Any:
+    # Undo records are opaque to the protocol: each engine's `_restore` reads only what its
+    # own `_snapshot` wrote (tuples of its state, shaped per kind of step): that shape is the
+    # engine's private business and varies per record.
+    def _snapshot(self, step: Step) -> Any:  # Any: an undo record (see above)
         """A record from which `_restore` puts back whatever applying `step` (a roll or
         decision that passed the phase checks) may change, events included."""
         return deepcopy(self._own_state())
 
-    def _restore(self, record: Any) -> None:
+    def _restore(self, record: Any) -> None:  # Any: an undo record (see above)
         """Put back the state a `_snapshot` record saved."""
         self.__dict__.update(deepcopy(record))
 
-    def _copy_into(self, twin: Any) -> None:
+    def _copy_into(self, twin: Self) -> None:
         """Give `twin` (a shallow copy of this game) its own copies of the mutable state."""
         twin.__dict__.update(deepcopy(self._own_state()))
 
-    def _own_state(self) -> dict[str, Any]:
+    def _own_state(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items() if k not in _PROTOCOL_STATE}
 
     @abstractmethod
@@ -195,19 +247,19 @@ class Game(ABC):
         """A roll, whose decision, or over."""
 
     @abstractmethod
-    def dice(self) -> tuple[tuple[Any, ...], ...]:
+    def dice(self) -> Dice:
         """The faces of each die of the pending roll."""
 
     @abstractmethod
-    def legal_decisions(self) -> list[Any]:
+    def legal_decisions(self) -> Sequence[Decision]:
         """Every decision allowed now (empty unless a decision is pending)."""
 
     @abstractmethod
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         """Apply a roll or decision; raise IllegalStepError naming the rule before any change."""
 
     @abstractmethod
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: a record's JSON, shaped per game
         """The final result in the shape of docs/records.md, or None while the game goes on."""
 
     @classmethod
@@ -220,11 +272,11 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def parse_step(cls, data: Any) -> Any:
+    def parse_step(cls, data: object) -> Step:
         """A step from its record JSON; RecordError if it is not one of this game's steps."""
 
     # --- the shared protocol -------------------------------------------------------------
-    def apply(self, step: Any) -> None:
+    def apply(self, step: Step) -> None:
         """Apply one step; an illegal one raises IllegalStepError and changes nothing."""
         pending = self.pending()
         kind = pending.kind
@@ -255,7 +307,7 @@ class Game(ABC):
             self._actors.append(actor)
 
     @staticmethod
-    def _check_roll(step: Roll, dice: tuple[tuple[Any, ...], ...]) -> None:
+    def _check_roll(step: Roll, dice: Dice) -> None:
         """Raise IllegalStepError naming the first die whose face `step` cannot show."""
         if len(step.faces) != len(dice):
             raise IllegalStepError(N_("a roll here is {want} dice, not {got}"), want=len(dice), got=len(step.faces))
@@ -265,7 +317,7 @@ class Game(ABC):
                     N_("die {die} has no face {face!r} (faces: {faces})"), die=i, face=face, faces=list(faces)
                 )
 
-    def apply_json(self, data: Any) -> Any:
+    def apply_json(self, data: object) -> Step:
         """Parse one record step and apply it; returns the step."""
         step = self.parse_step(data)
         self.apply(step)
@@ -280,13 +332,13 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.pending().kind == OVER
 
-    def shown_faces(self) -> tuple[Any, ...]:
+    def shown_faces(self) -> tuple[Face, ...]:
         """The dice the deciding player sees: the last roll's faces (() before any). A game
         whose dice change after the roll (turned ones) or go back to the hand overrides it."""
         rolls = [step for step in self.history if isinstance(step, Roll)]
         return rolls[-1].faces if rolls else ()
 
-    def undo(self) -> Any:
+    def undo(self) -> Step:
         """Take back the last step (of any kind) and return it; restored from the undo stack."""
         if not self.history:
             raise IllegalStepError(N_("nothing to undo: no step has been played"))
@@ -306,7 +358,7 @@ class Game(ABC):
         return twin
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> Sequence[Event]:
         """What the last applied step did (each game documents its events); [] before any.
 
         An engine's fast `apply` may leave them unbuilt (`_events` None) since search bots
@@ -321,7 +373,7 @@ class Game(ABC):
         return events
 
     @events.setter
-    def events(self, value: list[dict[str, Any]]) -> None:
+    def events(self, value: Sequence[Event]) -> None:
         self._events = value
 
     def actor(self, index: int) -> int | None:
@@ -339,9 +391,9 @@ class Game(ABC):
             raise NotImplementedError(f"{type(self).__name__} keeps no actors: it must override actor()")
         return actors[index]
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> GameRecord:
         """This game as a record (docs/records.md), with its result once it is over."""
-        record: dict[str, Any] = {
+        record: GameRecord = {
             "format": "xtraboard-record",
             "version": self.record_version,
             "game": self.name,
@@ -357,7 +409,7 @@ class Game(ABC):
         return f"<{type(self).__name__} players={len(self.players)} steps={len(self.history)} pending={self.pending()}>"
 
 
-def parse_roll(data: Any, size: int, kind: type) -> Roll:
+def parse_roll(data: object, size: int, kind: type[Face]) -> Roll:
     """A `{"roll": [...]}` step of `size` faces of type `kind` (str or int); RecordError otherwise."""
     faces = data.get("roll") if isinstance(data, Mapping) else None
     if not isinstance(faces, list) or len(faces) != size:

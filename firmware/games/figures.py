@@ -15,11 +15,14 @@ review shows its other pages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
-FiguresOf = Callable[[Mapping[str, Any]], "list[FigurePage]"]
+if TYPE_CHECKING:
+    from firmware.games.base import Event, Game, GameRecord, Step
+
+FiguresOf = Callable[["GameRecord"], "list[FigurePage]"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def replay_events(record: Mapping[str, Any]) -> Iterator[tuple[Any, Any, list[dict[str, Any]]]]:
+def replay_events(record: GameRecord) -> Iterator[tuple[Game, Step, Sequence[Event]]]:
     """Replay a record step by step: (the game after the step, the step, its events). A record
     that does not replay raises RecordError, as every reader does."""
     from firmware.records import header_of
@@ -63,11 +66,12 @@ def replay_events(record: Mapping[str, Any]) -> Iterator[tuple[Any, Any, list[di
         yield game, step, game.events
 
 
-def figures_of(record: Mapping[str, Any]) -> list[FigurePage]:
+def figures_of(record: GameRecord) -> list[FigurePage]:
     """The figures of a finished game's record, by its game's `GameSpec.figures` ([] for a game
     without them)."""
     from firmware.games.registry import find_game
 
     spec = find_game(record.get("game"))
     function = spec.figures_function
-    return [] if function is None else list(function(record))
+    # a game's figures function gives FigurePages (GameSpec.figures)
+    return [] if function is None else cast(list[FigurePage], list(function(record)))

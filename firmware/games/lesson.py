@@ -21,21 +21,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from firmware.dice import Faces, SeededDice, fit_roll
+from firmware.dice import Face, Faces, SeededDice, fit_roll
+
+from firmware.games.base import Event
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
 
-Events = Sequence[dict[str, Any]]
+Events = Sequence[Event]
 # (game after the step, the step's events — empty at the start —, the learner's seat) -> applies now
 When = Callable[["Game", Events, int], bool]
 
 LEARNER = 0  # the learner's seat: they roll first in every game here
 
 
-def any_event(events: Events, kind: str, **keys: Any) -> bool:
+def any_event(events: Events, kind: str, **keys: object) -> bool:
     """Whether one of `events` is of `kind` with these values (a note's usual test)."""
     return any(e["kind"] == kind and all(e.get(k) == v for k, v in keys.items()) for e in events)
 
@@ -71,7 +73,7 @@ class Lesson:
     apply at once."""
 
     bots: tuple[str, ...]
-    rolls: tuple[tuple[Any, ...], ...]
+    rolls: tuple[tuple[Face, ...], ...]
     notes: tuple[Note, ...]
     seed: str
 
@@ -85,12 +87,12 @@ class LessonDice:
     the seeded roll n: the table sets `rolls_made` before each roll, so a taken-back roll, or a
     game that went another way than the script expected, still gets roll n."""
 
-    def __init__(self, rolls: Sequence[Sequence[Any]], seed: str, rolls_made: int = 0) -> None:
+    def __init__(self, rolls: Sequence[Sequence[Face]], seed: str, rolls_made: int = 0) -> None:
         self.rolls = [tuple(faces) for faces in rolls]
         self.seed = seed
         self.rolls_made = rolls_made
 
-    def roll(self, dice: Sequence[Faces]) -> tuple[Any, ...]:
+    def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         index = self.rolls_made
         self.rolls_made += 1
         if index < len(self.rolls):

@@ -25,7 +25,7 @@ the display code.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
@@ -36,7 +36,8 @@ from firmware.errors import N_, ConfigError, RecordError, Text
 from firmware.games.layout import BOARD_CELLS, CellGroup
 
 if TYPE_CHECKING:
-    from firmware.games.base import Game
+    from firmware.games.base import Decision, Dice, Game
+    from firmware.games.lesson import Lesson
     from firmware.games.words import Words
 
 # One line per built-in game: the package holding its SPEC. Seating order in menus follows it.
@@ -48,7 +49,9 @@ BUILTIN: tuple[str, ...] = (
 
 GAMES_ENV = "XTRABOARD_GAMES"  # plug-in games: their packages' module paths, comma-separated
 
-Policy = Callable[..., Any]  # (game, legal_decisions, rng) -> one of legal_decisions
+# The arguments are the game's own engine and decisions (each game's functions name them), so
+# the parameters are left open; what comes back is fixed.
+Policy = Callable[..., "Decision"]  # (game, legal_decisions, rng) -> one of legal_decisions
 HintReason = Callable[..., str]  # (game, decision) -> why the strongest bot picks it, in a few words
 Evaluate = Callable[..., list[float]]  # (game, decisions) -> strong's estimate of the final outcome after each
 Outcome = Callable[..., float]  # (finished game, player) -> the outcome `evaluate` estimates
@@ -109,8 +112,9 @@ class GameSpec:
     evaluate: Evaluate | str | None = None
     outcome: Outcome | str | None = None
     unit: str = N_("pts")
-    lesson: Any = None  # firmware.games.lesson.Lesson, or its "module:attribute"
-    figures: Callable[..., Any] | str | None = None
+    lesson: Lesson | str | None = None  # or its "module:attribute"
+    # (record) -> list[firmware.games.figures.FigurePage]; not imported here: figures reads the registry
+    figures: Callable[..., Sequence[object]] | str | None = None
     cells: tuple[CellGroup, ...] = ()
     words: Words | str | None = None
 
@@ -131,7 +135,7 @@ class GameSpec:
         return tuple(self.bots)
 
     @cached_property
-    def dice(self) -> tuple[tuple[Any, ...], ...]:
+    def dice(self) -> Dice:
         """The faces of each die of a roll (every game here rolls the same dice all game)."""
         return self.engine([f"P{i}" for i in range(self.players.start)]).dice()
 
@@ -152,12 +156,12 @@ class GameSpec:
         policy: Policy = _resolve(self.bots[level])
         return policy
 
-    def lesson_script(self) -> Any:
+    def lesson_script(self) -> Lesson | None:
         """The game's lesson (`firmware.games.lesson.Lesson`), loaded; None when it has none."""
         return None if self.lesson is None else _resolve(self.lesson)
 
     @property
-    def figures_function(self) -> Callable[..., Any] | None:
+    def figures_function(self) -> Callable[..., Sequence[object]] | None:
         """The game's figures function (`figures`), loaded; None when the game has none."""
         return None if self.figures is None else _resolve(self.figures)
 
@@ -253,7 +257,7 @@ def game_names() -> tuple[str, ...]:
     return tuple(spec.name for spec in games())
 
 
-def find_game(name: Any) -> GameSpec:
+def find_game(name: object) -> GameSpec:
     """The spec of a record's `game` name; RecordError (a ValueError) names the known ones."""
     _load_builtin()
     spec = _REGISTRY.get(name) if isinstance(name, str) else None
@@ -299,7 +303,7 @@ def _load_builtin() -> None:
             load_game_module(module)
 
 
-def _resolve(target: Any) -> Any:
+def _resolve(target: object) -> Any:  # Any: found by name at run time; the caller's field type says what
     """ "pkg.module:attr" → that attribute; anything else (a function) as it is."""
     if not isinstance(target, str):
         return target

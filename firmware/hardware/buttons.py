@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, Protocol
 
 from firmware.errors import N_, HardwareError, Text
 from firmware.hardware.config import BUTTON_NAMES, ButtonsConfig
@@ -190,6 +190,18 @@ class ButtonTracker:
             raise ValueError(f"buttons: unknown input {name!r}; known: {sorted(self._channels)}") from None
 
 
+class InputPin(Protocol):
+    """What `ButtonInputs` uses of gpiozero's DigitalInputDevice (gpiozero ships no type hints)."""
+
+    when_activated: Callable[[], None] | None
+    when_deactivated: Callable[[], None] | None
+
+    @property
+    def is_active(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
 class ButtonInputs:
     """One gpiozero input per configured pin (and the tilt switch); callbacks only `emit`.
 
@@ -206,7 +218,7 @@ class ButtonInputs:
         config: ButtonsConfig,
         emit: Callable[[RawEdge], None],
         *,
-        pin_factory: Any,
+        pin_factory: object,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         from gpiozero import DigitalInputDevice
@@ -214,14 +226,16 @@ class ButtonInputs:
         self.config = config
         self._emit = emit
         self._clock = clock
-        self._buttons: dict[str, Any] = {}
+        self._buttons: dict[str, InputPin] = {}
         wanted = [(name, config.pins[name]) for name in BUTTON_NAMES if name in config.pins]
         if config.tilt is not None:
             wanted.append((TILT, config.tilt))
         try:
             for name, pin in wanted:
                 try:
-                    button = DigitalInputDevice(pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory)
+                    button: InputPin = DigitalInputDevice(
+                        pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory
+                    )
                 except Exception as error:  # gpiozero raises many kinds; all mean "this pin failed"
                     raise HardwareError(
                         Text(

@@ -22,7 +22,7 @@ from difflib import get_close_matches
 from importlib import resources
 from itertools import permutations
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import cast
 
 from firmware.errors import ConfigError
 from firmware.games.layout import DICE, SEATS, CellGroup
@@ -515,9 +515,9 @@ def _layer(source: Path, below: tuple[Path, ...]) -> tuple[dict[str, object], Or
         )
     base, origins = _layer(base_path, chain)
     for path in _removals(top, removals, base, base_path):
-        parent: Any = base
+        parent = base
         for key in path[:-1]:
-            parent = parent[key]
+            parent = cast(dict[str, object], parent[key])  # a table: `_removals` walked this path
         del parent[path[-1]]
         origins = {keys: file for keys, file in origins.items() if keys[: len(path)] != path}
     _merge(base, data, (), origins, source)

@@ -21,7 +21,8 @@ Pi's own path.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Protocol
 
 import luma.oled.device
 import luma.oled.device.greyscale
@@ -33,6 +34,22 @@ from firmware.hardware.config import DisplayConfig
 
 DAY_CONTRAST = 0xCF  # luma's SSD1306 level, for a device that does not say what its init chose
 NIGHT_CONTRAST = 0x08  # low but never off: a contrast of 0 blanks some panels entirely
+
+
+class LumaDevice(Protocol):
+    """What `Display` uses of a luma device (luma ships no type hints: its classes are unchecked)."""
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    @property
+    def mode(self) -> str: ...
+
+    def display(self, image: Image.Image) -> None: ...
+
+    def contrast(self, level: int) -> None: ...
+
+    def cleanup(self) -> None: ...
 
 
 class ChangeOnly:
@@ -64,9 +81,9 @@ class ChangedPages(ChangeOnly):
     # luma's device API used here, all public: mode, size, preprocess(), command(), data().
     mode: str
     size: tuple[int, int]
-    preprocess: Any
-    command: Any
-    data: Any
+    preprocess: Callable[[Image.Image], Image.Image]
+    command: Callable[..., None]  # one command byte and its arguments
+    data: Callable[[list[int]], None]
 
     def display(self, image: Image.Image) -> None:
         """Send what changed between the last frame and `image` (luma's `display()` contract)."""
@@ -172,7 +189,7 @@ class ChangedRows:
         """The next frame is sent whole."""
         self.prev_image = None
 
-    def redraw(self, image: Image.Image) -> Any:
+    def redraw(self, image: Image.Image) -> Iterator[tuple[Image.Image, tuple[int, int, int, int]]]:
         """Yield (part of `image`, (left, top, right, bottom)) for each changed run of rows."""
         previous, self.prev_image = self.prev_image, image.copy()
         if previous is None or previous.size != image.size or previous.mode != image.mode:
@@ -186,9 +203,9 @@ class GreyscaleWindows(ChangeOnly):
     """The greyscale family (luma's `greyscale_device`): luma's own `display()`, fed by a
     `ChangedRows` framebuffer; put it before luma's class."""
 
-    framebuffer: Any  # luma's greyscale_device keeps its framebuffer here
+    framebuffer: ChangedRows  # luma's greyscale_device keeps its framebuffer here
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("framebuffer", ChangedRows())
         super().__init__(*args, **kwargs)
 
@@ -225,7 +242,7 @@ CHANGE_ONLY: dict[str, type] = {
 }
 
 
-def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
+def make_luma_device(display_cfg: DisplayConfig, *, serial: object = None) -> LumaDevice:
     """The configured `luma.oled.device.<driver>` on its I2C/SPI interface (or on `serial`)."""
     import luma.core.error
 
@@ -280,11 +297,12 @@ def make_luma_device(display_cfg: DisplayConfig, *, serial: Any = None) -> Any:
                     check=_what_to_check(cfg),
                 )
             ) from error
-    options: dict[str, Any] = {}
+    options: dict[str, object] = {}
     if issubclass(driver, luma.oled.device.greyscale.greyscale_device):
         options["mode"] = luma_mode(cfg)
     try:
-        return driver(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate, **options)
+        device: LumaDevice = driver(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate, **options)
+        return device
     except luma.core.error.DeviceDisplayModeError as error:
         raise ConfigError(
             Text(
@@ -334,19 +352,20 @@ def luma_mode(cfg: DisplayConfig) -> str:
     return "RGB" if cfg.mode == "L" else "1"
 
 
-def dummy_device(cfg: DisplayConfig) -> Any:
+def dummy_device(cfg: DisplayConfig) -> LumaDevice:
     """luma's dummy device with the panel's size, rotation and mode (the simulator's display)."""
     from luma.core.device import dummy
 
-    return dummy(width=cfg.width, height=cfg.height, rotate=cfg.rotate, mode=luma_mode(cfg))
+    device: LumaDevice = dummy(width=cfg.width, height=cfg.height, rotate=cfg.rotate, mode=luma_mode(cfg))
+    return device
 
 
 class Display:
     """Pushes PIL images to a luma device, skipping unchanged frames (a `ChangeOnly` device
     also skips unchanged parts of a frame)."""
 
-    def __init__(self, device: Any) -> None:
-        self.device = device
+    def __init__(self, device: LumaDevice) -> None:
+        self.device: LumaDevice | None = device
         self.paged = isinstance(device, ChangeOnly)
         self.image: Image.Image | None = None  # the last frame shown
         self.night = False
@@ -357,7 +376,8 @@ class Display:
     @property
     def size(self) -> tuple[int, int]:
         """The size images must have (after the configured rotation)."""
-        return tuple(self.device.size)
+        width, height = self._open().size
+        return width, height
 
     @property
     def canvas_size(self) -> tuple[int, int]:
@@ -368,7 +388,7 @@ class Display:
     def mode(self) -> str:
         """The image mode luma's device takes: "1" for monochrome panels; the greyscale drivers
         take "RGB" (or "L"), and screens drawn for them may use greys."""
-        return str(self.device.mode)
+        return str(self._open().mode)
 
     def show(self, image: Image.Image) -> bool:
         """Show `image` (the panel's size, or smaller: centred); returns False (and sends nothing)
@@ -381,13 +401,14 @@ class Display:
             panel = Image.new(image.mode, self.size)
             panel.paste(image, ((self.size[0] - image.width) // 2, (self.size[1] - image.height) // 2))
             image = panel
-        if image.mode != self.device.mode:
-            image = image.convert(self.device.mode)
+        device = self._open()
+        if image.mode != device.mode:
+            image = image.convert(device.mode)
         data = image.tobytes()
         if data == self._image_bytes:
             return False
         try:
-            self.device.display(image)
+            device.display(image)
         except Exception as error:  # a bus error mid-game: report it, resend everything next time
             self.invalidate()
             raise HardwareError(
@@ -396,6 +417,12 @@ class Display:
         self.image = image.copy()
         self._image_bytes = data
         return True
+
+    def _open(self) -> LumaDevice:
+        """The device; AttributeError once the display is closed."""
+        if self.device is None:
+            raise AttributeError("the display is closed")
+        return self.device
 
     def dim(self, night: bool) -> None:
         """Night mode: the panel's contrast down to NIGHT_CONTRAST, or back to its day level; sends
@@ -414,7 +441,7 @@ class Display:
         """Forget what the display shows, so the next frame is sent in full (e.g. after a reset)."""
         self.image = None
         self._image_bytes = None
-        if self.paged and self.device is not None:
+        if isinstance(self.device, ChangeOnly):  # paged
             self.device.forget()
 
     def close(self) -> None:
@@ -422,7 +449,7 @@ class Display:
         if self.device is None:
             return
         device, self.device = self.device, None
-        if self.paged:
+        if isinstance(device, ChangeOnly):  # paged
             device.forget()  # luma's cleanup blanks the panel with a whole frame, as it always did
         try:
             device.cleanup()
@@ -480,7 +507,7 @@ def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
     return first, last
 
 
-def _serial_interface(cfg: DisplayConfig) -> Any:
+def _serial_interface(cfg: DisplayConfig) -> object:
     if cfg.interface == "i2c":
         from luma.core.interface.serial import i2c
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from typing import Any, Union, cast
+from typing import Union, cast
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -105,7 +105,7 @@ class LedChain:
     def level(self) -> float:
         """The brightness as the eye sees it (0.0–1.0): `brightness` is `level ** GAMMA`, so
         even steps in level look like even steps in light."""
-        return float(self.brightness) ** (1 / GAMMA)
+        return float(self.brightness ** (1 / GAMMA))
 
     @level.setter
     def level(self, value: float) -> None:
@@ -203,11 +203,11 @@ def memory_pixels(leds_cfg: LedsConfig) -> MemoryPixels:
     return MemoryPixels(leds_cfg.count, byteorder=leds_cfg.order, brightness=leds_cfg.brightness)
 
 
-def _is_colour(value: Any) -> bool:
+def _is_colour(value: Sequence[object]) -> bool:
     return len(value) == 3 and all(isinstance(channel, int) for channel in value)
 
 
-def _checked(name: str, colour: Any) -> Colour:
+def _checked(name: str, colour: object) -> Colour:
     if type(colour) is not tuple:
         colour = tuple(colour) if isinstance(colour, Sequence) else colour
     if type(colour) is tuple and len(colour) == 3:

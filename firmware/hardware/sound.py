@@ -21,13 +21,45 @@ from __future__ import annotations
 import collections
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from firmware.errors import N_, HardwareError, Text
 
+if TYPE_CHECKING:
+    from firmware.hardware.config import BuzzerConfig
+
 log = logging.getLogger("xtraboard.sound")
 Note = tuple[str | None, float]  # (note name such as "A5", or None for a rest; seconds)
-Schedule = Callable[[float, Callable[[], None]], Any]  # the loop's call_later: (delay, callback) -> timer
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Duty(Protocol):
+    value: float
+
+
+class Buzzer(Protocol):
+    """What `Sound` uses of gpiozero's TonalBuzzer (gpiozero ships no type hints)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def value(self) -> object: ...  # None while silent
+
+    @property
+    def pwm_device(self) -> Duty: ...
+
+    def play(self, tone: str) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], Cancellable]  # the loop's call_later: (delay, callback) -> timer
 PLAYED_KEPT = 100  # cues `Sound.played` remembers
 
 
@@ -35,14 +67,14 @@ class Sound:
     """Plays one tune at a time on `buzzer` (a TonalBuzzer, or None: log only); a new tune cuts
     the one playing short."""
 
-    def __init__(self, buzzer: Any, schedule: Schedule) -> None:
+    def __init__(self, buzzer: Buzzer | None, schedule: Schedule) -> None:
         self.buzzer = buzzer
         self.schedule = schedule
         # the last cues started, in order (the simulator and tests read it); bounded, as a board
         # plays for months
         self.played: collections.deque[str] = collections.deque(maxlen=PLAYED_KEPT)
         self.notes = 0  # notes started on the buzzer
-        self._timer: Any = None
+        self._timer: Cancellable | None = None
         self._tune: list[Note] = []
         self._volume = 0.0
 
@@ -73,15 +105,18 @@ class Sound:
 
     def _next(self) -> None:
         self._timer = None
+        buzzer = self.buzzer
+        if buzzer is None:  # closed: `close` stopped the tune first
+            return
         if not self._tune:
-            self.buzzer.stop()
+            buzzer.stop()
             return
         note, seconds = self._tune.pop(0)
         if note is None:
-            self.buzzer.stop()
+            buzzer.stop()
         else:
-            self.buzzer.play(note)
-            self.buzzer.pwm_device.value = self._volume  # TonalBuzzer plays at 50 %: the volume is the duty
+            buzzer.play(note)
+            buzzer.pwm_device.value = self._volume  # TonalBuzzer plays at 50 %: the volume is the duty
             self.notes += 1
         self._timer = self.schedule(seconds, self._next)
 
@@ -93,7 +128,7 @@ class Sound:
             self.buzzer = None
 
 
-def open_buzzer(cfg: Any, pin_factory: Any, problems: list[str]) -> Any:
+def open_buzzer(cfg: BuzzerConfig | None, pin_factory: object, problems: list[str]) -> Buzzer | None:
     """The TonalBuzzer of board.toml's `[buzzer]` on `pin_factory`, or None (no section, or a pin
     without PWM: noted in `problems`, the board plays on silently)."""
     if cfg is None:
@@ -102,7 +137,8 @@ def open_buzzer(cfg: Any, pin_factory: Any, problems: list[str]) -> Any:
     from gpiozero.tones import Tone
 
     try:
-        return TonalBuzzer(cfg.pin, mid_tone=Tone(cfg.mid_tone), octaves=cfg.octaves, pin_factory=pin_factory)
+        buzzer: Buzzer = TonalBuzzer(cfg.pin, mid_tone=Tone(cfg.mid_tone), octaves=cfg.octaves, pin_factory=pin_factory)
+        return buzzer
     except Exception as error:  # no PWM on the pin, pin busy: sound is optional
         problems.append(
             Text(
@@ -114,7 +150,7 @@ def open_buzzer(cfg: Any, pin_factory: Any, problems: list[str]) -> Any:
         return None
 
 
-def check_tune(tune: Sequence[Note], cfg: Any) -> None:
+def check_tune(tune: Sequence[Note], cfg: BuzzerConfig) -> None:
     """HardwareError unless every note of `tune` is within the buzzer's range (`[buzzer]`)."""
     from gpiozero.tones import Tone
 

@@ -45,7 +45,8 @@ The package, by concern (each module imports only those above it):
 `schema` (the file's tables, JSON values), `rows` (a game's rows read back and checked),
 `rescue` (salvage from a damaged file), `storage` (opening, fall-backs, transactions),
 `records` (games and steps), `scores` (the high-score tables, ranked as the game registry
-says) and `settings`; `Journal` is all of them at once.
+says) and `settings`; `Journal` is all of them at once. `protocol` says what the board (table, app,
+screens) uses of a journal (`BoardJournal`, `SettingsStore`), so a stand-in can offer the same.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ class GameRecords(Storage):
     """Games and their steps; see the package docstring."""
 
     # --- writing ---------------------------------------------------------------------------
-    def start_game(self, header: Mapping[str, Any], meta: Any = None) -> int:
+    def start_game(self, header: Mapping[str, object], meta: object = None) -> int:
         """Begin a game; `header` is its record without steps or result, `meta` free JSON
         (seed, mode, ...) to recognise the same game on restart. Returns the game's id."""
         game, header_text = checked_header(header)
@@ -54,7 +54,7 @@ class GameRecords(Storage):
 
         return self._write(action)
 
-    def append_step(self, game_id: int, index: int, step: Mapping[str, Any]) -> None:
+    def append_step(self, game_id: int, index: int, step: Mapping[str, object]) -> None:
         """Store step number `index` (0-based) of a game being played; it must be the next one."""
         if not isinstance(step, Mapping):
             raise RecordError(f"a step must be a JSON object, not {step!r}", index)
@@ -96,7 +96,7 @@ class GameRecords(Storage):
 
         self._write(action)
 
-    def finish(self, game_id: int, result: Mapping[str, Any]) -> None:
+    def finish(self, game_id: int, result: Mapping[str, object]) -> None:
         """Mark a game over with its result (docs/records.md) and enter its scores."""
         if not isinstance(result, Mapping):
             raise RecordError(f"game {game_id}: a result must be a JSON object, not {result!r}")
@@ -155,7 +155,7 @@ class GameRecords(Storage):
 
         self._write(action)
 
-    def reseal(self, game_id: int, header: Mapping[str, Any], meta: Any) -> None:
+    def reseal(self, game_id: int, header: Mapping[str, object], meta: object) -> None:
         """Rewrite the header and meta of a game being played that has no step yet: the table's
         word joins its dice block before the first roll (docs/dice.md)."""
         game, header_text = checked_header(header)
@@ -258,7 +258,7 @@ class GameRecords(Storage):
 
         return self._write(action)
 
-    def record(self, game_id: int) -> dict[str, Any]:
+    def record(self, game_id: int) -> dict[str, Any]:  # Any: as `StoredGame.record`
         """A game's record (docs/records.md): header, steps, and result once finished."""
         return self._read(lambda conn: stored(conn, game_id).record)
 

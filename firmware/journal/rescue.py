@@ -15,12 +15,12 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from firmware.errors import N_, RecordError, Text
 from firmware.games.base import Player
 from firmware.journal.rows import checked_header, seat_scores, stored
 from firmware.journal.schema import (
+    SQLValue,
     COLUMNS,
     DB_NAME,
     FINISHED,
@@ -42,9 +42,9 @@ PROBE_LIMIT = 100_000  # ids looked up one by one past damage (a damaged max(id)
 class Salvaged:
     """One game read back from a damaged file, ready to go into the fresh journal."""
 
-    row: tuple[Any, ...]  # the games row: id, game, header, meta, status, result, started, updated
+    row: tuple[SQLValue, ...]  # the games row: id, game, header, meta, status, result, started, updated
     steps: list[tuple[int, int, str]]
-    scores: list[tuple[Any, ...]]
+    scores: list[tuple[SQLValue, ...]]
 
     def insert(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"INSERT INTO games ({', '.join(COLUMNS['games'])}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.row)
@@ -187,7 +187,7 @@ def salvaged(conn: sqlite3.Connection, game_id: int) -> Salvaged:
         raise RecordError(
             f"game {game_id} is {game_read.status} but {'has' if result is not None else 'lacks'} a result"
         )
-    scores: list[tuple[Any, ...]] = []
+    scores: list[tuple[SQLValue, ...]] = []
     if result is not None:
         players = [Player.from_json(p) for p in game_read.record["players"]]
         values, winners = seat_scores(game, len(players), result)

@@ -32,8 +32,10 @@ class StoredGame:
     """A game in the journal: its record (steps, and result once finished) and meta."""
 
     id: int
-    record: dict[str, Any]
-    meta: Any
+    # JSON read back from the journal, its header checked as the journal wrote it
+    # (`checked_header`); each reader takes the keys it needs
+    record: dict[str, Any]  # Any: JSON read back (see above)
+    meta: Any  # Any: JSON read back (see above)
     status: str  # "playing", "finished" or "abandoned"
     started: float  # clock time (UNIX seconds)
     updated: float
@@ -43,7 +45,7 @@ def check_game(game: str) -> None:
     find_game(game)  # RecordError naming the known games
 
 
-def checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
+def checked_header(header: Mapping[str, object]) -> tuple[str, str]:
     """The game name and the header's JSON, after checking it is a record's start (docs/records.md)."""
     if not isinstance(header, Mapping):
         raise RecordError(f"a game header must be a JSON object, not {header!r}")
@@ -70,7 +72,7 @@ def checked_header(header: Mapping[str, Any]) -> tuple[str, str]:
     return game, to_json(clean, "the game header")
 
 
-def stored_header(text: str | bytes, game_id: int) -> dict[str, Any]:
+def stored_header(text: str | bytes, game_id: int) -> dict[str, object]:
     """A game's header as stored: a JSON object, or RecordError."""
     header = from_json(text, f"game {game_id} header")
     if not isinstance(header, dict):
@@ -97,7 +99,7 @@ def step_count(conn: sqlite3.Connection, game_id: int) -> int:
     return int(conn.execute("SELECT count(*) FROM steps WHERE game_id = ?", (game_id,)).fetchone()[0])
 
 
-def seat_scores(game: str, seats: int, result: Mapping[str, Any]) -> tuple[list[int], set[int]]:
+def seat_scores(game: str, seats: int, result: Mapping[str, object]) -> tuple[list[int], set[int]]:
     """Each seat's score (EXXTRA: its final position; which result field it is comes from the
     game registry) and the winners, checked against docs/records.md."""
     key = find_game(game).ranking.score

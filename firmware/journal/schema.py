@@ -98,7 +98,11 @@ def check_schema(conn: sqlite3.Connection) -> bool:
     return False
 
 
-def to_json(value: Any, what: str) -> str:
+# A value of an SQLite column as the sqlite3 module reads and writes it.
+SQLValue = int | float | str | bytes | None
+
+
+def to_json(value: object, what: str) -> str:
     """`value` as the journal stores it; RecordError naming `what` if it is not JSON."""
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
@@ -106,7 +110,7 @@ def to_json(value: Any, what: str) -> str:
         raise RecordError(f"{what} is not JSON: {exc}") from exc
 
 
-def from_json(text: str | bytes, what: str) -> Any:
+def from_json(text: str | bytes, what: str) -> Any:  # Any: JSON of any shape; each caller checks its own
     """A stored value read back; RecordError naming `what` if it cannot be read."""
     try:
         return json.loads(text)
@@ -116,7 +120,7 @@ def from_json(text: str | bytes, what: str) -> Any:
         raise RecordError(f"{what} in the journal is nested too deeply to read") from exc
 
 
-def text_of(raw: Any) -> str | None:
+def text_of(raw: object) -> str | None:
     """A text column read as bytes (CAST ... AS BLOB): the text, or None if it is not UTF-8."""
     try:
         return raw.decode("utf-8") if isinstance(raw, bytes) else None

@@ -10,12 +10,12 @@ that cannot be read are skipped (one log line each).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from firmware.games.registry import find_game, game_names, games
 from firmware.journal.rows import check_game
-from firmware.journal.schema import FINISHED, text_of
+from firmware.journal.schema import FINISHED, SQLValue, text_of
 from firmware.journal.storage import Storage
 
 ENTRY = "game_id, seat, CAST(name AS BLOB), score, date, players"  # what `ScoreTables._entries` reads
@@ -161,12 +161,14 @@ class ScoreTables(Storage):
                 self._skip(f"game {gid}", f"its game name {raw!r} cannot be read")
         return counts
 
-    def _entries(self, game: str, rows: Any, limit: int) -> list[ScoreEntry]:
+    def _entries(
+        self, game: str, rows: Iterable[tuple[int, int, SQLValue, SQLValue, SQLValue, SQLValue]], limit: int
+    ) -> list[ScoreEntry]:
         """Score rows (ENTRY's columns) that read as they should, at most `limit`."""
         entries: list[ScoreEntry] = []
         for gid, seat, raw, score, date, players in rows:
             name = text_of(raw)
-            if name is None or type(score) is not int or type(date) not in (int, float) or type(players) is not int:
+            if name is None or type(score) is not int or not isinstance(date, (int, float)) or type(players) is not int:
                 self._skip(f"game {gid} seat {seat} score", "its name, score, date or seats cannot be read")
                 continue
             entries.append(ScoreEntry(game, name, score, date, gid, players))

@@ -23,7 +23,7 @@ KEPT_ON_CLEAR = (OPERATOR_GATE,)  # audits and lockouts, not settings: `clear_se
 class KeptSettings(Storage):
     """Settings by key; see the module docstring."""
 
-    def get_setting(self, key: str, default: Any = None) -> Any:
+    def get_setting(self, key: str, default: object = None) -> Any:  # Any: JSON as stored; readers check it
         """A setting's value, or `default` if it was never set or cannot be read (then it is
         moved to the quarantine table and `set_aside` says so)."""
         row = self._read(
@@ -40,7 +40,7 @@ class KeptSettings(Storage):
                 self._quarantine_setting(key, str(exc))
             return default
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def set_setting(self, key: str, value: object) -> None:
         """Store a setting (any JSON value)."""
         if not isinstance(key, str) or not key:
             raise RecordError(f"a setting's key must be a non-empty string, not {key!r}")

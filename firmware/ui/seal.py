@@ -106,8 +106,7 @@ def seal_screen(app: App) -> TextScreen:
     """The game menu's "Dice seal": the seal as it was shown before the first roll, the word,
     the scheme, and how to check it."""
     session = app.session
-    header = session.header() if session is not None else {}
-    dice = header.get("dice")
+    dice = session.header().get("dice") if session is not None else None
     if dice is None or session is None or session.seal is None:
         return TextScreen(_("Dice seal"), _("This game's dice make no claim: they are scripted."))
     word = dice.get("word")

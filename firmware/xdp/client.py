@@ -25,7 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, NoReturn
+from typing import IO, NoReturn
 
 from firmware.errors import XtraboardError
 from firmware.xdp.sandbox import Sandbox, SandboxMissing, environment, find_bwrap
@@ -69,7 +69,7 @@ class EngineProcess:
         self._drainer: threading.Thread | None = None
 
     # --- asking ----------------------------------------------------------------------------
-    def decide(self, record: Mapping[str, Any], movetime_ms: int | None = None) -> dict[str, Any]:
+    def decide(self, record: Mapping[str, object], movetime_ms: int | None = None) -> dict[str, object]:
         """The engine's decision step (record JSON) for the position `record` (no "result")."""
         self._ensure_started()
         position = {k: v for k, v in record.items() if k != "result"}

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from typing import Any
 
 from firmware.games import Game, Roll, new_game
-from firmware.games.base import DECISION, ROLL
+from firmware.games.base import DECISION, ROLL, Decision
 from firmware.games.registry import find_game, game_names
 from firmware.selfplay import DEFAULT_NAMES
 
@@ -40,7 +40,7 @@ class _RandomGames:
             rolls = self._rolls[dice] = tuple(Roll(faces) for faces in product(*dice))
         return rolls
 
-    def play(self, seed: int, legal: Callable[[Game], list[Any]] | None = None) -> Game:
+    def play(self, seed: int, legal: Callable[[Game], Sequence[Decision]] | None = None) -> Game:
         """Game number `seed` to its end; `legal` replaces `legal_decisions` (to time it)."""
         game = new_game(self.name, self.players)
         chance = random.Random(seed).random
@@ -76,7 +76,7 @@ def measure(name: str, seconds: float) -> dict[str, float]:
     enum_time = 0.0
     enum_calls = 0
 
-    def timed_legal(game: Game) -> list[Any]:
+    def timed_legal(game: Game) -> Sequence[Decision]:
         nonlocal enum_time, enum_calls
         start = time.perf_counter()  # one call is too short for the CPU clock's resolution
         decisions = game.legal_decisions()

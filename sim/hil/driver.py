@@ -109,7 +109,10 @@ class DebugClient:
             raise BenchError(f"no answer from the board's debug service ({exc.strerror or exc})") from exc
         if not line:
             raise BenchError("the board's debug service closed the connection")
-        return json.loads(line)
+        answer = json.loads(line)
+        if not isinstance(answer, dict):
+            raise BenchError(f"the board's debug service answered {line!r}, not an object")
+        return answer
 
     def close(self) -> None:
         self.reader.close()

@@ -57,7 +57,7 @@ class ServedBoard:
         )
         self.restart(seed)
 
-    def restart(self, seed: Any) -> None:
+    def restart(self, seed: int | str) -> None:
         """Start over with `seed` (loop thread): every button open, no timers, a new app."""
         sim = self.sim
         for name in sim.pins:

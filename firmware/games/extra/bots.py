@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from firmware.games.extra.model import (
     _SIZE,
@@ -51,13 +51,15 @@ from firmware.games.extra.model import (
     remaining_rolls,
     row_value,
 )
-from firmware.games.extra.rules import COLUMN_SIZES, WALLS
+from firmware.games.extra.rules import COLUMN_SIZES, WALLS, Choice, Extra, Sheet
 from firmware.games.extra.learnt import LearntTablesError, Tables, tables
 from firmware.i18n import _
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from firmware.bots import Deadline
-    from firmware.games.extra.search import Position
+    from firmware.games.extra.search import Effect, Position
 
 log = logging.getLogger(__name__)
 _reported: set[str] = set()  # the tables' failures already logged (once each per process)
@@ -120,7 +122,7 @@ def sheet_value(
     return value
 
 
-def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
+def _room(sheet: Sheet, column: int | None) -> tuple[int, ...]:
     """Boxes left in each EXTRA column once `column` (if any) is crossed."""
     crossed = sheet.column_crosses
     room = [COLUMN_SIZES[i] - crossed[i] for i in range(len(COLUMN_SIZES))]
@@ -130,41 +132,43 @@ def _room(sheet: Any, column: int | None) -> tuple[int, ...]:
 
 
 def _decide(
-    game: Any,
-    decisions: list[Any],
+    game: Extra,
+    decisions: Sequence[Choice],
     params: dict[str, float],
     table: dict[tuple[int, int, int, int, int], float] | None = None,
     numbers: dict[tuple[int, ...], float] | None = None,
-) -> Any:
+) -> Choice:
     """The decision whose effect (EXTRA column crossed, new number, the two sums) leads to the
     best sheet value; each distinct effect is judged once."""
     return _scored(game, decisions, params, table, numbers)[0]
 
 
 def _scored(
-    game: Any,
-    decisions: list[Any],
+    game: Extra,
+    decisions: Sequence[Choice],
     params: dict[str, float],
     table: dict[tuple[int, int, int, int, int], float] | None = None,
     numbers: dict[tuple[int, ...], float] | None = None,
-) -> tuple[Any, float]:
+) -> tuple[Choice, float]:
     """`_decide`'s choice and the sheet value it leads to."""
     player = game.undecided[0]
     sheet = game.sheets[player]
-    faces = game.faces
+    faces = _faces(game)
     kids = game.players[player].kids
     base = list(sheet.row_crosses)
-    seen: dict[tuple[Any, ...], float] = {}
+    seen: dict[tuple[int | None, int | None, int, int], float] = {}
     best, best_value = decisions[0], float("-inf")
     for choice in decisions:
+        extra = choice.extra
+        number = faces[extra] if extra is not None else None  # the extra die's face
         column = choice.column
         new = column is not None
-        if choice.extra is not None and not new:
-            column = sheet.column_of(faces[choice.extra])
-        crossed_column = None if choice.extra is None or (new and kids) else column
+        if number is not None and not new:
+            column = sheet.column_of(number)
+        crossed_column = None if extra is None or (new and kids) else column
         (a, b), (c, d) = choice.pairs
         s1, s2 = faces[a] + faces[b], faces[c] + faces[d]
-        key = (crossed_column, new and faces[choice.extra], min(s1, s2), max(s1, s2))
+        key = (crossed_column, new and number, min(s1, s2), max(s1, s2))
         value = seen.get(key)
         if value is None:
             rows = base[:]
@@ -173,8 +177,8 @@ def _scored(
                 if rows[i] < _SIZE[i]:
                     rows[i] += 1
             owned = [n for n in sheet.numbers if n is not None]
-            if new:
-                owned.append(faces[choice.extra])
+            if new and number is not None:
+                owned.append(number)
             value = sheet_value(rows, _room(sheet, crossed_column), params, table, tuple(sorted(owned)))
             if numbers is not None:
                 value += numbers.get(tuple(sorted(owned)), 0.0)
@@ -184,7 +188,7 @@ def _scored(
     return best, best_value
 
 
-def strong(game: Any, decisions: list[Any], rng: random.Random, deadline: Deadline | None = None) -> Any:
+def strong(game: Extra, decisions: Sequence[Choice], rng: random.Random, deadline: Deadline | None = None) -> Choice:
     """Best expected final total: the `LOOKAHEAD` effects judged best by the learnt table are
     judged again by the expectation over the next roll of the best effect it offers
     (`firmware/games/extra/search.py`), and the best of those (`DEEP` at most) within `CLOSE`
@@ -197,14 +201,14 @@ def strong(game: Any, decisions: list[Any], rng: random.Random, deadline: Deadli
 
 
 def search(
-    game: Any,
-    decisions: list[Any],
+    game: Extra,
+    decisions: Sequence[Choice],
     table: Table,
     numbers_table: Numbers,
     lookahead: int = LOOKAHEAD,
     joint: Joint | None = None,
     deadline: Deadline | None = None,
-) -> Any:
+) -> Choice:
     """`strong` with the given row, EXTRA-numbers and joint-correction tables (the table script
     plays with it), in three stages, each judging fewer effects more deeply:
 
@@ -218,7 +222,7 @@ def search(
     contender's second roll) starts only while one as long as the longest so far still fits,
     and a third stage cut short is set aside."""
     position, each = _effects(game, decisions, table, numbers_table, joint)
-    first: dict[tuple[Any, ...], Any] = {}  # each distinct effect, with the first decision that has it
+    first: dict[Effect, Choice] = {}  # each distinct effect, with the first decision that has it
     for effect, choice in zip(each, decisions):
         first.setdefault(effect, choice)
     effects = list(first)
@@ -256,7 +260,15 @@ class _Budget:
         return found
 
 
-def _arrays() -> Any:
+class _Arrays(Protocol):
+    """What strong uses of `firmware.games.extra.deep` (the module itself is one)."""
+
+    def lookaheads(self, positions: list[Position]) -> np.ndarray: ...
+
+    def two_rolls(self, positions: list[Position], inner: int = 1, limit: int | None = None) -> np.ndarray: ...
+
+
+def _arrays() -> _Arrays | None:
     """`firmware.games.extra.deep` (numpy, imported once strong looks ahead), or None when numpy
     cannot be imported: then strong looks one roll ahead in pure Python only (logged once)."""
     try:
@@ -270,7 +282,9 @@ def _arrays() -> Any:
     return deep
 
 
-def _staged(position: Position, effects: list[Any], shortlist: list[int], budget: _Budget | None) -> dict[int, float]:
+def _staged(
+    position: Position, effects: list[Effect], shortlist: list[int], budget: _Budget | None
+) -> dict[int, float]:
     """Effect index → its value at the deepest stage done (`search`)."""
     if budget is not None and not budget.allows():
         return {shortlist[0]: 0.0}  # nothing looked ahead: the table's best
@@ -282,14 +296,15 @@ def _staged(position: Position, effects: list[Any], shortlist: list[int], budget
             return [child.lookahead() for child in children.values()]
         return [float(v) for v in deep.lookaheads(list(children.values()))]
 
-    def second(n: int) -> Callable[[], list[float]]:
-        return lambda: [float(v) for v in deep.two_rolls([children[n]], INNER, LIMIT)]
-
     judged = dict(zip(children, ahead() if budget is None else budget.run(ahead)))
     ranked = sorted(judged, key=lambda n: -judged[n])
     contenders = [n for n in ranked[:DEEP] if judged[ranked[0]] - judged[n] <= CLOSE]
     if len(contenders) < 2 or deep is None:
         return judged
+
+    def second(n: int) -> Callable[[], list[float]]:
+        return lambda: [float(v) for v in deep.two_rolls([children[n]], INNER, LIMIT)]
+
     if budget is None:
         values = deep.two_rolls([children[n] for n in contenders], INNER, LIMIT)
         return {n: float(v) for n, v in zip(contenders, values)}
@@ -302,20 +317,28 @@ def _staged(position: Position, effects: list[Any], shortlist: list[int], budget
 
 
 def _effects(
-    game: Any, decisions: list[Any], table: Table, numbers_table: Numbers, joint: Joint | None
-) -> tuple[Position, list[tuple[Any, ...]]]:
+    game: Extra, decisions: Sequence[Choice], table: Table, numbers_table: Numbers, joint: Joint | None
+) -> tuple[Position, list[Effect]]:
     """The deciding player's position, and the effect of each of `decisions` (`_effect`)."""
     from firmware.games.extra.search import Position
 
     player = game.undecided[0]
     sheet = game.sheets[player]
-    faces = game.faces
+    faces = _faces(game)
     kids = game.players[player].kids
     position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, table, numbers_table, joint)
     return position, [_effect(choice, faces, sheet, kids) for choice in decisions]
 
 
-def _effect(choice: Any, faces: Any, sheet: Any, kids: bool) -> tuple[Any, ...]:
+def _faces(game: Extra) -> tuple[int, ...]:
+    """The faces being decided on (a bot is asked only after the roll)."""
+    faces = game.faces
+    if faces is None:
+        raise ValueError("no roll to decide on")
+    return faces
+
+
+def _effect(choice: Choice, faces: tuple[int, ...], sheet: Sheet, kids: bool) -> Effect:
     """What `choice` does to the sheet: (column crossed, new number, its column, row, row)."""
     (a, b), (c, d) = choice.pairs
     i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
@@ -326,7 +349,7 @@ def _effect(choice: Any, faces: Any, sheet: Any, kids: bool) -> tuple[Any, ...]:
     return (sheet.column_of(faces[choice.extra]), None, None, i, j)
 
 
-def strong_values(game: Any, decisions: list[Any]) -> list[float]:
+def strong_values(game: Extra, decisions: Sequence[Choice]) -> list[float]:
     """Strong's one-roll value of each of `decisions`: the sheet's expected final total in
     points, a roll looked ahead after the decision (`Position.lookahead`; exact once the
     decision ends the game); each distinct effect judged once. Strong itself looks ahead from
@@ -343,7 +366,7 @@ def strong_values(game: Any, decisions: list[Any]) -> list[float]:
     if learnt is None:
         return [_scored(game, [decision], MEDIUM)[1] for decision in decisions]
     position, each = _effects(game, decisions, learnt.rows, learnt.numbers, learnt.joint)
-    found: dict[tuple[Any, ...], float] = {}
+    found: dict[Effect, float] = {}
     values = []
     for effect in each:
         value = found.get(effect)
@@ -353,7 +376,7 @@ def strong_values(game: Any, decisions: list[Any]) -> list[float]:
     return values
 
 
-def hint_reason(game: Any, decision: Any) -> str:
+def hint_reason(game: Extra, decision: Choice) -> str:
     """Why "strong" likes `decision`: the final total it expects for the sheet, in points
     (`evaluate`, calibrated: firmware/coach.py)."""
     from firmware.coach import estimate
@@ -363,18 +386,18 @@ def hint_reason(game: Any, decision: Any) -> str:
     return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
 
 
-def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def medium(game: Extra, decisions: Sequence[Choice], rng: random.Random) -> Choice:
     """The same look-ahead with a blunter model of the rows' future."""
     return _decide(game, decisions, MEDIUM)
 
 
-def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def easy(game: Extra, decisions: Sequence[Choice], rng: random.Random) -> Choice:
     """Prefer crosses on rows already out of the wall, and the extra column with most room."""
     player = game.undecided[0]
     sheet = game.sheets[player]
-    faces = game.faces
+    faces = _faces(game)
 
-    def value(choice: Any) -> float:
+    def value(choice: Choice) -> float:
         score = 0.0
         for a, b in choice.pairs:
             total = faces[a] + faces[b]
@@ -386,7 +409,7 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
 
 
 # --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
-def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+def evaluate(game: Extra, decisions: Sequence[Choice]) -> list[float]:
     """Strong's raw estimate of the deciding player's final sheet total (points) after each of
     `decisions`: the learnt tables' value of the sheet it leads to, with their joint correction
     (`firmware/games/extra/search.py`, `Position.value`); each distinct effect judged once.
@@ -404,18 +427,18 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
         return [_scored(game, [decision], MEDIUM)[1] for decision in decisions]
     player = game.undecided[0]
     sheet = game.sheets[player]
-    faces = game.faces
+    faces = _faces(game)
     kids = game.players[player].kids
     position = Position(
         sheet.row_crosses, sheet.numbers, sheet.column_crosses, kids, learnt.rows, learnt.numbers, learnt.joint
     )
-    seen: dict[tuple[Any, ...], float] = {}
+    seen: dict[Effect, float] = {}
     values = []
     for choice in decisions:
         (a, b), (c, d) = choice.pairs
         i, j = sorted((faces[a] + faces[b] - 2, faces[c] + faces[d] - 2))
         if choice.extra is None:
-            effect: tuple[Any, ...] = (None, None, None, i, j)
+            effect: Effect = (None, None, None, i, j)
         elif choice.column is not None:
             effect = (None if kids else choice.column, faces[choice.extra], choice.column, i, j)
         else:
@@ -427,6 +450,6 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
     return values
 
 
-def outcome(game: Any, player: int) -> float:
+def outcome(game: Extra, player: int) -> float:
     """What `evaluate` estimates, once the game is over: `player`'s final sheet total."""
     return float(game.sheets[player].total)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from math import comb
-from typing import Any
+from typing import cast
 
 import numpy as np
 
@@ -118,6 +118,11 @@ def _dense(table: Table) -> np.ndarray:
     return dense
 
 
+# A sheet as the look-ahead tells them apart: its EXTRA numbers (None: none yet), each EXTRA
+# column's crosses, and the children's variant.
+SheetKey = tuple[tuple[int | None, ...], tuple[int, ...], bool]
+
+
 class Sheet:
     """A sheet's EXTRA table (numbers, columns' crosses, children's option): what every roll's
     contexts do to it, as arrays over its contexts, in `Position.lookahead`'s order: per face of
@@ -137,7 +142,7 @@ class Sheet:
     )
 
     def __init__(
-        self, key: tuple[Any, ...], grid: Grid, joint: Callable[[float], list[float]], numbers_table: Numbers
+        self, key: SheetKey, grid: Grid, joint: Callable[[float], list[float]], numbers_table: Numbers
     ) -> None:
         numbers, columns, kids = key
         room = tuple(size - c for size, c in zip(COLUMN_SIZES, columns))
@@ -145,7 +150,9 @@ class Sheet:
         owned = [n for n in numbers if n is not None]
         full = len(owned) == len(COLUMN_SIZES)
         self.owned = tuple(sorted(owned)) if full else None  # which rolls offer what (`_roll_index`)
-        effects: list[tuple[int, Any, Any, Any]] = []  # slot, column crossed, number written, its column
+        effects: list[
+            tuple[int, int | None, int | None, int | None]
+        ] = []  # slot, column crossed, number written, its column
         empty = [c for c, n in enumerate(numbers) if n is None]
         for face in FACES:
             if face in numbers:
@@ -161,15 +168,15 @@ class Sheet:
         bonus: list[float] = []
         joints: list[list[float]] = []
         self.index = np.zeros((SLOTS, len(COLUMN_SIZES)), dtype=int)  # (slot, rank) → context
-        self.after: list[tuple[Any, ...]] = []  # per context: the sheet it leads to
-        for n, (face_slot, column, face, new_column) in enumerate(effects):
+        self.after: list[SheetKey] = []  # per context: the sheet it leads to
+        for n, (face_slot, column, written, new_column) in enumerate(effects):
             rank.append(rank[-1] + 1 if slot and slot[-1] == face_slot else 0)
             slot.append(face_slot)
             self.index[face_slot, rank[-1]] = n
             after_room = list(room)
             after_numbers = list(numbers)
-            if face is not None:
-                after_numbers[new_column] = face
+            if written is not None and new_column is not None:  # a new number comes with its column
+                after_numbers[new_column] = written
             after_columns = list(columns)
             if column is not None:
                 after_room[column] -= 1
@@ -203,7 +210,7 @@ class Search:
         self.grid = Grid(table)
         self.numbers_table = numbers_table
         self.joint = joint
-        self.sheets: dict[tuple[Any, ...], Sheet] = {}
+        self.sheets: dict[SheetKey, Sheet] = {}
         self._joint_by_rolls: dict[float, list[float]] = {}
 
     def joint_by_empty(self, rolls: float) -> list[float]:
@@ -218,7 +225,7 @@ class Search:
         if self.grid.start():
             self.sheets.clear()
 
-    def sheet(self, key: tuple[Any, ...]) -> Sheet:
+    def sheet(self, key: SheetKey) -> Sheet:
         found = self.sheets.get(key)
         if found is None:
             found = self.sheets[key] = Sheet(key, self.grid, self.joint_by_empty, self.numbers_table)
@@ -265,7 +272,7 @@ class Search:
             return result
         blocks, _ = self.blocks(rows[going], live)
         flat_blocks = blocks.reshape(len(live), SLOTS * WIDTH)
-        kinds: dict[Any, list[int]] = {}
+        kinds: dict[tuple[int, ...] | None, list[int]] = {}
         for n, sheet in enumerate(live):
             kinds.setdefault(sheet.owned, []).append(n)
         for kind, members in kinds.items():
@@ -470,7 +477,9 @@ def reference_two_rolls(position: Position, inner: int = 1) -> float:
         best: dict[tuple[int, int], tuple[float, Effect]] = {}
         for effect in offered((), position.rows, numbers, position.kids, by_face, free):
             column, face, _, i, j = effect
-            slot = face - 1 if face is not None else FREE if column is None else numbers[column] - 1
+            slot = (
+                face - 1 if face is not None else FREE if column is None else cast(int, numbers[column]) - 1
+            )  # a column crossed holds its number
             key = (slot, PAIRS.index((i, j)))
             value = position.value(effect)
             if key not in best or value > best[key][0]:

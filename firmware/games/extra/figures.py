@@ -4,21 +4,24 @@ numbers in column order, free rides and the rolls they played."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.errors import N_
 from firmware.games.extra.rules import SUMS, WALLS, Extra
 from firmware.games.figures import Figure, FigurePage, figure, replay_events
 
+if TYPE_CHECKING:
+    from firmware.games.base import GameRecord
 
-def figures(record: Mapping[str, Any]) -> list[FigurePage]:
+
+def figures(record: GameRecord) -> list[FigurePage]:
     """Two pages: "Rows" (each sum's score) and "EXTRA" (Walls crossed, EXTRA numbers, Free
     rides, Rolls)."""
     seats = len(record["players"])
     walls, rides, rolls = ([0] * seats for _ in range(3))
     game: Extra | None = None
     for played, _step, events in replay_events(record):
+        assert isinstance(played, Extra)  # the record is an EXTRA! one: figures are per game
         game = played
         for event in events:
             kind = event["kind"]
@@ -28,7 +31,7 @@ def figures(record: Mapping[str, Any]) -> list[FigurePage]:
                 rides[event["player"]] += 1
             if kind in ("extra", "free_ride"):
                 rolls[event["player"]] += 1
-    sheets = game.sheets if game is not None else Extra([p["name"] for p in record["players"]]).sheets
+    sheets = game.sheets if game is not None else Extra([str(p["name"]) for p in record["players"]]).sheets
     numbers = [[n for n in sheet.numbers if n is not None] for sheet in sheets]
     return [
         # Translators: the title of the page of each row's score, beside the player's name.

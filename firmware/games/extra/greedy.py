@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, Choice, row_score
+from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, Choice, Extra, row_score
 
 STARTED_ROW_BONUS = 5
 COLUMN_BOX_BONUS = 2
 
 
-def choice_value(game: Any, choice: Choice) -> int:
+def choice_value(game: Extra, choice: Choice) -> int:
     """The greedy value of `choice`: change of the sheet's total + 5 per cross into a row
     started before this decision and not full + 2 × boxes left in the EXTRA column crossed."""
     sheet = game.sheets[choice.player]
     faces = game.faces
+    assert faces is not None, "a decision is pending: the dice are rolled"
     crosses = {total: sheet.crosses_in(total) for total in ROW_SIZES}
     before = dict(crosses)
     value = 0
@@ -42,7 +42,7 @@ def choice_value(game: Any, choice: Choice) -> int:
     return value
 
 
-def greedy(game: Any, decisions: Sequence[Any], rng: random.Random) -> Any:
+def greedy(game: Extra, decisions: Sequence[Choice], rng: random.Random) -> Choice:
     values = [choice_value(game, choice) for choice in decisions]
     best = max(values)
     return rng.choice([choice for choice, v in zip(decisions, values) if v == best])

@@ -34,8 +34,8 @@ import sys
 from array import array
 from functools import cache
 from pathlib import Path
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 from firmware.errors import XtraboardError
 
@@ -68,7 +68,10 @@ class Tables(NamedTuple):
     command: str  # how the tables were made (the generator's command lines)
 
 
-def _section(table: dict[Any, float], width: int) -> bytes:
+_Key = TypeVar("_Key", bound=tuple[int, ...])  # a table's key: a few small numbers
+
+
+def _section(table: Mapping[_Key, float], width: int) -> bytes:
     keys = bytearray()
     values = array("h")
     for key, value in table.items():  # in the given order (the generator sorts them)
@@ -114,7 +117,7 @@ def load(path: Path = PATH) -> Tables:
         raise LearntTablesError(f"{path}: the tables do not match their checksum (the file is damaged)")
     try:
         command = bytes(data[_HEADER.size : start]).decode()
-        tables: list[dict[Any, float]] = []
+        tables: list[dict[tuple[int, ...], float]] = []
         offset = 0
         for _ in range(3):
             width, count = _SECTION.unpack_from(payload, offset)
@@ -137,7 +140,7 @@ def load(path: Path = PATH) -> Tables:
             raise ValueError(f"{len(payload) - offset} bytes after the last table")
     except (struct.error, ValueError, UnicodeDecodeError) as exc:
         raise LearntTablesError(f"{path}: the tables are malformed ({exc})") from exc
-    return Tables(cast("Table", tables[0]), cast("Numbers", tables[1]), cast("Joint", tables[2]), command)
+    return Tables(cast("Table", tables[0]), tables[1], cast("Joint", tables[2]), command)
 
 
 @cache

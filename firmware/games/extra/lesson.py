@@ -8,8 +8,6 @@ explained as well when it happens.
 
 from __future__ import annotations
 
-from typing import Any
-
 from firmware.games.base import Game
 from firmware.games.extra.rules import WALLS, Extra
 from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
@@ -122,7 +120,7 @@ NOTES = (
 # The five dice of each roll (the learner and the bot roll in turn; both decide on each). With
 # the first option each time the learner writes 1, 2 and 3, takes a free ride, then fills the
 # 1's column: both games end on roll 10.
-ROLLS: tuple[tuple[Any, ...], ...] = tuple(
+ROLLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(int(face) for face in roll.split())
     for roll in (
         "1 6 6 6 6",  # the extra die 1, two pairs of 12: crosses inside the wall

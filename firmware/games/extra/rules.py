@@ -12,7 +12,7 @@ sums are crossed on their sheet (rules and the engine's decisions: docs/rules/ex
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -20,7 +20,8 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import OVER, Game, Pending, Roll, parse_roll, pending_values, winners_of
+from firmware.games.base import OVER, Game, Pending, Roll, Step, parse_roll, pending_values, winners_of
+from firmware.games.extra.events import ExtraEvent
 
 SUMS: tuple[int, ...] = tuple(range(2, 13))
 POINTS: Mapping[int, int] = MappingProxyType(
@@ -246,10 +247,11 @@ class Sheet:
         return f"Sheet.filled({crosses}, numbers={tuple(self._numbers)}, column_crosses={tuple(self._column_crosses)})"
 
 
-def _normalised(pairs: Any) -> Any:
+def _normalised(pairs: object) -> object:
     """Each pair ascending, the two pairs ascending; anything malformed is left for the rules check."""
     try:
-        return tuple(sorted(tuple(sorted(pair)) for pair in pairs))
+        # as if well formed: anything else raises TypeError here, and is kept as it came
+        return tuple(sorted(tuple(sorted(pair)) for pair in cast(Iterable[Iterable[int]], pairs)))
     except TypeError:
         return tuple(pairs) if isinstance(pairs, list) else pairs
 
@@ -284,15 +286,22 @@ class Choice:
             raise TypeError(f"unhashable parts in {self!r}")
         return self._hash
 
-    def __reduce__(self) -> tuple[Any, ...]:  # the hash is worked out again where it is unpickled
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Choice], tuple[int, int | None, int | None, tuple[tuple[int, int], ...]]
+    ]:  # the hash is worked out again where it is unpickled
         return Choice, (self.player, self.extra, self.column, self.pairs)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"player": self.player, "extra": self.extra}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"player": self.player, "extra": self.extra}
         if self.column is not None:
             data["column"] = self.column
         data["pairs"] = [list(pair) for pair in self.pairs]
         return data
+
+
+ExtraStep = Roll | Choice  # an EXTRA! step: the roll, or one player's choice on it
 
 
 def _choice_table() -> tuple[tuple[tuple[tuple[Choice, ...], ...], ...], ...]:
@@ -385,7 +394,7 @@ def _legal_for(player: int, shown: int, free: int) -> _Offered:
     return decisions, frozenset(decisions)
 
 
-def _all_int(faces: Any) -> bool:
+def _all_int(faces: Iterable[object]) -> bool:
     """Every face an int (not a bool, not a float equal to one)."""
     for face in faces:
         if type(face) is not int:
@@ -407,7 +416,7 @@ def _integers(step: Choice) -> bool:
     )
 
 
-def _pairs_problem(pairs: Any, extra: int | None) -> Text | None:
+def _pairs_problem(pairs: object, extra: int | None) -> Text | None:
     """Why `pairs` are not two disjoint pairs of dice indices without the extra die, or None."""
     if not (
         isinstance(pairs, tuple)
@@ -468,7 +477,7 @@ class Extra(Game):
         self.rolls = 0
         self._undecided: list[int] = []
         self._in_game: list[int] = list(range(len(self.players)))
-        self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
+        self._events: list[ExtraEvent] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(len(self.players))
         self._offered: _Offered | None = None  # see _legal
@@ -476,7 +485,7 @@ class Extra(Game):
         self._showing: bytes = b""
         self._actors = None  # a Choice names its player: see `actor`
 
-    def _snapshot(self, step: Any) -> Any:
+    def _snapshot(self, step: Step) -> tuple[object, ...]:
         if isinstance(step, Roll):
             return (self._events, tuple(self._undecided), self.faces, self.rolls)
         player = self._undecided[0]  # a Choice for someone else is refused before any change
@@ -493,7 +502,7 @@ class Extra(Game):
             sheet._ended,
         )
 
-    def _restore(self, record: Any) -> None:
+    def _restore(self, record: Any) -> None:  # Any: one of `_snapshot`'s or `_choose`'s tuples
         self._offered = None
         if type(record[1]) is int:  # the fast `apply`'s record of a choice (player second): undo its changes
             self._events, player, first, second, column, number, crossed, in_game, self.roller = record
@@ -525,7 +534,7 @@ class Extra(Game):
         sheet._key = _numbers_key(numbers)
         sheet._column_crosses, sheet._ended = list(column_crosses), ended
 
-    def _copy_into(self, twin: Any) -> None:
+    def _copy_into(self, twin: Extra) -> None:
         twin.sheets = tuple(sheet._copy() for sheet in self.sheets)
         twin._undecided = self._undecided.copy()
         twin._in_game = self._in_game.copy()
@@ -615,7 +624,7 @@ class Extra(Game):
         return offered
 
     # --- applying steps --------------------------------------------------------------------
-    def apply(self, step: Any) -> None:
+    def apply(self, step: Step) -> None:
         """`Game.apply` with its one fast path: a roll of five known faces, or a choice equal to
         one `legal_decisions()` offers, goes straight to the rules (`_roll`, `_choose`) without
         the generic checks and with the events unbuilt (`Game.events` builds them when read);
@@ -628,14 +637,15 @@ class Extra(Game):
             if offered is None and self._undecided:
                 offered = self._legal()
             # offered: legal and the pending player's (by value, so True must not pass for 1)
-            if offered is not None and _integers(step) and step in offered[1]:
-                self._undo_stack.append(self._choose(step, None))
+            choice = cast(Choice, step)
+            if offered is not None and _integers(choice) and choice in offered[1]:
+                self._undo_stack.append(self._choose(choice, None))
                 self._events = None
                 self._offered = None
                 self.history.append(step)
                 return
         elif kind is Roll and not self._undecided and self._in_game:
-            faces = step.faces
+            faces = cast(Roll, step).faces
             try:  # one look-up checks the roll and finds its table
                 found = _TABLES.get(faces)
                 if found is None and faces in _ROLLS:
@@ -651,7 +661,7 @@ class Extra(Game):
                 return
         Game.apply(self, step)
 
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         if isinstance(step, Roll):
             self._apply_roll(step)
         elif isinstance(step, Choice):
@@ -664,9 +674,11 @@ class Extra(Game):
         if not _all_int(step.faces):  # the base class checked the values, not their type
             raise IllegalStepError(N_("roll: faces must be integers 1–6, not {faces}"), faces=list(step.faces))
         self._roll(step.faces)
-        self._events = [{"kind": "roll", "player": self.roller, "faces": self.faces}]
+        roller, faces = self.roller, self.faces
+        assert roller is not None and faces is not None  # a roll is made only while the game goes on
+        self._events = [{"kind": "roll", "player": roller, "faces": faces}]
 
-    def _roll(self, faces: Any) -> None:
+    def _roll(self, faces: Sequence[int]) -> None:
         """The roll's rules: every player still in decides on these faces."""
         self.faces = faces if type(faces) is tuple else tuple(faces)
         self.rolls += 1
@@ -745,11 +757,11 @@ class Extra(Game):
             problem = self._check_choice(step)
             if problem is not None:
                 raise IllegalStepError(problem)
-        events: list[dict[str, Any]] = []
+        events: list[ExtraEvent] = []
         self._choose(step, events)
         self._events = events
 
-    def _choose(self, step: Choice, events: list[dict[str, Any]] | None) -> tuple[Any, ...]:
+    def _choose(self, step: Choice, events: list[ExtraEvent] | None) -> tuple[object, ...]:
         """Apply a legal choice; its events go to `events` unless that is None (fast `apply`).
         Returns what it changed, the fast path's undo record (see `_restore`): the events
         before it, the player, the two rows crossed (-1: full), the EXTRA column touched (-1:
@@ -849,7 +861,7 @@ class Extra(Game):
             return [0] if scores[0] >= 0 else []
         return winners_of(scores)
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: as `Game.result`
         if self._in_game:
             return None
         return {
@@ -860,7 +872,7 @@ class Extra(Game):
 
     # --- records ----------------------------------------------------------------------------
     @classmethod
-    def parse_step(cls, data: Any) -> Roll | Choice:
+    def parse_step(cls, data: object) -> ExtraStep:
         if not isinstance(data, Mapping):
             raise RecordError(Text(N_("an EXTRA! step must be a JSON object, not {data!r}"), data=data))
         if "roll" in data:

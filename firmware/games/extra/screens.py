@@ -17,7 +17,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from firmware.games.base import DECISION, ROLL, Roll
+from firmware.games.base import DECISION, ROLL, Event, Roll
 from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
 from firmware.games.extra import text
 from firmware.i18n import _, pgettext
@@ -494,7 +494,7 @@ def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
                 die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
 
 
-def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: list[Event]) -> list[Frame]:
     """A decision: its new crosses blink on the player's sheet (cross-to-be, crossed) while the
     dice show the extra die in the player's colour; when a player's game ends their seat flashes."""
     game = session.game_as(Extra)

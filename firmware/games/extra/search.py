@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any
 
 from firmware.games.extra.model import (
     MAX_OTHERS,
@@ -33,7 +32,9 @@ from firmware.games.extra.model import (
 from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, SUMS, row_score
 
 SIZE = tuple(ROW_SIZES[s] for s in SUMS)
-Effect = tuple[Any, Any, Any, int, int]
+# What a choice does to a sheet: (EXTRA column crossed, new EXTRA number written, its column,
+# row, row); None where the choice does not.
+Effect = tuple[int | None, int | None, int | None, int, int]
 
 
 def _pair_rows(rest: list[int]) -> tuple[tuple[int, int], ...]:
@@ -73,7 +74,7 @@ ROLLS = _rolls()
 def effects(
     faces: tuple[int, ...],
     rows: tuple[int, ...],
-    numbers: tuple[Any, ...],
+    numbers: tuple[int | None, ...],
     kids: bool,
     by_face: dict[int, tuple[tuple[int, int], ...]] | None = None,
     free: tuple[tuple[int, int], ...] | None = None,
@@ -190,7 +191,7 @@ class Position:
     def __init__(
         self,
         rows: tuple[int, ...],
-        numbers: tuple[Any, ...],
+        numbers: tuple[int | None, ...],
         columns: tuple[int, ...],
         kids: bool,
         table: Table,
@@ -227,7 +228,7 @@ class Position:
             self._base[key] = value
         return value
 
-    def after(self, effect: Effect) -> tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]:
+    def after(self, effect: Effect) -> tuple[tuple[int, ...], tuple[int | None, ...], tuple[int, ...]]:
         """The (rows, numbers, columns) an effect leads to."""
         column, face, new_column, i, j = effect
         rows = list(self.rows)
@@ -235,7 +236,7 @@ class Position:
             if rows[r] < SIZE[r]:
                 rows[r] += 1
         numbers = list(self.numbers)
-        if face is not None:
+        if face is not None and new_column is not None:  # a new number comes with its column
             numbers[new_column] = face
         columns = list(self.columns)
         if column is not None:
@@ -323,7 +324,7 @@ class Position:
             total += chance * max(map(item, index))
         return total
 
-    def vector(self, column: Any, face: Any, new_column: Any) -> list[float]:
+    def vector(self, column: int | None, face: int | None, new_column: int | None) -> list[float]:
         """`value` of the effects (column, face, new_column, i, j) for every row pair (i, j) of
         `PAIRS`, in that order (the same sums in the same order: the same floats)."""
         room = list(self.room)

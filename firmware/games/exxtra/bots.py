@@ -23,22 +23,32 @@ fixed point: the same choice recurs).
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
 
 from firmware.games.exxtra.model import Position
-from firmware.games.exxtra.rules import Place, Reroll, combination_value
+from firmware.games.exxtra.rules import Decision, Exxtra, Place, Reroll, combination_value
 from firmware.i18n import _, fixed
 
 
-def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def strong(game: Exxtra, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     """The decision with the best chance to win: each placement judged through the round until
     the bot's next turn and the race (`model.Position`), a re-roll by the exact expectation over
     the next roll."""
-    return _strong_choice(Position(game), int(game.current_combination), decisions)[0]
+    best = _strong_choice(Position(game), int(_combination(game)), decisions)[0]
+    assert best is not None  # placing on rung 0 is always allowed
+    return best
 
 
-def _strong_choice(position: Position, value: int, decisions: list[Any]) -> tuple[Any, float]:
-    best: Any = None
+def _combination(game: Exxtra) -> str:
+    """The combination being decided on (a bot is asked only while a decision is pending)."""
+    combination = game.current_combination
+    if combination is None:
+        raise ValueError("no decision is pending: no combination to judge")
+    return combination
+
+
+def _strong_choice(position: Position, value: int, decisions: Sequence[Decision]) -> tuple[Decision | None, float]:
+    best: Decision | None = None
     best_worth = -1.0
     for decision in decisions:
         if isinstance(decision, Place):
@@ -52,7 +62,7 @@ def _strong_choice(position: Position, value: int, decisions: list[Any]) -> tupl
     return best, best_worth
 
 
-def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+def evaluate(game: Exxtra, decisions: Sequence[Decision]) -> list[float]:
     """Strong's figure for each of `decisions` (legal ones for the pending decision), in spaces:
     the deciding player's space now plus the sure spaces that would give them the same chance to
     win as the decision does (`model.Position.spaces`).
@@ -63,7 +73,7 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
     [4.5, 2.1]
     """
     position = Position(game)
-    value = int(game.current_combination)
+    value = int(_combination(game))
     worths = []
     for decision in decisions:
         if isinstance(decision, Reroll):
@@ -74,7 +84,7 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
     return worths
 
 
-def hint_reason(game: Any, decision: Any) -> str:
+def hint_reason(game: Exxtra, decision: Decision) -> str:
     """Why "strong" likes `decision`, in a few words (a hint on the board): how safe a placement
     is, and the final space on the track it leads to (`evaluate`, calibrated: firmware/coach.py).
 
@@ -85,7 +95,7 @@ def hint_reason(game: Any, decision: Any) -> str:
     """
     from firmware.coach import estimate
 
-    value = int(game.current_combination)
+    value = int(_combination(game))
     position = Position(game)
     if isinstance(decision, Reroll):
         places = [d for d in game.legal_decisions() if isinstance(d, Place)]
@@ -100,20 +110,21 @@ def hint_reason(game: Any, decision: Any) -> str:
     )
 
 
-def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def medium(game: Exxtra, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     """Strong's placement; re-roll when placing whatever the next roll shows (one roll ahead,
     no more) is worth more."""
     position = Position(game)
-    value = int(game.current_combination)
+    value = int(_combination(game))
     best, worth = _strong_choice(position, value, [d for d in decisions if isinstance(d, Place)])
     if Reroll() in decisions and game.rolls_this_turn < 2 and position.reroll(looks=1) > worth:
         return Reroll()
+    assert best is not None  # placing on rung 0 is always allowed
     return best
 
 
-def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def easy(game: Exxtra, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     """Accept a strong roll on the highest free rung it will hold; else push luck a little."""
-    value = combination_value(game.current_combination)
+    value = combination_value(_combination(game))
     places = [d for d in decisions if isinstance(d, Place)]
     risky = game.rolls_this_turn >= 2 or value >= combination_value("64")
     if not risky and Reroll() in decisions and (game.first_roll or value < combination_value("52")):
@@ -130,6 +141,6 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
 
 
 # --- the outcome `evaluate` estimates (firmware/coach.py calibrates it) ------------------------------
-def outcome(game: Any, player: int) -> float:
+def outcome(game: Exxtra, player: int) -> float:
     """What `evaluate` estimates, once the game is over: `player`'s final space on the track."""
     return float(game.positions[player])

@@ -4,15 +4,17 @@ taken, re-rolls, X faces rolled, pairs sent home (kicked) and lost, and how ofte
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.errors import N_
 from firmware.games.exxtra.rules import TOP_RUNG
 from firmware.games.figures import FigurePage, figure, replay_events
 
+if TYPE_CHECKING:
+    from firmware.games.base import GameRecord
 
-def figures(record: Mapping[str, Any]) -> list[FigurePage]:
+
+def figures(record: GameRecord) -> list[FigurePage]:
     """One page: Turns, Re-rolls, X's rolled, Pairs kicked, Pairs lost, Rungs 0-5."""
     seats = len(record["players"])
     turns, rerolls, xs, kicked, lost = ([0] * seats for _ in range(5))

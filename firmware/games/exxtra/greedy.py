@@ -12,9 +12,8 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
-from firmware.games.exxtra.rules import DIE_A, DIE_B, TOP_RUNG, Place, Reroll
+from firmware.games.exxtra.rules import DIE_A, DIE_B, TOP_RUNG, Decision, Exxtra, Place, Reroll
 
 ACCEPT = 61  # the lowest combination accepted on the first roll of a turn
 
@@ -47,7 +46,7 @@ def rung(value: int, players: int, free: Sequence[int]) -> int:
     return min(ones) if ones else 0
 
 
-def greedy(game: Any, decisions: Sequence[Any], rng: random.Random) -> Any:
+def greedy(game: Exxtra, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     combo = game.current_combination
     assert combo is not None, "a decision is pending: a combination is showing"
     value = int(combo)

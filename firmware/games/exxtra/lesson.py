@@ -7,7 +7,6 @@ each time, but any other choice is explained as well when it happens.
 
 from __future__ import annotations
 
-from typing import Any
 
 from firmware.games.base import Game
 from firmware.games.exxtra.rules import Exxtra, Place
@@ -119,7 +118,7 @@ NOTES = (
 # Die A then die B, in the order the table rolls them (the learner, then Blue, then Green; a
 # bot that rolls again takes the next one). With the top free rung each time the learner wins
 # on roll 15 with a double; the bots reroll their small numbers and meet an X.
-ROLLS: tuple[tuple[Any, ...], ...] = tuple(
+ROLLS: tuple[tuple[str, ...], ...] = tuple(
     tuple(roll.split())
     for roll in (
         "7 X",  # the learner's first roll: X counts 0 (70); the number and the ladder

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.games.exxtra.rules import DIE_A, DIE_B, FINISH, TOP_RUNG
+
+if TYPE_CHECKING:
+    from firmware.games.exxtra.rules import Exxtra
 
 ROUNDS = 40  # rounds the race looks ahead (a 6-player race lasts about 13)
 ALL_FREE = (1 << TOP_RUNG) - 1  # free rungs 1–5 as bits: rung r is bit r − 1
@@ -193,7 +196,7 @@ def my_steps(distance: int, mean: float, spread: float) -> tuple[float, ...]:
 class Position:
     """One decision's position as the evaluator needs it, with caches for the decision."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Exxtra) -> None:
         self.me = me = game.current_player
         self.players = n = len(game.players)
         self.params = params(n)

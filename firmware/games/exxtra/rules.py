@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import OVER, Game, Pending, Roll, parse_roll, pending_values
+from firmware.games.base import OVER, Game, Pending, Roll, Step, parse_roll, pending_values
+from firmware.games.exxtra.events import Cause, ExxtraEvent
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
 DIE_B: tuple[str, ...] = ("1", "2", "3", "5", "6", "X")
@@ -32,7 +33,7 @@ TOP_RUNG = 5
 class Reroll:
     """Roll again instead of accepting the current (valid) combination."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"do": "reroll"}
 
 
@@ -42,8 +43,12 @@ class Place:
 
     rung: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"do": "place", "rung": self.rung}
+
+
+Decision = Reroll | Place  # what an EXXTRA player decides on a roll
+ExxtraStep = Roll | Decision  # an EXXTRA step (`Exxtra.parse_step`)
 
 
 class LadderPair(NamedTuple):
@@ -124,7 +129,7 @@ def _combination_text(value: int) -> str:
 
 
 # `legal_decisions` per ladder (the owners of rungs 0–5 as a tuple), filled as ladders occur.
-_LEGAL: dict[tuple[int, ...], tuple[Any, ...]] = {}
+_LEGAL: dict[tuple[int, ...], tuple[Decision, ...]] = {}
 
 
 class Exxtra(Game):
@@ -170,11 +175,11 @@ class Exxtra(Game):
         self._faces: tuple[str, str] | None = None
         self._value = -1
         self._winner: int | None = None
-        self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
+        self._events: list[ExxtraEvent] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(count)
 
-    def _snapshot(self, step: Any) -> Any:
+    def _snapshot(self, step: Step) -> tuple[object, ...]:
         if isinstance(step, Reroll):  # a reroll changes only the roll being decided on
             return (self._faces, self._value, self._events)
         if isinstance(step, Roll):  # faces already checked: a valid roll without doubles
@@ -183,7 +188,7 @@ class Exxtra(Game):
                 return (self._faces, self._value, self._events, self._rolls)
         return self._full_record()
 
-    def _full_record(self) -> tuple[Any, ...]:
+    def _full_record(self) -> tuple[object, ...]:
         return (
             self._faces,
             self._value,
@@ -198,7 +203,7 @@ class Exxtra(Game):
             self._winner,
         )
 
-    def _restore(self, record: Any) -> None:
+    def _restore(self, record: Any) -> None:  # Any: one of `_snapshot`'s tuples (see there)
         self._faces, self._value, self._events = record[0], record[1], record[2]
         if len(record) == 4:
             self._rolls = record[3]
@@ -232,7 +237,7 @@ class Exxtra(Game):
             )
             self._current, self._rolls, self._winner = record[8], record[9], record[10]
 
-    def _copy_into(self, twin: Any) -> None:
+    def _copy_into(self, twin: Exxtra) -> None:
         twin._positions = self._positions.copy()
         twin._rung_of = self._rung_of.copy()
         twin._placed_value = self._placed_value.copy()
@@ -241,7 +246,7 @@ class Exxtra(Game):
         if self._events is not None:
             twin._events = self._events.copy()
 
-    def apply(self, step: Any) -> None:
+    def apply(self, step: Step) -> None:
         """`Game.apply` with its one fast path: any roll of known faces, a reroll and placing
         on a free rung, checked as the plain path checks them, go to the same rules
         (`_apply_roll`, `_apply_place`) with the events unbuilt (`Game.events` builds them when
@@ -253,7 +258,7 @@ class Exxtra(Game):
             pass
         elif kind is Roll:
             if faces is None:
-                rolled = step.faces
+                rolled = cast(Roll, step).faces
                 try:
                     plain = _PLAIN_VALUES.get(rolled)
                 except TypeError:  # unhashable faces: the plain path names the bad one
@@ -277,7 +282,7 @@ class Exxtra(Game):
                     return
         elif faces is not None:
             if kind is Place:
-                rung = step.rung
+                rung = cast(Place, step).rung
                 owner = self._owner
                 if type(rung) is int and 0 <= rung <= TOP_RUNG and (rung == 0 or owner[rung] < 0):
                     player, value = self._current, self._value
@@ -319,7 +324,7 @@ class Exxtra(Game):
     def dice(self) -> tuple[tuple[str, ...], ...]:
         return self._DICE
 
-    def legal_decisions(self) -> list[Any]:
+    def legal_decisions(self) -> list[Decision]:
         """[Reroll(), Place(0), then Place(r) for each empty rung 1..5 ascending]; [] unless a
         decision is pending."""
         if self._faces is None or self._winner is not None:
@@ -333,13 +338,13 @@ class Exxtra(Game):
             )
         return list(decisions)
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: as `Game.result`
         if self._winner is None:
             return None
         return {"positions": list(self._positions), "winners": [self._winner]}
 
     @classmethod
-    def parse_step(cls, data: Any) -> Any:
+    def parse_step(cls, data: object) -> ExxtraStep:
         if not isinstance(data, Mapping):
             raise RecordError(Text(N_("an EXXTRA step must be an object, not {data!r}"), data=data))
         if "roll" in data:
@@ -360,7 +365,7 @@ class Exxtra(Game):
             Text(N_("an EXXTRA step needs 'roll' or 'do' ('reroll' or 'place'), not {data!r}"), data=dict(data))
         )
 
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).
         if isinstance(step, Roll):
             a, b = step.faces
@@ -472,7 +477,7 @@ class Exxtra(Game):
         self._faces = None
         self._value = -1
 
-    def _check_place(self, rung: Any) -> None:
+    def _check_place(self, rung: object) -> None:
         if type(rung) is not int or not 0 <= rung <= TOP_RUNG:
             raise IllegalStepError(N_("placing: rung must be 0–{top}, not {rung!r}"), top=TOP_RUNG, rung=rung)
         owner = self._owner
@@ -515,7 +520,7 @@ class Exxtra(Game):
             owner[rung] = player
         self._next_turn()
 
-    def _advance(self, player: int, spaces: int, cause: str) -> None:
+    def _advance(self, player: int, spaces: int, cause: Cause) -> None:
         before = self._positions[player]
         after = min(FINISH, before + spaces)
         self._positions[player] = after

@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from firmware.games.base import Roll
+from firmware.games.base import Event, Roll
 from firmware.games.exxtra.cells import LADDER, TRACK
 from firmware.games.exxtra.rules import FINISH, Exxtra, Place, Reroll
 from firmware.games.exxtra import text
@@ -207,7 +207,7 @@ def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
         frame[f"seat.{game.current_player}"] = [colour, dim(colour, 0.15)]
 
 
-def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: list[Event]) -> list[Frame]:
     frames: list[Frame] = []
     for event in events:
         kind = event["kind"]
@@ -242,7 +242,7 @@ def animation(app: App, session: Table, events: list[dict[str, Any]]) -> list[Fr
     return frames
 
 
-def _x_caption(who: str, invalid: dict[str, Any], events: list[dict[str, Any]]) -> str:
+def _x_caption(who: str, invalid: Event, events: list[Event]) -> str:
     """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
     the counter could not go back (it moves back at most to the start)."""
     move = next(

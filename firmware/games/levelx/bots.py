@@ -36,9 +36,20 @@ import math
 import random
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from typing import Any
+from collections.abc import Sequence
 
-from firmware.games.levelx.rules import FACES, FIELDS, ROWS, STACKS_TO_END, Bonus, TurnOnes, outcomes
+from firmware.games.levelx.rules import (
+    FACES,
+    FIELDS,
+    ROWS,
+    STACKS_TO_END,
+    Bonus,
+    Decision,
+    Groups,
+    LevelX,
+    TurnOnes,
+    outcomes,
+)
 from firmware.i18n import _, fixed
 
 _LAST = tuple(n - 1 for n in FIELDS)
@@ -91,7 +102,7 @@ class _State:
     keep: int  # 1: the last bonus tile is not taken by `act` (it is the player's choice), 0: it is
 
     @classmethod
-    def of(cls, game: Any) -> _State:
+    def of(cls, game: LevelX) -> _State:
         state = cls()
         state.pieces = [list(rows) for rows in game.pieces]
         state.x = list(game.x_holders)
@@ -221,7 +232,7 @@ MODELS: dict[int, Model] = {
 }
 
 
-def _model_of(game: Any) -> Model:
+def _model_of(game: LevelX) -> Model:
     return MODELS[len(game.players)]
 
 
@@ -390,8 +401,8 @@ def _turnings(faces: tuple[int, ...], need: int) -> list[tuple[int, ...]]:
 
 def _strong_outcome(
     faces: tuple[int, ...], base: _State, me: int, model: Model, cache: dict[tuple[int, ...], float]
-) -> tuple[float, Any]:
-    best: tuple[float, Any] = (float("-inf"), None)
+) -> tuple[float, Groups | None]:
+    best: tuple[float, Groups | None] = (float("-inf"), None)
     for outcome in outcomes(faces):
         value = cache.get(outcome.sums)
         if value is None:
@@ -401,7 +412,15 @@ def _strong_outcome(
     return best
 
 
-def _strong_base(game: Any) -> _State:
+def _faces(game: LevelX) -> tuple[int, ...]:
+    """The faces being decided on (a bot is asked only after the roll)."""
+    faces = game.faces
+    if faces is None:
+        raise ValueError("no roll to decide on")
+    return faces
+
+
+def _strong_base(game: LevelX) -> _State:
     base = _State.of(game)
     base.keep = 1 if getattr(game, "last_tile_choice", False) else 0
     return base
@@ -425,33 +444,34 @@ def _next_roll(state: _State, me: int, model: Model) -> float:
     return total
 
 
-def _strong_decide(game: Any, decisions: list[Any], model: Model) -> Any:
+def _strong_decide(game: LevelX, decisions: Sequence[Decision], model: Model) -> Decision:
     me = game.current_player
     base = _strong_base(game)
     cache: dict[tuple[int, ...], float] = {}
     if model.lookahead:
-        _strong_outcome(game.faces, base, me, model, cache)
+        _strong_outcome(_faces(game), base, me, model, cache)
         need = game.ones_to_turn
         if need:
-            for faces in _turnings(game.faces, need):
+            for faces in _turnings(_faces(game), need):
                 _strong_outcome(faces, base, me, model, cache)
         ranked = sorted(cache, key=lambda sums: -cache[sums])[: model.lookahead]
         for sums in ranked:
             cache[sums] = 1000.0 + _next_roll(_after(base, me, sums), me, model)
-    value, best = _strong_outcome(game.faces, base, me, model, cache)
+    value, groups = _strong_outcome(_faces(game), base, me, model, cache)
+    best: Decision | None = groups
     need = game.ones_to_turn
     if need:
-        for new, faces in zip(combinations_with_replacement(FACES, need), _turnings(game.faces, need)):
+        for new, faces in zip(combinations_with_replacement(FACES, need), _turnings(_faces(game), need)):
             turned, _ = _strong_outcome(faces, base, me, model, cache)
             if turned > value:
                 value, best = turned, TurnOnes(new)
-    return best if best in decisions else decisions[-1]
+    return best if best is not None and best in decisions else decisions[-1]
 
 
 def _best_outcome(
-    game: Any, faces: tuple[int, ...], base: _State, me: int, weights: Weights, cache: dict[tuple[int, ...], float]
-) -> tuple[float, Any]:
-    best: tuple[float, Any] = (float("-inf"), None)
+    game: LevelX, faces: tuple[int, ...], base: _State, me: int, weights: Weights, cache: dict[tuple[int, ...], float]
+) -> tuple[float, Groups | None]:
+    best: tuple[float, Groups | None] = (float("-inf"), None)
     for outcome in outcomes(faces):
         value = cache.get(outcome.sums)
         if value is None:
@@ -464,26 +484,26 @@ def _best_outcome(
     return best
 
 
-def _decide(game: Any, decisions: list[Any], weights: Weights) -> Any:
+def _decide(game: LevelX, decisions: Sequence[Decision], weights: Weights) -> Decision:
     me = game.current_player
     base = _State.of(game)
     cache: dict[tuple[int, ...], float] = {}
-    value, groups = _best_outcome(game, game.faces, base, me, weights, cache)
-    best = groups
+    value, groups = _best_outcome(game, _faces(game), base, me, weights, cache)
+    best: Decision | None = groups
     need = game.ones_to_turn
     if need:
-        ones = [i for i, f in enumerate(game.faces) if f == 1][:need]
+        ones = [i for i, f in enumerate(_faces(game)) if f == 1][:need]
         for new in combinations_with_replacement(FACES, need):
-            faces = list(game.faces)
+            faces = list(_faces(game))
             for index, face in zip(ones, new):
                 faces[index] = face
             turned, _ = _best_outcome(game, tuple(faces), base, me, weights, cache)
             if turned > value:
                 value, best = turned, TurnOnes(new)
-    return best if best in decisions else decisions[-1]
+    return best if best is not None and best in decisions else decisions[-1]
 
 
-def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def strong(game: LevelX, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     """The largest expected lead over the best opponent, lucky loser included; the last tile
     only when it wins."""
     if game.bonus_pending:
@@ -491,14 +511,14 @@ def strong(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     return _strong_decide(game, decisions, _model_of(game))
 
 
-def _lead_with_tile(game: Any) -> int:
+def _lead_with_tile(game: LevelX) -> int:
     """The current player's lead over the best other player if they take the offered tile."""
     me = game.current_player
     scores = game.scores
     return int(scores[me] + game.tiles_left[0] - max(s for p, s in enumerate(scores) if p != me))
 
 
-def _threat(game: Any, player: int) -> int:
+def _threat(game: LevelX, player: int) -> int:
     """The most `player` can be expected to add in one turn: a chip for each of their pieces on
     (or one field before) an X of an open row, the best two (a turn rarely forms more groups)."""
     chips = sorted(
@@ -512,7 +532,7 @@ def _threat(game: Any, player: int) -> int:
     return sum(chips[:2])
 
 
-def _tile_wins(game: Any) -> bool:
+def _tile_wins(game: LevelX) -> bool:
     """Whether "strong" takes the last tile: the game ends this round anyway (the tile is points
     for nothing), or with it every other player stays behind even after their turns left in
     this round (those seated after the current player)."""
@@ -524,7 +544,7 @@ def _tile_wins(game: Any) -> bool:
     return all(scores[p] + (_threat(game, p) if p > me else 0) < scores[me] for p in range(len(scores)) if p != me)
 
 
-def hint_reason(game: Any, decision: Any) -> str:
+def hint_reason(game: LevelX, decision: Decision) -> str:
     """Why "strong" likes `decision`: the final lead over the best opponent it expects, in points
     (`evaluate`, calibrated: firmware/coach.py).
 
@@ -555,32 +575,34 @@ def hint_reason(game: Any, decision: Any) -> str:
     return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
 
 
-def _decision_value(game: Any, decision: Any, model: Model, plain: bool = False) -> float:
+def _decision_value(game: LevelX, decision: Decision, model: Model, plain: bool = False) -> float:
     """Strong's value of a grouping or lucky-loser decision (turning ones: of the outcome it
     would then play): what it maximises, or with `plain` its expected lead in points."""
     me = game.current_player
     base = _strong_base(game)
     if isinstance(decision, TurnOnes):
-        faces = list(game.faces)
+        faces = list(_faces(game))
         for index, face in zip([i for i, f in enumerate(faces) if f == 1], decision.faces):
             faces[index] = face
         value, groups = _strong_outcome(tuple(faces), base, me, model, {})
         if not plain:
             return value
+        assert groups is not None  # every roll has an outcome, if only using no dice
         sums = tuple(sorted(sum(faces[i] for i in group) for group in groups.groups))
     else:
-        sums = tuple(sorted(sum(game.faces[i] for i in group) for group in decision.groups))
+        assert isinstance(decision, Groups)  # the last tile's choice is not judged by its lead
+        sums = tuple(sorted(sum(_faces(game)[i] for i in group) for group in decision.groups))
     return _model_lead(_after(base, me, sums), me, model, plain)
 
 
-def medium(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def medium(game: LevelX, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     """The best own position by a blunter measure; the last tile when it gives the best score."""
     if game.bonus_pending:
         return Bonus(_lead_with_tile(game) >= 0)
     return _decide(game, decisions, MEDIUM)
 
 
-def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
+def easy(game: LevelX, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     """Use as many dice as possible, preferring sums where we already stand near the X; take
     the last tile whenever it is offered."""
     if game.bonus_pending:
@@ -593,14 +615,14 @@ def easy(game: Any, decisions: list[Any], rng: random.Random) -> Any:
     return best.groups
 
 
-def _levelx_progress(game: Any, row: int) -> int:
+def _levelx_progress(game: LevelX, row: int) -> int:
     index = row - 5
     field = game.pieces[game.current_player][index]
     return -1 if row in game.closed_rows else (field + 1 if field is not None else 0)
 
 
 # --- evaluate: the estimate the hint and the coach show (firmware/coach.py calibrates it) ----------
-def evaluate(game: Any, decisions: list[Any]) -> list[float]:
+def evaluate(game: LevelX, decisions: Sequence[Decision]) -> list[float]:
     """Strong's raw estimate, for the deciding player, of their final lead over the other
     players (points) after each of `decisions`: its model's judgement of the position it leads
     to (turning ones: the best outcome of the new faces; the last tile: the position with it,
@@ -628,7 +650,7 @@ def evaluate(game: Any, decisions: list[Any]) -> list[float]:
     return values
 
 
-def outcome(game: Any, player: int) -> float:
+def outcome(game: LevelX, player: int) -> float:
     """What `evaluate` estimates, once the game is over: `player`'s lead over the best other player."""
     scores = game.scores
     return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))

@@ -4,15 +4,17 @@ of each row 5–10, the pieces they sent home (ousted from an X field), the piec
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.errors import N_
 from firmware.games.figures import FigurePage, figure, replay_events
+
+if TYPE_CHECKING:
+    from firmware.games.base import GameRecord
 from firmware.games.levelx.rules import ROWS
 
 
-def figures(record: Mapping[str, Any]) -> list[FigurePage]:
+def figures(record: GameRecord) -> list[FigurePage]:
     """One page: Chips 5-10, Sent home, Pieces lost, Bonus tiles, Lucky loser."""
     seats = len(record["players"])
     chips = [[0] * len(ROWS) for _ in range(seats)]

@@ -11,15 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
-from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, TurnOnes, outcomes
+from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Decision, Groups, LevelX, TurnOnes, outcomes
 
 
 TAKE_TILE = Bonus(True)
 
 
-def position_value(game: Any, player: int) -> Fraction:
+def position_value(game: LevelX, player: int) -> Fraction:
     """Own score + Σ over own pieces on the board of row × (field + 1) / fields-in-row."""
     value = Fraction(game.scores[player])
     for row, fields, field in zip(ROWS, FIELDS, game.pieces[player]):
@@ -28,7 +27,7 @@ def position_value(game: Any, player: int) -> Fraction:
     return value
 
 
-def _best_grouping(game: Any, player: int) -> tuple[Fraction, list[Groups]]:
+def _best_grouping(game: LevelX, player: int) -> tuple[Fraction, list[Groups]]:
     """The best value over the distinct outcomes of the pending grouping, and the outcomes' groups reaching it."""
     best: Fraction | None = None
     tied: list[Groups] = []
@@ -49,12 +48,12 @@ def _best_grouping(game: Any, player: int) -> tuple[Fraction, list[Groups]]:
     return best, tied
 
 
-def greedy(game: Any, decisions: Sequence[Any], rng: random.Random) -> Any:
+def greedy(game: LevelX, decisions: Sequence[Decision], rng: random.Random) -> Decision:
     if TAKE_TILE in decisions:
         return TAKE_TILE
     player = game.current_player
     best, tied = _best_grouping(game, player)
-    candidates: list[Any] = list(tied)
+    candidates: list[Decision] = list(tied)
     for decision in decisions:
         if isinstance(decision, TurnOnes):
             game.apply(decision)

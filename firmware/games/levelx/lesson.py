@@ -8,8 +8,6 @@ when it happens.
 
 from __future__ import annotations
 
-from typing import Any
-
 from firmware.games.base import Game
 from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
 from firmware.games.levelx.rules import LevelX
@@ -116,7 +114,7 @@ NOTES = (
 # The four dice of each turn, the learner's and the bot's in turn. Played with the first option
 # each time (and the one turned into a 5) the learner closes rows 5 and 6, the bot row 8 (the
 # third: the last round), after 20 rolls.
-ROLLS: tuple[tuple[Any, ...], ...] = tuple(
+ROLLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(int(face) for face in roll.split())
     for roll in (
         "5 5 5 5",  # the learner: four groups of 5 climb row 5 to its X field: a chip

@@ -17,10 +17,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import permutations, product
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
-from firmware.games.base import OVER, RECORD_VERSION, Game, Pending, Roll, parse_roll, pending_values, winners_of
+from firmware.games.base import (
+    OVER,
+    RECORD_VERSION,
+    Game,
+    Pending,
+    Player,
+    Roll,
+    Step,
+    parse_roll,
+    pending_values,
+    winners_of,
+)
+from firmware.games.levelx.events import LevelXEvent
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
 FIELDS: tuple[int, ...] = (4, 4, 3, 3, 2, 2)  # fields per row, the X field last
@@ -54,7 +66,7 @@ class Bonus:
         if type(self.take) is not bool:
             raise IllegalStepError(N_("bonus: 'take' must be true or false, not {take!r}"), take=self.take)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"bonus": self.take}
 
 
@@ -75,7 +87,7 @@ class TurnOnes:
     def __post_init__(self) -> None:
         object.__setattr__(self, "faces", tuple(self.faces))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"turn_ones": list(self.faces)}
 
 
@@ -110,6 +122,8 @@ class Groups:
 
     groups: tuple[tuple[int, ...], ...]
     _key: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    _masks: tuple[int, ...] | None = field(init=False, repr=False)
+    _needs: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         groups = tuple(tuple(group) for group in self.groups)
@@ -141,8 +155,13 @@ class Groups:
         """The same decision in canonical form: indices ascending, groups by lowest index."""
         return Groups(self._key)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"groups": [list(group) for group in self.groups]}
+
+
+Decision = Bonus | TurnOnes | Groups  # what a LEVEL X player decides
+LevelXStep = Roll | Decision  # a LEVEL X step (`LevelX.parse_step`)
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -231,7 +250,7 @@ def _groups_for(faces: tuple[int, ...]) -> tuple[Groups, ...]:
 
 
 @cache
-def _decisions_for(faces: tuple[int, ...], ones_turned: bool) -> tuple[Any, ...]:
+def _decisions_for(faces: tuple[int, ...], ones_turned: bool) -> tuple[TurnOnes | Groups, ...]:
     """`legal_decisions` for these faces: lucky-loser choices (two or more ones, not turned
     yet this turn), then the groupings."""
     ones = 0 if ones_turned else faces.count(1)
@@ -276,7 +295,7 @@ class LevelX(Game):
     max_players = 4
     _actors: list[int | None]  # every step's actor is kept (the fast `apply` appends to it)
 
-    def __init__(self, players: Sequence[Any], *, last_tile_choice: bool = True) -> None:
+    def __init__(self, players: Sequence[Player | str], *, last_tile_choice: bool = True) -> None:
         if type(last_tile_choice) is not bool:
             raise TypeError(f"last_tile_choice must be True or False, not {last_tile_choice!r}")
         self.last_tile_choice = last_tile_choice
@@ -284,7 +303,7 @@ class LevelX(Game):
         self.record_version = RECORD_VERSION if last_tile_choice else 1
 
     @classmethod
-    def for_record(cls, players: Sequence[Any], version: int) -> LevelX:
+    def for_record(cls, players: Sequence[Player | str], version: int) -> LevelX:
         """Version 1 records predate the choice of the last tile: their rules take it at once."""
         return cls(players, last_tile_choice=version >= 2)
 
@@ -311,16 +330,16 @@ class LevelX(Game):
         self._end_triggered = False
         self._over = False
         self._asking = False  # the current player chooses whether to take the last bonus tile
-        self._events: list[dict[str, Any]] | None = []  # None: not built yet (see Game.events)
+        self._events: list[LevelXEvent] | None = []  # None: not built yet (see Game.events)
         # Pending values are immutable: shared, pending() is called on every step
         self._to_roll, self._to_decide = pending_values(count)
 
-    def _snapshot(self, step: Any) -> Any:
+    def _snapshot(self, step: Step) -> tuple[object, ...]:
         if isinstance(step, (Roll, TurnOnes)):  # a roll or turned ones change only these
             return (self._faces, self._ones_turned, self._events)
         return self._full_record()
 
-    def _full_record(self) -> tuple[Any, ...]:
+    def _full_record(self) -> tuple[object, ...]:
         return (
             self._faces,
             self._ones_turned,
@@ -341,7 +360,7 @@ class LevelX(Game):
             self._asking,
         )
 
-    def _restore(self, record: Any) -> None:
+    def _restore(self, record: Any) -> None:  # Any: one of `_snapshot`'s tuples (see there)
         self._faces, self._ones_turned, self._events = record[0], record[1], record[2]
         if len(record) > 3:
             (
@@ -369,7 +388,7 @@ class LevelX(Game):
             self._chip_counts = list(chip_counts)
             self._supply = list(supply)
 
-    def _copy_into(self, twin: Any) -> None:
+    def _copy_into(self, twin: LevelX) -> None:
         twin._pieces = self._pieces.copy()
         twin._x_holders = self._x_holders.copy()
         twin._chips_left = self._chips_left.copy()
@@ -379,7 +398,7 @@ class LevelX(Game):
             twin._events = self._events.copy()
 
     # --- the protocol ------------------------------------------------------------------
-    def apply(self, step: Any) -> None:
+    def apply(self, step: Step) -> None:
         """`Game.apply` with its one fast path: a roll of four integer faces 1–6 and a grouping
         whose groups are well formed and sum to 5–10, checked as the plain path checks them, go
         to the same rules (`_act`, `_end_turn`; a roll only sets the faces) with the events
@@ -391,7 +410,7 @@ class LevelX(Game):
             pass
         elif kind is Roll:
             if faces is None:
-                rolled = step.faces
+                rolled = cast(Roll, step).faces
                 try:
                     known = rolled in _ROLLS
                 except TypeError:  # unhashable faces: the plain path names the bad one
@@ -406,10 +425,11 @@ class LevelX(Game):
                         self._actors.append(None)
                         return
         elif kind is Groups and faces is not None:
-            masks = step._masks
+            groups = cast(Groups, step)
+            masks = groups._masks
             if masks is not None:
                 sums, bad = _SUMS[faces]
-                if not step._needs & bad:
+                if not groups._needs & bad:
                     player = self._current
                     self._undo_stack.append(self._full_record())
                     self._events = None
@@ -429,7 +449,7 @@ class LevelX(Game):
     def dice(self) -> tuple[tuple[int, ...], ...]:
         return _DICE
 
-    def legal_decisions(self) -> list[Any]:
+    def legal_decisions(self) -> list[Decision]:
         """TurnOnes choices first when allowed (new faces in lexicographic order), then every
         grouping in canonical form (indices ascending, groups by lowest index), ordered by the
         number of groups, then lexicographically; `Groups(())` comes first of them. While the
@@ -440,7 +460,7 @@ class LevelX(Game):
             return []
         return list(_decisions_for(self._faces, self._ones_turned))
 
-    def _apply(self, step: Any) -> None:
+    def _apply(self, step: Step) -> None:
         # The plain path: every step builds its events (the fast `apply` leaves them to later).
         if self._asking and not isinstance(step, Bonus):
             raise IllegalStepError(
@@ -464,7 +484,7 @@ class LevelX(Game):
             self._events = previous  # a refused step changes nothing, its events included
             raise
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> dict[str, Any] | None:  # Any: as `Game.result`
         if not self._over:
             return None
         scores = list(self.scores)
@@ -476,7 +496,7 @@ class LevelX(Game):
         }
 
     @classmethod
-    def parse_step(cls, data: Any) -> Any:
+    def parse_step(cls, data: object) -> LevelXStep:
         if not isinstance(data, Mapping):
             raise RecordError(
                 Text(
@@ -546,7 +566,7 @@ class LevelX(Game):
     def pieces(self) -> tuple[tuple[int | None, ...], ...]:
         return self._per_player(self._pieces)
 
-    def _per_player(self, flat: list[Any]) -> tuple[tuple[Any, ...], ...]:
+    def _per_player(self, flat: Sequence[_T]) -> tuple[tuple[_T, ...], ...]:
         return tuple(tuple(flat[start : start + _WIDTH]) for start in range(0, len(flat), _WIDTH))
 
     @property
@@ -618,7 +638,7 @@ class LevelX(Game):
             raise IllegalStepError(N_("the dice must be rolled first"))
         return self._faces
 
-    def _roll(self, faces: tuple[Any, ...]) -> None:
+    def _roll(self, faces: tuple[int, ...]) -> None:
         if set(map(type, faces)) != {int}:  # the base class checked the values, not their type
             raise IllegalStepError(N_("roll: faces must be integers 1–6, not {faces}"), faces=list(faces))
         self._faces = tuple(faces)

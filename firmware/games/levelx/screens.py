@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+from firmware.games.base import Event
 from firmware.games.levelx.cells import GRID
 from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, Outcome, TurnOnes, outcomes
 from firmware.games.levelx import text
@@ -144,10 +145,10 @@ def _label(outcome: Outcome) -> str:
     return pgettext("LEVEL X option", "pass") if not outcome.sums else outcome.label
 
 
-def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+def _row_effects(events: Sequence[Event]) -> dict[int, list[Event]]:
     """The events each row's groups caused, rows ascending (same-row groups in their order)."""
-    rows: dict[int, list[dict[str, Any]]] = {}
-    current: list[dict[str, Any]] | None = None
+    rows: dict[int, list[Event]] = {}
+    current: list[Event] | None = None
     for event in events:
         if event["kind"] == "group":
             current = rows.setdefault(event["row"], [])
@@ -156,9 +157,7 @@ def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, A
     return dict(sorted(rows.items()))
 
 
-def _row_words(
-    game: LevelX, events: Sequence[dict[str, Any]], short: bool, names: Sequence[str] | None = None
-) -> list[str]:
+def _row_words(game: LevelX, events: Sequence[Event], short: bool, names: Sequence[str] | None = None) -> list[str]:
     """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
     "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
     count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
@@ -678,7 +677,7 @@ def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str,
             frame[name] = [mine, *(others or [OFF])]
 
 
-def animation(app: App, session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def animation(app: App, session: Table, events: Sequence[Event]) -> list[Frame]:
     """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
     enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
     kinds = {e["kind"] for e in events}
@@ -697,7 +696,7 @@ def _dice_leds(faces: Sequence[int], bright: set[int]) -> dict[str, Any]:
     return leds
 
 
-def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
+def _turn_ones_frames(session: Table, event: Event) -> list[Frame]:
     faces = event["faces"]
     before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
     turned = set(event["dice"])
@@ -710,7 +709,7 @@ def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
     ]
 
 
-def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def _groups_frames(session: Table, events: Sequence[Event]) -> list[Frame]:
     """Frames over the whole grid, rebuilt from the position before the step event by event
     (the scene underneath already shows the position after it)."""
     game = session.game_as(LevelX)
