@@ -52,7 +52,7 @@ from firmware.state_reader import StateError, plain, read_state, state_roots
 
 if TYPE_CHECKING:
     from firmware.agents import Agents
-    from firmware.hardware.board import Hardware
+    from firmware.hardware.board import BoardHardware
     from firmware.loop import EventLoop
     from firmware.ui.app import BoardApp
 
@@ -106,7 +106,7 @@ class Board(Protocol):
     def app(self) -> BoardApp: ...
 
     @property
-    def hardware(self) -> Hardware: ...
+    def hardware(self) -> BoardHardware: ...
 
     @property
     def loop(self) -> EventLoop: ...

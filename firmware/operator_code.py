@@ -181,7 +181,7 @@ class CodeGate:
     @staticmethod
     def lock_s(level: int) -> float:
         """The length of lock number `level` (1, 2, ...): 15 minutes, then doubling."""
-        return FIRST_LOCK_S * 2 ** (max(1, level) - 1)
+        return FIRST_LOCK_S * float(2 ** (max(1, level) - 1))
 
     def locked_for(self, now: float) -> float:
         """Seconds left of the lock in force (0: code entry is open)."""

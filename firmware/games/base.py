@@ -141,6 +141,7 @@ Step = Roll | Decision
 # in games/<game>/events.py). The values' types depend on the game and the kind, so a reader
 # narrows by them; the engines build theirs as those TypedDicts.
 Event = Mapping[str, Any]  # Any: per game and kind (see above)
+Events = Sequence[Event]  # one step's events, in order
 
 
 @cache

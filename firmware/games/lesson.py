@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING
 
 from firmware.dice import Face, Faces, SeededDice, fit_roll
 
-from firmware.games.base import Event
+from firmware.games.base import Events
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
 
-Events = Sequence[Event]
 # (game after the step, the step's events — empty at the start —, the learner's seat) -> applies now
 When = Callable[["Game", Events, int], bool]
 

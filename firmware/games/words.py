@@ -28,17 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from firmware.games.base import Event, Events
 from firmware.i18n import _
 
 if TYPE_CHECKING:
-    from firmware.games.base import Game
-
-# One event as the engines give it (`Game.events`): a dict with a "kind" and the fields that
-# kind documents (docs/rules/<game>.md); the values are the engines' plain data.
-Event = dict[str, Any]
-Events = Sequence[Event]
+    from firmware.games.base import Game, Step
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,7 @@ class Words:
         does not concern them (their own moves never do)."""
         return None
 
-    def decision(self, game: Game, step: object) -> Said | None:
+    def decision(self, game: Game, step: Step) -> Said | None:
         """What playing `step` would do in `game`'s position (the game is left as it was)."""
         twin = game.copy()
         twin.apply(step)

@@ -28,7 +28,7 @@ from firmware.hardware.buttons import ButtonInputs, RawEdge
 from firmware.hardware.config import BoardConfig, LedsConfig
 from firmware.hardware.display import Display, dummy_device, make_luma_device
 from firmware.hardware.leds import LedChain, from_config, memory_pixels
-from firmware.hardware.sound import open_buzzer
+from firmware.hardware.sound import Buzzer, open_buzzer
 
 Backend = Literal["pi", "mock"]
 BACKENDS: tuple[str, ...] = ("pi", "mock")
@@ -44,8 +44,10 @@ class BoardHardware(Protocol):
     leds: LedChain | None
     display: Display | None
     problems: list[str]
-    edges: queue.SimpleQueue[RawEdge] | None  # where the buttons' edges go, unless elsewhere
-    buzzer: object  # a gpiozero TonalBuzzer, or None: only firmware.hardware.sound plays it
+    # where the buttons' RawEdges go, unless elsewhere: the loop's own queue once it runs (object:
+    # the loop posts its other events there too)
+    edges: queue.SimpleQueue[object] | None
+    buzzer: Buzzer | None  # a gpiozero TonalBuzzer: only firmware.hardware.sound plays it
 
     @property
     def clock(self) -> Callable[[], float]: ...
@@ -65,9 +67,9 @@ class Hardware:
     problems: list[str] = field(default_factory=list)
     backend: str = "mock"
     pin_factory: Any = None  # the gpiozero factory (MockFactory: drive its pins in the simulator/tests)
-    edges: queue.SimpleQueue[RawEdge] | None = None  # where edges go unless `emit` was given
+    edges: queue.SimpleQueue[object] | None = None  # where edges go unless `emit` was given (BoardHardware)
     display_info: str = ""  # e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"
-    buzzer: Any = None  # gpiozero TonalBuzzer of [buzzer], None when not fitted (firmware.hardware.sound)
+    buzzer: Buzzer | None = None  # gpiozero TonalBuzzer of [buzzer], None when not fitted (firmware.hardware.sound)
 
     def close(self) -> None:
         """Turn the LEDs off, blank the display, release the pins; safe to call twice."""
@@ -106,7 +108,7 @@ def open_hardware(
     if backend not in BACKENDS:
         raise ValueError(f"hardware: backend {backend!r} is not one of {', '.join(BACKENDS)}")
     problems: list[str] = []
-    edges: queue.SimpleQueue[RawEdge] | None = None
+    edges: queue.SimpleQueue[object] | None = None
     if emit is None:
         edges = queue.SimpleQueue()
         emit = edges.put

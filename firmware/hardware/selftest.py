@@ -42,14 +42,16 @@ class EdgeSource(Protocol):
 class QueueEdges:
     """Edges from a queue (`Hardware.edges`), blocking up to the timeout: never polling."""
 
-    def __init__(self, edges: queue.SimpleQueue[RawEdge]) -> None:
+    def __init__(self, edges: queue.SimpleQueue[object]) -> None:
         self._edges = edges
 
     def wait(self, timeout: float) -> RawEdge | None:
         try:
-            return self._edges.get(timeout=max(timeout, 0.0))
+            edge = self._edges.get(timeout=max(timeout, 0.0))
         except queue.Empty:
             return None
+        assert isinstance(edge, RawEdge), edge  # no loop runs during the self-test: only the buttons post
+        return edge
 
 
 @dataclass(frozen=True)

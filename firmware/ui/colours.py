@@ -138,7 +138,7 @@ def duty(level: float) -> float:
     """
     if not 0.0 <= level <= 1.0:
         raise ValueError(f"colours: brightness level must be 0–1, got {level}")
-    return level**GAMMA
+    return float(level**GAMMA)
 
 
 def led_level(brightness: float, cap: float = 1.0, night: bool = False) -> float:

@@ -26,14 +26,13 @@ from firmware.ui.animation import Frame
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import Choice, Option
 
-from firmware.games.base import Event
+from firmware.games.base import Events
 
 if TYPE_CHECKING:
     from firmware.games.base import Game
     from firmware.table import Table
     from firmware.ui.intents import App
 
-Events = Sequence[Event]
 PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "2/5" for its title
 
 

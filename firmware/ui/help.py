@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from firmware.games import words_of
-from firmware.games.words import Events, Said
+from firmware.games.base import Events
+from firmware.games.words import Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
 from firmware.ui.gameview import game_view
@@ -227,8 +228,7 @@ def _asks(canvas: Canvas) -> list[Any]:
 def _lowest_free(canvas: Canvas) -> int | None:
     """The lowest text line no "who is asked" text touches, or None when that is the last line
     (the bars' usual place)."""
-    free = getattr(canvas, "free_rows", None)
-    rows = free() if free is not None else []
+    rows = canvas.free_rows()
     if not rows or rows[-1] == canvas.lines - 1:
         return None
     return rows[-1]
@@ -300,7 +300,7 @@ def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
 def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
     """The explanation under the "who is asked" texts at the top: on the first free lines in
     the display's font where it fits two of them, else in the 3×5 font right under them."""
-    free = canvas.free_rows() if hasattr(canvas, "free_rows") else []
+    free = canvas.free_rows()
     lines = wrap(text, canvas.columns)
     top_free = [row for row in free if row > 0]
     titled = underline_of(canvas)  # a screen of text lines (else a sheet from the top edge)

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 from firmware import i18n
 from firmware.agents import CoachAnswer
 from firmware.coach import Rating, key_moments, people, position_at
-from firmware.games import Game, find_game
-from firmware.games import words_of
+from firmware.games import Game, find_game, words_of
 from firmware.i18n import _, fixed
 from firmware.thinker import Thought
 from firmware.ui.draw import Canvas, wrap
@@ -31,6 +30,7 @@ from firmware.ui.pips import pip_cells
 from firmware.ui.screen import Screen
 
 if TYPE_CHECKING:
+    from firmware.games.base import Step
     from firmware.table import Table
     from firmware.ui.intents import App
 
@@ -42,7 +42,7 @@ def shown_dice(game: Game) -> tuple[Any, ...]:
     return game.shown_faces()
 
 
-def describe_decision(game: Game, step: object) -> str:
+def describe_decision(game: Game, step: Step) -> str:
     """What `step` does in `game`'s position, in one line of the active language: the log form
     of the game's words (a game that words nothing: which of the legal decisions it is)."""
     said = words_of(game.name).decision(game, step)
@@ -55,7 +55,7 @@ def describe_decision(game: Game, step: object) -> str:
     return _("{name}: choice {n} of {count}").format(name=name, n=number, count=len(legal))
 
 
-def describe_both(game: Game, step: object, other: object) -> tuple[str, str]:
+def describe_both(game: Game, step: Step, other: Step) -> tuple[str, str]:
     """`describe_decision` of two steps, told apart by the dice they leave where the board
     words them alike (LEVEL X's turned ones); alike in words and dice, they do the same."""
     first, second = describe_decision(game, step), describe_decision(game, other)

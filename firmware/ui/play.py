@@ -24,6 +24,7 @@ from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
 if TYPE_CHECKING:
+    from firmware.dice import Face
     from firmware.ui.intents import App
 
 HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
@@ -190,7 +191,7 @@ class FaceEntryScreen(Screen):
     in_game = True
 
     def __init__(
-        self, choices: Sequence[Sequence[Any]], values: list[Any], finish: Callable[[App, list[Any]], None]
+        self, choices: Sequence[Sequence[Face]], values: list[Face], finish: Callable[[App, list[Face]], None]
     ) -> None:
         self.choices = choices
         self.values = values

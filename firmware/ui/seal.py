@@ -12,7 +12,7 @@ first screen until the first roll (`seal_bar`), in the game menu's "Dice seal" a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware.i18n import _
 from firmware.ui.draw import Canvas, wrap
@@ -67,7 +67,7 @@ class WordScreen(Screen):
             canvas.line(row, text, critical=row <= len(seal or ()))  # the seal is never cut
 
 
-def seal_bar(app: Any) -> tuple[str, ...] | None:
+def seal_bar(app: App) -> tuple[str, ...] | None:
     """The seal's lines for the bottom of the game's first screen, until the first roll."""
     session = app.session
     if session is None or session.seal is None or session.over or session.rolls_made():

@@ -231,7 +231,7 @@ def _bus_bytes(path: Any = None) -> tuple[int, int, int]:
     loop.run_pending(board.handle)
     move = bus.byte_count()
     bus.clear()
-    assert display.image is not None  # drawn by the render above
+    assert display.image is not None and display.device is not None  # drawn by the render above
     display.device.display(display.image.copy())
     return full, move, bus.byte_count()
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from firmware.games.base import Game
 from firmware.games.extra.rules import WALLS, Extra
-from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
+from firmware.games.base import Events
+from firmware.games.lesson import Lesson, Note, any_event, at_start, deciding
 from firmware.i18n import N_
 
 

@@ -36,7 +36,8 @@ from firmware.games.extra.sheet import (
 )
 from firmware.ui.play import PIPS, Standing, ranked_page, standings_page
 from firmware.ui.screen import Choice as ScreenChoice
-from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
+from firmware.games.base import Events
+from firmware.ui.gameview import GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:

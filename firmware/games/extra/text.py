@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware.i18n import N_, _
-from firmware.games.words import Events, Said, Words, joined, kinds, name_of, rolled, spoken
+from firmware.games.base import Events
+from firmware.games.words import Said, Words, joined, kinds, name_of, rolled, spoken
 
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.

@@ -21,7 +21,8 @@ from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, PLAYER_COLOURS, dim
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
 from firmware.ui.play import Standing, page_title, pip_cells, ranked_page, seat_tag
-from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
+from firmware.games.base import Events
+from firmware.ui.gameview import GameView, PlaySurface, ResultPage
 from firmware.ui.screen import Option
 
 if TYPE_CHECKING:

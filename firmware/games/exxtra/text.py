@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware.i18n import N_, _, ngettext
-from firmware.games.words import Event, Events, Said, Words, kinds, name_of, rolled, spoken
+from firmware.games.base import Event, Events
+from firmware.games.words import Said, Words, kinds, name_of, rolled, spoken
 
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.

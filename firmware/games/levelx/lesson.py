@@ -9,7 +9,8 @@ when it happens.
 from __future__ import annotations
 
 from firmware.games.base import Game
-from firmware.games.lesson import Events, Lesson, Note, any_event, at_start, deciding
+from firmware.games.base import Events
+from firmware.games.lesson import Lesson, Note, any_event, at_start, deciding
 from firmware.games.levelx.rules import LevelX
 from firmware.i18n import N_
 

@@ -47,7 +47,8 @@ from firmware.ui.play import (
     ranked_page,
     seat_tag,
 )
-from firmware.ui.gameview import Events, GameView, PlaySurface, ResultPage
+from firmware.games.base import Events
+from firmware.ui.gameview import GameView, PlaySurface, ResultPage
 from firmware.ui.intents import table_in_play
 from firmware.ui.screen import Option
 
