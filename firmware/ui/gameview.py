@@ -22,6 +22,7 @@ from firmware.errors import N_, ConfigError, Text
 from firmware.games.registry import find_game
 from firmware.i18n import _
 from firmware.ui.animation import Frame
+from firmware.ui.colours import Colour
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import Choice, Option
 
@@ -31,7 +32,17 @@ if TYPE_CHECKING:
     from firmware.ui.intents import App
 
 Events = Sequence[dict[str, Any]]
+LedFrame = dict[str, Colour | list[Colour]]  # LED cell name → its colour, or colours it blinks through
 PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "2/5" for its title
+
+
+@dataclass(frozen=True)
+class Records:
+    """What the board's records say of a finished game, looked up for the result screen so that a
+    view never reads the journal. `solo_record`: a one-player game that set the board's best solo
+    total (games whose ranking keeps one)."""
+
+    solo_record: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,8 +75,8 @@ class GameView(ABC):
     - `options(app, table)`: the pending person's decision as `Option(label, step)`s (or
       `Option(label, firmware.ui.play.Open(screen_factory))` for a sub-screen), legal ones only;
     - `draw(canvas, app, table, play)`: the play screen;
-    - `result_lines(table)`: the result in a few lines (the standings page unless
-      `result_pages` says otherwise).
+    - `result_lines(table, records)`: the result in a few lines (the standings page unless
+      `result_pages` says otherwise); `records` (`Records`) what the journal says of it.
 
     A subclass **may** override (the default in brackets):
 
@@ -90,7 +101,7 @@ class GameView(ABC):
     - `log_by_round`: the round log holds everyone's moves of the latest round (EXTRA!: every
       choice on this roll) instead of the moves since the asked player's own (False);
     - `round_of(game)`: the round being played, counted from 1, for the fleet (None: unknown);
-    - `result_pages(table)`: the result screen's pages, standings first
+    - `result_pages(table, records)`: the result screen's pages, standings first
       (`firmware.ui.play.ranked_page`), then the game's own (final board, sheets)
       ([]: the standings of `result_lines`). The screen adds "Rematch" / "Menu" itself.
     """
@@ -108,7 +119,7 @@ class GameView(ABC):
         """Draw the play screen."""
 
     @abstractmethod
-    def result_lines(self, table: Table) -> list[str]:
+    def result_lines(self, table: Table, records: Records) -> list[str]:
         """The finished game's result in a few lines."""
 
     # --- may -------------------------------------------------------------------------------
@@ -116,7 +127,7 @@ class GameView(ABC):
         """The rules page's paragraphs in the active language."""
         return [_(paragraph) for paragraph in self.rules]
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, table: Table, frame: LedFrame) -> None:
         """Set the game's LED cells in `frame` (cell name → colour or list of colours)."""
 
     def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
@@ -155,7 +166,7 @@ class GameView(ABC):
         """The round `game` is in, counted from 1; None when the game has no rounds."""
         return None
 
-    def result_pages(self, table: Table) -> list[ResultPage]:
+    def result_pages(self, table: Table, records: Records) -> list[ResultPage]:
         """The result screen's pages; [] for the standings of `result_lines` alone."""
         return []
 

@@ -15,7 +15,7 @@ from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
-from firmware.ui.gameview import GameView, ResultPage, game_view
+from firmware.ui.gameview import GameView, Records, ResultPage, game_view
 from firmware.ui.intents import table_in_play
 from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
 from firmware.ui.pips import pip_cells as pip_cells
@@ -348,6 +348,16 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
 REMATCH, MENU = "Rematch", "Menu"
 
 
+def records_of(session: Table) -> Records:
+    """What the journal says of finished `session` for its view: whether a one-player game set
+    the board's best solo total (None of it without a journal)."""
+    journal, game_id = session.journal, session.journal_id
+    if journal is None or game_id is None or len(session.game.players) != 1:
+        return Records()
+    best = journal.solo_best(kids=session.game.players[0].kids, game=session.game.name)
+    return Records(solo_record=best is not None and best.game_id == game_id)
+
+
 class ResultScreen(Screen):
     """The end of a game, as pages: the standings, the game's own pages (`result_pages` of its
     view: final track, grid, sheets), the review's (`firmware.ui.review.REVIEW`: the players'
@@ -364,8 +374,9 @@ class ResultScreen(Screen):
         session = table_in_play(app)
         view = game_view(session.game.name)
         self.title = _("{game}: result").format(game=session.game.title)
-        self.lines = view.result_lines(session)
-        pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
+        records = records_of(session)
+        self.lines = view.result_lines(session, records)
+        pages = view.result_pages(session, records) or [standings_page(self.title, self.lines)]
         self.pages: list[ResultPage] = [
             *pages,
             *review_pages(app, session),

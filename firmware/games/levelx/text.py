@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware.i18n import N_, _, ngettext
-from firmware.ui.describe import joined, kinds, name_of
-from firmware.ui.gameview import Events
+from firmware.ui.kit import Events, joined, kinds, name_of
 
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.
