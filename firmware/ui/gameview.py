@@ -145,7 +145,7 @@ class GameView(ABC):
         """A short BACK on the play screen: True when the view used it."""
         return False
 
-    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
+    def same_choice(self, table: Table, value: object, step: object) -> bool:
         """True when the option `value` plays `step` though it is not equal to it."""
         return False
 

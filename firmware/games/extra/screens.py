@@ -16,7 +16,7 @@ import copy
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware.games.base import DECISION, ROLL, Roll
 from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
@@ -62,7 +62,10 @@ if TYPE_CHECKING:
 
 
 # --- options ---------------------------------------------------------------------------------
-def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, ...]:
+Effect = tuple[int | None, int | None, tuple[int, ...]]  # extra face, new number's column, sums crossed
+
+
+def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> Effect:
     """What `choice` does to `sheet`: (extra face, column of a new number, sums crossed).
 
     Choices with the same effect leave the same sheet (a full row takes no cross), so the board
@@ -119,7 +122,7 @@ class StagedOption(Option):
     """An option with its three parts, each (key, text): the extra die ("x3", "free ride"), the
     pairs ("4+6") and the column of a new number (">B", or no part)."""
 
-    parts: tuple[tuple[Any, str], ...] = ()
+    parts: tuple[tuple[object, str], ...] = ()  # keys are only compared
 
 
 STAGE_NAMES = ("EXTRA die", "pairs", "column")
@@ -144,7 +147,7 @@ class StagedChoice(ScreenChoice):
     """
 
     level: int = 0  # which of `stages()` LEFT/RIGHT change
-    keys: list[tuple[Any, ...]] = field(init=False, repr=False)  # each option's parts' keys
+    keys: list[tuple[object, ...]] = field(init=False, repr=False)  # each option's parts' keys
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -152,13 +155,13 @@ class StagedChoice(ScreenChoice):
             raise ValueError("a staged choice needs options with one part per stage")
         self.keys = [tuple(key for key, _ in o.parts) for o in self.options if isinstance(o, StagedOption)]
 
-    def _keys(self, index: int) -> tuple[Any, ...]:
+    def _keys(self, index: int) -> tuple[object, ...]:
         return self.keys[index]
 
-    def _values(self, stage: int) -> list[Any]:
+    def _values(self, stage: int) -> list[object]:
         """The keys of part `stage` among the options that share the current one's earlier parts."""
         prefix = self._keys(self.index)[:stage]
-        values: list[Any] = []
+        values: list[object] = []
         for index in range(len(self.options)):
             keys = self._keys(index)
             if keys[:stage] == prefix and keys[stage] not in values:
@@ -364,11 +367,11 @@ class ExtraView(GameView):
         game = session.game_as(Extra)
         sheet = game.sheets[game.undecided[0]]
         faces = game.faces or ()
-        chosen: dict[tuple[Any, ...], Choice] = {}
+        chosen: dict[Effect, Choice] = {}
         for choice in game.legal_decisions():
             chosen.setdefault(effect(sheet, faces, choice), choice)
 
-        def order(item: tuple[tuple[Any, ...], Choice]) -> tuple[Any, ...]:
+        def order(item: tuple[Effect, Choice]) -> tuple[int, list[int], int]:
             (face, column, _pairs), choice = item
             sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
             return (face or 0, sums, -1 if column is None else column)
@@ -629,7 +632,7 @@ class ExtraView(GameView):
         choice is at its first stage (the press is the board's, not EXTRA!'s)."""
         return isinstance(play.choice, StagedChoice) and play.choice.back()
 
-    def same_choice(self, session: Table, value: Any, step: Any) -> bool:
+    def same_choice(self, session: Table, value: object, step: object) -> bool:
         """Whether the option `value` plays `step` (a hint): the board offers one choice per effect."""
         game = session.game_as(Extra)
         if not isinstance(value, Choice) or not isinstance(step, Choice):

@@ -103,7 +103,7 @@ def bonus_options(game: LevelX) -> list[Option]:
 
 def distinct_outcomes(game: LevelX) -> list[Outcome]:
     """`outcomes(game)` less those with the same effect as another (kept: fewest groups)."""
-    kept: dict[tuple[Any, ...], Outcome] = {}
+    kept: dict[tuple[object, ...], Outcome] = {}
     for outcome in outcomes(game):
         key = _state_key(_after(game, outcome.groups))
         if key not in kept or len(outcome.sums) < len(kept[key].sums):
@@ -111,7 +111,7 @@ def distinct_outcomes(game: LevelX) -> list[Outcome]:
     return sorted(kept.values(), key=lambda o: (-len(o.sums), o.sums))
 
 
-def _state_key(game: LevelX) -> tuple[Any, ...]:
+def _state_key(game: LevelX) -> tuple[object, ...]:
     return (
         game.pieces,
         game.x_holders,
@@ -126,7 +126,7 @@ def _state_key(game: LevelX) -> tuple[Any, ...]:
     )
 
 
-def _after(game: LevelX, step: Any) -> LevelX:
+def _after(game: LevelX, step: object) -> LevelX:
     twin = game.copy()
     twin.apply(step)
     return twin
@@ -137,7 +137,7 @@ def _label(outcome: Outcome) -> str:
     return pgettext("LEVEL X option", "pass") if not outcome.sums else outcome.label
 
 
-def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+def _row_effects(events: Events) -> dict[int, list[dict[str, Any]]]:
     """The events each row's groups caused, rows ascending (same-row groups in their order)."""
     rows: dict[int, list[dict[str, Any]]] = {}
     current: list[dict[str, Any]] | None = None
@@ -149,9 +149,7 @@ def _row_effects(events: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, A
     return dict(sorted(rows.items()))
 
 
-def _row_words(
-    game: LevelX, events: Sequence[dict[str, Any]], short: bool, names: Sequence[str] | None = None
-) -> list[str]:
+def _row_words(game: LevelX, events: Events, short: bool, names: Sequence[str] | None = None) -> list[str]:
     """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
     "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
     count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
@@ -289,7 +287,7 @@ class TurnOnesScreen(FaceEntryScreen):
         last = self.index + 1 == len(self.dice)
         canvas.line(canvas.lines - 1, _("<> face  OK done") if last else _("<> face  OK next"))
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: LedFrame) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
         pip_cells(self.shown(), frame)
@@ -608,7 +606,7 @@ def _turn_ones_frames(session: Table, event: dict[str, Any]) -> list[Frame]:
     ]
 
 
-def _groups_frames(session: Table, events: Sequence[dict[str, Any]]) -> list[Frame]:
+def _groups_frames(session: Table, events: Events) -> list[Frame]:
     """Frames over the whole grid, rebuilt from the position before the step event by event
     (the scene underneath already shows the position after it)."""
     game = session.game_as(LevelX)
@@ -830,7 +828,7 @@ class LevelXView(GameView):
     def describe_for(self, names: Sequence[str], events: Events, seat: int) -> str | None:
         return text.describe_for(names, events, seat)
 
-    def same_choice(self, session: Table, value: Any, step: Any) -> bool:
+    def same_choice(self, session: Table, value: object, step: object) -> bool:
         """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
         outcome offered stands for every grouping that leaves the same position."""
         if isinstance(step, TurnOnes):
