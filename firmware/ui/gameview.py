@@ -1,6 +1,7 @@
 """What is particular to one game on the board: its screens, LEDs, words and rules page, behind
 one typed base class, `GameView`. Each game's `firmware/games/<game>/screens.py` defines a
-subclass and an instance of it, named in the game's registry entry by module path
+subclass (taking it, like all it uses of `firmware/ui`, from `firmware.ui.kit`) and an instance
+of it, named in the game's registry entry by module path
 (`GameSpec.view = "firmware.games.<game>.screens:VIEW"`) so that engines, records and bots never
 import display code; `game_view(name)` loads it on first use.
 
@@ -73,7 +74,7 @@ class GameView(ABC):
     A subclass **must** override:
 
     - `options(app, table)`: the pending person's decision as `Option(label, step)`s (or
-      `Option(label, firmware.ui.play.Open(screen_factory))` for a sub-screen), legal ones only;
+      `Option(label, Open(screen_factory))` for a sub-screen), legal ones only;
     - `draw(canvas, app, table, play)`: the play screen;
     - `result_lines(table, records)`: the result in a few lines (the standings page unless
       `result_pages` says otherwise); `records` (`Records`) what the journal says of it.

@@ -76,12 +76,12 @@ def imported_names(path: Path, module: str) -> set[str]:
 
 
 def test_games_take_the_display_from_the_kit_alone() -> None:
-    """Every import statement of every module under firmware/games/ (TYPE_CHECKING and function
-    bodies too) names no module of firmware.ui but the kit."""
+    """Every import statement of every module under firmware/games/ and of the example plug-ins
+    (TYPE_CHECKING and function bodies too) names no module of firmware.ui but the kit."""
     assert "firmware.ui.kit" in imported_modules(ROOT / "firmware" / "games" / "extra" / "screens.py")
     outside = {
         str(path.relative_to(ROOT)): sorted(m for m in imported_modules(path) if is_display(m) and m != KIT)
-        for path in GAME_MODULES
+        for path in [*GAME_MODULES, *sorted((ROOT / "examples").rglob("*.py"))]
     }
     assert {path: modules for path, modules in outside.items() if modules} == {}
 

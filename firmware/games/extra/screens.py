@@ -361,6 +361,7 @@ class ExtraView(GameView):
     """EXTRA!'s screens, LEDs, words and rules page."""
 
     rules = text.RULES
+    log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
 
     def options(self, app: App, session: Table) -> list[Option]:
         """One option per distinct effect, ordered by extra face, then sums, then column."""
@@ -617,8 +618,6 @@ class ExtraView(GameView):
 
     def legend(self) -> str:
         return _(text.LEGEND)
-
-    log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
 
     def describe(self, names: Sequence[str], events: Events) -> str | None:
         return text.describe(names, events)
