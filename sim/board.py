@@ -24,6 +24,7 @@ from firmware.hardware.board import open_hardware
 from firmware.hardware.config import BUTTON_NAMES, load_board
 from firmware.loop import EventLoop, FakeClock
 from firmware.state_reader import read_state, state_roots
+from firmware.ui.app import BoardApp
 from sim.timing import BOUNCE_GAP_S, SETTLE_LIMIT_S, SETTLE_POLL_S, TAP_S, hold_press_s
 
 AGENT_WAIT_S = 30.0  # real seconds a fake-clock board waits for a thinking agent's answer
@@ -104,7 +105,7 @@ class SimBoard:
         self.run_pending()
 
     @property
-    def app(self) -> Any:
+    def app(self) -> BoardApp:
         return self.board.app
 
     # --- inputs ---------------------------------------------------------------------------

@@ -3,20 +3,26 @@ stairs (the game's own cells), the die on the board's dice and whose turn it is 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from examples.climb.cells import STAIRS
 from examples.climb.rules import TOP, Climb, Up, steps_for
 from firmware.games.base import Game
-from firmware.ui.colours import PLAYER_COLOURS
-from firmware.ui.draw import Canvas
-from firmware.ui.gameview import GameView, PlaySurface
-from firmware.ui.play import pip_cells
-from firmware.ui.screen import Option
+from firmware.ui.kit import (
+    PLAYER_COLOURS,
+    App,
+    Canvas,
+    Colour,
+    GameView,
+    LedFrame,
+    Option,
+    PlaySurface,
+    Records,
+    pip_cells,
+)
 
 if TYPE_CHECKING:
     from firmware.table import Table
-    from firmware.ui.intents import App
 
 
 class ClimbView(GameView):
@@ -44,9 +50,9 @@ class ClimbView(GameView):
             canvas.line(3, "> " + play.choice.current.label)
         canvas.line(canvas.lines - 1, play.prompt())
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, table: Table, frame: LedFrame) -> None:
         game = _game(table)
-        on_step: dict[int, list[Any]] = {}
+        on_step: dict[int, list[Colour]] = {}
         for player, step in enumerate(game.steps):
             on_step.setdefault(step, []).append(PLAYER_COLOURS[table.colours[player]])
         for step, colours in on_step.items():
@@ -56,7 +62,7 @@ class ClimbView(GameView):
         if not game.is_over():
             frame[f"seat.{game.current}"] = PLAYER_COLOURS[table.colours[game.current]]
 
-    def result_lines(self, table: Table) -> list[str]:
+    def result_lines(self, table: Table, records: Records) -> list[str]:
         game = _game(table)
         return [f"{p.name}: step {s}" for p, s in zip(game.players, game.steps)]
 

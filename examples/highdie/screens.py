@@ -3,18 +3,14 @@ through the board's own dice cells; the game has no board cells of its own."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from examples.highdie.rules import ROUNDS, HighDie, Keep
 from firmware.games.base import Game
-from firmware.ui.draw import Canvas
-from firmware.ui.gameview import GameView, PlaySurface
-from firmware.ui.play import pip_cells
-from firmware.ui.screen import Option
+from firmware.ui.kit import App, Canvas, GameView, LedFrame, Option, PlaySurface, Records, pip_cells
 
 if TYPE_CHECKING:
     from firmware.table import Table
-    from firmware.ui.intents import App
 
 
 class HighDieView(GameView):
@@ -38,12 +34,12 @@ class HighDieView(GameView):
             canvas.line(3, "> " + play.choice.current.label)
         canvas.line(canvas.lines - 1, play.prompt())
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, table: Table, frame: LedFrame) -> None:
         face = _game(table).face
         if face is not None:
             pip_cells([face], frame)
 
-    def result_lines(self, table: Table) -> list[str]:
+    def result_lines(self, table: Table, records: Records) -> list[str]:
         game = _game(table)
         return [f"{p.name}: {t}" for p, t in zip(game.players, game.totals)]
 

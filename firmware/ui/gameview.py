@@ -1,6 +1,7 @@
 """What is particular to one game on the board: its screens, LEDs, words and rules page, behind
 one typed base class, `GameView`. Each game's `firmware/games/<game>/screens.py` defines a
-subclass and an instance of it, named in the game's registry entry by module path
+subclass (taking it, like all it uses of `firmware/ui`, from `firmware.ui.kit`) and an instance
+of it, named in the game's registry entry by module path
 (`GameSpec.view = "firmware.games.<game>.screens:VIEW"`) so that engines, records and bots never
 import display code; `game_view(name)` loads it on first use.
 
@@ -17,23 +18,34 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from firmware.errors import N_, ConfigError, Text
 from firmware.games.registry import find_game
 from firmware.i18n import _
 from firmware.ui.animation import Frame
+from firmware.ui.colours import Colour
 from firmware.ui.draw import Canvas
 from firmware.ui.screen import Choice, Option
 
-from firmware.games.base import Events
+from firmware.games.base import Events as Events  # the kit's, for the views' hooks
 
 if TYPE_CHECKING:
-    from firmware.games.base import Game
+    from firmware.games.base import Game, Step
     from firmware.table import Table
     from firmware.ui.intents import App
 
+LedFrame = dict[str, Colour | list[Colour]]  # LED cell name → its colour, or colours it blinks through
 PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "2/5" for its title
+
+
+@dataclass(frozen=True)
+class Records:
+    """What the board's records say of a finished game, looked up for the result screen so that a
+    view never reads the journal. `solo_record`: a one-player game that set the board's best solo
+    total (games whose ranking keeps one)."""
+
+    solo_record: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,10 +76,10 @@ class GameView(ABC):
     A subclass **must** override:
 
     - `options(app, table)`: the pending person's decision as `Option(label, step)`s (or
-      `Option(label, firmware.ui.play.Open(screen_factory))` for a sub-screen), legal ones only;
+      `Option(label, Open(screen_factory))` for a sub-screen), legal ones only;
     - `draw(canvas, app, table, play)`: the play screen;
-    - `result_lines(table)`: the result in a few lines (the standings page unless
-      `result_pages` says otherwise).
+    - `result_lines(table, records)`: the result in a few lines (the standings page unless
+      `result_pages` says otherwise); `records` (`Records`) what the journal says of it.
 
     A subclass **may** override (the default in brackets):
 
@@ -87,7 +99,7 @@ class GameView(ABC):
     - `log_by_round`: the round log holds everyone's moves of the latest round (EXTRA!: every
       choice on this roll) instead of the moves since the asked player's own (False);
     - `round_of(game)`: the round being played, counted from 1, for the fleet (None: unknown);
-    - `result_pages(table)`: the result screen's pages, standings first
+    - `result_pages(table, records)`: the result screen's pages, standings first
       (`firmware.ui.play.ranked_page`), then the game's own (final board, sheets)
       ([]: the standings of `result_lines`). The screen adds "Rematch" / "Menu" itself.
     """
@@ -105,7 +117,7 @@ class GameView(ABC):
         """Draw the play screen."""
 
     @abstractmethod
-    def result_lines(self, table: Table) -> list[str]:
+    def result_lines(self, table: Table, records: Records) -> list[str]:
         """The finished game's result in a few lines."""
 
     # --- may -------------------------------------------------------------------------------
@@ -113,7 +125,7 @@ class GameView(ABC):
         """The rules page's paragraphs in the active language."""
         return [_(paragraph) for paragraph in self.rules]
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, table: Table, frame: LedFrame) -> None:
         """Set the game's LED cells in `frame` (cell name → colour or list of colours)."""
 
     def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
@@ -131,7 +143,7 @@ class GameView(ABC):
         """A short BACK on the play screen: True when the view used it."""
         return False
 
-    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
+    def same_choice(self, table: Table, value: object, step: Step) -> bool:
         """True when the option `value` plays `step` though it is not equal to it."""
         return False
 
@@ -143,7 +155,7 @@ class GameView(ABC):
         """The round `game` is in, counted from 1; None when the game has no rounds."""
         return None
 
-    def result_pages(self, table: Table) -> list[ResultPage]:
+    def result_pages(self, table: Table, records: Records) -> list[ResultPage]:
         """The result screen's pages; [] for the standings of `result_lines` alone."""
         return []
 

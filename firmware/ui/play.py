@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from firmware.dice import Face
 from firmware.games import Roll
 from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
-from firmware.ui.gameview import GameView, ResultPage, game_view
+from firmware.ui.gameview import GameView, Records, ResultPage, game_view
 from firmware.ui.intents import table_in_play
 from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
 from firmware.ui.pips import pip_cells as pip_cells
@@ -24,9 +25,9 @@ from firmware.ui.screen import Choice, Screen, TextScreen
 from firmware.table import Seat, Table
 
 if TYPE_CHECKING:
-    from firmware.dice import Face
     from firmware.ui.intents import App
 
+FaceT = TypeVar("FaceT", bound=Face)  # what an entry screen's faces are: LEVEL X turns ones into numbers
 HINT = "<> OK"  # a help line's short form where its words do not fit: the buttons' own names
 
 
@@ -183,7 +184,7 @@ def drop_screens_above(app: App, play: PlayScreen) -> None:
         app.changed()
 
 
-class FaceEntryScreen(Screen):
+class FaceEntryScreen(Screen, Generic[FaceT]):
     """Set one face per entry: LEFT/RIGHT cycle the current entry's `choices`, OK goes on and,
     after the last entry, calls `finish(app, values)`; BACK returns to the previous entry (or
     cancels). Physical dice and LEVEL X's turned ones are both entered this way."""
@@ -191,7 +192,7 @@ class FaceEntryScreen(Screen):
     in_game = True
 
     def __init__(
-        self, choices: Sequence[Sequence[Face]], values: list[Face], finish: Callable[[App, list[Face]], None]
+        self, choices: Sequence[Sequence[FaceT]], values: list[FaceT], finish: Callable[[App, list[FaceT]], None]
     ) -> None:
         self.choices = choices
         self.values = values
@@ -221,7 +222,7 @@ class FaceEntryScreen(Screen):
         return False
 
 
-class DiceEntryScreen(FaceEntryScreen):
+class DiceEntryScreen(FaceEntryScreen[Face]):
     """Physical dice: the players key in the faces they rolled, die by die."""
 
     title = N_("Enter dice")
@@ -349,6 +350,16 @@ def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[S
 REMATCH, MENU = "Rematch", "Menu"
 
 
+def records_of(session: Table) -> Records:
+    """What the journal says of finished `session` for its view: whether a one-player game set
+    the board's best solo total (None of it without a journal)."""
+    journal, game_id = session.journal, session.journal_id
+    if journal is None or game_id is None or len(session.game.players) != 1:
+        return Records()
+    best = journal.solo_best(kids=session.game.players[0].kids, game=session.game.name)
+    return Records(solo_record=best is not None and best.game_id == game_id)
+
+
 class ResultScreen(Screen):
     """The end of a game, as pages: the standings, the game's own pages (`result_pages` of its
     view: final track, grid, sheets), the review's (`firmware.ui.review.REVIEW`: the players'
@@ -365,8 +376,9 @@ class ResultScreen(Screen):
         session = table_in_play(app)
         view = game_view(session.game.name)
         self.title = _("{game}: result").format(game=session.game.title)
-        self.lines = view.result_lines(session)
-        pages = view.result_pages(session) or [standings_page(self.title, self.lines)]
+        records = records_of(session)
+        self.lines = view.result_lines(session, records)
+        pages = view.result_pages(session, records) or [standings_page(self.title, self.lines)]
         self.pages: list[ResultPage] = [
             *pages,
             *review_pages(app, session),

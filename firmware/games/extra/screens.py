@@ -15,15 +15,12 @@ from __future__ import annotations
 import copy
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from firmware.games.base import DECISION, ROLL, Event, Roll
+from firmware.games.base import DECISION, ROLL, Roll
 from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
 from firmware.games.extra import text
 from firmware.i18n import _, pgettext
-from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PIP, Colour, dim
-from firmware.ui.draw import CHAR_WIDTH, Canvas, tiny_width
 from firmware.games.extra.sheet import (
     COLUMN_NAMES,
     FREE_RIDE,
@@ -34,20 +31,40 @@ from firmware.games.extra.sheet import (
     part_text,
     sheet_layout,
 )
-from firmware.ui.play import PIPS, Standing, ranked_page, standings_page
-from firmware.ui.screen import Choice as ScreenChoice
-from firmware.games.base import Events
-from firmware.ui.gameview import GameView, PlaySurface, ResultPage
-from firmware.ui.screen import Option
+from firmware.ui.kit import (
+    CHAR_WIDTH,
+    OFF,
+    PIP,
+    PIPS,
+    App,
+    Canvas,
+    Colour,
+    Events,
+    Frame,
+    GameView,
+    LedFrame,
+    Option,
+    PlaySurface,
+    Records,
+    ResultPage,
+    Standing,
+    dim,
+    ranked_page,
+    standings_page,
+    tiny_width,
+)
+from firmware.ui.kit import Choice as ScreenChoice
 
 if TYPE_CHECKING:
-    from firmware.ui.intents import App
-    from firmware.games.base import Game
+    from firmware.games.base import Game, Step
     from firmware.table import Table
 
 
 # --- options ---------------------------------------------------------------------------------
-def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, ...]:
+Effect = tuple[int | None, int | None, tuple[int, ...]]  # extra face, new number's column, sums crossed
+
+
+def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> Effect:
     """What `choice` does to `sheet`: (extra face, column of a new number, sums crossed).
 
     Choices with the same effect leave the same sheet (a full row takes no cross), so the board
@@ -55,16 +72,6 @@ def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> tuple[Any, .
     face = None if choice.extra is None else faces[choice.extra]
     column = choice.column if face is not None and sheet.column_of(face) is None else None
     return face, column, tuple(sorted(crossed_sums(sheet, [faces[a] + faces[b] for a, b in choice.pairs])))
-
-
-def same_choice(session: Table, value: Any, step: Any) -> bool:
-    """Whether the option `value` plays `step` (a hint): the board offers one choice per effect."""
-    game = session.game_as(Extra)
-    if not isinstance(value, Choice) or not isinstance(step, Choice):
-        return False
-    sheet = game.sheets[game.undecided[0]]
-    faces = game.faces or ()
-    return effect(sheet, faces, value) == effect(sheet, faces, step)
 
 
 def crossed_sums(sheet: Sheet, sums: list[int]) -> list[int]:
@@ -114,34 +121,7 @@ class StagedOption(Option):
     """An option with its three parts, each (key, text): the extra die ("x3", "free ride"), the
     pairs ("4+6") and the column of a new number (">B", or no part)."""
 
-    parts: tuple[tuple[Any, str], ...] = ()
-
-
-def options(app: App, session: Table) -> list[Option]:
-    """One option per distinct effect, ordered by extra face, then sums, then column."""
-    game = session.game_as(Extra)
-    sheet = game.sheets[game.undecided[0]]
-    faces = game.faces or ()
-    chosen: dict[tuple[Any, ...], Choice] = {}
-    for choice in game.legal_decisions():
-        chosen.setdefault(effect(sheet, faces, choice), choice)
-
-    def order(item: tuple[tuple[Any, ...], Choice]) -> tuple[Any, ...]:
-        (face, column, _pairs), choice = item
-        sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
-        return (face or 0, sums, -1 if column is None else column)
-
-    made: list[Option] = []
-    for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
-        text = label(sheet, faces, choice)
-        pairs = pairs_text(sheet, faces, choice)
-        parts = (
-            (FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
-            (pairs, pairs),
-            (column, "" if column is None else f">{COLUMN_NAMES[column]}"),
-        )
-        made.append(StagedOption(text, choice, parts=parts))
-    return made
+    parts: tuple[tuple[object, str], ...] = ()  # keys are only compared
 
 
 STAGE_NAMES = ("EXTRA die", "pairs", "column")
@@ -166,7 +146,7 @@ class StagedChoice(ScreenChoice):
     """
 
     level: int = 0  # which of `stages()` LEFT/RIGHT change
-    keys: list[tuple[Any, ...]] = field(init=False, repr=False)  # each option's parts' keys
+    keys: list[tuple[object, ...]] = field(init=False, repr=False)  # each option's parts' keys
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -174,13 +154,13 @@ class StagedChoice(ScreenChoice):
             raise ValueError("a staged choice needs options with one part per stage")
         self.keys = [tuple(key for key, _ in o.parts) for o in self.options if isinstance(o, StagedOption)]
 
-    def _keys(self, index: int) -> tuple[Any, ...]:
+    def _keys(self, index: int) -> tuple[object, ...]:
         return self.keys[index]
 
-    def _values(self, stage: int) -> list[Any]:
+    def _values(self, stage: int) -> list[object]:
         """The keys of part `stage` among the options that share the current one's earlier parts."""
         prefix = self._keys(self.index)[:stage]
-        values: list[Any] = []
+        values: list[object] = []
         for index in range(len(self.options)):
             keys = self._keys(index)
             if keys[:stage] == prefix and keys[stage] not in values:
@@ -264,17 +244,6 @@ class StagedChoice(ScreenChoice):
                     paths[twin.index, twin.level] = paths[state] + [button]
                     queue.append((twin.index, twin.level))
         raise ValueError(f"option {index} of {len(self.options)} cannot be reached")
-
-
-def choice(options: list[Option]) -> StagedChoice:
-    """The play screen's choice for EXTRA!'s options: in stages (see `StagedChoice`)."""
-    return StagedChoice(options)
-
-
-def on_back(app: App, session: Table, play: PlaySurface) -> bool:
-    """A short BACK on the play screen: a stage back while a person chooses; False when the
-    choice is at its first stage (the press is the board's, not EXTRA!'s)."""
-    return isinstance(play.choice, StagedChoice) and play.choice.back()
 
 
 # --- the screens ---------------------------------------------------------------------------------
@@ -365,220 +334,13 @@ class SheetFrame(Frame):
     header: str = ""
 
 
-def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
-    """While a person decides: on small displays the focus view, on wide and tall ones the whole
-    sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
-    everyone else's; otherwise the sheet of whoever rolls or decides."""
-    game = session.game_as(Extra)
-    names = session.names
-    layout = sheet_layout(canvas.width, canvas.height)
-    room = header_room(layout)
-    current = app.animation.current if app.animation is not None else None
-    if isinstance(current, SheetFrame):
-        sheet = game.sheets[current.player]
-        if layout.size_class == "small" and current.marks is not None:
-            draw_focus(canvas, sheet, current.marks, [current.header], None, "", names[current.player])
-        else:
-            sheet_page(canvas, layout, sheet, current.marks, names[current.player], current.header)
-        return
-    pending = game.pending()
-    if pending.kind not in (ROLL, DECISION) or pending.player is None:
-        canvas.title(_("Game over"))
-        return
-    home = pending.player
-    shown = play.view if play.view is not None else home
-    sheet = game.sheets[shown]
-    choice = play.choice if pending.kind == DECISION else None
-    if choice is not None and shown == home:
-        option = choice.current
-        marks = marks_for(game, home, option.value)
-        parts = option_parts(option)
-        stage = choice.stage() if isinstance(choice, StagedChoice) else None
-        if layout.size_class == "small" and play.view is None:
-            draw_focus(canvas, sheet, marks, parts, stage, choice.position(), names[home])
-            return
-        if layout.size_class in ("wide", "tall"):
-            draw_sheet(canvas, sheet, marks, header(names[home], "", room))
-            draw_option(canvas, layout, parts, stage, choice.position())
-        else:  # the decider's whole sheet: whose it is, then as much of the option as fits;
-            # a name too long to leave room for any of it gives way to the option
-            short = [part_text(part, short=True) for part in parts if part]
-            beside = next(
-                (
-                    " ".join(short[:n])
-                    for n in range(len(short), 0, -1)
-                    if len(names[home]) + 1 + len(" ".join(short[:n])) <= room
-                ),
-                None,
-            )
-            text = header(names[home], beside, room) if beside else header(" ".join(short), "", room)
-            draw_sheet(canvas, sheet, marks, text)
-        return
-    if shown != home:  # flipping through the sheets
-        # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
-        # player's game has ended) and "Anna done 2/4" (decided this roll); at most 4 letters.
-        state = (
-            pgettext("EXTRA! sheet", "end")
-            if sheet.ended
-            else pgettext("EXTRA! sheet", "done")
-            if pending.kind == DECISION and shown not in game.undecided
-            else pgettext("EXTRA! header", "plays")
-            # a bot still deciding says so: its sheet is not empty for good, it has not crossed yet
-            if pending.kind == DECISION and game.players[shown].bot
-            else ""
-        )
-        # The name whole first, then the state, then the page: what gives way is the page number.
-        position = f"{shown + 1}/{len(names)}"
-        room_left = room - len(names[shown]) - 1
-        status = next((s for s in (f"{state} {position}".strip(), state, position) if len(s) <= room_left), state)
-    elif pending.kind == ROLL:
-        waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
-        status = (
-            "OK"
-            if waits == "ok"
-            else "ROLL"
-            if waits == "roll"
-            else "rolls"
-            if session.pending_bot() or app.animation is not None
-            else "ROLL"
-        )
-    else:
-        status = "OK" if app.bot_waits_for() == "ok" else "plays"
-    if layout.size_class == "tall":  # room for whole words below the sheet
-        status = {"ROLL": _("press ROLL"), "rolls": _("rolls..."), "plays": _("plays..."), "OK": _("press OK")}.get(
-            status, status
-        )
-    else:  # in the sheet's header: a word of at most 5 letters (ROLL and OK are the buttons' names)
-        # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
-        status = {
-            "rolls": pgettext("EXTRA! header", "rolls"),
-            # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
-            "plays": pgettext("EXTRA! header", "plays"),
-        }.get(status, status)
-    sheet_page(canvas, layout, sheet, None, names[shown], status)
-
-
 # --- LEDs --------------------------------------------------------------------------------------
-def die_cells(die: int, face: int, colour: Colour, frame: dict[str, Any]) -> None:
+def die_cells(die: int, face: int, colour: Colour, frame: LedFrame) -> None:
     for pip in PIPS[face]:
         frame[f"dice.{die}.{pip}"] = colour
 
 
-def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
-    """Dice: the roll being decided; while a person chooses, the option under the cursor shows
-    how it uses the dice: its extra die in the decider's colour, the pair of the lower sum white,
-    the other pair dim. Seats: the decider blinks, the roller (while a roll is pending) alternates
-    with white, ended players dim."""
-    game = session.game_as(Extra)
-    pending = game.pending()
-    for player in range(len(game.players)):
-        colour = app.colour_of(player)
-        frame[f"seat.{player}"] = dim(colour) if game.sheets[player].ended else colour
-    if pending.kind == ROLL and pending.player is not None:
-        frame[f"seat.{pending.player}"] = [app.colour_of(pending.player), PIP]
-        return
-    if pending.kind != DECISION or pending.player is None or game.faces is None:
-        return
-    decider = pending.player
-    frame[f"seat.{decider}"] = [app.colour_of(decider), OFF]
-    for die, face in enumerate(game.faces):
-        die_cells(die, face, PIP, frame)
-    play = app.play_screen()
-    if play is not None and play.choice is not None:
-        choice = play.choice.current.value
-        if isinstance(choice, Choice):
-            faces = game.faces
-            second = max(choice.pairs, key=lambda pair: faces[pair[0]] + faces[pair[1]])  # as labelled
-            for die in second:
-                die_cells(die, faces[die], dim(PIP), frame)
-            if choice.extra is not None:
-                die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
-
-
-def animation(app: App, session: Table, events: list[Event]) -> list[Frame]:
-    """A decision: its new crosses blink on the player's sheet (cross-to-be, crossed) while the
-    dice show the extra die in the player's colour; when a player's game ends their seat flashes."""
-    game = session.game_as(Extra)
-    made = [e for e in events if e["kind"] in ("extra", "free_ride", "cross", "row_full")]
-    if not made:
-        return []  # a roll: the tumble has shown it
-    player = made[0]["player"]
-    colour = app.colour_of(player)
-    pairs = sorted((e for e in made if e["kind"] in ("cross", "row_full")), key=lambda e: e["sum"])
-    sums = "+".join(str(e["sum"]) if e["kind"] == "cross" else f"({e['sum']})" for e in pairs)
-    leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
-    for die, face in enumerate(game.faces or ()):
-        die_cells(die, face, PIP, leds)
-    leds[f"seat.{player}"] = colour
-    header, column = free_text(sums), None
-    for event in made:
-        if event["kind"] == "extra":
-            header = f"{sums} x{event['face']}"
-            die_cells(event["die"], event["face"], colour, leds)
-            column = event["column"] if event["crossed"] else None
-    marks = SheetMarks(Counter(e["sum"] for e in made if e["kind"] == "cross"), column, made=True)
-    frames: list[Frame] = [SheetFrame(0.2, leds, "", player, shown, header) for shown in (marks, None, marks, None)]
-    if any(e["kind"] == "ended" for e in events):
-        frames += [
-            SheetFrame(
-                0.3,
-                leds | {f"seat.{player}": lit},
-                "",
-                player,
-                None,
-                # Translators: EXTRA!: a sheet's header when that player's game ends.
-                _("game ends"),
-            )
-            for lit in (OFF, colour, OFF, colour)
-        ]
-    return frames
-
-
-def on_roll(app: App, session: Table, play: PlaySurface) -> None:
-    """ROLL while a decision is pending: the next page. While a person chooses: their own whole
-    sheet, then everyone else's; while a bot decides, everyone else's. After a full round the
-    decider's view again."""
-    game = session.game_as(Extra)
-    pending = game.pending()
-    if pending.player is None:
-        return
-    home = pending.player
-    if play.choice is not None and play.view is None:
-        play.view = home
-        return
-    if len(game.players) < 2:
-        play.view = None
-        return
-    shown = play.view if play.view is not None else home
-    following = (shown + 1) % len(game.players)
-    play.view = None if following == home else following
-
-
 # --- the result ----------------------------------------------------------------------------------
-def result_lines(session: Table) -> list[str]:
-    """Who won, then every total, best first (`*` marks winners), a line each with the whole
-    name (the result page draws them with `ranked_page`, a row per player)."""
-    game = session.game_as(Extra)
-    result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
-    scores, winners = result["scores"], result["winners"]
-    names = session.names
-    if len(names) == 1:
-        lines = [
-            _("{name}: {score}").format(name=names[0], score=scores[0]),
-            _("Won!") if winners else _("Lost (below 0)"),
-        ]
-        if winners and is_solo_record(session):
-            lines.append(_("New solo record!"))
-        return lines
-    if len(winners) == 1:
-        lines = [_("{name} wins!").format(name=names[winners[0]])]
-    else:
-        # Translators: the winners of a tie, "Anna & Ben share"; {names} is joined with " & ".
-        lines = [_("{names} share").format(names=" & ".join(names[w] for w in winners))]
-    ranked = sorted(range(len(names)), key=lambda p: (-scores[p], p))
-    return lines + [f"{'*' if p in winners else ' '}{names[p]} {scores[p]}" for p in ranked]
-
-
 def final_order(session: Table) -> list[int]:
     """The players best total first (seat order among equals): the order of the final sheets."""
     sheets = session.game_as(Extra).sheets
@@ -593,81 +355,286 @@ def draw_final_sheet(canvas: Canvas, session: Table, player: int, position: str 
     sheet_page(canvas, layout, game.sheets[player], None, session.name(player), position)
 
 
-def result_pages(session: Table) -> list[ResultPage]:
-    """The result screen's pages: the standings (`result_lines`), then every player's final
-    sheet, best total first."""
-    title = _("{game}: result").format(game=session.game.title)
-    lines = result_lines(session)
-    if len(session.game.players) == 1:  # solo: the score, won or lost, a record
-        pages = [standings_page(title, lines)]
-    else:  # a row per player, whole names (ranked_page never cuts one)
-        game = session.game_as(Extra)
-        scores = (game.result() or {"scores": [sheet.total for sheet in game.sheets]})["scores"]
-        standings = [
-            Standing(
-                1 + sum(other > scores[p] for other in scores), session.colours[p], session.name(p), str(scores[p])
-            )
-            for p in final_order(session)
-        ]
-        pages = [ranked_page((title, session.game.title), lines[0], standings)]
-    for player in final_order(session):
-
-        def draw(canvas: Canvas, position: str, player: int = player) -> None:
-            draw_final_sheet(canvas, session, player, position)
-
-        pages.append(ResultPage(f"sheet {player}", draw))
-    return pages
-
-
-def is_solo_record(session: Table) -> bool:
-    """Whether this finished solo game is the board's best solo total (the journal's)."""
-    journal, game_id = session.journal, session.journal_id
-    if journal is None or game_id is None:
-        return False
-    best = journal.solo_best(kids=session.game.players[0].kids)
-    return best is not None and best.game_id == game_id
-
-
 # --- the view: what the board asks of EXTRA! (firmware.ui.gameview.GameView) -------------------
 class ExtraView(GameView):
     """EXTRA!'s screens, LEDs, words and rules page."""
 
     rules = text.RULES
+    log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
 
-    def options(self, app: App, table: Table) -> list[Option]:
-        return options(app, table)
+    def options(self, app: App, session: Table) -> list[Option]:
+        """One option per distinct effect, ordered by extra face, then sums, then column."""
+        game = session.game_as(Extra)
+        sheet = game.sheets[game.undecided[0]]
+        faces = game.faces or ()
+        chosen: dict[Effect, Choice] = {}
+        for choice in game.legal_decisions():
+            chosen.setdefault(effect(sheet, faces, choice), choice)
 
-    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
-        draw(canvas, app, table, play)
+        def order(item: tuple[Effect, Choice]) -> tuple[int, list[int], int]:
+            (face, column, _pairs), choice = item
+            sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
+            return (face or 0, sums, -1 if column is None else column)
 
-    def result_lines(self, table: Table) -> list[str]:
-        return result_lines(table)
+        made: list[Option] = []
+        for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
+            text = label(sheet, faces, choice)
+            pairs = pairs_text(sheet, faces, choice)
+            parts = (
+                (FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
+                (pairs, pairs),
+                (column, "" if column is None else f">{COLUMN_NAMES[column]}"),
+            )
+            made.append(StagedOption(text, choice, parts=parts))
+        return made
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
-        scene(app, table, frame)
+    def draw(self, canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
+        """While a person decides: on small displays the focus view, on wide and tall ones the whole
+        sheet with the option previewed. ROLL pages to the decider's whole sheet (small), then
+        everyone else's; otherwise the sheet of whoever rolls or decides."""
+        game = session.game_as(Extra)
+        names = session.names
+        layout = sheet_layout(canvas.width, canvas.height)
+        room = header_room(layout)
+        current = app.animation.current if app.animation is not None else None
+        if isinstance(current, SheetFrame):
+            sheet = game.sheets[current.player]
+            if layout.size_class == "small" and current.marks is not None:
+                draw_focus(canvas, sheet, current.marks, [current.header], None, "", names[current.player])
+            else:
+                sheet_page(canvas, layout, sheet, current.marks, names[current.player], current.header)
+            return
+        pending = game.pending()
+        if pending.kind not in (ROLL, DECISION) or pending.player is None:
+            canvas.title(_("Game over"))
+            return
+        home = pending.player
+        shown = play.view if play.view is not None else home
+        sheet = game.sheets[shown]
+        choice = play.choice if pending.kind == DECISION else None
+        if choice is not None and shown == home:
+            option = choice.current
+            marks = marks_for(game, home, option.value)
+            parts = option_parts(option)
+            stage = choice.stage() if isinstance(choice, StagedChoice) else None
+            if layout.size_class == "small" and play.view is None:
+                draw_focus(canvas, sheet, marks, parts, stage, choice.position(), names[home])
+                return
+            if layout.size_class in ("wide", "tall"):
+                draw_sheet(canvas, sheet, marks, header(names[home], "", room))
+                draw_option(canvas, layout, parts, stage, choice.position())
+            else:  # the decider's whole sheet: whose it is, then as much of the option as fits;
+                # a name too long to leave room for any of it gives way to the option
+                short = [part_text(part, short=True) for part in parts if part]
+                beside = next(
+                    (
+                        " ".join(short[:n])
+                        for n in range(len(short), 0, -1)
+                        if len(names[home]) + 1 + len(" ".join(short[:n])) <= room
+                    ),
+                    None,
+                )
+                text = header(names[home], beside, room) if beside else header(" ".join(short), "", room)
+                draw_sheet(canvas, sheet, marks, text)
+            return
+        if shown != home:  # flipping through the sheets
+            # Translators: EXTRA!: a sheet's header while flipping through them, "Anna end 2/4" (that
+            # player's game has ended) and "Anna done 2/4" (decided this roll); at most 4 letters.
+            state = (
+                pgettext("EXTRA! sheet", "end")
+                if sheet.ended
+                else pgettext("EXTRA! sheet", "done")
+                if pending.kind == DECISION and shown not in game.undecided
+                else pgettext("EXTRA! header", "plays")
+                # a bot still deciding says so: its sheet is not empty for good, it has not crossed yet
+                if pending.kind == DECISION and game.players[shown].bot
+                else ""
+            )
+            # The name whole first, then the state, then the page: what gives way is the page number.
+            position = f"{shown + 1}/{len(names)}"
+            room_left = room - len(names[shown]) - 1
+            status = next((s for s in (f"{state} {position}".strip(), state, position) if len(s) <= room_left), state)
+        elif pending.kind == ROLL:
+            waits = app.bot_waits_for()  # a bot's physical dice: a person rolls them; "step" pace: OK
+            status = (
+                "OK"
+                if waits == "ok"
+                else "ROLL"
+                if waits == "roll"
+                else "rolls"
+                if session.pending_bot() or app.animation is not None
+                else "ROLL"
+            )
+        else:
+            status = "OK" if app.bot_waits_for() == "ok" else "plays"
+        if layout.size_class == "tall":  # room for whole words below the sheet
+            status = {"ROLL": _("press ROLL"), "rolls": _("rolls..."), "plays": _("plays..."), "OK": _("press OK")}.get(
+                status, status
+            )
+        else:  # in the sheet's header: a word of at most 5 letters (ROLL and OK are the buttons' names)
+            # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
+            status = {
+                "rolls": pgettext("EXTRA! header", "rolls"),
+                # Translators: EXTRA!: in a sheet's header beside the player's name; at most 5 letters.
+                "plays": pgettext("EXTRA! header", "plays"),
+            }.get(status, status)
+        sheet_page(canvas, layout, sheet, None, names[shown], status)
 
-    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
-        return animation(app, table, list(events))
+    def result_lines(self, session: Table, records: Records) -> list[str]:
+        """Who won, then every total, best first (`*` marks winners), a line each with the whole
+        name (the result page draws them with `ranked_page`, a row per player)."""
+        game = session.game_as(Extra)
+        result = game.result() or {"scores": [s.total for s in game.sheets], "winners": []}
+        scores, winners = result["scores"], result["winners"]
+        names = session.names
+        if len(names) == 1:
+            lines = [
+                _("{name}: {score}").format(name=names[0], score=scores[0]),
+                _("Won!") if winners else _("Lost (below 0)"),
+            ]
+            if winners and records.solo_record:
+                lines.append(_("New solo record!"))
+            return lines
+        if len(winners) == 1:
+            lines = [_("{name} wins!").format(name=names[winners[0]])]
+        else:
+            # Translators: the winners of a tie, "Anna & Ben share"; {names} is joined with " & ".
+            lines = [_("{names} share").format(names=" & ".join(names[w] for w in winners))]
+        ranked = sorted(range(len(names)), key=lambda p: (-scores[p], p))
+        return lines + [f"{'*' if p in winners else ' '}{names[p]} {scores[p]}" for p in ranked]
 
-    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
-        on_roll(app, table, play)
+    def scene(self, app: App, session: Table, frame: LedFrame) -> None:
+        """Dice: the roll being decided; while a person chooses, the option under the cursor shows
+        how it uses the dice: its extra die in the decider's colour, the pair of the lower sum white,
+        the other pair dim. Seats: the decider blinks, the roller (while a roll is pending) alternates
+        with white, ended players dim."""
+        game = session.game_as(Extra)
+        pending = game.pending()
+        for player in range(len(game.players)):
+            colour = app.colour_of(player)
+            frame[f"seat.{player}"] = dim(colour) if game.sheets[player].ended else colour
+        if pending.kind == ROLL and pending.player is not None:
+            frame[f"seat.{pending.player}"] = [app.colour_of(pending.player), PIP]
+            return
+        if pending.kind != DECISION or pending.player is None or game.faces is None:
+            return
+        decider = pending.player
+        frame[f"seat.{decider}"] = [app.colour_of(decider), OFF]
+        for die, face in enumerate(game.faces):
+            die_cells(die, face, PIP, frame)
+        play = app.play_screen()
+        if play is not None and play.choice is not None:
+            choice = play.choice.current.value
+            if isinstance(choice, Choice):
+                faces = game.faces
+                second = max(choice.pairs, key=lambda pair: faces[pair[0]] + faces[pair[1]])  # as labelled
+                for die in second:
+                    die_cells(die, faces[die], dim(PIP), frame)
+                if choice.extra is not None:
+                    die_cells(choice.extra, game.faces[choice.extra], app.colour_of(decider), frame)
 
-    def result_pages(self, table: Table) -> list[ResultPage]:
-        return result_pages(table)
+    def animation(self, app: App, session: Table, events: Events) -> list[Frame]:
+        """A decision: its new crosses blink on the player's sheet (cross-to-be, crossed) while the
+        dice show the extra die in the player's colour; when a player's game ends their seat flashes."""
+        game = session.game_as(Extra)
+        made = [e for e in events if e["kind"] in ("extra", "free_ride", "cross", "row_full")]
+        if not made:
+            return []  # a roll: the tumble has shown it
+        player = made[0]["player"]
+        colour = app.colour_of(player)
+        pairs = sorted((e for e in made if e["kind"] in ("cross", "row_full")), key=lambda e: e["sum"])
+        sums = "+".join(str(e["sum"]) if e["kind"] == "cross" else f"({e['sum']})" for e in pairs)
+        leds: LedFrame = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
+        for die, face in enumerate(game.faces or ()):
+            die_cells(die, face, PIP, leds)
+        leds[f"seat.{player}"] = colour
+        header, column = free_text(sums), None
+        for event in made:
+            if event["kind"] == "extra":
+                header = f"{sums} x{event['face']}"
+                die_cells(event["die"], event["face"], colour, leds)
+                column = event["column"] if event["crossed"] else None
+        marks = SheetMarks(Counter(e["sum"] for e in made if e["kind"] == "cross"), column, made=True)
+        frames: list[Frame] = [SheetFrame(0.2, leds, "", player, shown, header) for shown in (marks, None, marks, None)]
+        if any(e["kind"] == "ended" for e in events):
+            frames += [
+                SheetFrame(
+                    0.3,
+                    leds | {f"seat.{player}": lit},
+                    "",
+                    player,
+                    None,
+                    # Translators: EXTRA!: a sheet's header when that player's game ends.
+                    _("game ends"),
+                )
+                for lit in (OFF, colour, OFF, colour)
+            ]
+        return frames
+
+    def on_roll(self, app: App, session: Table, play: PlaySurface) -> None:
+        """ROLL while a decision is pending: the next page. While a person chooses: their own whole
+        sheet, then everyone else's; while a bot decides, everyone else's. After a full round the
+        decider's view again."""
+        game = session.game_as(Extra)
+        pending = game.pending()
+        if pending.player is None:
+            return
+        home = pending.player
+        if play.choice is not None and play.view is None:
+            play.view = home
+            return
+        if len(game.players) < 2:
+            play.view = None
+            return
+        shown = play.view if play.view is not None else home
+        following = (shown + 1) % len(game.players)
+        play.view = None if following == home else following
+
+    def result_pages(self, session: Table, records: Records) -> list[ResultPage]:
+        """The result screen's pages: the standings (`result_lines`), then every player's final
+        sheet, best total first."""
+        title = _("{game}: result").format(game=session.game.title)
+        lines = self.result_lines(session, records)
+        if len(session.game.players) == 1:  # solo: the score, won or lost, a record
+            pages = [standings_page(title, lines)]
+        else:  # a row per player, whole names (ranked_page never cuts one)
+            game = session.game_as(Extra)
+            scores = (game.result() or {"scores": [sheet.total for sheet in game.sheets]})["scores"]
+            standings = [
+                Standing(
+                    1 + sum(other > scores[p] for other in scores), session.colours[p], session.name(p), str(scores[p])
+                )
+                for p in final_order(session)
+            ]
+            pages = [ranked_page((title, session.game.title), lines[0], standings)]
+        for player in final_order(session):
+
+            def draw(canvas: Canvas, position: str, player: int = player) -> None:
+                draw_final_sheet(canvas, session, player, position)
+
+            pages.append(ResultPage(f"sheet {player}", draw))
+        return pages
 
     def legend(self) -> str:
         return _(text.LEGEND)
 
-    log_by_round = True  # everyone plays each roll: the log is everyone's choices on it
+    def choice(self, options: list[Option]) -> StagedChoice:
+        """The play screen's choice for EXTRA!'s options: in stages (see `StagedChoice`)."""
+        return StagedChoice(options)
 
-    def choice(self, options: list[Option]) -> ScreenChoice:
-        return choice(options)
+    def on_back(self, app: App, session: Table, play: PlaySurface) -> bool:
+        """A short BACK on the play screen: a stage back while a person chooses; False when the
+        choice is at its first stage (the press is the board's, not EXTRA!'s)."""
+        return isinstance(play.choice, StagedChoice) and play.choice.back()
 
-    def on_back(self, app: App, table: Table, play: PlaySurface) -> bool:
-        return on_back(app, table, play)
-
-    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
-        return same_choice(table, value, step)
+    def same_choice(self, session: Table, value: object, step: Step) -> bool:
+        """Whether the option `value` plays `step` (a hint): the board offers one choice per effect."""
+        game = session.game_as(Extra)
+        if not isinstance(value, Choice) or not isinstance(step, Choice):
+            return False
+        sheet = game.sheets[game.undecided[0]]
+        faces = game.faces or ()
+        return effect(sheet, faces, value) == effect(sheet, faces, step)
 
     def round_of(self, game: Game) -> int | None:
         """Every player uses each roll: a round is a roll."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from firmware.games.extra.rules import COLUMN_SIZES, FACTORS, ROW_SIZES, SUMS, WALLS, Sheet, row_score
 from firmware.i18n import _, pgettext
-from firmware.ui.draw import CHAR_WIDTH, Canvas, tiny_width
+from firmware.ui.kit import CHAR_WIDTH, Canvas, tiny_width
 
 COLUMN_NAMES = "ABC"
 MAX_WALL = max(WALLS.values())

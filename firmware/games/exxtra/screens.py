@@ -10,24 +10,40 @@ shown by its colour initial in a white box, never next to a digit it could be re
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from firmware.games.base import Event, Roll
+from firmware.games.base import Roll
 from firmware.games.exxtra.cells import LADDER, TRACK
 from firmware.games.exxtra.rules import FINISH, Exxtra, Place, Reroll
 from firmware.games.exxtra import text
 from firmware.i18n import _, ngettext, pgettext
-from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF, PLAYER_COLOURS, dim
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip
-from firmware.ui.play import Standing, page_title, pip_cells, ranked_page, seat_tag
-from firmware.games.base import Events
-from firmware.ui.gameview import GameView, PlaySurface, ResultPage
-from firmware.ui.screen import Option
+from firmware.ui.kit import (
+    CHAR_WIDTH,
+    LINE_HEIGHT,
+    OFF,
+    PLAYER_COLOURS,
+    App,
+    Canvas,
+    Events,
+    Frame,
+    GameView,
+    LedFrame,
+    Option,
+    PlaySurface,
+    Records,
+    ResultPage,
+    Standing,
+    abbreviate,
+    clip,
+    dim,
+    page_title,
+    pip_cells,
+    ranked_page,
+    seat_tag,
+)
 
 if TYPE_CHECKING:
-    from firmware.ui.intents import App
-    from firmware.games.base import Game
+    from firmware.games.base import Event, Game
     from firmware.table import Table
 
 
@@ -35,95 +51,8 @@ STEP_S = 0.15  # one space of a counter's walk
 FLASH_S = 0.2
 
 
-def options(app: App, session: Table) -> list[Option]:
-    """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
-    (ROLL does it too)."""
-    game = session.game_as(Exxtra)
-    legal = game.legal_decisions()
-    result = []
-    for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
-        removed = game.would_remove(decision.rung)
-        # Translators: EXXTRA: beside a rung option: placing there removes {n} pairs from lower rungs.
-        detail = ngettext("kicks {n}", "kicks {n}", len(removed)).format(n=len(removed)) if removed else ""
-        result.append(Option(_("Rung {rung}").format(rung=decision.rung), decision, detail))
-    if Reroll() in legal:
-        result.append(Option(_("Roll again"), Reroll()))
-    return result
-
-
-def on_roll(app: App, session: Table, play: PlaySurface) -> None:
-    """ROLL while deciding = roll again, at once (when allowed): one press, as docs/board.md says."""
-    if Reroll() in session.game.legal_decisions() and not session.pending_bot():
-        app.step(Reroll())
-        if app.session is session and session.awaiting_roll and app.animation is None:
-            app.roll()
-
-
 def _name(session: Table, player: int) -> str:
     return session.name(player)
-
-
-def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
-    game = session.game_as(Exxtra)
-    player = game.current_player
-    # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
-    at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
-    deciding = play.choice is not None  # the name on top is who decides; a prompt below names its player
-    with canvas.asking() if deciding else nullcontext():
-        canvas.title(f"{_name(session, player)}", at)
-    if game.current_combination is not None and game.current_roll is not None:  # (both or neither)
-        # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
-        nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
-        faces = "-".join(game.current_roll)
-        room = canvas.width // CHAR_WIDTH if canvas.size_class == "tall" else canvas.columns
-        roll = f"{game.current_combination}  ({faces}) {nth}"
-        if len(roll) > room:  # a long "1st roll": one space, then its words cut to stems (deliberate)
-            head = f"{game.current_combination} ({faces}) "
-            roll = head + abbreviate(nth, room - len(head))
-        if canvas.size_class == "tall":  # the small font: the race below needs the room
-            canvas.text(0, canvas.line_height + 1, clip(roll, room))
-        else:
-            canvas.line(1, roll)
-    bottom = canvas.lines - 1
-    # What the board waits for, on the bottom line (two where it does not fit one): the option
-    # with its position, or whole without it, or the prompt.
-    below, inverse = play.prompt(), False
-    if play.choice is not None:
-        option = play.choice.current
-        below, inverse = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>", True
-        room = canvas.columns if len(below) + 5 <= canvas.columns else canvas.width // CHAR_WIDTH
-        if len(below) + 5 <= room:
-            below = f"{below:<{room - 4}}{play.choice.position():>4}"
-    first = bottom - len(canvas.wrapped(below)) + 1
-    if canvas.size_class == "tall":  # the roll, the ladder in two rows (small font), the race as bars
-        top = canvas.line_height + LINE_HEIGHT + 1
-        for row, rungs in enumerate(((5, 4, 3), (2, 1, 0))):
-            x = 0
-            for rung in rungs:
-                x = _ladder_cell(canvas, x, top + row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
-        _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, first * canvas.line_height - 1)
-    elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
-        third = canvas.width // 3
-        for index, rung in enumerate(range(5, -1, -1)):
-            row, column = divmod(index, 3)
-            _ladder_cell(
-                canvas,
-                column * third,
-                (row + 2) * LINE_HEIGHT,
-                session,
-                rung,
-                names=True,
-                right=(column + 1) * third - CHAR_WIDTH,
-            )
-        _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=True)
-    elif canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
-        for row, rungs in ((2, (5, 4, 3)), (3, (2, 1, 0))):
-            x = 0
-            for rung in rungs:
-                x = _ladder_cell(canvas, x, row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
-        _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=False)
-    with canvas.asking():
-        canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
 
 def _ladder_cell(
@@ -190,60 +119,7 @@ def _draw_race(canvas: Canvas, session: Table, top: int, bottom: int) -> None:
         canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
 
 
-def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
-    game = session.game_as(Exxtra)
-    on_space: dict[int, list[tuple[int, int, int]]] = {}
-    for player, position in enumerate(game.positions):
-        on_space.setdefault(position, []).append(PLAYER_COLOURS[session.colours[player]])
-    for position, colours in on_space.items():
-        frame[TRACK.cell(position)] = colours[0] if len(colours) == 1 else colours
-    for rung, pairs in enumerate(game.ladder):
-        if pairs:
-            colours = [PLAYER_COLOURS[session.colours[p.player]] for p in pairs]
-            frame[LADDER.cell(rung)] = colours[0] if len(colours) == 1 else colours
-    if game.current_roll is not None:
-        pip_cells(game.current_roll, frame)
-    if not game.is_over():
-        colour = PLAYER_COLOURS[session.colours[game.current_player]]
-        frame[f"seat.{game.current_player}"] = [colour, dim(colour, 0.15)]
-
-
-def animation(app: App, session: Table, events: list[Event]) -> list[Frame]:
-    frames: list[Frame] = []
-    for event in events:
-        kind = event["kind"]
-        who = _name(session, event["player"]) if "player" in event else ""
-        colour = PLAYER_COLOURS[session.colours[event["player"]]] if "player" in event else OFF
-        if kind == "invalid":
-            crosses: dict[str, Any] = {}
-            pip_cells(("X", "X"), crosses)
-            caption = _x_caption(who, event, events)
-            frames += [Frame(FLASH_S, crosses, caption), Frame(FLASH_S, {k: OFF for k in crosses}, caption)] * 2
-        elif kind == "move" and event["from"] != event["to"]:
-            caption = {
-                "double": _("Double! +{spaces}").format(spaces=event["to"] - event["from"]),
-                "rung": _("{name} moves").format(name=who),
-                "x": _("{name} back").format(name=who),
-            }.get(event["cause"], who)
-            step = 1 if event["to"] > event["from"] else -1
-            for space in range(event["from"] + step, event["to"] + step, step):
-                frames.append(Frame(STEP_S, {TRACK.cell(space): colour}, caption))
-        elif kind == "remove":
-            caption = _("{pair} off rung {rung}").format(pair=event["combination"], rung=event["rung"])
-            frames += [
-                Frame(FLASH_S, {LADDER.cell(event["rung"]): colour}, caption),
-                Frame(FLASH_S, {LADDER.cell(event["rung"]): OFF}, caption),
-            ] * 2  # a blink: red would be a player's hue
-        elif kind == "win":
-            won = _("{name} wins!").format(name=who)
-            frames += [
-                Frame(FLASH_S, {TRACK.cell(FINISH): colour}, won),
-                Frame(FLASH_S, {TRACK.cell(FINISH): OFF}, won),
-            ] * 3
-    return frames
-
-
-def _x_caption(who: str, invalid: Event, events: list[Event]) -> str:
+def _x_caption(who: str, invalid: Event, events: Events) -> str:
     """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
     the counter could not go back (it moves back at most to the start)."""
     move = next(
@@ -261,37 +137,6 @@ def _order(session: Table) -> list[int]:
     """Players by position, best first (seat order among equals)."""
     positions = session.game_as(Exxtra).positions
     return sorted(range(len(positions)), key=lambda p: -positions[p])
-
-
-def result_lines(session: Table) -> list[str]:
-    game = session.game_as(Exxtra)
-    result = game.result() or {}
-    winners = result.get("winners", [])
-    lines = [_("{name} wins!").format(name=_name(session, w)) for w in winners]
-    lines += [f"{_name(session, p):<12}{game.positions[p]:>3}" for p in _order(session)]
-    return lines
-
-
-def result_pages(session: Table) -> list[ResultPage]:
-    """The standings (every player, ranked), the final track (the race as bars) and the final
-    ladder (every rung with its pair and owner)."""
-    game = session.game_as(Exxtra)
-    positions = game.positions
-    standings = [
-        Standing(1 + sum(q > positions[p] for q in positions), session.colours[p], _name(session, p), str(positions[p]))
-        for p in _order(session)
-    ]
-    winners = (game.result() or {}).get("winners", [])
-    names = " & ".join(_name(session, w) for w in winners)
-    # Translators: the result's headline; {names} is one name or several joined with " & ".
-    headline = (
-        ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners else _("Game over")
-    )
-    return [
-        ranked_page((_("{game}: result").format(game=game.title), game.title), headline, standings),
-        ResultPage("track", lambda canvas, position: _track_page(canvas, session, position)),
-        ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position)),
-    ]
 
 
 def _track_page(canvas: Canvas, session: Table, position: str) -> None:
@@ -329,26 +174,171 @@ class ExxtraView(GameView):
 
     rules = text.RULES
 
-    def options(self, app: App, table: Table) -> list[Option]:
-        return options(app, table)
+    def options(self, app: App, session: Table) -> list[Option]:
+        """Free rungs from the top (the usual wish) with what each removes; "Roll again" last
+        (ROLL does it too)."""
+        game = session.game_as(Exxtra)
+        legal = game.legal_decisions()
+        result = []
+        for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
+            removed = game.would_remove(decision.rung)
+            # Translators: EXXTRA: beside a rung option: placing there removes {n} pairs from lower rungs.
+            detail = ngettext("kicks {n}", "kicks {n}", len(removed)).format(n=len(removed)) if removed else ""
+            result.append(Option(_("Rung {rung}").format(rung=decision.rung), decision, detail))
+        if Reroll() in legal:
+            result.append(Option(_("Roll again"), Reroll()))
+        return result
 
-    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
-        draw(canvas, app, table, play)
+    def draw(self, canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
+        game = session.game_as(Exxtra)
+        player = game.current_player
+        # Translators: EXXTRA: the title's right side, the player's space on the track: "at 12".
+        at = pgettext("EXXTRA track", "at {space}").format(space=game.positions[player])
+        deciding = play.choice is not None  # the name on top is who decides; a prompt below names its player
+        with canvas.asking() if deciding else nullcontext():
+            canvas.title(f"{_name(session, player)}", at)
+        if game.current_combination is not None and game.current_roll is not None:  # (both or neither)
+            # Translators: EXXTRA: which roll of the turn this is, after the roll: "71  (7-1) 1st roll", "roll 2".
+            nth = _("1st roll") if game.first_roll else _("roll {n}").format(n=game.rolls_this_turn)
+            faces = "-".join(game.current_roll)
+            room = canvas.width // CHAR_WIDTH if canvas.size_class == "tall" else canvas.columns
+            roll = f"{game.current_combination}  ({faces}) {nth}"
+            if len(roll) > room:  # a long "1st roll": one space, then its words cut to stems (deliberate)
+                head = f"{game.current_combination} ({faces}) "
+                roll = head + abbreviate(nth, room - len(head))
+            if canvas.size_class == "tall":  # the small font: the race below needs the room
+                canvas.text(0, canvas.line_height + 1, clip(roll, room))
+            else:
+                canvas.line(1, roll)
+        bottom = canvas.lines - 1
+        # What the board waits for, on the bottom line (two where it does not fit one): the option
+        # with its position, or whole without it, or the prompt.
+        below, inverse = play.prompt(), False
+        if play.choice is not None:
+            option = play.choice.current
+            below, inverse = f"<{option.label}{(' ' + option.detail) if option.detail else ''}>", True
+            room = canvas.columns if len(below) + 5 <= canvas.columns else canvas.width // CHAR_WIDTH
+            if len(below) + 5 <= room:
+                below = f"{below:<{room - 4}}{play.choice.position():>4}"
+        first = bottom - len(canvas.wrapped(below)) + 1
+        if canvas.size_class == "tall":  # the roll, the ladder in two rows (small font), the race as bars
+            top = canvas.line_height + LINE_HEIGHT + 1
+            for row, rungs in enumerate(((5, 4, 3), (2, 1, 0))):
+                x = 0
+                for rung in rungs:
+                    x = _ladder_cell(canvas, x, top + row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
+            _draw_race(canvas, session, top + 2 * LINE_HEIGHT + 2, first * canvas.line_height - 1)
+        elif canvas.lines >= 6 and canvas.columns >= 40:  # wide: the ladder with its owners' names
+            third = canvas.width // 3
+            for index, rung in enumerate(range(5, -1, -1)):
+                row, column = divmod(index, 3)
+                _ladder_cell(
+                    canvas,
+                    column * third,
+                    (row + 2) * LINE_HEIGHT,
+                    session,
+                    rung,
+                    names=True,
+                    right=(column + 1) * third - CHAR_WIDTH,
+                )
+            _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=True)
+        elif canvas.lines >= 6:  # room for the ladder and the standings; else roll and prompt only
+            for row, rungs in ((2, (5, 4, 3)), (3, (2, 1, 0))):
+                x = 0
+                for rung in rungs:
+                    x = _ladder_cell(canvas, x, row * LINE_HEIGHT, session, rung, names=False) + CHAR_WIDTH
+            _draw_positions(canvas, session, 4 * LINE_HEIGHT, names=False)
+        with canvas.asking():
+            canvas.block(bottom, below, inverse=inverse)  # on 128×64, two lines cover the counters' row
 
-    def result_lines(self, table: Table) -> list[str]:
-        return result_lines(table)
+    def result_lines(self, session: Table, records: Records) -> list[str]:
+        game = session.game_as(Exxtra)
+        result = game.result() or {}
+        winners = result.get("winners", [])
+        lines = [_("{name} wins!").format(name=_name(session, w)) for w in winners]
+        lines += [f"{_name(session, p):<12}{game.positions[p]:>3}" for p in _order(session)]
+        return lines
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
-        scene(app, table, frame)
+    def scene(self, app: App, session: Table, frame: LedFrame) -> None:
+        game = session.game_as(Exxtra)
+        on_space: dict[int, list[tuple[int, int, int]]] = {}
+        for player, position in enumerate(game.positions):
+            on_space.setdefault(position, []).append(PLAYER_COLOURS[session.colours[player]])
+        for position, colours in on_space.items():
+            frame[TRACK.cell(position)] = colours[0] if len(colours) == 1 else colours
+        for rung, pairs in enumerate(game.ladder):
+            if pairs:
+                colours = [PLAYER_COLOURS[session.colours[p.player]] for p in pairs]
+                frame[LADDER.cell(rung)] = colours[0] if len(colours) == 1 else colours
+        if game.current_roll is not None:
+            pip_cells(game.current_roll, frame)
+        if not game.is_over():
+            colour = PLAYER_COLOURS[session.colours[game.current_player]]
+            frame[f"seat.{game.current_player}"] = [colour, dim(colour, 0.15)]
 
-    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
-        return animation(app, table, list(events))
+    def animation(self, app: App, session: Table, events: Events) -> list[Frame]:
+        frames: list[Frame] = []
+        for event in events:
+            kind = event["kind"]
+            who = _name(session, event["player"]) if "player" in event else ""
+            colour = PLAYER_COLOURS[session.colours[event["player"]]] if "player" in event else OFF
+            if kind == "invalid":
+                crosses: LedFrame = {}
+                pip_cells(("X", "X"), crosses)
+                caption = _x_caption(who, event, events)
+                frames += [Frame(FLASH_S, crosses, caption), Frame(FLASH_S, {k: OFF for k in crosses}, caption)] * 2
+            elif kind == "move" and event["from"] != event["to"]:
+                caption = {
+                    "double": _("Double! +{spaces}").format(spaces=event["to"] - event["from"]),
+                    "rung": _("{name} moves").format(name=who),
+                    "x": _("{name} back").format(name=who),
+                }.get(event["cause"], who)
+                step = 1 if event["to"] > event["from"] else -1
+                for space in range(event["from"] + step, event["to"] + step, step):
+                    frames.append(Frame(STEP_S, {TRACK.cell(space): colour}, caption))
+            elif kind == "remove":
+                caption = _("{pair} off rung {rung}").format(pair=event["combination"], rung=event["rung"])
+                frames += [
+                    Frame(FLASH_S, {LADDER.cell(event["rung"]): colour}, caption),
+                    Frame(FLASH_S, {LADDER.cell(event["rung"]): OFF}, caption),
+                ] * 2  # a blink: red would be a player's hue
+            elif kind == "win":
+                won = _("{name} wins!").format(name=who)
+                frames += [
+                    Frame(FLASH_S, {TRACK.cell(FINISH): colour}, won),
+                    Frame(FLASH_S, {TRACK.cell(FINISH): OFF}, won),
+                ] * 3
+        return frames
 
-    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
-        on_roll(app, table, play)
+    def on_roll(self, app: App, session: Table, play: PlaySurface) -> None:
+        """ROLL while deciding = roll again, at once (when allowed): one press, as docs/board.md says."""
+        if Reroll() in session.game.legal_decisions() and not session.pending_bot():
+            app.step(Reroll())
+            if app.session is session and session.awaiting_roll and app.animation is None:
+                app.roll()
 
-    def result_pages(self, table: Table) -> list[ResultPage]:
-        return result_pages(table)
+    def result_pages(self, session: Table, records: Records) -> list[ResultPage]:
+        """The standings (every player, ranked), the final track (the race as bars) and the final
+        ladder (every rung with its pair and owner)."""
+        game = session.game_as(Exxtra)
+        positions = game.positions
+        standings = [
+            Standing(
+                1 + sum(q > positions[p] for q in positions), session.colours[p], _name(session, p), str(positions[p])
+            )
+            for p in _order(session)
+        ]
+        winners = (game.result() or {}).get("winners", [])
+        names = " & ".join(_name(session, w) for w in winners)
+        # Translators: the result's headline; {names} is one name or several joined with " & ".
+        headline = (
+            ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners else _("Game over")
+        )
+        return [
+            ranked_page((_("{game}: result").format(game=game.title), game.title), headline, standings),
+            ResultPage("track", lambda canvas, position: _track_page(canvas, session, position)),
+            ResultPage("ladder", lambda canvas, position: _ladder_page(canvas, session, position)),
+        ]
 
     def legend(self) -> str:
         return _(text.LEGEND)

@@ -25,36 +25,52 @@ colour initial it is a white box, never next to a digit it could be read as.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from firmware.games.base import Event
 from firmware.games.levelx.cells import GRID
 from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, Outcome, TurnOnes, outcomes
 from firmware.games.levelx import text
 from firmware.i18n import N_, _, npgettext, pgettext
-from firmware.ui.animation import Frame
-from firmware.ui.colours import CLOSED, DIM, OFF, PIP, PLAYER_COLOURS, X_FIELD, Colour
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, tiny_width, wrap
-from firmware.ui.names import colour_name, is_default_name
-from firmware.ui.play import (
+from firmware.ui.kit import (
+    CHAR_WIDTH,
+    CLOSED,
+    DIM,
+    LINE_HEIGHT,
+    OFF,
+    PIP,
     PIPS,
+    PLAYER_COLOURS,
     ROW_PITCH,
+    X_FIELD,
+    App,
+    Canvas,
+    Colour,
+    Events,
     FaceEntryScreen,
+    Frame,
+    GameView,
+    LedFrame,
     Open,
+    Option,
+    PlaySurface,
+    Records,
+    ResultPage,
     Standing,
+    abbreviate,
+    clip,
+    colour_name,
+    is_default_name,
     page_title,
     pip_cells,
     ranked_page,
     seat_tag,
+    table_in_play,
+    tiny_width,
+    wrap,
 )
-from firmware.games.base import Events
-from firmware.ui.gameview import GameView, PlaySurface, ResultPage
-from firmware.ui.intents import table_in_play
-from firmware.ui.screen import Option
 
 if TYPE_CHECKING:
-    from firmware.ui.intents import App
-    from firmware.games.base import Game
+    from firmware.games.base import Event, Game, Step
     from firmware.table import Table
 
 
@@ -66,20 +82,6 @@ TURN_ONES = N_("Turn ones...")
 
 
 # --- choices -------------------------------------------------------------------------------
-def options(app: App, session: Table) -> list[Option]:
-    """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes; or
-    take / decline the last bonus tile."""
-    game = session.game_as(LevelX)
-    if game.bonus_pending:
-        return bonus_options(game)
-    choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
-    if game.ones_to_turn:
-        # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
-        ones = {1: _("one 1 to any face"), 2: _("two 1s to any face"), 3: _("three 1s to any face")}[game.ones_to_turn]
-        choices.insert(0, Option(_(TURN_ONES), Open(TurnOnesScreen), ones))
-    return choices
-
-
 def bonus_options(game: LevelX) -> list[Option]:
     """Take or decline the last bonus tile, each with what it does."""
     tile = game.tiles_left[0]
@@ -99,20 +101,9 @@ def bonus_options(game: LevelX) -> list[Option]:
     ]
 
 
-def same_choice(session: Table, value: Any, step: Any) -> bool:
-    """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
-    outcome offered stands for every grouping that leaves the same position."""
-    if isinstance(step, TurnOnes):
-        return isinstance(value, Open)
-    if isinstance(value, (Open, Bonus)) or isinstance(step, Bonus):
-        return False
-    game = session.game_as(LevelX)
-    return _state_key(_after(game, value)) == _state_key(_after(game, step))
-
-
 def distinct_outcomes(game: LevelX) -> list[Outcome]:
     """`outcomes(game)` less those with the same effect as another (kept: fewest groups)."""
-    kept: dict[tuple[Any, ...], Outcome] = {}
+    kept: dict[tuple[object, ...], Outcome] = {}
     for outcome in outcomes(game):
         key = _state_key(_after(game, outcome.groups))
         if key not in kept or len(outcome.sums) < len(kept[key].sums):
@@ -120,7 +111,7 @@ def distinct_outcomes(game: LevelX) -> list[Outcome]:
     return sorted(kept.values(), key=lambda o: (-len(o.sums), o.sums))
 
 
-def _state_key(game: LevelX) -> tuple[Any, ...]:
+def _state_key(game: LevelX) -> tuple[object, ...]:
     return (
         game.pieces,
         game.x_holders,
@@ -135,7 +126,7 @@ def _state_key(game: LevelX) -> tuple[Any, ...]:
     )
 
 
-def _after(game: LevelX, step: Any) -> LevelX:
+def _after(game: LevelX, step: Step) -> LevelX:
     twin = game.copy()
     twin.apply(step)
     return twin
@@ -146,7 +137,7 @@ def _label(outcome: Outcome) -> str:
     return pgettext("LEVEL X option", "pass") if not outcome.sums else outcome.label
 
 
-def _row_effects(events: Sequence[Event]) -> dict[int, list[Event]]:
+def _row_effects(events: Events) -> dict[int, list[Event]]:
     """The events each row's groups caused, rows ascending (same-row groups in their order)."""
     rows: dict[int, list[Event]] = {}
     current: list[Event] | None = None
@@ -158,7 +149,7 @@ def _row_effects(events: Sequence[Event]) -> dict[int, list[Event]]:
     return dict(sorted(rows.items()))
 
 
-def _row_words(game: LevelX, events: Sequence[Event], short: bool, names: Sequence[str] | None = None) -> list[str]:
+def _row_words(game: LevelX, events: Events, short: bool, names: Sequence[str] | None = None) -> list[str]:
     """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
     "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
     count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
@@ -248,7 +239,7 @@ def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]
 
 
 # --- the lucky loser sub-screen ------------------------------------------------------------
-class TurnOnesScreen(FaceEntryScreen):
+class TurnOnesScreen(FaceEntryScreen[int]):
     """Lucky loser: LEFT/RIGHT set the new face of each turned one, OK goes on; after the last
     one the TurnOnes step is applied. BACK returns to the previous die (or cancels)."""
 
@@ -296,7 +287,7 @@ class TurnOnesScreen(FaceEntryScreen):
         last = self.index + 1 == len(self.dice)
         canvas.line(canvas.lines - 1, _("<> face  OK done") if last else _("<> face  OK next"))
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: LedFrame) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
         pip_cells(self.shown(), frame)
@@ -309,58 +300,6 @@ def _turned(game: LevelX, new: Sequence[int]) -> LevelX:
 
 
 # --- the play screen -----------------------------------------------------------------------
-def draw(canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
-    game = session.game_as(LevelX)
-    if play.view is not None:
-        _draw_scores(canvas, session)
-        return
-    choice = play.choice if app.animation is None else None  # stale while a step is shown
-    current = choice.current if choice is not None else None
-    used = {d for g in current.value.groups for d in g} if current and isinstance(current.value, Groups) else set()
-    who = _who(session, game.current_player)
-    if canvas.lines >= 5 or game.faces is None:
-        right = _("round {n}").format(n=game.round_number)
-        if len(who) + 1 + len(right) > canvas.columns:
-            # Translators: LEVEL X: "round 3" where the title has no room for it; one letter and the number.
-            right = _("R{n}").format(n=game.round_number)
-    else:  # a short display: the dice as digits in the title line
-        right = " ".join(map(str, game.faces))
-    room = _small(canvas)  # Canvas.title falls back to the small font
-    with canvas.asking():  # who acts (a prompt below names them again) ...
-        canvas.title(clip(who, room - len(right) - 1), right)
-    band = top = canvas.line_height  # under the title, in the panel's body font
-    if canvas.lines >= 5:
-        right_of_dice = _dice_row(canvas, top + 1, game.faces, inverse=used) + 3
-        _draw_rows(canvas, right_of_dice, top + 2, game)
-        band = top + DIE + 2
-    # The option bar (or what the board waits for), then what the option does.
-    if choice is not None and current is not None:
-        with canvas.asking():  # ... and what they are asked
-            _option_bar(canvas, band, current.label, choice.position())
-        detail = current.detail
-        if isinstance(current.value, Groups):
-            detail = effect_text(game, current.value, _small(canvas), session.names)
-        else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
-            detail = abbreviate(detail, _small(canvas))
-    else:
-        prompt = wrap(play.prompt() or "", _small(canvas))
-        detail = _last_turn(session)
-        if len(prompt) > 1 and band + 2 * LINE_HEIGHT <= canvas.height:  # a long prompt takes the next line
-            detail = prompt[1] if len(prompt) == 2 else " ".join(prompt[1:])
-        with canvas.asking():
-            canvas.text(0, band, clip(prompt[0], _small(canvas)))
-    if band + 2 * LINE_HEIGHT <= canvas.height:
-        canvas.text(0, band + LINE_HEIGHT, clip(detail, _small(canvas)))
-    keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
-    footer = _("(keeps the ones)") if keeps else _footer(game)
-    if canvas.size_class == "tall":  # the score table under the option, the footer at the bottom
-        _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
-        canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, _small(canvas)))
-    elif band + 4 * LINE_HEIGHT <= canvas.height:
-        _draw_scores_line(canvas, band + 2 * LINE_HEIGHT, session)
-        canvas.text(0, band + 3 * LINE_HEIGHT, clip(footer, _small(canvas)))
-
-
 def _small(canvas: Canvas) -> int:
     """How many characters of the small font (what these lines are drawn in) fit the width."""
     return canvas.width // CHAR_WIDTH
@@ -534,23 +473,6 @@ def _number(canvas: Canvas, x: int, y: int, width: int, value: int) -> None:
         canvas.draw.rectangle((x + width // 2 - 1, y + 4, x + width // 2, y + 5), fill=1)
 
 
-def on_roll(app: App, session: Table, play: PlaySurface) -> None:
-    """ROLL flips between the play screen and the score table."""
-    play.view = None if play.view is not None else 0
-    app.changed()
-
-
-def result_lines(session: Table) -> list[str]:
-    """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
-    game = session.game_as(LevelX)
-    lines = [_headline(session)]
-    for player, rank in _ranking(session):
-        tiles = sum(game.bonus[player])
-        parts = f"{game.scores[player] - tiles}+{tiles}=" if tiles else ""
-        lines.append(f"{rank} {session.name(player):<8} {parts}{game.scores[player]}")
-    return lines
-
-
 def _headline(session: Table) -> str:
     game = session.game_as(LevelX)
     best = max(game.scores)
@@ -567,23 +489,6 @@ def _ranking(session: Table) -> list[tuple[int, int]]:
     scores = session.game_as(LevelX).scores
     order = sorted(range(len(scores)), key=lambda p: -scores[p])
     return [(p, 1 + sum(s > scores[p] for s in scores)) for p in order]
-
-
-def result_pages(session: Table) -> list[ResultPage]:
-    """The standings (points as chips + tiles = total), the final grid and the chips table."""
-    game = session.game_as(LevelX)
-    standings = []
-    for player, rank in _ranking(session):
-        tiles = sum(game.bonus[player])
-        score = f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
-        standings.append(
-            Standing(rank, session.colours[player], session.name(player), score, short=str(game.scores[player]))
-        )
-    return [
-        ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
-        ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
-        ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position)),
-    ]
 
 
 def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
@@ -623,10 +528,10 @@ def _grid_page(canvas: Canvas, session: Table, position: str) -> None:
 # --- LEDs ----------------------------------------------------------------------------------
 def grid_cells(
     pieces: Sequence[Sequence[int | None]], closed: Sequence[int], colours: Sequence[Colour], *, with_off: bool = False
-) -> dict[str, Any]:
+) -> LedFrame:
     """The grid: pieces in their players' colours (a list when several share a field), empty
     X fields dim, closed rows dim red; `with_off` also lists empty fields as OFF."""
-    cells: dict[str, Any] = {}
+    cells: LedFrame = {}
     for index, (row, fields) in enumerate(zip(ROWS, FIELDS)):
         for field in range(fields):
             name = GRID.cell(row, field)
@@ -642,23 +547,7 @@ def grid_cells(
     return cells
 
 
-def scene(app: App, session: Table, frame: dict[str, Any]) -> None:
-    game = session.game_as(LevelX)
-    colours = [PLAYER_COLOURS[c] for c in session.colours]
-    frame.update(grid_cells(game.pieces, game.closed_rows, colours))
-    if game.faces is not None:
-        pip_cells(game.faces, frame)
-    if game.is_over():
-        for player in range(len(game.players)):
-            if game.scores[player] == max(game.scores):
-                frame[f"seat.{player}"] = [colours[player], OFF]
-        return
-    player = game.current_player
-    frame[f"seat.{player}"] = [colours[player], OFF]
-    _preview(app, game, colours, frame)
-
-
-def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str, Any]) -> None:
+def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: LedFrame) -> None:
     """Blink the fields the option under the cursor would move the player's pieces to."""
     play = app.play_screen()
     choice = None if play is None else play.choice
@@ -678,19 +567,8 @@ def _preview(app: App, game: LevelX, colours: Sequence[Colour], frame: dict[str,
             frame[name] = [mine, *(others or [OFF])]
 
 
-def animation(app: App, session: Table, events: Sequence[Event]) -> list[Frame]:
-    """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
-    enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
-    kinds = {e["kind"] for e in events}
-    if "turn_ones" in kinds:
-        return _turn_ones_frames(session, next(e for e in events if e["kind"] == "turn_ones"))
-    if "group" not in kinds and not kinds & {"turn", "game_over"}:
-        return []  # a roll: the tumble already showed it
-    return _groups_frames(session, events)
-
-
-def _dice_leds(faces: Sequence[int], bright: set[int]) -> dict[str, Any]:
-    leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(len(faces)) for p in range(7)}
+def _dice_leds(faces: Sequence[int], bright: set[int]) -> LedFrame:
+    leds: LedFrame = {f"dice.{d}.{p}": OFF for d in range(len(faces)) for p in range(7)}
     for die, face in enumerate(faces):
         for pip in PIPS[face]:
             leds[f"dice.{die}.{pip}"] = PIP if die in bright else DIM
@@ -710,7 +588,7 @@ def _turn_ones_frames(session: Table, event: Event) -> list[Frame]:
     ]
 
 
-def _groups_frames(session: Table, events: Sequence[Event]) -> list[Frame]:
+def _groups_frames(session: Table, events: Events) -> list[Frame]:
     """Frames over the whole grid, rebuilt from the position before the step event by event
     (the scene underneath already shows the position after it)."""
     game = session.game_as(LevelX)
@@ -731,7 +609,7 @@ def _groups_frames(session: Table, events: Sequence[Event]) -> list[Frame]:
     seats = {f"seat.{mover}": [colours[mover], OFF]}
     frames: list[Frame] = []
 
-    def show(seconds: float, caption: str, cells: dict[str, Any] | None = None) -> None:
+    def show(seconds: float, caption: str, cells: LedFrame | None = None) -> None:
         leds = grid_cells(pieces, closed, colours, with_off=True) | dice | seats | (cells or {})
         frames.append(Frame(seconds, leds, caption))
 
@@ -765,8 +643,9 @@ def _groups_frames(session: Table, events: Sequence[Event]) -> list[Frame]:
             show(0.2, _("{name} takes a {row}").format(name=who, row=row), {x_cell: WHITE})
             show(0.2, _("{name} takes a {row}").format(name=who, row=row))
         elif kind == "close":
-            lit = {GRID.cell(row, f): RED for f in range(FIELDS[index])}
-            for cells in (lit, dict.fromkeys(lit, OFF), lit):
+            lit: LedFrame = {GRID.cell(row, f): RED for f in range(FIELDS[index])}
+            unlit: LedFrame = dict.fromkeys(lit, OFF)
+            for cells in (lit, unlit, lit):
                 show(0.2, _("Row {row} closes").format(row=row), cells)
             for rows in pieces:
                 rows[index] = None
@@ -798,32 +677,142 @@ class LevelXView(GameView):
 
     rules = text.RULES
 
-    def options(self, app: App, table: Table) -> list[Option]:
-        return options(app, table)
+    def options(self, app: App, session: Table) -> list[Option]:
+        """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes; or
+        take / decline the last bonus tile."""
+        game = session.game_as(LevelX)
+        if game.bonus_pending:
+            return bonus_options(game)
+        choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
+        if game.ones_to_turn:
+            # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
+            ones = {1: _("one 1 to any face"), 2: _("two 1s to any face"), 3: _("three 1s to any face")}[
+                game.ones_to_turn
+            ]
+            choices.insert(0, Option(_(TURN_ONES), Open(TurnOnesScreen), ones))
+        return choices
 
-    def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
-        draw(canvas, app, table, play)
+    def draw(self, canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
+        game = session.game_as(LevelX)
+        if play.view is not None:
+            _draw_scores(canvas, session)
+            return
+        choice = play.choice if app.animation is None else None  # stale while a step is shown
+        current = choice.current if choice is not None else None
+        used = {d for g in current.value.groups for d in g} if current and isinstance(current.value, Groups) else set()
+        who = _who(session, game.current_player)
+        if canvas.lines >= 5 or game.faces is None:
+            right = _("round {n}").format(n=game.round_number)
+            if len(who) + 1 + len(right) > canvas.columns:
+                # Translators: LEVEL X: "round 3" where the title has no room for it; one letter and the number.
+                right = _("R{n}").format(n=game.round_number)
+        else:  # a short display: the dice as digits in the title line
+            right = " ".join(map(str, game.faces))
+        room = _small(canvas)  # Canvas.title falls back to the small font
+        with canvas.asking():  # who acts (a prompt below names them again) ...
+            canvas.title(clip(who, room - len(right) - 1), right)
+        band = top = canvas.line_height  # under the title, in the panel's body font
+        if canvas.lines >= 5:
+            right_of_dice = _dice_row(canvas, top + 1, game.faces, inverse=used) + 3
+            _draw_rows(canvas, right_of_dice, top + 2, game)
+            band = top + DIE + 2
+        # The option bar (or what the board waits for), then what the option does.
+        if choice is not None and current is not None:
+            with canvas.asking():  # ... and what they are asked
+                _option_bar(canvas, band, current.label, choice.position())
+            detail = current.detail
+            if isinstance(current.value, Groups):
+                detail = effect_text(game, current.value, _small(canvas), session.names)
+            else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
+                detail = abbreviate(detail, _small(canvas))
+        else:
+            prompt = wrap(play.prompt() or "", _small(canvas))
+            detail = _last_turn(session)
+            if len(prompt) > 1 and band + 2 * LINE_HEIGHT <= canvas.height:  # a long prompt takes the next line
+                detail = prompt[1] if len(prompt) == 2 else " ".join(prompt[1:])
+            with canvas.asking():
+                canvas.text(0, band, clip(prompt[0], _small(canvas)))
+        if band + 2 * LINE_HEIGHT <= canvas.height:
+            canvas.text(0, band + LINE_HEIGHT, clip(detail, _small(canvas)))
+        keeps = game.ones_to_turn and current is not None and isinstance(current.value, Groups)
+        footer = _("(keeps the ones)") if keeps else _footer(game)
+        if canvas.size_class == "tall":  # the score table under the option, the footer at the bottom
+            _score_table(canvas, session, band + 2 * LINE_HEIGHT + 2, canvas.height - LINE_HEIGHT)
+            canvas.text(0, canvas.height - LINE_HEIGHT, clip(footer, _small(canvas)))
+        elif band + 4 * LINE_HEIGHT <= canvas.height:
+            _draw_scores_line(canvas, band + 2 * LINE_HEIGHT, session)
+            canvas.text(0, band + 3 * LINE_HEIGHT, clip(footer, _small(canvas)))
 
-    def result_lines(self, table: Table) -> list[str]:
-        return result_lines(table)
+    def result_lines(self, session: Table, records: Records) -> list[str]:
+        """Who won, then each player by score, chips + tiles: "1 Red      23+15=38"."""
+        game = session.game_as(LevelX)
+        lines = [_headline(session)]
+        for player, rank in _ranking(session):
+            tiles = sum(game.bonus[player])
+            parts = f"{game.scores[player] - tiles}+{tiles}=" if tiles else ""
+            lines.append(f"{rank} {session.name(player):<8} {parts}{game.scores[player]}")
+        return lines
 
-    def scene(self, app: App, table: Table, frame: dict[str, Any]) -> None:
-        scene(app, table, frame)
+    def scene(self, app: App, session: Table, frame: LedFrame) -> None:
+        game = session.game_as(LevelX)
+        colours = [PLAYER_COLOURS[c] for c in session.colours]
+        frame.update(grid_cells(game.pieces, game.closed_rows, colours))
+        if game.faces is not None:
+            pip_cells(game.faces, frame)
+        if game.is_over():
+            for player in range(len(game.players)):
+                if game.scores[player] == max(game.scores):
+                    frame[f"seat.{player}"] = [colours[player], OFF]
+            return
+        player = game.current_player
+        frame[f"seat.{player}"] = [colours[player], OFF]
+        _preview(app, game, colours, frame)
 
-    def animation(self, app: App, table: Table, events: Events) -> list[Frame]:
-        return animation(app, table, list(events))
+    def animation(self, app: App, session: Table, events: Events) -> list[Frame]:
+        """The last step shown on the LEDs: turned ones flip, each group's dice light, its piece
+        enters or steps on, an ousted piece flashes out, a chip flashes on X, a closing row flashes."""
+        kinds = {e["kind"] for e in events}
+        if "turn_ones" in kinds:
+            return _turn_ones_frames(session, next(e for e in events if e["kind"] == "turn_ones"))
+        if "group" not in kinds and not kinds & {"turn", "game_over"}:
+            return []  # a roll: the tumble already showed it
+        return _groups_frames(session, events)
 
-    def on_roll(self, app: App, table: Table, play: PlaySurface) -> None:
-        on_roll(app, table, play)
+    def on_roll(self, app: App, session: Table, play: PlaySurface) -> None:
+        """ROLL flips between the play screen and the score table."""
+        play.view = None if play.view is not None else 0
+        app.changed()
 
-    def result_pages(self, table: Table) -> list[ResultPage]:
-        return result_pages(table)
+    def result_pages(self, session: Table, records: Records) -> list[ResultPage]:
+        """The standings (points as chips + tiles = total), the final grid and the chips table."""
+        game = session.game_as(LevelX)
+        standings = []
+        for player, rank in _ranking(session):
+            tiles = sum(game.bonus[player])
+            score = (
+                f"{game.scores[player] - tiles}+{tiles}={game.scores[player]}" if tiles else str(game.scores[player])
+            )
+            standings.append(
+                Standing(rank, session.colours[player], session.name(player), score, short=str(game.scores[player]))
+            )
+        return [
+            ranked_page((_("{game}: result").format(game=game.title), game.title), _headline(session), standings),
+            ResultPage("grid", lambda canvas, position: _grid_page(canvas, session, position)),
+            ResultPage("chips", lambda canvas, position: _draw_scores(canvas, session, N_("Chips & tiles"), position)),
+        ]
 
     def legend(self) -> str:
         return _(text.LEGEND)
 
-    def same_choice(self, table: Table, value: Any, step: Any) -> bool:
-        return same_choice(table, value, step)
+    def same_choice(self, session: Table, value: object, step: Step) -> bool:
+        """Whether the option `value` plays `step` (a hint): turning ones opens their screen; an
+        outcome offered stands for every grouping that leaves the same position."""
+        if isinstance(step, TurnOnes):
+            return isinstance(value, Open)
+        if not isinstance(value, Groups) or isinstance(step, Bonus):
+            return False  # an option that opens a screen, or a tile
+        game = session.game_as(LevelX)
+        return _state_key(_after(game, value)) == _state_key(_after(game, step))
 
     def round_of(self, game: Game) -> int | None:
         return game.round_number if isinstance(game, LevelX) else None

@@ -30,7 +30,7 @@ def presses_to_play(options: list[Option]) -> dict[int, int]:
     """The fewest presses (LEFT, RIGHT, OK, BACK; the final OK counted) that play each option,
     from the cursor as the play screen starts it: a breadth-first search over the choice's own
     states (option under the cursor, stage)."""
-    start = ui.choice(options)
+    start = ui.VIEW.choice(options)
     cost = {(start.index, start.level): 0}
     queue = deque(cost)
     played: dict[int, int] = {}
@@ -61,7 +61,7 @@ def decisions(games: int) -> Any:
         rng = random.Random(seed)
         seats = [Player(f"P{i}", kids=rng.random() < 0.2) for i in range(1 + seed % 4)]
         for game in decisions_of(Extra(seats), SeededDice(seed)):
-            options = ui.options(None, Table(game, ["red"] * len(seats), None))  # type: ignore[arg-type]
+            options = ui.VIEW.options(None, Table(game, ["red"] * len(seats), None))  # type: ignore[arg-type]
             yield game, options
             game.apply(choose(game, rng, "easy" if seed % 3 else "strong"))
 
@@ -84,8 +84,8 @@ def test_every_legal_option_is_played_in_fewer_than_8_presses() -> None:
 def test_the_first_roll_takes_the_extra_die_then_the_pairs_then_the_column() -> None:
     game = Extra(["Marie"])
     game.apply(game.parse_step({"roll": [1, 2, 2, 3, 5]}))
-    options = ui.options(None, Table(game, ["red"], None))  # type: ignore[arg-type]
-    staged = ui.choice(options)
+    options = ui.VIEW.options(None, Table(game, ["red"], None))  # type: ignore[arg-type]
+    staged = ui.VIEW.choice(options)
     assert len(options) == 27 and staged.stage_name() == "EXTRA die" and staged.position() == "1/4"
     staged.move("left")  # the 5
     assert staged.current.label == "3+5 x5>A" and staged.position() == "4/4"
@@ -106,8 +106,8 @@ def test_the_first_roll_takes_the_extra_die_then_the_pairs_then_the_column() -> 
 def test_a_stage_with_one_possibility_is_skipped() -> None:
     game = Extra(["Marie"])
     game.apply(game.parse_step({"roll": [4, 4, 4, 4, 4]}))
-    options = ui.options(None, Table(game, ["red"], None))  # type: ignore[arg-type]
-    staged = ui.choice(options)
+    options = ui.VIEW.options(None, Table(game, ["red"], None))  # type: ignore[arg-type]
+    staged = ui.VIEW.choice(options)
     assert [o.label for o in options] == ["8+8 x4>A", "8+8 x4>B", "8+8 x4>C"]
     assert staged.stage_name() == "column" and presses_to_play(options) == {0: 1, 1: 2, 2: 2}
 
@@ -135,7 +135,7 @@ def test_a_hint_points_at_a_whole_option_that_one_ok_plays() -> None:
         board.release("right")
         board.release("left")
         board.wait(0.1)
-        assert ui.same_choice(session, play.choice.current.value, expected)
+        assert ui.VIEW.same_choice(session, play.choice.current.value, expected)
         sheet, faces = game.sheets[0], game.faces
         history = len(game.history)
         board.tap("ok")
@@ -182,7 +182,7 @@ def test_the_focus_view_header_never_runs_into_the_position() -> None:
 
     seen = 0
     for _, options in decisions(12):
-        staged = ui.choice(options)
+        staged = ui.VIEW.choice(options)
         for index, option in enumerate(options):
             staged.jump(index)
             check(ui.option_parts(option), staged.stage(), staged.position())

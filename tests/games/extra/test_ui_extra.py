@@ -28,7 +28,8 @@ from firmware.ui.app import BoardApp
 from firmware.ui.colours import OFF, PIP, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas, tiny_width
 from firmware.games.extra import screens as ui
-from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen
+from firmware.ui.gameview import Records
+from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, records_of
 from firmware.table import Seat, Table
 from firmware.ui.settings import Settings
 from tests.support import play_on
@@ -281,7 +282,7 @@ def test_complete_games_through_the_buttons_replay_to_the_same_result(kinds: lis
     record = game.to_record()
     assert made > 0 and game.is_over()
     assert replay_record(json.loads(json.dumps(record))).result() == record["result"] == game.result()
-    assert board.app.screen.lines == ui.result_lines(board.app.session)
+    assert board.app.screen.lines == ui.VIEW.result_lines(board.app.session, records_of(board.app.session))
     board.press("ok", "right", "ok")  # to the choice "Rematch", then "Menu"
     assert board.app.session is None
 
@@ -370,7 +371,7 @@ def test_an_equal_solo_total_is_not_a_new_record(tmp_path: Path) -> None:
         for data in example["steps"]:
             session.apply(Extra.parse_step(data))
         ids.append(session.journal_id)
-        lines.append(ui.result_lines(session))
+        lines.append(ui.VIEW.result_lines(session, records_of(session)))
     assert lines == [["Marie: 210", "Won!", "New solo record!"], ["Marie: 210", "Won!"]]
     assert journal.solo_best().game_id == ids[0]
 
@@ -390,7 +391,7 @@ def test_first_roll_options_are_labelled_as_spoken_and_ordered_by_face_then_sums
     game = Extra(["Marie"])
     game.apply(Roll((1, 2, 2, 3, 5)))
     session = Table(game, ["red"], None)
-    labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
+    labels = [o.label for o in ui.VIEW.options(None, session)]  # type: ignore[arg-type]
     # the two 2s are the same die to a player; equal sums collapse (2+3 and 2+5 either way)
     assert labels[:9] == [
         "4+8 x1>A",
@@ -404,7 +405,7 @@ def test_first_roll_options_are_labelled_as_spoken_and_ordered_by_face_then_sums
         "3+8 x2>C",
     ]
     assert len(labels) == 27 and "4+6 x3>B" in labels
-    check_options(game, ui.options(None, session))  # type: ignore[arg-type]
+    check_options(game, ui.VIEW.options(None, session))  # type: ignore[arg-type]
 
 
 def test_sums_of_full_rows_are_bracketed_and_choices_with_the_same_effect_collapse() -> None:
@@ -426,13 +427,13 @@ def test_three_numbers_owned_make_a_free_ride_or_force_the_extra_die() -> None:
     game = load(EXAMPLE, 31)  # Marie owns 6, 3 and 1; the roll 2 4 5 5 5 shows none
     session = Table(game, ["red"], None)
     assert game.faces == (2, 4, 5, 5, 5)
-    labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
+    labels = [o.label for o in ui.VIEW.options(None, session)]  # type: ignore[arg-type]
     assert labels == ["free: 6+10", "free: 7+9", "free: 7+10", "free: 9+10"]
     game = load(EXAMPLE, 33)  # 3 3 2 4 6: she must keep a 3 or the 6
     session = Table(game, ["red"], None)
-    labels = [o.label for o in ui.options(None, session)]  # type: ignore[arg-type]
+    labels = [o.label for o in ui.VIEW.options(None, session)]  # type: ignore[arg-type]
     assert {label.split(" x")[1] for label in labels} == {"3", "6"}
-    check_options(game, ui.options(None, session))  # type: ignore[arg-type]
+    check_options(game, ui.VIEW.options(None, session))  # type: ignore[arg-type]
 
 
 # --- screens ----------------------------------------------------------------------------------
@@ -622,16 +623,27 @@ def test_a_roll_adds_no_animation_of_its_own() -> None:
     session = Table(Extra(["Marie"]), ["red"], None)  # type: ignore[arg-type]
     board.app.start_session(session)
     session.game.apply(Roll((1, 2, 2, 3, 5)))
-    assert ui.animation(board.app, session, session.game.events) == []
+    assert ui.VIEW.animation(board.app, session, session.game.events) == []
 
 
 # --- the result -------------------------------------------------------------------------------
+def test_a_solo_win_says_new_record_only_when_the_records_say_so() -> None:
+    """The view is given what the journal says (`Records`); a table without one is enough."""
+    marie = Extra(["Marie"])
+    for data in json.loads(EXAMPLE.read_text())["steps"]:
+        marie.apply(Extra.parse_step(data))
+    table = Table(marie, ["red"], SeededDice(1))
+    assert records_of(table) == Records()  # no journal: nothing to say
+    assert ui.VIEW.result_lines(table, Records()) == ["Marie: 210", "Won!"]
+    assert ui.VIEW.result_lines(table, Records(solo_record=True)) == ["Marie: 210", "Won!", "New solo record!"]
+
+
 def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     lost = Extra(["Anna"])
     for _ in range(7):  # 3+3 and 4+4 stay in the walls of rows 6 and 8; the 6 ends a column
         lost.apply(Roll((6, 3, 3, 4, 4)))
         lost.apply(Choice(0, 0, None if lost.sheets[0].numbers[0] else 0, ((1, 2), (3, 4))))
-    assert ui.result_lines(Table(lost, ["red"], SeededDice(1))) == ["Anna: -400", "Lost (below 0)"]
+    assert ui.VIEW.result_lines(Table(lost, ["red"], SeededDice(1)), Records()) == ["Anna: -400", "Lost (below 0)"]
 
     example = json.loads(EXAMPLE.read_text())
     twins = Extra(["Anna", "Ben"])  # both play Marie's sheet
@@ -639,7 +651,7 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
         step = Extra.parse_step(data)
         for player in (0, 1) if isinstance(step, Choice) else (None,):
             twins.apply(step if player is None else Choice(player, step.extra, step.column, step.pairs))
-    assert ui.result_lines(Table(twins, ["red", "blue"], SeededDice(1))) == [
+    assert ui.VIEW.result_lines(Table(twins, ["red", "blue"], SeededDice(1)), Records()) == [
         "Anna & Ben share",
         "*Anna 210",
         "*Ben 210",
@@ -648,7 +660,7 @@ def test_result_lines_for_a_solo_loss_a_shared_win_and_six_players() -> None:
     six = Extra([Player(n, "easy") for n in ("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz")])
     rng = random.Random(4)
     play_on(six, SeededDice(4), decide=lambda game: choose(game, rng))
-    lines = ui.result_lines(Table(six, ["red"] * 6, SeededDice(1)))
+    lines = ui.VIEW.result_lines(Table(six, ["red"] * 6, SeededDice(1)), Records())
     scores, winners = six.result()["scores"], six.result()["winners"]
     ranked = sorted(range(6), key=lambda p: (-scores[p], p))
     assert len(lines) == 7 and lines[0] in (

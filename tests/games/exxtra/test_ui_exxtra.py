@@ -110,7 +110,7 @@ def test_scene_of_a_known_position():
 
 def test_an_invalid_roll_shows_red_crosses_and_the_retreat():
     app, loop = known_position()
-    frames = ui.animation(
+    frames = ui.VIEW.animation(
         app,
         app.session,
         [{"kind": "invalid", "player": 1, "xs": 2}, {"kind": "move", "player": 1, "from": 2, "to": 0, "cause": "x"}],

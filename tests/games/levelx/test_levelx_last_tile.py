@@ -253,7 +253,7 @@ def pick_option(board: SimBoard, wanted: Any) -> None:
     assert isinstance(play, PlayScreen) and play.choice is not None
     for _ in range(len(play.choice.options)):
         value = play.choice.current.value
-        if value == wanted or ui.same_choice(board.app.session, value, wanted):
+        if value == wanted or ui.VIEW.same_choice(board.app.session, value, wanted):
             board.tap("ok")
             board.settle()
             return
