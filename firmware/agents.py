@@ -22,6 +22,9 @@ is a third kind: it asks the process (docs/engine-protocol.md) on a thread of it
 the step it answers as JSON (`AgentAnswer.engine` names it). The loop thread checks it against
 the legal decisions; when the engine fails or answers an illegal step, `fall_back()` hands the
 seat to the built-in strong bot for the rest of the game.
+
+`Agent` is the small protocol all of them meet (a seat at another board will be one more kind);
+the board's turn runner (firmware.turns) asks them and checks their answers.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from firmware.bots import choose
 from firmware.errors import RecordError
@@ -40,12 +44,13 @@ from firmware.games import Game, Player, find_game
 from firmware.thinker import Answer, Reply, Thought, run_thought
 
 if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
+    from firmware.hardware.config import EngineConfig
     from firmware.xdp.client import EngineProcess
 
 log = logging.getLogger("xtraboard.agents")
 
 Token = tuple[int, int]  # (table id, generation): one position of one table
-Post = Callable[[Any], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
+Post = Callable[["AgentAnswer"], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
 WORKER_IDLE_S = 30.0  # an idle worker thread ends; the next question starts a new one
 
 
@@ -65,7 +70,7 @@ class AgentAnswer:
     """An agent's decision (`step`) for the position `token`, or why it has none (`error`)."""
 
     token: Token
-    step: Any = None
+    step: object = None  # a decision of the game asked (an engine's: its JSON)
     error: str | None = None
     engine: str | None = None  # an engine's answer: `step` is its JSON, not checked yet
     note: str | None = None  # the bots' process failed on the way and was started again
@@ -86,25 +91,29 @@ class CoachAnswer(AgentAnswer):
     deliver: Callable[[CoachAnswer], None] | None = None
 
 
-class Agent:
-    """Base of the agents: `ask` returns at once; the answer comes later through `post`."""
+class Agent(Protocol):
+    """Who decides for a seat: `ask` returns at once; the answer comes later through the `post`
+    the agent was given, for the question's token."""
 
-    kind = "agent"
+    kind: str  # "person", "bot", "engine", ...: for logs and tests
 
-    def ask(self, question: Question) -> None:
-        raise NotImplementedError
+    def ask(self, question: Question) -> None: ...
 
     def close(self) -> None:
         """Let go of what the agent holds (threads, processes); nothing by default."""
+        return None
 
 
-class Person(Agent):
+class Person:
     """A person at the board: the screens supply their decisions, the table never asks."""
 
     kind = "person"
 
     def ask(self, question: Question) -> None:
         raise TypeError("a person is not asked: the buttons bring their decisions")
+
+    def close(self) -> None:
+        pass
 
 
 # --- where bots think --------------------------------------------------------------------------
@@ -182,10 +191,10 @@ class Worker:
             thread.join(timeout=5.0)
 
 
-Policy = Callable[[Game, random.Random], Any]
+Policy = Callable[[Game, random.Random], object]
 
 
-class BotAgent(Agent):
+class BotAgent:
     """A built-in bot of `level`: its search (firmware.bots.choose) runs on the question's copy
     of the game where `runner` thinks, and the answer is posted. `fixed`: play `level` whatever
     the seat says (an engine's fallback); else the seat's own level, as `choose` reads it. A
@@ -225,6 +234,9 @@ class BotAgent(Agent):
             answer = AgentAnswer(question.token, error=f"{type(exc).__name__}: {exc}")
         self.post(answer)
 
+    def close(self) -> None:
+        pass  # its runner is the board's: closed with the board's agents
+
 
 def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
     """An engine's answer (its step as JSON) made a step of `game`, or with `error` when it is no
@@ -252,13 +264,13 @@ FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
 ENGINE_PREFIX = "engine:"  # a seat's `bot` for an engine: "engine:NAME" (docs/records.md)
 
 
-def strong_policy(game: Game, rng: random.Random) -> Any:
+def strong_policy(game: Game, rng: random.Random) -> object:
     """The game's strongest built-in level (its last), whatever the seat's `bot` says (an
     engine's fallback, hints)."""
     return choose(game, rng, find_game(game.name).levels[-1])
 
 
-class EngineAgent(Agent):
+class EngineAgent:
     """An external engine (firmware.xdp.client.EngineProcess) deciding for a seat, asked on a
     worker thread of its own (a slow engine holds up no bot). It posts the engine's step as JSON
     (`AgentAnswer.engine` set) or the EngineError as `error`; the loop thread checks the step and,
@@ -325,13 +337,13 @@ class Agents:
         post: Post,
         runner: Runner | None = None,
         policy: Policy | None = None,
-        engines: Any = (),
-        hidden: Any = (),
+        engines: Iterable[EngineConfig] = (),
+        hidden: Iterable[str | Path] = (),
     ) -> None:
         self.post = post
         # Paths engines may not read or connect to: the board description and the files it names,
         # the journal, the debug socket (`hide`). A list, read by each box as its engine starts.
-        self.hidden: list[Any] = list(hidden)
+        self.hidden: list[str | Path] = list(hidden)
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
         self.engines = {engine.name: engine for engine in engines}
@@ -369,7 +381,7 @@ class Agents:
         self._made.append(agent)
         return agent
 
-    def hide(self, path: Any) -> None:
+    def hide(self, path: str | Path) -> None:
         """Hide `path` too from every engine started from now on (e.g. a socket the board serves)."""
         self.hidden.append(path)
 

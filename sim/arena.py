@@ -34,7 +34,8 @@ from multiprocessing import Pool
 from typing import Any
 
 from firmware.dice import SeededDice
-from firmware.games import Player, find_game, game_names, new_game
+from firmware.games import Game, Player, find_game, game_names, new_game
+from firmware.turns import Decide, dice_roll, play_out
 from sim import greedy
 
 MAX_STEPS = 20_000  # a game longer than this is a bug in a bot: stop and count it as stalled
@@ -94,22 +95,19 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
     game = new_game(
         name, [Player(f"P{i}", bot=None if level == greedy.NAME else level) for i, level in enumerate(levels)]
     )
-    dice = SeededDice(f"arena:{seed}")
     rng = random.Random(f"arena-bot:{seed}")
     times: dict[str, list[float]] = defaultdict(list)
-    steps = 0
-    while not game.is_over() and steps < MAX_STEPS:
-        pending = game.pending()
-        if pending.kind == "roll":
-            game.roll(dice)
-        else:
-            assert pending.player is not None, "a decision names its player"
-            level = levels[pending.player]
+
+    def seat(level: str) -> Decide:
+        def decide(game: Game) -> object:
             start = time.process_time()
             decision = greedy.choose(game, rng) if level == greedy.NAME else choose(game, rng, level)
             times[level].append(time.process_time() - start)
-            game.apply(decision)
-        steps += 1
+            return decision
+
+        return decide
+
+    play_out(game, dice_roll(SeededDice(f"arena:{seed}")), [seat(level) for level in levels], limit=MAX_STEPS)
     result = game.result()
     if result is None:
         return [0.0] * len(levels), [0] * len(levels), dict(times), True

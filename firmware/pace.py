@@ -1,8 +1,8 @@
 """The bots' pace: a bot's move waits a moment (longer after a person's step, so it can be taken
 back), never while a person holds a button or has a menu open. `BotPace` keeps where that wait
 stands, as one explicit state, the answer that waits for it, and how much of the chance to take
-back is left while a bot's roll draws near (the takeback bar); `BoardApp` decides when to arm it
-and what a bot's move does.
+back is left while a bot's roll draws near (the takeback bar); the board's turn runner
+(`firmware.turns.board.TurnRunner`) decides when to arm it and what a bot's move does.
 
     >>> from firmware.loop import EventLoop, FakeClock
     >>> loop = EventLoop(FakeClock())
@@ -17,10 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import Protocol
 
 from firmware.agents import AgentAnswer, Token
 
+
+class Timer(Protocol):
+    """What `schedule` hands back: a pending callback that can be called off."""
+
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], Timer]  # the loop's call_later: (delay, callback) -> timer
 TICK_S = 0.1  # the takeback bar drains in steps this long (only while a bot's roll draws near)
 
 
@@ -34,14 +42,14 @@ class PaceState(Enum):
 class BotPace:
     """Where the pending bot's pace stands, and the bot's answer kept until the pace is over."""
 
-    def __init__(self, schedule: Callable[[float, Callable[[], None]], Any]) -> None:
+    def __init__(self, schedule: Schedule) -> None:
         self.schedule = schedule
         self.state = PaceState.IDLE
         self.after_bot = False  # the last step was a bot's: the next bot waits the shorter pace
-        self._timer: Any = None
+        self._timer: Timer | None = None
         self._answer: AgentAnswer | None = None
         self._drain: list[float] | None = None  # [left, total] seconds until a bot's roll ends the takeback
-        self._drain_timer: Any = None
+        self._drain_timer: Timer | None = None
         self._drained: Callable[[], None] = lambda: None
 
     @property
