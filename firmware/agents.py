@@ -15,7 +15,7 @@ a fake clock), or inline (screens tested alone):
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
     >>> bot.ask(Question((1, 0), 0, game.copy(), random.Random(1)))
     >>> answers
-    [AgentAnswer(token=(1, 0), step=Place(rung=5), error=None)]
+    [AgentAnswer(token=(1, 0), step=Place(rung=5), error=None, engine=None, note=None)]
 
 An engine in another process (`EngineAgent`, an `[[engines]]` entry of the board description)
 is a third kind: it asks the process (docs/engine-protocol.md) on a thread of its own and posts

@@ -10,6 +10,7 @@ import json
 import logging
 import random
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,15 +121,19 @@ def test_an_answer_for_a_position_gone_is_dropped(caplog: pytest.LogCaptureFixtu
 
 
 def test_an_engines_illegal_answer_hands_its_seat_to_the_strong_bot(tmp_path: Path) -> None:
-    engines = [EngineConfig(name="test", command=TEST_ENGINE)]
+    engines = [EngineConfig(name="test", command=(*TEST_ENGINE, "--illegal-at", "1"))]
     app, loop, posted = board(lambda posted: Agents(posted.append, Inline(), engines=engines, hidden=[tmp_path]))
     table = Table.start("extra", [Seat("Deep", "blue", bot="engine:test"), Seat("Ann", "red")], seed=3)
     app.start_session(table)
-    run_until(app, loop, lambda: app.thinking)  # the engine's decision is asked
+    run_until(app, loop, lambda: app.thinking)  # the engine's decision is asked, on its own thread
     engine = table.agents[0]
     assert isinstance(engine, EngineAgent) and engine.failed is None
-    posted.clear()
-    app.answer(AgentAnswer(table.token, {"no": "such step"}, engine="test"))
+    waited = time.monotonic() + 30.0
+    while not posted and time.monotonic() < waited:
+        time.sleep(0.01)
+    answer = posted.pop()
+    assert answer.engine == "test" and answer.token == table.token
+    app.answer(answer)  # its step is no legal decision
     assert engine.failed is not None and "not a legal decision" in engine.failed
     assert any("the strong bot plays seat 0 (Deep) from here" in note for note in table.notes)
     assert "Engine test failed: strong bot plays" in app.problems

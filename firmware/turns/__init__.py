@@ -57,7 +57,7 @@ def play_out(
     the deciding seat's `seats[player](game)`, applied as they come. It stops sooner after
     `limit` steps, or when `stop(game)` is true before a step; `observe(game, step)` follows
     every step applied. The game is returned (played in place)."""
-    # Bound once, and the hooks folded into them: the loop itself costs the engines bench nothing.
+    # Bound once, the hooks folded into them: a play-out without hooks pays nothing for them.
     pending: Callable[[], Pending] = game.pending
     apply: Callable[[object], None] = game.apply
     if limit is not None or stop is not None:
