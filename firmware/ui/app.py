@@ -33,6 +33,7 @@ from firmware.i18n import N_, _, tr
 from firmware.pace import Schedule
 from firmware.table import Seat, Table
 from firmware.thinker import Reply, Thought
+from firmware.turns.board import TurnRunner
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
@@ -47,7 +48,6 @@ from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.seal import WordScreen, seal_bar, seal_row
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
-from firmware.turns.board import TurnRunner
 
 __all__ = ["NOTE_S", "Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
