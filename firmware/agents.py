@@ -15,13 +15,16 @@ a fake clock), or inline (screens tested alone):
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
     >>> bot.ask(Question((1, 0), 0, game.copy(), random.Random(1)))
     >>> answers
-    [AgentAnswer(token=(1, 0), step=Place(rung=5), error=None)]
+    [AgentAnswer(token=(1, 0), step=Place(rung=5), error=None, engine=None, note=None, sent=None)]
 
 An engine in another process (`EngineAgent`, an `[[engines]]` entry of the board description)
 is a third kind: it asks the process (docs/engine-protocol.md) on a thread of its own and posts
 the step it answers as JSON (`AgentAnswer.engine` names it). The loop thread checks it against
 the legal decisions; when the engine fails or answers an illegal step, `fall_back()` hands the
 seat to the built-in strong bot for the rest of the game.
+
+`Agent` is the small protocol all of them meet (a seat at another board will be one more kind);
+the board's turn runner (firmware.turns) asks them and checks their answers.
 """
 
 from __future__ import annotations
@@ -30,22 +33,25 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from firmware.bots import choose
 from firmware.errors import RecordError
 from firmware.games import Game, Player, find_game
+from firmware.games.base import Step
 from firmware.thinker import Answer, Reply, Thought, run_thought
 
 if TYPE_CHECKING:  # loaded only when a board has engines: no subprocess machinery at start-up
+    from firmware.hardware.config import EngineConfig
     from firmware.xdp.client import EngineProcess
 
 log = logging.getLogger("xtraboard.agents")
 
 Token = tuple[int, int]  # (table id, generation): one position of one table
-Post = Callable[[Any], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
+Post = Callable[["AgentAnswer"], None]  # thread-safe: the loop's `post` (or a direct call, for screens alone)
 WORKER_IDLE_S = 30.0  # an idle worker thread ends; the next question starts a new one
 
 
@@ -65,10 +71,11 @@ class AgentAnswer:
     """An agent's decision (`step`) for the position `token`, or why it has none (`error`)."""
 
     token: Token
-    step: Any = None
+    step: Step | None = None  # a decision of the game asked (an engine's once checked)
     error: str | None = None
-    engine: str | None = None  # an engine's answer: `step` is its JSON, not checked yet
+    engine: str | None = None  # an engine's answer: what it `sent`, not yet checked
     note: str | None = None  # the bots' process failed on the way and was started again
+    sent: object = None  # an engine's step as it sent it (JSON), until `checked_engine_answer`
 
 
 @dataclass(frozen=True)
@@ -80,31 +87,37 @@ class HintAnswer(AgentAnswer):
 
 @dataclass(frozen=True)
 class CoachAnswer(AgentAnswer):
-    """The coach's rating of a person's decision (`step`, a `firmware.coach.Rating`), handed on
-    the loop thread to `deliver` (firmware.ui.moments)."""
+    """The coach's rating of a person's decision (`rating`: what the process sent, a
+    `firmware.coach.Rating` unless something went wrong), handed on the loop thread to
+    `deliver` (firmware.ui.moments)."""
 
     deliver: Callable[[CoachAnswer], None] | None = None
+    rating: object = None
 
 
-class Agent:
-    """Base of the agents: `ask` returns at once; the answer comes later through `post`."""
+class Agent(Protocol):
+    """Who decides for a seat: `ask` returns at once; the answer comes later through the `post`
+    the agent was given, for the question's token."""
 
-    kind = "agent"
+    kind: str  # "person", "bot", "engine", ...: for logs and tests
 
-    def ask(self, question: Question) -> None:
-        raise NotImplementedError
+    def ask(self, question: Question) -> None: ...
 
     def close(self) -> None:
         """Let go of what the agent holds (threads, processes); nothing by default."""
+        return None
 
 
-class Person(Agent):
+class Person:
     """A person at the board: the screens supply their decisions, the table never asks."""
 
     kind = "person"
 
     def ask(self, question: Question) -> None:
         raise TypeError("a person is not asked: the buttons bring their decisions")
+
+    def close(self) -> None:
+        pass
 
 
 # --- where bots think --------------------------------------------------------------------------
@@ -182,10 +195,10 @@ class Worker:
             thread.join(timeout=5.0)
 
 
-Policy = Callable[[Game, random.Random], Any]
+Policy = Callable[[Game, random.Random], Step]  # a test's or a bench's own bot
 
 
-class BotAgent(Agent):
+class BotAgent:
     """A built-in bot of `level`: its search (firmware.bots.choose) runs on the question's copy
     of the game where `runner` thinks, and the answer is posted. `fixed`: play `level` whatever
     the seat says (an engine's fallback); else the seat's own level, as `choose` reads it. A
@@ -214,7 +227,11 @@ class BotAgent(Agent):
     def _answered(self, question: Question, reply: Reply) -> None:
         if reply.error is not None:
             log.warning("bot for seat %d failed: %s", question.seat, reply.error)
-        self.post(AgentAnswer(question.token, reply.step, reply.error, note=reply.note))
+        step = legal_step(question.game, reply.step) if reply.error is None else None
+        error = reply.error
+        if error is None and step is None:
+            error = f"answered {reply.step!r:.60}, not a legal decision"
+        self.post(AgentAnswer(question.token, step, error, note=reply.note))
 
     def _think(self, question: Question) -> None:
         assert self.policy is not None
@@ -225,6 +242,14 @@ class BotAgent(Agent):
             answer = AgentAnswer(question.token, error=f"{type(exc).__name__}: {exc}")
         self.post(answer)
 
+    def close(self) -> None:
+        pass  # its runner is the board's: closed with the board's agents
+
+
+def legal_step(game: Game, sent: object) -> Step | None:
+    """The legal decision of `game` equal to `sent` (what another process answered), or None."""
+    return next((decision for decision in game.legal_decisions() if decision == sent), None)
+
 
 def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
     """An engine's answer (its step as JSON) made a step of `game`, or with `error` when it is no
@@ -232,17 +257,17 @@ def checked_engine_answer(game: Game, answer: AgentAnswer) -> AgentAnswer:
     if answer.error is not None:
         return answer
     try:
-        step = game.parse_step(answer.step)
+        step = game.parse_step(answer.sent)
     except (RecordError, ValueError, TypeError, KeyError) as exc:
         return AgentAnswer(
             answer.token,
-            error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision: {exc}",
+            error=f"engine {answer.engine!r} answered {answer.sent}, not a legal decision: {exc}",
             engine=answer.engine,
         )
     if step not in game.legal_decisions():
         return AgentAnswer(
             answer.token,
-            error=f"engine {answer.engine!r} answered {answer.step}, not a legal decision",
+            error=f"engine {answer.engine!r} answered {answer.sent}, not a legal decision",
             engine=answer.engine,
         )
     return AgentAnswer(answer.token, step)
@@ -252,13 +277,13 @@ FALLBACK_LEVEL = "strong"  # who plays a seat whose engine failed
 ENGINE_PREFIX = "engine:"  # a seat's `bot` for an engine: "engine:NAME" (docs/records.md)
 
 
-def strong_policy(game: Game, rng: random.Random) -> Any:
+def strong_policy(game: Game, rng: random.Random) -> object:
     """The game's strongest built-in level (its last), whatever the seat's `bot` says (an
     engine's fallback, hints)."""
     return choose(game, rng, find_game(game.name).levels[-1])
 
 
-class EngineAgent(Agent):
+class EngineAgent:
     """An external engine (firmware.xdp.client.EngineProcess) deciding for a seat, asked on a
     worker thread of its own (a slow engine holds up no bot). It posts the engine's step as JSON
     (`AgentAnswer.engine` set) or the EngineError as `error`; the loop thread checks the step and,
@@ -295,7 +320,7 @@ class EngineAgent(Agent):
 
         try:
             step = self.process.decide(question.game.to_record(), self.movetime_ms)
-            answer = AgentAnswer(question.token, step, engine=self.name)
+            answer = AgentAnswer(question.token, engine=self.name, sent=step)
         except EngineError as exc:
             answer = AgentAnswer(question.token, error=str(exc), engine=self.name)
         self.post(answer)
@@ -325,13 +350,13 @@ class Agents:
         post: Post,
         runner: Runner | None = None,
         policy: Policy | None = None,
-        engines: Any = (),
-        hidden: Any = (),
+        engines: Iterable[EngineConfig] = (),
+        hidden: Iterable[str | Path] = (),
     ) -> None:
         self.post = post
         # Paths engines may not read or connect to: the board description and the files it names,
         # the journal, the debug socket (`hide`). A list, read by each box as its engine starts.
-        self.hidden: list[Any] = list(hidden)
+        self.hidden: list[str | Path] = list(hidden)
         self.runner: Runner = runner if runner is not None else Worker()
         self.policy = policy
         self.engines = {engine.name: engine for engine in engines}
@@ -369,7 +394,7 @@ class Agents:
         self._made.append(agent)
         return agent
 
-    def hide(self, path: Any) -> None:
+    def hide(self, path: str | Path) -> None:
         """Hide `path` too from every engine started from now on (e.g. a socket the board serves)."""
         self.hidden.append(path)
 

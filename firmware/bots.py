@@ -10,20 +10,23 @@ Each game's levels live in its package, `firmware/games/<game>/bots.py` (docs/bo
 "easy" is good enough to play a table through (demo mode) and to lose to attentive people.
 
 A policy is `policy(game, decisions, rng)`; one that can search for as long as it is given
-(an *anytime* policy, such as EXTRA!'s strong) also takes `deadline=`, a `Deadline`, and answers
-by then. Without a deadline (the board's own bots never give one) every policy is deterministic:
-the same position and rng, the same decision.
+(an *anytime* policy, such as EXTRA!'s strong: its game's registry entry names it in `anytime`)
+also takes `deadline=`, a `Deadline`, and answers by then. Without a deadline (the board's own
+bots never give one) every policy is deterministic: the same position and rng, the same decision.
+A policy's answer that is not a legal decision is logged and replaced by a random legal one.
 """
 
 from __future__ import annotations
 
-import inspect
+import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from firmware.games import Game, find_game
+from firmware.games.base import Decision
+
+log = logging.getLogger("xtraboard.bots")
 
 
 class Deadline:
@@ -57,27 +60,13 @@ class Deadline:
         return f"Deadline(left={self.left() * 1000:.1f} ms)"
 
 
-_ANYTIME: dict[Any, bool] = {}
-
-
-def anytime(policy: Callable[..., Any]) -> bool:
-    """Whether `policy` takes a `deadline` (searches for as long as it is given)."""
-    found = _ANYTIME.get(policy)
-    if found is None:
-        try:
-            found = "deadline" in inspect.signature(policy).parameters
-        except (TypeError, ValueError):  # a callable without a signature: no deadline
-            found = False
-        _ANYTIME[policy] = found
-    return found
-
-
-def choose(game: Game, rng: random.Random, level: str | None = None, deadline: Deadline | None = None) -> Any:
+def choose(game: Game, rng: random.Random, level: str | None = None, deadline: Deadline | None = None) -> Decision:
     """The decision of the bot at `level` for the pending decision of `game`; always one of its
     legal decisions. Each game's registry entry names its levels. Without `level`: the level
     kept in the deciding seat (`Player.bot`), else the game's easiest. With a `deadline`, an
     anytime policy answers by then (a deadline already past gets its quickest answer); the
-    others answer as they always do."""
+    others answer as they always do. An answer that is no legal decision (a bug in a bot) is
+    logged and replaced by a random legal one: play goes on."""
     decisions = game.legal_decisions()
     if not decisions:
         raise ValueError("no decision is pending")
@@ -87,8 +76,11 @@ def choose(game: Game, rng: random.Random, level: str | None = None, deadline: D
         seat = game.players[player].bot if player is not None else None
         level = seat if seat in spec.levels else spec.levels[0]
     policy = spec.policy(level)
-    if deadline is not None and anytime(policy):
+    if deadline is not None and level in spec.anytime:
         choice = policy(game, decisions, rng, deadline=deadline)
     else:
         choice = policy(game, decisions, rng)
-    return choice if choice in decisions else rng.choice(decisions)
+    if choice in decisions:
+        return choice
+    log.warning("%s bot %r answered %r, not a legal decision: a random legal one is played", game.name, level, choice)
+    return rng.choice(decisions)

@@ -3,31 +3,26 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator
 
 from firmware.dice import DiceSource, SeededDice
-from firmware.games import ROLL, Game, new_game
-from firmware.games.base import Decision
+from firmware.games import Game, new_game
+from firmware.turns import Decide, dice_roll, play_out
 
 DEFAULT_NAMES = ("Alex", "Beatrice", "Carl", "Diana", "Emil", "Frida")
 
 
-def play_random(
-    game: Game, dice: DiceSource, rng: random.Random, enumerate_hook: Callable[[Game], Sequence[Decision]] | None = None
-) -> Game:
-    """Play `game` to its end; `enumerate_hook` replaces `legal_decisions` (for the benchmark)."""
-    legal = enumerate_hook or (lambda g: g.legal_decisions())
-    while True:
-        kind = game.pending().kind
-        if kind == ROLL:
-            game.roll(dice)
-        elif kind == "decision":
-            game.apply(rng.choice(legal(game)))
-        else:
-            return game
+def random_agent(rng: random.Random) -> Decide:
+    """A seat that picks one of the legal decisions with `rng`."""
+    return lambda game: rng.choice(game.legal_decisions())
 
 
-def selfplay_games(name: str, players: int, seed: int, count: int):
+def play_random(game: Game, dice: DiceSource, rng: random.Random) -> Game:
+    """Play `game` to its end: every seat random, one `rng` for all of them."""
+    return play_out(game, dice_roll(dice), [random_agent(rng)] * len(game.players))
+
+
+def selfplay_games(name: str, players: int, seed: int, count: int) -> Iterator[Game]:
     """Yield `count` finished random games; the same arguments always give the same games."""
     for index in range(count):
         game = new_game(name, DEFAULT_NAMES[:players])

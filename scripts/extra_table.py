@@ -38,8 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from firmware.games.extra import bots as ai  # noqa: E402
 from firmware.games.extra.rules import SUMS  # noqa: E402
 from firmware.dice import SeededDice  # noqa: E402
-from firmware.games import new_game  # noqa: E402
+from firmware.games import Roll, new_game  # noqa: E402
 from firmware.games.extra import learnt  # noqa: E402
+from firmware.turns import dice_roll, play_out  # noqa: E402
 
 OUT = learnt.PATH
 SHRINK = 8  # pseudo-observations of the prior for each row-table entry
@@ -55,22 +56,20 @@ def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list
     sums: dict = defaultdict(float)
     counts: dict = defaultdict(float)
     finals = []
+
+    def decide(game):
+        if numbers is None:
+            return ai._decide(game, game.legal_decisions(), ai.STRONG, table or None)
+        return ai.search(game, game.legal_decisions(), table, numbers)
+
     for index in range(start, stop):
         game = new_game("extra", ["Solo"])
-        dice = SeededDice(f"extra-table:{seed}:{index}")
         seen: list[tuple] = []
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
-            decisions = game.legal_decisions()
-            if numbers is None:
-                game.apply(ai._decide(game, decisions, ai.STRONG, table or None))
-            else:
-                game.apply(ai.search(game, decisions, table, numbers))
+
+        def observe(game, step, seen=seen):  # after each decision: every row not yet full, and its future
             sheet = game.sheets[0]
-            if sheet.ended:
-                continue
+            if isinstance(step, Roll) or sheet.ended:
+                return
             crosses = sheet.row_crosses
             room = tuple(sorted(size - c for size, c in zip(ai.COLUMN_SIZES, sheet.column_crosses)))
             rolls = ai.remaining_rolls(room)
@@ -84,6 +83,8 @@ def play(job: tuple[int, int, str, dict, dict | None]) -> tuple[dict, dict, list
                     for n, weight in ((low, 1 - (rolls - low)), (low + 1, rolls - low)):
                         if weight > 0 and n > 0:
                             seen.append(((i, c, n, others, group[i]), weight))
+
+        play_out(game, dice_roll(SeededDice(f"extra-table:{seed}:{index}")), [decide], observe=observe)
         sheet = game.sheets[0]
         finals.append((tuple(sorted(n for n in sheet.numbers if n is not None)), sheet.total))
         for key, weight in seen:
@@ -100,23 +101,25 @@ def play_joint(job: tuple[int, int, str, dict, dict]) -> tuple[dict, dict]:
     start, stop, seed, table, numbers = job
     sums: dict = defaultdict(float)
     counts: dict = defaultdict(float)
+
+    def decide(game):
+        return ai.search(game, game.legal_decisions(), table, numbers)
+
     for index in range(start, stop):
         game = new_game("extra", ["Solo"])
-        dice = SeededDice(f"extra-table:{seed}:joint:{index}")
         seen: list[tuple] = []
-        while not game.is_over():
-            if game.pending().kind == "roll":
-                game.roll(dice)
-                continue
-            game.apply(ai.search(game, game.legal_decisions(), table, numbers))
+
+        def observe(game, step, seen=seen):  # after each decision: the tables' value of the sheet
             sheet = game.sheets[0]
-            if sheet.ended:
-                continue
+            if isinstance(step, Roll) or sheet.ended:
+                return
             position = Position(sheet.row_crosses, sheet.numbers, sheet.column_crosses, False, table, numbers)
             room = tuple(sorted(position.room))
             owned = tuple(sorted(n for n in sheet.numbers if n is not None))
             value = position.base(room, position.active, position.groups) + numbers.get(owned, 0.0)
             seen.append((joint_key(position.empty, ai.remaining_rolls(room)), value))
+
+        play_out(game, dice_roll(SeededDice(f"extra-table:{seed}:joint:{index}")), [decide], observe=observe)
         total = game.sheets[0].total
         for key, value in seen:
             sums[key] += total - value

@@ -34,7 +34,9 @@ from multiprocessing import Pool
 from typing import Any
 
 from firmware.dice import SeededDice
-from firmware.games import Player, find_game, game_names, new_game
+from firmware.games.base import Decision
+from firmware.games import Game, Player, find_game, game_names, new_game
+from firmware.turns import Decide, dice_roll, play_out
 from sim import greedy
 
 MAX_STEPS = 20_000  # a game longer than this is a bug in a bot: stop and count it as stalled
@@ -94,22 +96,19 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
     game = new_game(
         name, [Player(f"P{i}", bot=None if level == greedy.NAME else level) for i, level in enumerate(levels)]
     )
-    dice = SeededDice(f"arena:{seed}")
     rng = random.Random(f"arena-bot:{seed}")
     times: dict[str, list[float]] = defaultdict(list)
-    steps = 0
-    while not game.is_over() and steps < MAX_STEPS:
-        pending = game.pending()
-        if pending.kind == "roll":
-            game.roll(dice)
-        else:
-            assert pending.player is not None, "a decision names its player"
-            level = levels[pending.player]
+
+    def seat(level: str) -> Decide:
+        def decide(game: Game) -> Decision:
             start = time.process_time()
             decision = greedy.choose(game, rng) if level == greedy.NAME else choose(game, rng, level)
             times[level].append(time.process_time() - start)
-            game.apply(decision)
-        steps += 1
+            return decision
+
+        return decide
+
+    play_out(game, dice_roll(SeededDice(f"arena:{seed}")), [seat(level) for level in levels], limit=MAX_STEPS)
     result = game.result()
     if result is None:
         return [0.0] * len(levels), [0] * len(levels), dict(times), True
@@ -119,16 +118,20 @@ def play(name: str, levels: Sequence[str], seed: str) -> tuple[list[float], list
     return shares, list(result[score_key]), dict(times), False
 
 
-def _job(task: tuple[str, str, tuple[str, ...], str]) -> tuple[str, str, tuple[str, ...], Any]:
+# One game to play: (game, figure label, seat levels, seed).
+Task = tuple[str, str, tuple[str, ...], str]
+
+
+def _job(task: Task) -> tuple[str, str, tuple[str, ...], Any]:
     name, label, levels, seed = task
     return name, label, levels, play(name, levels, seed)
 
 
-def _tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: int) -> list[tuple]:
+def _tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: int) -> list[Task]:
     """Every game to play for `name`: (game, figure label, seat levels, seed)."""
     spec = find_game(name)
     low = spec.players.start
-    tasks: list[tuple] = []
+    tasks: list[Task] = []
 
     def add(label: str, seatings: list[tuple[str, ...]], count: int) -> None:
         for index in range(count):
@@ -153,11 +156,11 @@ def _tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: 
     return tasks
 
 
-def _greedy_tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: int) -> list[tuple]:
+def _greedy_tasks(name: str, levels: Sequence[str], games: int, solo_games: int, seed: int) -> list[Task]:
     """Every game of `--vs-greedy` for `name`: one seat of each level against greedy in every
     other seat, at every player count (seats rotated); solo games of greedy and each level."""
     spec = find_game(name)
-    tasks: list[tuple] = []
+    tasks: list[Task] = []
     for level in levels:
         for count in spec.players:
             if count == 1:

@@ -9,8 +9,8 @@ Each policy has the bots' signature `policy(game, decisions, rng) -> decision`.
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from firmware.games.base import Decision, Game
 from firmware.games.registry import find_game, games
 
 NAME = "greedy"
@@ -21,7 +21,7 @@ def game_names() -> tuple[str, ...]:
     return tuple(spec.name for spec in games() if spec.baseline is not None)
 
 
-def choose(game: Any, rng: random.Random) -> Any:
+def choose(game: Game, rng: random.Random) -> Decision:
     """Greedy's decision for the pending decision of `game`; refuses a game it has no policy for."""
     policy = find_game(game.name).baseline_policy()
     if policy is None:

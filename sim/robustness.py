@@ -39,6 +39,7 @@ from firmware.games import find_game, game_class, game_names
 from firmware.journal import Journal
 from firmware.hardware.config import BUTTON_NAMES
 from firmware.records import replay_record
+from firmware.ui.screen import MenuScreen
 from sim.app import DemoError
 from sim.app import choose as demo_choose
 from sim.board import SimBoard
@@ -117,8 +118,10 @@ def set_dice_mode(board: SimBoard, mode: str) -> None:
 def set_setting(board: SimBoard, name: str, value: object) -> None:
     """Settings → the setting `name`, OK until it shows `value`, BACK."""
     choose(board, "Settings")
-    index = next(i for i, o in enumerate(board.app.screen.choice.options) if o.value == name)
-    while board.app.screen.choice.index != index:
+    menu = board.app.screen
+    assert isinstance(menu, MenuScreen), menu  # the settings are a menu
+    index = next(i for i, o in enumerate(menu.choice.options) if o.value == name)
+    while menu.choice.index != index:
         board.tap("right")
     for _ in range(8):
         if getattr(board.app.settings, name) == value:
@@ -255,6 +258,7 @@ class Campaign:
             return f"the open {session.game.name} game is unreachable (screens {self._stack()})"
         if any(isinstance(s, DiceEntryScreen) for s in app.stack) and (session.over or not session.awaiting_roll):
             return f"a dice entry open while {session.game.pending()} (screens {self._stack()})"
+        assert session.journal_id is not None, "a game on the board is kept from its start"
         kept = self._journal(self.board).record(session.journal_id)
         try:
             replayed = replay_record(kept).to_record()
@@ -370,7 +374,7 @@ class Campaign:
         self.act("long BACK", lambda: self.board.hold("back"))
         if type(app.screen).__name__ != "GameMenu":
             return
-        if "Take back" in labels(self.board):
+        if "Take back" in labels(self.board) and app.session is not None:
             before = len(app.session.game.history)
             self.act("take back", lambda: choose(self.board, "Take back"))
             if app.session is not None and len(app.session.game.history) < before:
@@ -383,7 +387,11 @@ class Campaign:
         offer the kept game and resume it exactly."""
         old = self.board
         session = old.app.session
-        kept = self._journal(old).record(session.journal_id) if session is not None and not session.over else None
+        kept = (
+            self._journal(old).record(session.journal_id)
+            if session is not None and session.journal_id is not None and not session.over
+            else None
+        )
         settings = old.app.settings
         self._dead.append(old)
         if old.lock is not None:  # the system drops a dead process's lock on its state directory

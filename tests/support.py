@@ -19,6 +19,7 @@ from firmware.games.registry import BUILTIN
 from firmware.games import words_of
 from firmware.games.words import Events
 from firmware.journal.storage import connect_file
+from firmware.turns import dice_roll, play_out
 
 # The built-in games' names, in the registry's order (tests parametrised over them).
 GAME_NAMES: tuple[str, ...] = tuple(import_module(package).SPEC.name for package in BUILTIN)
@@ -49,17 +50,20 @@ def play_on(
     """Play `game` on (to its end, or until it has `limit` steps): rolls from `dice`, decisions
     from `decide(game)`, by default a random legal one drawn with `rng`; `each(game)` after every
     step (a journal append). Returns the game."""
-    while not game.is_over() and (limit is None or len(game.history) < limit):
-        if game.pending().kind == ROLL:
-            game.roll(dice)
-        elif decide is not None:
-            game.apply(decide(game))
-        else:
-            assert rng is not None, "play_on needs `rng` or `decide`"
-            game.apply(rng.choice(game.legal_decisions()))
-        if each is not None:
-            each(game)
-    return game
+    if decide is None:
+        assert rng is not None, "play_on needs `rng` or `decide`"
+        chance = rng
+
+        def decide(game: Game) -> Any:
+            return chance.choice(game.legal_decisions())
+
+    return play_out(
+        game,
+        dice_roll(dice),
+        [decide] * len(game.players),
+        limit=None if limit is None else max(0, limit - len(game.history)),
+        observe=None if each is None else lambda game, _step: each(game),
+    )
 
 
 def limited_to(extra_pages: int) -> Callable[[Path], sqlite3.Connection]:

@@ -103,7 +103,7 @@ def test_buttons_are_handled_while_a_bot_thinks_and_its_answer_after_an_undo_is_
     assert undone == history[:-1] and board.app.session.game.pending().player == 0
 
     board.agent_wait_s = WAIT_S
-    with caplog.at_level(logging.DEBUG, logger="xtraboard.app"):
+    with caplog.at_level(logging.DEBUG, logger="xtraboard.turns"):
         bot.gate.set()
         board.run_pending()  # waits for the late answer and handles it
     assert not board.app.thinking
@@ -126,7 +126,7 @@ def test_a_late_answer_after_abandon_is_dropped(caplog):
     board.tap("ok")
     assert board.app.session is None and type(board.app.screen).__name__ == "MainMenu"
     board.agent_wait_s = WAIT_S
-    with caplog.at_level(logging.DEBUG, logger="xtraboard.app"):
+    with caplog.at_level(logging.DEBUG, logger="xtraboard.turns"):
         bot.gate.set()
         board.run_pending()
     assert not board.app.thinking and "dropped a stale answer" in caplog.text

@@ -5,6 +5,7 @@ arena prints its figures. (Strength is a benchmark figure: `python -m sim.arena`
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 
 import pytest
@@ -158,3 +159,26 @@ def test_arena_refuses_an_unknown_level_in_one_line(capsys):
         arena.main(["--levels", "easy,hard", "--games", "1"])
     assert stop.value.code == 2
     assert "no bot level 'hard'" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_an_illegal_answer_is_logged_and_a_random_legal_decision_played(caplog: pytest.LogCaptureFixture) -> None:
+    from dataclasses import replace
+
+    from examples.highdie import SPEC
+    from firmware.games.registry import register_game, unregister_game
+    from firmware.turns import dice_roll, roll_to_decision
+
+    def stubborn(game, decisions, rng):  # a bot with a bug: its answer is no decision of the game
+        return "pass"
+
+    register_game(replace(SPEC, bots={"easy": stubborn}))
+    try:
+        game = roll_to_decision(
+            new_game(SPEC.name, [Player("Bot", bot="easy"), Player("Ann")]), dice_roll(SeededDice(1))
+        )
+        with caplog.at_level(logging.WARNING, logger="xtraboard.bots"):
+            choice = choose(game, random.Random(4))
+        assert choice == random.Random(4).choice(game.legal_decisions())  # play goes on, as before
+        assert f"{SPEC.name} bot 'easy' answered 'pass', not a legal decision" in caplog.text
+    finally:
+        unregister_game(SPEC.name)

@@ -157,10 +157,10 @@ def test_a_well_formed_step_that_is_not_legal_is_an_engine_failure() -> None:
 
     table = Table.start("exxtra", [Seat("Red", "red"), Seat("Blue", "blue"), Seat("Green", "green")], seed=1)
     table.apply(table.draw_roll())
-    checked = checked_engine_answer(table.game, AgentAnswer(table.token, {"do": "place", "rung": 9}, engine="e"))
+    checked = checked_engine_answer(table.game, AgentAnswer(table.token, engine="e", sent={"do": "place", "rung": 9}))
     assert checked.error is not None and "not a legal decision" in checked.error
     legal = table.game.legal_decisions()[0]
-    assert checked_engine_answer(table.game, AgentAnswer(table.token, legal.to_json(), engine="e")).step == legal
+    assert checked_engine_answer(table.game, AgentAnswer(table.token, engine="e", sent=legal.to_json())).step == legal
 
 
 def test_the_failure_note_shows_on_the_oled(tmp_path: Path) -> None:

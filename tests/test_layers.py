@@ -30,7 +30,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("firmware.hardware",),
     # the screens, and each game's view and words
     ("firmware.ui", "firmware.operator_code")
-    + tuple(f"firmware.games.{game}.{part}" for game in ("exxtra", "levelx", "extra") for part in ("screens", "text", "sheet")),
+    + tuple(
+        f"firmware.games.{game}.{part}"
+        for game in ("exxtra", "levelx", "extra")
+        for part in ("screens", "text", "sheet")
+    ),
     # the services plugged into the board
     ("firmware.debug", "firmware.state_reader", "firmware.fleet", "firmware.service"),
     # the board's loop and the self-test of a whole board

@@ -80,7 +80,8 @@ class GameSpec:
     `engine`: the rules engine class (its `name`, `title` and player range are the game's).
     `view`: where its screens are, "package.module:ATTRIBUTE", a `firmware.ui.gameview.GameView`
     (loaded only when drawn). `bots`: bot level → policy `(game, legal_decisions, rng) ->
-    decision` (or its "module:attribute"), easiest first. `ranking`: how results rank for high
+    decision` (or its "module:attribute"), easiest first; `anytime`: the levels whose policy also
+    takes `deadline=` (a `firmware.bots.Deadline`) and answers by then. `ranking`: how results rank for high
     scores. `hint`: `(game, decision) -> str`, why the strongest level picks a decision (the
     board's hint; None: the hint gives no reason). `seat_options`: extra kinds of seat the setup
     menu offers (e.g. "kids"). `optional_step_keys`: keys a record's step may hold besides those
@@ -103,6 +104,7 @@ class GameSpec:
     engine: type[Game]
     view: str
     bots: Mapping[str, Policy | str]
+    anytime: frozenset[str] = frozenset()
     ranking: Ranking = field(default_factory=Ranking)
     hint: HintReason | str | None = None
     seat_options: tuple[str, ...] = ()

@@ -4,7 +4,9 @@ to the table (firmware/table.py).
 
 It is driven only by `button()`, by agents' answers (`answer()`, which the board loop hands on
 from its queue) and by the callbacks it gave to `schedule`; the board loop
-(firmware/board_loop.py) renders `image()` and `frame()` after each of them.
+(firmware/board_loop.py) renders `image()` and `frame()` after each of them. The turns —
+asking the seats' agents, the bots' pace, checking and applying their answers — are the turn
+runner's (firmware.turns.board.TurnRunner); the app keeps the screens, the input and the shows.
 
     >>> from firmware.loop import EventLoop, FakeClock
     >>> loop = EventLoop(FakeClock())
@@ -24,21 +26,15 @@ from typing import Any
 from PIL import Image
 
 from firmware import i18n
-from firmware.agents import (
-    AgentAnswer,
-    Agents,
-    CoachAnswer,
-    EngineAgent,
-    HintAnswer,
-    Inline,
-    Token,
-    checked_engine_answer,
-)
-from firmware.errors import IllegalStepError, Text, text_of
-from firmware.games import Roll
+from firmware.agents import AgentAnswer, Agents, HintAnswer, Inline, Token, legal_step
+from firmware.dice import DiceSource
+from firmware.errors import Text, text_of
+from firmware.games.base import Step
 from firmware.i18n import N_, _, tr
+from firmware.pace import Schedule
 from firmware.table import Seat, Table
 from firmware.thinker import Reply, Thought
+from firmware.turns.board import TurnRunner
 from firmware.ui.animation import Animation, Frame, Overlay
 from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
 from firmware.ui.cues import cue
@@ -50,7 +46,6 @@ from firmware.ui.intents import ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
 from firmware.ui.moments import KeyMoments
 from firmware.ui.notes import NOTE_S, Notes
-from firmware.ui.pace import BotPace, PaceState
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.seal import WordScreen, seal_bar, seal_row
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
@@ -58,7 +53,6 @@ from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 __all__ = ["NOTE_S", "Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
 log = logging.getLogger("xtraboard.app")
-Schedule = Callable[[float, Callable[[], None]], Any]  # (delay, callback) -> timer with cancel()
 
 
 STUCK_S = 60.0  # a button down a minute is jammed, not held: the bots stop waiting for it
@@ -76,7 +70,7 @@ class BoardApp:
         journal: Any = None,
         kiosk: bool = False,
         seed: int | str | None = None,
-        dice: Any = None,
+        dice: DiceSource | None = None,
         problems: Sequence[str] = (),
         agents: Agents | None = None,
         language: str | None = None,
@@ -109,13 +103,11 @@ class BoardApp:
         self.agents = agents if agents is not None else Agents(self.answer, Inline())
         self.animation: Animation | None = None
         self.cosmetic = random.Random(0)  # tumbling faces only; never decides anything
-        self.pace = BotPace(schedule)  # the bots' pace: their move waits `settings.bot_delay_s()`
+        self.turns = TurnRunner(self, schedule)  # asks the agents, paces the bots, applies steps
         self._held: set[str] = set()  # buttons down now: no bot acts while a person holds one
         self._presses = 0  # presses so far, and each button's last: a stuck check is for one press
         self._press_of: dict[str, int] = {}
         self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
-        self._thinking: set[Token] = set()  # questions asked and not answered yet
-        self._failed: Token | None = None  # a position the bot could not decide: not asked again
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
         self.coach: KeyMoments | None = None  # the finished game's Key moments, being analysed or done
         self.texts: list[str] = []  # the text on the last image drawn
@@ -223,8 +215,8 @@ class BoardApp:
 
     def _arm_when_free(self) -> None:
         """No button is down any more: a bot that waited for that (no pace running) is armed."""
-        if not self._held and self.pace.idle:
-            self._arm_bot(after_person=not self.pace.after_bot)
+        if not self._held and self.turns.pace.idle:
+            self.turns.arm()
 
     def _stuck(self, name: str, press: int) -> None:
         """A button still down STUCK_S after this press (and no press since): a jammed key or a
@@ -306,40 +298,30 @@ class BoardApp:
     @property
     def thinking(self) -> bool:
         """An agent (or the hint) was asked and has not answered yet."""
-        return bool(self._thinking) or self._hinting is not None or (self.coach is not None and self.coach.busy)
+        return self.turns.thinking or self._hinting is not None or (self.coach is not None and self.coach.busy)
 
     @property
     def busy(self) -> bool:
         """Something moves by itself: an animation runs, a bot is about to move or an agent is
         thinking (the one definition the board's idle show, the simulator and scenarios use)."""
-        session = self.session
-        return (
-            self.animation is not None
-            or self.thinking
-            or (
-                session is not None
-                and not session.over
-                and session.pending_bot()
-                and self.bot_waits_for() is None
-                and self.screen.in_game
-                and not self._held
-            )
-        )
+        return self.animation is not None or self.thinking or self.turns.moves_by_itself()
+
+    def in_game(self) -> bool:
+        """The game's screen is shown (a menu over it holds the bots up)."""
+        return self.screen.in_game
+
+    def holding(self) -> bool:
+        """A button is down: no bot acts until it is let go."""
+        return bool(self._held)
+
+    def animating(self) -> bool:
+        return self.animation is not None
 
     def bot_waits_for(self) -> str | None:
         """What the pending bot waits for from a person, if anything: "roll" (physical dice:
         a person rolls for it and keys them in) or "ok" (the "step" pace); None when it acts
         by itself (or no bot is pending)."""
-        session = self.session
-        if session is None or session.over or not session.pending_bot():
-            return None
-        if session.awaiting_roll and self.physical_dice() and session.kept_roll() is None:
-            return "roll"
-        if self.settings.bot_pace == "step" and not (
-            session.game.history and self.pace.after_bot and isinstance(session.game.history[-1], Roll)
-        ):
-            return "ok"  # a bot's decision right after its own roll follows without a press
-        return None
+        return self.turns.waits_for()
 
     def physical_dice(self) -> bool:
         """The game on the board is played with physical dice: as its record says (a resumed
@@ -352,7 +334,7 @@ class BoardApp:
     def bot_go(self) -> None:
         """OK at the "step" pace: the pending bot plays its next step (its roll and decision)."""
         if self.bot_waits_for() == "ok" and self.animation is None:
-            self._bot_act(asked=True)
+            self.turns.act(asked=True)
 
     def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
         """A new table from the setup menus (or the demo), journaled from its first step."""
@@ -411,19 +393,17 @@ class BoardApp:
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
         self.help.forget()
-        for agent in session.agents:  # an engine this board does not know: said at once
-            if isinstance(agent, EngineAgent) and agent.failed is not None:
-                self._engine_failed(agent, agent.failed)
+        self.turns.seated()  # an engine this board does not know: said at once
         del self.stack[1:]
         self.push(PlayScreen(self))
         if session.asks_word():  # the seal and the table's word before the first roll (bots wait)
             self.push(WordScreen(self))
-        self.pace.after_bot = False
+        self.turns.pace.after_bot = False
         self.advance()
 
     def end_session(self) -> None:
-        self.cancel_bot()
-        self.pace.forget()
+        self.turns.cancel()
+        self.turns.pace.forget()
         self._close_agents()
         self.session = None
         lesson, self.lesson = self.lesson, None
@@ -464,9 +444,7 @@ class BoardApp:
         return True
 
     def _after_takeback(self) -> None:
-        self.cancel_bot()
-        self.pace.forget()
-        self.pace.after_bot = False  # a person just acted: the bots leave a moment before going on
+        self.turns.reset()  # a person just acted: the bots leave a moment before going on
         if isinstance(self.screen, ResultScreen):  # taken back at the end: the game goes on
             self.stack.remove(self.screen)
         self.advance()
@@ -476,21 +454,13 @@ class BoardApp:
             self.session.abandon()
         self.end_session()
 
-    def step(self, step: Any, keyed: bool = False) -> None:
-        """Apply a decision or roll through the table (journal first), animate, go on; `keyed`:
-        a roll a person keyed in (physical dice), so marked in the record."""
+    def step(self, step: Step, keyed: bool = False) -> None:
+        """Apply a decision or roll through the turn runner (the table journals it first),
+        animate, go on; `keyed`: a roll a person keyed in (physical dice), so marked in the record."""
         session = self.session
-        if session is None:
-            return
-        by_bot = session.pending_bot()
-        try:
-            session.apply(step, keyed=keyed)
-        except IllegalStepError as exc:  # never offered, but a scenario or bug could try
-            # Kept as a Text: shown in the board's language (even after a switch), English in logs.
-            self.report(Text(N_("Not allowed: {reason}"), reason=exc.text))
+        if session is None or not self.turns.apply(step, keyed=keyed):
             return
         self.help.stepped(session)
-        self.pace.after_bot = by_bot
         play = self.play_screen()
         if play is not None:
             play.choice = None  # the options were for the position before this step
@@ -530,23 +500,7 @@ class BoardApp:
             return
         if self.lesson is not None:
             self.lesson.check(self)  # a rule that applies for the first time: its page (the bots wait)
-        self._arm_bot(after_person=not self.pace.after_bot)
-
-    def _arm_bot(self, after_person: bool) -> None:
-        """The pending bot thinks now and acts when its pace is over — unless it waits for a
-        person (a held button, a menu, physical dice, the "step" pace); then the end of that
-        wait arms it again."""
-        session = self.session
-        if session is None or session.over or not session.pending_bot() or self.animation is not None:
-            return
-        self.cancel_bot()
-        self._ask_agent()  # it thinks while the pace runs
-        if self.bot_waits_for() is not None or not self.screen.in_game:
-            return
-        roll_ends_it = session.awaiting_roll and self.settings.takeback != "game"  # the roll ends the takeback
-        self.pace.start(
-            self.settings.bot_delay_s(after_person), self.bot_move, drain=self.changed if roll_ends_it else None
-        )
+        self.turns.arm()
 
     def takeback_window(self) -> float | None:
         """While a step can be taken back (a short BACK): the share of the chance left — 1.0
@@ -557,83 +511,14 @@ class BoardApp:
             return None
         if session.undo_target(whole_game=self.settings.takeback == "game") is None:
             return None
-        return self.pace.window()
-
-    def _ask_agent(self) -> None:
-        """Ask the pending bot for its decision, once per position."""
-        session = self.session
-        if session is None:
-            return
-        question = session.question()
-        if question is None or question.token in self._thinking or question.token == self._failed:
-            return
-        if self.pace.has_answer(question.token):
-            return
-        self._thinking.add(question.token)  # before asking: an inline agent answers at once
-        session.ask(question)
+        return self.turns.pace.window()
 
     def answer(self, answer: AgentAnswer) -> None:
-        """An agent's answer, on the loop thread: kept for its move if it still fits the
-        table's position, else dropped (undo, abandon or resume came in between)."""
-        self._thinking.discard(answer.token)
-        session = self.session
-        if answer.note is not None:  # the bots' process failed and was started again: play goes on
-            self._bots_restarted(answer.note)
-        if isinstance(answer, HintAnswer):
-            self._hinted(answer)
-            return
-        if isinstance(answer, CoachAnswer):  # the Key moments' analysis (firmware.ui.moments)
-            if answer.deliver is not None:
-                answer.deliver(answer)
-            return
-        if session is None or answer.token != session.token:
-            log.debug("dropped a stale answer for position %s: %r", answer.token, answer.step)
-            return
-        if answer.engine is not None:
-            answer = checked_engine_answer(session.game, answer)
-            if answer.error is not None:
-                agent = session.pending_agent()
-                if isinstance(agent, EngineAgent):
-                    self._engine_failed(agent, answer.error)
-                    self._ask_agent()  # the strong bot decides this position instead
-                    return
-        if answer.error is not None:  # said once; the players can undo or abandon
-            self._failed = answer.token
-            self.report(_("a bot could not decide: {error}").format(error=answer.error))
-            return
-        self.pace.keep(answer)
-        if self.pace.due:  # its pace was over: it moves now (unless a person holds a button)
-            self.bot_move(asked=self.pace.state is PaceState.DUE_ASKED)
-
-    # --- engines: given up on any failure ----------------------------------------------------
-    def _engine_failed(self, agent: EngineAgent, why: str) -> None:
-        """The seat's engine is given up: the strong bot plays it from here; said on the display
-        and in the record's notes."""
-        agent.fall_back(why)
-        session = self.session
-        if session is None:
-            return
-        seat = session.agents.index(agent)
-        note = (
-            f"step {len(session.game.history)}: {why}; the strong bot plays seat {seat} "
-            f"({session.name(seat)}) from here"
-        )
-        if note not in session.notes:  # a resumed game may meet the same failure again
-            session.add_note(note)
-        self.report(Text(N_("Engine {name} failed: strong bot plays"), name=agent.name))  # Records lists it too
-
-    def _bots_restarted(self, why: str) -> None:
-        """The bots' thinking process failed and was started again (firmware.thinker): said on
-        the display, and in the game's notes as an engine's failure is."""
-        session = self.session
-        if session is not None and not session.over:
-            session.add_note(f"step {len(session.game.history)}: {why}; started again, play goes on")
-        self.report(Text(N_("Bots restarted")))
+        """An agent's answer, on the loop thread (the board loop hands it on): the turn runner's."""
+        self.turns.answer(answer)
 
     def _close_agents(self) -> None:
-        if self.session is not None:
-            for agent in self.session.agents:
-                agent.close()
+        self.turns.close_agents()
 
     # --- hints ---------------------------------------------------------------------------------
     def ask_hint(self) -> None:
@@ -653,13 +538,17 @@ class BoardApp:
         post = self.agents.post
         self._hinting = token
 
+        asked = session.game.copy()  # the hint is checked against the position it was asked for
+
         def hinted(reply: Reply) -> None:
-            post(HintAnswer(token, reply.step, reply.error, note=reply.note, reason=reply.reason))
+            step = legal_step(asked, reply.step)
+            post(HintAnswer(token, step, reply.error, note=reply.note, reason=reply.reason))
 
         thought = Thought("hint", None, session.game.copy(), session.bot_rng(), i18n.language())
         self.agents.runner.think(thought, hinted)
 
-    def _hinted(self, answer: HintAnswer) -> None:
+    def hinted(self, answer: HintAnswer) -> None:
+        """The hint's answer (the turn runner hands it on): the cursor moves there, and why."""
         if answer.token == self._hinting:
             self._hinting = None
         session, play = self.session, self.play_screen()
@@ -670,32 +559,6 @@ class BoardApp:
         elif play.point_at(answer.step):
             self.show_note(_("Hint: {reason}").format(reason=answer.reason))
         self.changed()
-
-    def bot_move(self, asked: bool = False) -> None:
-        """The bots' pace is over: roll for a bot, or play its answer (as soon as it is in) —
-        unless a person holds a button or has a menu open (closing it arms the bot again)."""
-        self.pace.over()
-        if not asked and (self._held or not self.screen.in_game or self.bot_waits_for() is not None):
-            self.pace.stop_drain()  # it waits for a person again: so does the chance to take back
-            return  # the last release (or closing the menu) arms it again
-        self._bot_act(asked)
-
-    def _bot_act(self, asked: bool = False) -> None:
-        session = self.session
-        if session is None or session.over or not session.pending_bot() or self.animation is not None:
-            return
-        if session.awaiting_roll:
-            self.roll()
-            return
-        answer = self.pace.take(session.token)
-        if answer is None:
-            self.pace.wait_for_answer(asked)  # still thinking: `answer()` moves when it comes
-            self._ask_agent()
-            return
-        self.step(answer.step)
-
-    def cancel_bot(self) -> None:
-        self.pace.cancel()
 
     def play_screen(self) -> PlayScreen | None:
         return next((s for s in self.stack if isinstance(s, PlayScreen)), None)

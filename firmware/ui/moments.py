@@ -169,7 +169,7 @@ class KeyMoments:
         post, token = self.app.agents.post, self.token
 
         def answer(reply: Any) -> None:
-            post(CoachAnswer(token, reply.step, reply.error, note=reply.note, deliver=self._deliver))
+            post(CoachAnswer(token, error=reply.error, note=reply.note, deliver=self._deliver, rating=reply.step))
 
         step = self.session.game.history[index]
         thought = Thought("rate", None, self._past.copy(), random.Random(index), i18n.language(), step=step)
@@ -182,10 +182,10 @@ class KeyMoments:
             return
         if answer.error is not None:
             self.error = answer.error
-        elif isinstance(answer.step, Rating):
-            self.ratings.append(answer.step)
+        elif isinstance(answer.rating, Rating):
+            self.ratings.append(answer.rating)
         else:
-            self.error = f"not a rating: {answer.step!r:.40}"
+            self.error = f"not a rating: {answer.rating!r:.40}"
         self.app.changed()
         self._ask()
 

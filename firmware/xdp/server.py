@@ -34,9 +34,10 @@ from firmware.bots import Deadline, choose
 from firmware.dice import SeededDice
 from firmware.errors import XtraboardError
 from firmware.games import Game, find_game, new_game
-from firmware.games.base import OVER, ROLL
+from firmware.games.base import OVER
 from firmware.games.registry import games
 from firmware.records import parse_record_text, replay_record
+from firmware.turns import dice_roll, roll_to_decision
 
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_LEVEL = "strong"
@@ -188,9 +189,7 @@ def _decide_once(problems: list[str]) -> None:
     """Each level of each game decides on the game's first decision of a seeded opening."""
     for spec in games():
         game = new_game(spec.name, [f"P{n}" for n in range(spec.players.start)])
-        dice = SeededDice("xdp-warm-up")
-        while game.pending().kind == ROLL:
-            game.roll(dice)
+        roll_to_decision(game, dice_roll(SeededDice("xdp-warm-up")))
         if game.pending().kind == OVER:
             continue
         for level in spec.levels:

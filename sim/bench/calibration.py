@@ -27,7 +27,9 @@ from typing import Any
 
 from firmware.coach import mapping, outcome, raw_values, write_calibration
 from firmware.dice import SeededDice
-from firmware.games import Player, find_game, game_names, new_game
+from firmware.games.base import Decision
+from firmware.games import Game, Player, find_game, game_names, new_game
+from firmware.turns import Decide, dice_roll, play_out
 
 MIN_SAMPLES = 100  # a decision index with fewer samples is not in the table
 MIN_FIT = 30  # ... nor fitted (the last fitted index's mapping serves beyond)
@@ -66,22 +68,20 @@ def play(task: tuple[str, int, str, int]) -> list[Sample]:
     spec = find_game(name)
     strongest = spec.levels[-1]
     game = new_game(name, [Player(f"P{i}", bot=strongest) for i in range(players)])
-    dice = SeededDice(f"calibration:{seed}")
     rng = random.Random(f"calibration-bot:{seed}")
     made: dict[int, int] = defaultdict(int)
     seen: list[tuple[int, int, float]] = []
-    steps = 0
-    while not game.is_over() and steps < MAX_STEPS:
-        pending = game.pending()
-        if pending.kind == "roll":
-            game.roll(dice)
-        else:
-            assert pending.player is not None
+
+    def seat(player: int) -> Decide:
+        def decide(game: Game) -> Decision:  # the raw figure of the decision played, kept
             decision = choose(game, rng, strongest)
-            seen.append((pending.player, made[pending.player], raw_values(game, [decision])[0]))
-            made[pending.player] += 1
-            game.apply(decision)
-        steps += 1
+            seen.append((player, made[player], raw_values(game, [decision])[0]))
+            made[player] += 1
+            return decision
+
+        return decide
+
+    play_out(game, dice_roll(SeededDice(f"calibration:{seed}")), [seat(p) for p in range(players)], limit=MAX_STEPS)
     if not game.is_over():
         return []
     final = {p: outcome(game, p) for p in range(players)}
@@ -181,7 +181,7 @@ def clustered_se(gaps: Sequence[tuple[float, Any]]) -> float:
     if clusters < 2:
         return float("nan")
     spread = sum(v * v for v in by_cluster.values()) * clusters / (clusters - 1)
-    return spread**0.5 / len(gaps)
+    return float(spread**0.5) / len(gaps)
 
 
 def exact_pass_share(name: str, players: int, found: Sequence[Sample], draws: int = 1000) -> float:

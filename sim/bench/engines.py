@@ -21,9 +21,10 @@ from itertools import product
 from typing import Any
 
 from firmware.games import Game, Roll, new_game
-from firmware.games.base import DECISION, ROLL, Decision
+from firmware.games.base import Decision
 from firmware.games.registry import find_game, game_names
 from firmware.selfplay import DEFAULT_NAMES
+from firmware.turns import play_out
 
 
 class _RandomGames:
@@ -44,22 +45,22 @@ class _RandomGames:
         """Game number `seed` to its end; `legal` replaces `legal_decisions` (to time it)."""
         game = new_game(self.name, self.players)
         chance = random.Random(seed).random
-        pending, apply = game.pending, game.apply
-        decisions = game.legal_decisions if legal is None else lambda: legal(game)
+        decisions = type(game).legal_decisions if legal is None else legal
         rolls: tuple[Roll, ...] = ()
         dice: Any = None
-        while True:
-            kind = pending().kind
-            if kind == DECISION:
-                options = decisions()
-                apply(options[int(chance() * len(options))])
-            elif kind == ROLL:
-                if game.dice() is not dice:  # engines return constant dice: look them up once
-                    dice = game.dice()
-                    rolls = self._all_rolls(dice)
-                apply(rolls[int(chance() * len(rolls))])
-            else:
-                return game
+
+        def decide(game: Game) -> Decision:
+            options = decisions(game)
+            return options[int(chance() * len(options))]
+
+        def roll(game: Game) -> Roll:
+            nonlocal dice, rolls
+            if game.dice() is not dice:  # engines return constant dice: look them up once
+                dice = game.dice()
+                rolls = self._all_rolls(dice)
+            return rolls[int(chance() * len(rolls))]
+
+        return play_out(game, roll, [decide] * len(self.players))
 
 
 def measure(name: str, seconds: float) -> dict[str, float]:

@@ -183,20 +183,24 @@ DECISIONS = """
     from firmware.bots import choose
     from firmware.games import Roll, new_game
     from firmware.games.registry import find_game
+    from firmware.turns import play_out
 
     spec = find_game(GAME)
     level = spec.levels[-1]
     positions = []
     rng = random.Random(SEED)
-    while len(positions) < COUNT:  # seeded positions along easy-bot games, each a pending decision
+
+    def decide(game):  # seeded positions along easy-bot games, each a pending decision
+        if rng.random() < 0.3:
+            positions.append((game.copy(), random.Random(rng.random())))
+        return choose(game, rng, spec.levels[0])
+
+    def roll(game):
+        return Roll(tuple(rng.choice(die) for die in game.dice()))
+
+    while len(positions) < COUNT:
         game = new_game(GAME, [f"P{n}" for n in range(PLAYERS)])
-        while not game.is_over() and len(positions) < COUNT:
-            if game.legal_decisions():
-                if rng.random() < 0.3:
-                    positions.append((game.copy(), random.Random(rng.random())))
-                game.apply(choose(game, rng, spec.levels[0]))
-            else:
-                game.apply(Roll(tuple(rng.choice(die) for die in game.dice())))
+        play_out(game, roll, [decide] * PLAYERS, stop=lambda _: len(positions) >= COUNT)
     choose(positions[0][0].copy(), random.Random(0), level)  # first use: tables loaded, not counted
     for game, seed in positions:
         os.getppid()

@@ -28,8 +28,10 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from firmware.bots import choose
-from firmware.games import Roll, new_game
+from firmware.games.base import Decision
+from firmware.games import Game, Roll, new_game
 from firmware.games.registry import find_game
+from firmware.turns import play_out
 from firmware.xdp.server import EngineServer
 
 
@@ -39,15 +41,18 @@ def positions(name: str, count: int, seed: int) -> list[dict[str, Any]]:
     players = spec.bench_players or min(4, spec.players[-1])
     found: list[dict[str, Any]] = []
     rng = random.Random(seed)
+
+    def decide(game: Game) -> Decision:  # one position in three or so is kept, before its decision
+        if rng.random() < 0.3:
+            found.append({k: v for k, v in game.to_record().items() if k != "result"})
+        return choose(game, rng, spec.levels[0])
+
+    def roll(game: Game) -> Roll:
+        return Roll(tuple(rng.choice(die) for die in game.dice()))
+
     while len(found) < count:
         game = new_game(name, [f"P{n}" for n in range(players)])
-        while not game.is_over() and len(found) < count:
-            if game.legal_decisions():
-                if rng.random() < 0.3:
-                    found.append({k: v for k, v in game.to_record().items() if k != "result"})
-                game.apply(choose(game, rng, spec.levels[0]))
-            else:
-                game.apply(Roll(tuple(rng.choice(die) for die in game.dice())))
+        play_out(game, roll, [decide] * players, stop=lambda _: len(found) >= count)
     return found
 
 

@@ -20,6 +20,7 @@ SPEC = GameSpec(
         "medium": "firmware.games.extra.bots:medium",
         "strong": "firmware.games.extra.bots:strong",
     },
+    anytime=frozenset({"strong"}),  # strong searches for as long as `go movetime` gives it
     hint="firmware.games.extra.bots:hint_reason",
     evaluate="firmware.games.extra.bots:evaluate",
     outcome="firmware.games.extra.bots:outcome",

@@ -1,8 +1,8 @@
 """The bots' pace: a bot's move waits a moment (longer after a person's step, so it can be taken
 back), never while a person holds a button or has a menu open. `BotPace` keeps where that wait
 stands, as one explicit state, the answer that waits for it, and how much of the chance to take
-back is left while a bot's roll draws near (the takeback bar); `BoardApp` decides when to arm it
-and what a bot's move does.
+back is left while a bot's roll draws near (the takeback bar); the board's turn runner
+(`firmware.turns.board.TurnRunner`) decides when to arm it and what a bot's move does.
 
     >>> from firmware.loop import EventLoop, FakeClock
     >>> loop = EventLoop(FakeClock())
@@ -17,10 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import Protocol
 
-from firmware.agents import AgentAnswer, Token
+from firmware.agents import Token
+from firmware.games.base import Step
 
+
+class Timer(Protocol):
+    """What `schedule` hands back: a pending callback that can be called off."""
+
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], Timer]  # the loop's call_later: (delay, callback) -> timer
 TICK_S = 0.1  # the takeback bar drains in steps this long (only while a bot's roll draws near)
 
 
@@ -34,14 +43,14 @@ class PaceState(Enum):
 class BotPace:
     """Where the pending bot's pace stands, and the bot's answer kept until the pace is over."""
 
-    def __init__(self, schedule: Callable[[float, Callable[[], None]], Any]) -> None:
+    def __init__(self, schedule: Schedule) -> None:
         self.schedule = schedule
         self.state = PaceState.IDLE
         self.after_bot = False  # the last step was a bot's: the next bot waits the shorter pace
-        self._timer: Any = None
-        self._answer: AgentAnswer | None = None
+        self._timer: Timer | None = None
+        self._answer: tuple[Token, Step] | None = None  # the move kept for its position
         self._drain: list[float] | None = None  # [left, total] seconds until a bot's roll ends the takeback
-        self._drain_timer: Any = None
+        self._drain_timer: Timer | None = None
         self._drained: Callable[[], None] = lambda: None
 
     @property
@@ -102,19 +111,19 @@ class BotPace:
             self._timer = None
 
     # --- the answer, kept until the pace is over ---------------------------------------------------
-    def keep(self, answer: AgentAnswer) -> None:
-        self._answer = answer
+    def keep(self, token: Token, step: Step) -> None:
+        self._answer = (token, step)
 
     def has_answer(self, token: Token) -> bool:
-        return self._answer is not None and self._answer.token == token
+        return self._answer is not None and self._answer[0] == token
 
-    def take(self, token: Token) -> AgentAnswer | None:
-        """The kept answer for position `token` (and it is no longer kept), or None."""
-        answer = self._answer
-        if answer is None or answer.token != token:
+    def take(self, token: Token) -> Step | None:
+        """The move kept for position `token` (and it is no longer kept), or None."""
+        kept = self._answer
+        if kept is None or kept[0] != token:
             return None
         self._answer = None
-        return answer
+        return kept[1]
 
     def forget(self) -> None:
         self._answer = None
