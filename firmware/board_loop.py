@@ -4,7 +4,7 @@ Input threads (gpiozero callbacks) only put `RawEdge`s on the loop's queue, and 
 thinking in the board's own thinking process, firmware.thinker) only put their `AgentAnswer`s
 there. The loop thread
 debounces the edges (`ButtonTracker`), hands button events and answers to the app (or to the
-idle show, firmware.ui.attract, or to the operator's code entry, firmware.ui.operator), fires
+idle show, firmware.ui.attract, or to the operator's code entry, firmware.ui.operator_menu), fires
 the app's timers (animations, the bots' pace), and after each of those renders: the LED frame
 and the OLED image are pure functions of the app's state and the `Look` they are given
 (firmware.ui.look: palette, language, clock), and the drivers push only what changed.
@@ -37,7 +37,7 @@ from firmware.ui.attract import AttractShow, attract_frame
 from firmware.ui.colours import duty, led_level, painting
 from firmware.ui.cues import CueWatcher
 from firmware.ui.look import Look, frame_of, image_of
-from firmware.ui.operator import CodeEntry, CodeEntryScreen
+from firmware.ui.operator_menu import CodeEntry, CodeEntryScreen
 
 if TYPE_CHECKING:
     from PIL import Image

@@ -7,7 +7,7 @@ installed board, root:xtraboard 0640) holds one line, written by `xtraboard oper
     scrypt n=16384 r=8 p=1 length=5 salt=<32 hex digits> hash=<64 hex digits>
 
 The length is kept so the board knows when a whole code has been typed: it answers every press
-the same way until then (firmware/ui/operator.py), so a code cannot be found one press at a time.
+the same way until then (firmware/ui/operator_menu.py), so a code cannot be found one press at a time.
 After WRONG_BEFORE_LOCK wrong codes in a row, code entry locks for FIRST_LOCK_S, twice as long
 at each further lock; a right code ends the doubling. The gate's counts live in the journal's
 settings (so a power cut does not lift a lock: a lock in force when the board stopped starts

@@ -160,7 +160,7 @@ def review_true_size(board: SimBoard) -> None:
 
 def learn_true_size(board: SimBoard) -> None:
     """Play EXXTRA → Learn EXXTRA; past its first page, roll: the page on X in a first roll."""
-    from firmware.ui.lesson import LessonPage
+    from firmware.ui.lesson_runner import LessonPage
 
     choose(board, "Play EXXTRA")
     choose(board, "Learn EXXTRA")

@@ -16,10 +16,10 @@ from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
 from firmware.hardware.config import default_board_path
 from firmware.operator_code import StoredCode, write_code_file
 from firmware.ui.help import NOT_NOW
-from firmware.ui.lesson import LessonPage
+from firmware.ui.lesson_runner import LessonPage
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
 from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
-from firmware.ui.operator import CodeEntryScreen
+from firmware.ui.operator_menu import CodeEntryScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
 from firmware.ui.screen import ConfirmScreen
 from sim.board import SimBoard

@@ -490,7 +490,7 @@ def _pull_the_plug(board: subprocess.Popen[str], client: Client | None = None) -
 def _code_entry(client: Client, code: tuple[str, ...]) -> str:
     """OK + BACK held 10 s on the main menu, then `code` typed; the display's text after (its
     lines joined: a note wraps)."""
-    from firmware.ui.operator import ENTRY_HOLD_S
+    from firmware.ui.operator_menu import ENTRY_HOLD_S
     from sim.timing import TAP_S
 
     for line in ("press back", "press ok", f"wait {ENTRY_HOLD_S + 0.1}", "release ok", "release back", "wait 0.1"):
@@ -547,7 +547,7 @@ def test_reset_keeps_the_operators_lockout_and_its_audits_across_a_restart(tmp_p
 def test_reset_on_a_real_board_process_keeps_a_lock_in_force_for_its_next_start(tmp_path: Path) -> None:
     """The same through `xtraboard run` (gpiozero's mock pins): the lock made on this journal,
     the bench's `reset`, the board's power cut; the board that starts next on it is still locked."""
-    from firmware.ui.operator import ENTRY_HOLD_S
+    from firmware.ui.operator_menu import ENTRY_HOLD_S
     from firmware.operator_code import WRONG_BEFORE_LOCK, StoredCode, write_code_file
 
     folder = tmp_path / "etc"

@@ -370,10 +370,10 @@ def walk_last_tile(walk: Walk, state: Path, **board_args: Any) -> None:
 def walk_code_entry(walk: Walk, state: Path, **board_args: Any) -> None:
     """The operator's code entry, as a café board shows it: OK + BACK held on the main menu
     (the board description's folder holds an operator code), then one press typed."""
-    from firmware.ui.operator import ENTRY_HOLD_S
+    from firmware.ui.operator_menu import ENTRY_HOLD_S
     from firmware.hardware.config import default_board_path as board_path
     from firmware.operator_code import StoredCode, write_code_file
-    from firmware.ui.operator import CodeEntryScreen
+    from firmware.ui.operator_menu import CodeEntryScreen
 
     folder = state / "etc"
     folder.mkdir(parents=True, exist_ok=True)
@@ -401,7 +401,7 @@ def walk_lesson(walk: Walk, game: str, state: Path, **board_args: Any) -> None:
     """ "Learn <game>" from the game's Play menu, played with the first option each time: every
     page of every lesson note as it comes up (each of its display pages), the game menu with
     "Leave lesson", and the result's choice after the lesson."""
-    from firmware.ui.lesson import LessonPage
+    from firmware.ui.lesson_runner import LessonPage
 
     board = SimBoard(seed=1, state_dir=state, **board_args)
     try:

@@ -314,7 +314,7 @@ def test_the_settings_menu_switches_the_language_live_and_keeps_it(tmp_path: Pat
 
 
 def test_the_operators_language_is_the_boards_for_its_guests(tmp_path: Path) -> None:
-    from firmware.ui.operator import OperatorSettingsScreen
+    from firmware.ui.operator_menu import OperatorSettingsScreen
 
     board = SimBoard(state_dir=tmp_path)
     try:
@@ -376,7 +376,7 @@ def translated_screens(code: str) -> list:
     from firmware.loop import EventLoop, FakeClock
     from firmware.ui.app import BoardApp
     from firmware.ui.menus import GameChoiceScreen, SeatCountScreen, SettingsScreen
-    from firmware.ui.operator import GamesOfferedScreen, OperatorMenu, OperatorSettingsScreen
+    from firmware.ui.operator_menu import GamesOfferedScreen, OperatorMenu, OperatorSettingsScreen
     from firmware.ui.screen import ConfirmScreen
 
     app = BoardApp(schedule=EventLoop(FakeClock()).call_later, language=code, kiosk=True)

@@ -18,14 +18,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     + tuple(f"firmware.games.{game}.figures" for game in ("exxtra", "levelx", "extra")),
     # the bots and the engine protocol
     ("firmware.bots", "firmware.hints", "firmware.coach", "firmware.thinker", "firmware.xdp", "firmware.selfplay")
-    + ("firmware.games.lesson",)
+    + ("firmware.turns",)  # the one play-out loop (its board side, turns.board, sits with the table)
     + tuple(
         f"firmware.games.{game}.{part}"
         for game in ("exxtra", "levelx", "extra")
         for part in ("bots", "greedy", "deep", "search", "learnt", "lesson")
     ),
-    # the table and who sits at it
-    ("firmware.table", "firmware.agents", "firmware.players"),
+    # the table, who sits at it, and the turns played at it
+    ("firmware.table", "firmware.agents", "firmware.players", "firmware.turns.board", "firmware.pace"),
     # the hardware drivers
     ("firmware.hardware",),
     # the screens, and each game's view and words

@@ -14,7 +14,7 @@ import pytest
 from firmware.games import Roll
 from firmware.games.lesson import Lesson, LessonDice
 from firmware.games.registry import find_game
-from firmware.ui.lesson import LessonPage
+from firmware.ui.lesson_runner import LessonPage
 from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
 from firmware.ui.play import PlayScreen, ResultScreen
 from sim.board import SimBoard

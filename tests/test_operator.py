@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.ui.operator import CODE_GAP_S
+from firmware.ui.operator_menu import CODE_GAP_S
 from firmware.errors import ConfigError
 from firmware.games import new_game
 from firmware.games.base import Player
@@ -19,7 +19,7 @@ from firmware.journal import Journal
 from firmware.operator_code import StoredCode, write_code_file
 from firmware.ui.colours import duty
 from firmware.ui.menus import MainMenu, SettingsScreen
-from firmware.ui.operator import AuditScreen, OperatorMenu
+from firmware.ui.operator_menu import AuditScreen, OperatorMenu
 from firmware.ui.screen import ConfirmScreen, TextScreen
 from firmware.ui.settings import OperatorSettings
 from sim.app import choose
@@ -286,7 +286,7 @@ def test_audits_on_the_oled_page_by_page(cafe: SimBoard) -> None:
 
 
 def test_the_fleets_counters_are_an_audit_line_when_the_fleet_is_on(cafe: SimBoard) -> None:
-    from firmware.ui.operator import audit_text
+    from firmware.ui.operator_menu import audit_text
 
     assert "Fleet" not in audit_text(cafe.app)  # no [fleet] in this description
     cafe.app.fleet_status = lambda: {"connected": False, "problem": "broker refused", "reconnects": 3}

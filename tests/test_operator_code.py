@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from tests.support import run_capped
-from firmware.ui.operator import CODE_GAP_S, ENTRY_HOLD_S, ENTRY_IDLE_S
+from firmware.ui.operator_menu import CODE_GAP_S, ENTRY_HOLD_S, ENTRY_IDLE_S
 from firmware.cli import main
 from firmware.hardware.config import default_board_path
 from firmware.journal import Journal
 from firmware.operator_code import FIRST_LOCK_S, WRONG_BEFORE_LOCK, StoredCode, read_code_file, write_code_file
 from firmware.ui.menus import MainMenu
-from firmware.ui.operator import CodeEntryScreen, OperatorMenu, audit_text
+from firmware.ui.operator_menu import CodeEntryScreen, OperatorMenu, audit_text
 from sim.board import SimBoard
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@
 
 Each game may keep one in `firmware/games/<game>/lesson.py` and name it in its registry entry
 (`GameSpec.lesson = "firmware.games.<game>.lesson:LESSON"`); a game without one simply has no
-"Learn" entry. The board's lesson runner (`firmware/ui/lesson.py`) plays it: the learner on seat
+"Learn" entry. The board's lesson runner (`firmware/ui/lesson_runner.py`) plays it: the learner on seat
 0, bots of `bots` levels on the other seats, the dice from `rolls` in order (then from `seed`),
 and each `Note` shown once, the first time its `when` says it applies.
 

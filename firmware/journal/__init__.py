@@ -51,7 +51,7 @@ screens) uses of a journal (`BoardJournal`, `SettingsStore`), so a stand-in can 
 
 from __future__ import annotations
 
-from firmware.journal.records import GameRecords
+from firmware.journal.games import GameRecords
 from firmware.journal.rows import StoredGame
 from firmware.journal.schema import DB_NAME, LOGGER_NAME, RECORD_FORMAT, RECORD_VERSION, RECORD_VERSIONS, SCHEMA_VERSION
 from firmware.journal.scores import ScoreEntry, ScoreTables

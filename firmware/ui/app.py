@@ -96,7 +96,7 @@ class BoardApp:
         self.notes = Notes(schedule, self.changed)  # a banner over the screen, one at a time
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
-        self.lesson: Any = None  # the lesson being played (firmware.ui.lesson.LessonRun), or None
+        self.lesson: Any = None  # the lesson being played (firmware.ui.lesson_runner.LessonRun), or None
         self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
@@ -269,7 +269,7 @@ class BoardApp:
 
     def open_operator(self) -> None:
         """The operator menu (the board loop calls this when the operator's code was typed)."""
-        from firmware.ui.operator import OperatorMenu
+        from firmware.ui.operator_menu import OperatorMenu
 
         self.push(OperatorMenu())
 
@@ -339,7 +339,7 @@ class BoardApp:
     def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
         """A new table from the setup menus (or the demo), journaled from its first step."""
         if mode == "lesson":  # "Rematch" after a lesson: the lesson again (never a journaled game)
-            from firmware.ui.lesson import start_lesson
+            from firmware.ui.lesson_runner import start_lesson
 
             start_lesson(self, game)
             return

@@ -1,6 +1,6 @@
 """The idle show (kiosk attract): after the idle time the LEDs play a colour wave until a press
 wakes the board (firmware/board_loop.py starts and stops it; a press during it may be a digit
-of the operator's code, firmware/ui/operator.py).
+of the operator's code, firmware/ui/operator_menu.py).
 
     >>> from firmware.hardware.config import load_board
     >>> frame = attract_frame(load_board(), 0, "default")

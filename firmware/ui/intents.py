@@ -38,7 +38,7 @@ class App(Protocol):
     # --- read access (and `settings`, which the settings menu replaces) ------------------------
     session: Table | None  # the table being played, if any
     settings: Settings
-    operator: OperatorSettings  # the café's settings (firmware/ui/operator.py replaces it)
+    operator: OperatorSettings  # the café's settings (firmware/ui/operator_menu.py replaces it)
     kiosk: bool  # guests' settings are locked
     default_language: str  # the board description's language (what "board default" means)
     language: str  # the language the board speaks now (its frames are drawn in it)
@@ -50,7 +50,7 @@ class App(Protocol):
     cosmetic: random.Random  # tumbling faces only; never decides anything
     agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
     coach: Any  # firmware.ui.moments.KeyMoments of the finished game, or None
-    lesson: Any  # the lesson being played (firmware.ui.lesson.LessonRun), or None
+    lesson: Any  # the lesson being played (firmware.ui.lesson_runner.LessonRun), or None
 
     stack: list[ScreenLike]  # bottom (the main menu) first; in-game screens may close those above them
 

@@ -15,7 +15,7 @@ from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
 from firmware.ui.intents import table_in_play
-from firmware.ui.lesson import LEAVE, has_lesson, leave_lesson, lesson_label, start_lesson
+from firmware.ui.lesson_runner import LEAVE, has_lesson, leave_lesson, lesson_label, start_lesson
 from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen

@@ -422,7 +422,7 @@ class ResultScreen(Screen):
         labels = {REMATCH: _("Rematch"), MENU: pgettext("result", "Menu")}
         # Translators: on a wide display beside "Rematch: " and "Menu: ".
         details = {REMATCH: _("same seats, new game"), MENU: _("back to the main menu")}
-        if self.mode == "lesson":  # (firmware/ui/lesson.py) Rematch plays the lesson again
+        if self.mode == "lesson":  # (firmware/ui/lesson_runner.py) Rematch plays the lesson again
             # Translators: on a wide display beside "Rematch: " and "Menu: " after a lesson.
             details = {REMATCH: _("the lesson again"), MENU: _("back to the Play menu")}
         rows = [1, 2] if canvas.lines < 5 else [2, 3]

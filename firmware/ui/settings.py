@@ -164,7 +164,7 @@ def spoken(settings: Settings, operator: OperatorSettings, default: str = "en") 
     return settings.language or operator.language or default
 
 
-# --- the operator's settings (the café's; the operator menu, firmware/ui/operator.py) ---------------
+# --- the operator's settings (the café's; the operator menu, firmware/ui/operator_menu.py) ---------------
 OPERATOR_KEY = "operator"  # one JSON object in the journal's settings
 BRIGHTNESS_CAPS = (0.4, 0.55, 0.7, 0.85, 1.0)  # perceived levels, as Settings.brightness
 LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i18n.py)
