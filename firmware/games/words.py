@@ -8,6 +8,10 @@ language may change meanwhile), in three forms:
 - `sentence`: a full sentence, for reading aloud ("Blue places 6 and 2 on rung 5 and knocks Red off.");
 - `log`: a line of the game's history, the round log and Key moments ("Blue placed 62 on rung 5, kicked Red").
 
+Two more forms word what the play screen shows: `caption`, the line under an animation while it
+shows one event of a step ("Double! +2", "Red is ousted"), and `option`, a decision as an option
+on the play screen (a `Label`: "Rung 5" with "kicks 1").
+
 Every screen, page and command that words a move asks the game's `Words`
 (`firmware.games.words_of(name)`, named by the registry entry's `words`); none reads an event
 itself to word it. The rules
@@ -49,6 +53,23 @@ class Said:
     shown: bool = True
 
 
+@dataclass(frozen=True)
+class Label:
+    """A decision as the play screen offers it: `text` on the option bar; `details`, what it
+    does, in shorter and shorter wordings (the view shows the longest that fits its line; none:
+    nothing to add); `parts`, the texts of a choice made in stages (EXTRA!'s extra die, pairs and
+    column), in the order of its stages."""
+
+    text: str
+    details: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+
+    @property
+    def detail(self) -> str:
+        """What the decision does, in its longest wording ("" for nothing to add)."""
+        return self.details[0] if self.details else ""
+
+
 class Words:
     """What a game says of its steps. A game's wording subclasses it and overrides `said` (and
     `said_to` where a step can concern a seat other than the mover's); `decision` comes with it.
@@ -63,6 +84,18 @@ class Words:
         """What one step's `events` did to seat `seat`, said to them ("Blue 76 → rung 4: kicked
         your 50"), first in their round log and on the explanation line; None when the step
         does not concern them (their own moves never do)."""
+        return None
+
+    def caption(self, names: Sequence[str], event: Event | None, events: Events, before: Game | None = None) -> str:
+        """What an animation says while it shows `event`, one of a step's `events` ("Double! +2");
+        `event` None: the step as a whole, where none of its events is shown (LEVEL X's pass).
+        `before`: the position the step was played from, where the words need it (the dice a
+        group sums). "" when there is nothing to say."""
+        return ""
+
+    def option(self, names: Sequence[str], game: Game, decision: Step) -> Label | None:
+        """`decision`, one of `game`'s legal ones, as the play screen offers it (`names`: the
+        seats' names as shown); None when the game does not word its options."""
         return None
 
     def decision(self, game: Game, step: Step) -> Said | None:
