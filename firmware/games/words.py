@@ -10,7 +10,8 @@ language may change meanwhile), in three forms:
 
 Two more forms word what the play screen shows: `caption`, the line under an animation while it
 shows one event of a step ("Double! +2", "Red is ousted"), and `option`, a decision as an option
-on the play screen (a `Label`: "Rung 5" with "kicks 1").
+on the play screen (a `Label`: "Rung 5" with "kicks 1"); `hint` names the decision a hint points
+at before the bots' reason ("rung 5: 91% safe, exp. end: space 14").
 
 Every screen, page and command that words a move asks the game's `Words`
 (`firmware.games.words_of(name)`, named by the registry entry's `words`); none reads an event
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware.games.base import Event, Events
-from firmware.i18n import _
+from firmware.i18n import _, pgettext
 
 if TYPE_CHECKING:
     from firmware.games.base import Game, Step
@@ -98,6 +99,12 @@ class Words:
         seats' names as shown); None when the game does not word its options."""
         return None
 
+    def hint(self, game: Game, decision: Step, reason: str) -> str:
+        """A hint for `decision` in `game`'s position: the decision named where the option
+        pointed at does not say it all, then `reason`, the bots' few words of why (figures, no
+        move: `firmware.hints`). The base class: the reason alone."""
+        return reason
+
     def decision(self, game: Game, step: Step) -> Said | None:
         """What playing `step` would do in `game`'s position (the game is left as it was)."""
         twin = game.copy()
@@ -130,6 +137,12 @@ def spoken(items: Sequence[str]) -> str:
         return "".join(items)
     # Translators: the last two items of a list in a sentence: "5, 3 and 2", "Red and Green".
     return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def hinted(move: str, reason: str) -> str:
+    """A hint's decision and its reason in one line: "rung 5: 91% safe, exp. end: space 14"."""
+    # Translators: a hint: the decision ("rung 5", "take it") and why the strong bot picks it.
+    return pgettext("hint", "{move}: {reason}").format(move=move, reason=reason)
 
 
 def faces_text(faces: Sequence[object]) -> str:

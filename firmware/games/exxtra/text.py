@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from firmware.i18n import N_, _, ngettext
+from firmware.i18n import N_, _, ngettext, pgettext
 from firmware.games.base import Event, Events
 from firmware.games.exxtra.rules import Exxtra, Place, Reroll
-from firmware.games.words import Label, Said, Words, kinds, name_of, rolled, spoken
+from firmware.games.words import Label, Said, Words, hinted, kinds, name_of, rolled, spoken
 
 if TYPE_CHECKING:
     from firmware.games.base import Game, Step
@@ -114,6 +114,14 @@ class ExxtraWords(Words):
         # Translators: EXXTRA: beside a rung option: placing there removes {n} pairs from lower rungs.
         kicks = ngettext("kicks {n}", "kicks {n}", len(removed)).format(n=len(removed)) if removed else ""
         return Label(_("Rung {rung}").format(rung=decision.rung), (kicks,) if kicks else ())
+
+    def hint(self, game: Game, decision: Step, reason: str) -> str:
+        """ "rung 5: ..." or "roll on: ..."."""
+        if isinstance(decision, Place):
+            # Translators: a hint: the rung it points at, "rung 5" (a reason follows).
+            return hinted(pgettext("hint", "rung {rung}").format(rung=decision.rung), reason)
+        # Translators: a hint: roll again (a reason follows).
+        return hinted(pgettext("hint", "roll on"), reason) if isinstance(decision, Reroll) else reason
 
 
 def _x_caption(who: str, invalid: Event, events: Events) -> str:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from firmware.i18n import N_, _, ngettext, npgettext, pgettext
 from firmware.games.base import Event, Events
-from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX
-from firmware.games.words import Label, Said, Words, faces_text, joined, kinds, name_of, rolled, spoken
+from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, TurnOnes
+from firmware.games.words import Label, Said, Words, faces_text, hinted, joined, kinds, name_of, rolled, spoken
 
 if TYPE_CHECKING:
     from firmware.games.base import Game, Step
@@ -149,6 +149,17 @@ class LevelXWords(Words):
         twin = game.copy()
         twin.apply(decision)
         return Label(text, _effects(_row_effects(twin.events), names))
+
+    def hint(self, game: Game, decision: Step, reason: str) -> str:
+        """ "take it: ...", "decline: ...", "turn 1→6: ..."; groups: the option says them, the reason alone."""
+        if isinstance(decision, Bonus):
+            # Translators: a hint: take (or leave) the last LEVEL X bonus tile; a reason follows.
+            return hinted(pgettext("hint", "take it") if decision.take else pgettext("hint", "decline"), reason)
+        if isinstance(decision, TurnOnes):
+            turned = ",".join(str(face) for face in decision.faces)
+            # Translators: a hint: turn the dice showing 1 to these faces ({faces} is like "1→6" or "1→5,6"); a reason follows.
+            return hinted(pgettext("hint", "turn {faces}").format(faces="1→" + turned), reason)
+        return reason
 
     def last_turn(self, names: Sequence[str], events: Events) -> str:
         """What the previous player did, in the few words under the roll prompt ("Blue played
