@@ -139,6 +139,16 @@ def spoken(items: Sequence[str]) -> str:
     return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
+def numbered(game: Game, step: Step) -> str:
+    """A decision of a game that words none, as Key moments and the analysis name it: the
+    deciding player and its place among the legal decisions ("Ann: choice 2 of 3")."""
+    legal = game.legal_decisions()
+    number = legal.index(step) + 1 if step in legal else len(legal) + 1
+    name = game.players[game.pending().player or 0].name
+    # Translators: a decision of a game that words none: the deciding player and its place among the legal ones.
+    return _("{name}: choice {n} of {count}").format(name=name, n=number, count=len(legal))
+
+
 def hinted(move: str, reason: str) -> str:
     """A hint's decision and its reason in one line: "rung 5: 91% safe, exp. end: space 14"."""
     # Translators: a hint: the decision ("rung 5", "take it") and why the strong bot picks it.
