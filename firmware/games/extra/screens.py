@@ -333,11 +333,11 @@ class ExtraView(GameView):
             return (face or 0, sums, -1 if column is None else column)
 
         made: list[Option] = []
-        for (face, column, pairs), choice in sorted(chosen.items(), key=order):
+        for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
             label = text.WORDS.option(session.names, game, choice)
             if label is None:
                 continue
-            keys = (FREE_RIDE if face is None else face, pairs, column)
+            keys = (FREE_RIDE if face is None else face, label.parts[1], column)  # the pairs as shown: "(4)+6"
             made.append(StagedOption(label.text, choice, parts=tuple(zip(keys, label.parts, strict=True))))
         return made
 
