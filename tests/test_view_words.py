@@ -112,6 +112,7 @@ def test_every_caption_and_option_label_comes_from_the_words(name: str) -> None:
                 labels += 1
                 if isinstance(option, StagedOption):
                     assert tuple(text for _, text in option.parts) == label.parts
+                    assert option.parts[1][0] == label.parts[1]  # pairs staged apart as they read
                 elif isinstance(option.value, Groups):
                     assert effect_text(game, option.value, 21, names) == fitted(label.details, 21)
                     assert effect_text(game, option.value, 99, names) == label.details[0]
