@@ -73,8 +73,9 @@ class Label:
 
 class Words:
     """What a game says of its steps. A game's wording subclasses it and overrides `said` (and
-    `said_to` where a step can concern a seat other than the mover's); `decision` comes with it.
-    The base class says nothing: a game without wording still plays, its moves unexplained."""
+    `said_to` where a step can concern a seat other than the mover's; `caption`, `option` and
+    `hint` for what its play screen shows); `decision` comes with it. The base class says
+    nothing: a game without wording still plays, its moves unexplained."""
 
     def said(self, names: Sequence[str], events: Events) -> Said | None:
         """What one step's `events` did (`names`: the seats' names); None when there is

@@ -1,6 +1,7 @@
 """LEVEL X's words on the board: the rules page's paragraphs and what a step did (`WORDS`, the
-game's `firmware.games.words.Words`), worded when asked, in the active language. Only events are
-read: the engine already says what a step did, this module only words it.
+game's `firmware.games.words.Words`): its animations' captions, its options' labels and its
+hints too, worded when asked, in the active language. What a step did is read from its events
+alone (the engine already says it, this module only words it); an option, from the position.
 """
 
 from __future__ import annotations
