@@ -18,14 +18,17 @@ from __future__ import annotations
 import random
 
 from firmware.bots import choose
-from firmware.games import Game, find_game
+from firmware.games import Game, find_game, words_of
 from firmware.games.base import Decision
 from firmware.i18n import _
 
 
 def hint(game: Game, rng: random.Random) -> tuple[Decision, str]:
-    """The strong bot's decision for `game`'s pending decision and the reason it gives."""
+    """The strong bot's decision for `game`'s pending decision and the reason it gives, after
+    the decision's name (the game's words: `Words.hint`)."""
     spec = find_game(game.name)
     decision = choose(game, rng, spec.levels[-1])
     reason = spec.hint_reason
-    return decision, reason(game, decision) if reason is not None else _("strong bot's choice")
+    if reason is None:
+        return decision, _("strong bot's choice")
+    return decision, words_of(game.name).hint(game, decision, reason(game, decision))

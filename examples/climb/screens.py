@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from examples.climb.cells import STAIRS
-from examples.climb.rules import TOP, Climb, Up, steps_for
+from examples.climb.rules import TOP, Climb
+from examples.climb.text import WORDS
 from firmware.games.base import Game
 from firmware.ui.kit import (
     PLAYER_COLOURS,
@@ -34,11 +35,8 @@ class ClimbView(GameView):
     )
 
     def options(self, app: App, table: Table) -> list[Option]:
-        game = _game(table)
-        return [
-            Option(f"Climb {steps_for(game.face or 1)}" if isinstance(d, Up) else "Roll again", d)
-            for d in game.legal_decisions()
-        ]
+        labels = [(WORDS.option(table.names, table.game, d), d) for d in table.game.legal_decisions()]
+        return [Option(label.text, d) for label, d in labels if label is not None]
 
     def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
         game = _game(table)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware.games.words import Events, Said, Words, name_of, rolled
+from examples.climb.rules import Climb, Up, steps_for
+from firmware.games.base import Game, Step
+from firmware.games.words import Events, Label, Said, Words, name_of, rolled
 
 
 class ClimbWords(Words):
@@ -27,6 +29,11 @@ class ClimbWords(Words):
         if event["kind"] == "roll":
             return rolled(who, [event["face"]])
         return None
+
+    def option(self, names: Sequence[str], game: Game, decision: Step) -> Label | None:
+        """Climb by the die, or roll again."""
+        face = game.face if isinstance(game, Climb) else None
+        return Label(f"Climb {steps_for(face or 1)}" if isinstance(decision, Up) else "Roll again")
 
 
 WORDS = ClimbWords()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from examples.highdie.rules import ROUNDS, HighDie, Keep
+from examples.highdie.rules import ROUNDS, HighDie
+from examples.highdie.text import WORDS
 from firmware.games.base import Game
 from firmware.ui.kit import App, Canvas, GameView, LedFrame, Option, PlaySurface, Records, pip_cells
 
@@ -22,7 +23,8 @@ class HighDieView(GameView):
     )
 
     def options(self, app: App, table: Table) -> list[Option]:
-        return [Option("Keep" if isinstance(d, Keep) else "Roll again", d) for d in table.game.legal_decisions()]
+        labels = [(WORDS.option(table.names, table.game, d), d) for d in table.game.legal_decisions()]
+        return [Option(label.text, d) for label, d in labels if label is not None]
 
     def draw(self, canvas: Canvas, app: App, table: Table, play: PlaySurface) -> None:
         game = _game(table)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware.games.words import Events, Said, Words, name_of, rolled
+from examples.highdie.rules import Keep
+from firmware.games.base import Game, Step
+from firmware.games.words import Events, Label, Said, Words, name_of, rolled
 
 
 class HighDieWords(Words):
@@ -27,6 +29,10 @@ class HighDieWords(Words):
         if event["kind"] == "roll":
             return rolled(who, [event["face"]])
         return None
+
+    def option(self, names: Sequence[str], game: Game, decision: Step) -> Label | None:
+        """Keep the die, or roll again."""
+        return Label("Keep" if isinstance(decision, Keep) else "Roll again")
 
 
 WORDS = HighDieWords()

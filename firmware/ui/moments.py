@@ -22,6 +22,7 @@ from firmware import i18n
 from firmware.agents import CoachAnswer
 from firmware.coach import Rating, key_moments, people, position_at
 from firmware.games import Game, find_game, words_of
+from firmware.games.words import numbered
 from firmware.i18n import _, fixed
 from firmware.thinker import Thought
 from firmware.ui.draw import Canvas, wrap
@@ -46,13 +47,7 @@ def describe_decision(game: Game, step: Step) -> str:
     """What `step` does in `game`'s position, in one line of the active language: the log form
     of the game's words (a game that words nothing: which of the legal decisions it is)."""
     said = words_of(game.name).decision(game, step)
-    if said is not None:
-        return said.log
-    legal = game.legal_decisions()
-    number = legal.index(step) + 1 if step in legal else len(legal) + 1
-    name = game.players[game.pending().player or 0].name
-    # Translators: a decision of a game that words none: the deciding player and its place among the legal ones.
-    return _("{name}: choice {n} of {count}").format(name=name, n=number, count=len(legal))
+    return said.log if said is not None else numbered(game, step)
 
 
 def describe_both(game: Game, step: Step, other: Step) -> tuple[str, str]:

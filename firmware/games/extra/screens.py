@@ -18,17 +18,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from firmware.games.base import DECISION, ROLL, Roll
-from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
+from firmware.games.extra.rules import Choice, Extra, Sheet
 from firmware.games.extra import text
+from firmware.games.extra.text import FREE_RIDE, crossed_sums, part_text
 from firmware.i18n import _, pgettext
 from firmware.games.extra.sheet import (
-    COLUMN_NAMES,
-    FREE_RIDE,
     SheetLayout,
     SheetMarks,
     draw_focus,
     draw_sheet,
-    part_text,
     sheet_layout,
 )
 from firmware.ui.kit import (
@@ -72,48 +70,6 @@ def effect(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> Effect:
     face = None if choice.extra is None else faces[choice.extra]
     column = choice.column if face is not None and sheet.column_of(face) is None else None
     return face, column, tuple(sorted(crossed_sums(sheet, [faces[a] + faces[b] for a, b in choice.pairs])))
-
-
-def crossed_sums(sheet: Sheet, sums: list[int]) -> list[int]:
-    """Those of `sums` that get a cross, in order (a full row takes none)."""
-    added: Counter[int] = Counter()
-    crossed = []
-    for total in sums:
-        if sheet.crosses_in(total) + added[total] < ROW_SIZES[total]:
-            added[total] += 1
-            crossed.append(total)
-    return crossed
-
-
-def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
-    """How a player says it: "4+6 x3", "4+6 x3>B" (new number into column B), "free: 7+9";
-    a sum whose row is full (no cross) in brackets: "(4)+6 x3"."""
-    pairs = pairs_text(sheet, faces, choice)
-    if choice.extra is None:
-        return free_text(pairs)
-    face = faces[choice.extra]
-    new = f">{COLUMN_NAMES[choice.column]}" if sheet.column_of(face) is None and choice.column is not None else ""
-    return f"{pairs} x{face}{new}"
-
-
-def free_text(pairs: str) -> str:
-    """A free ride's pairs in the active language: "free: 7+9"."""
-    # Translators: EXTRA!: a decision without an extra die and its two sums ("7+9"); keep it short.
-    return pgettext("EXTRA!", "free: {pairs}").format(pairs=pairs)
-
-
-def pairs_text(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
-    """The option's two sums, "4+6"; a sum whose row is full in brackets: "(4)+6"."""
-    sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
-    crossed = Counter(crossed_sums(sheet, sums))
-    parts = []
-    for total in sums:
-        if crossed[total]:
-            crossed[total] -= 1
-            parts.append(str(total))
-        else:
-            parts.append(f"({total})")
-    return "+".join(parts)
 
 
 @dataclass(frozen=True)
@@ -378,14 +334,11 @@ class ExtraView(GameView):
 
         made: list[Option] = []
         for (face, column, _pairs), choice in sorted(chosen.items(), key=order):
-            text = label(sheet, faces, choice)
-            pairs = pairs_text(sheet, faces, choice)
-            parts = (
-                (FREE_RIDE if face is None else face, FREE_RIDE if face is None else f"x{face}"),
-                (pairs, pairs),
-                (column, "" if column is None else f">{COLUMN_NAMES[column]}"),
-            )
-            made.append(StagedOption(text, choice, parts=parts))
+            label = text.WORDS.option(session.names, game, choice)
+            if label is None:
+                continue
+            keys = (FREE_RIDE if face is None else face, label.parts[1], column)  # the pairs as shown: "(4)+6"
+            made.append(StagedOption(label.text, choice, parts=tuple(zip(keys, label.parts, strict=True))))
         return made
 
     def draw(self, canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
@@ -542,30 +495,23 @@ class ExtraView(GameView):
             return []  # a roll: the tumble has shown it
         player = made[0]["player"]
         colour = app.colour_of(player)
-        pairs = sorted((e for e in made if e["kind"] in ("cross", "row_full")), key=lambda e: e["sum"])
-        sums = "+".join(str(e["sum"]) if e["kind"] == "cross" else f"({e['sum']})" for e in pairs)
         leds: LedFrame = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
         for die, face in enumerate(game.faces or ()):
             die_cells(die, face, PIP, leds)
         leds[f"seat.{player}"] = colour
-        header, column = free_text(sums), None
+        names, column = session.names, None
+        header = text.WORDS.caption(names, made[0], events)
         for event in made:
             if event["kind"] == "extra":
-                header = f"{sums} x{event['face']}"
                 die_cells(event["die"], event["face"], colour, leds)
                 column = event["column"] if event["crossed"] else None
         marks = SheetMarks(Counter(e["sum"] for e in made if e["kind"] == "cross"), column, made=True)
         frames: list[Frame] = [SheetFrame(0.2, leds, "", player, shown, header) for shown in (marks, None, marks, None)]
-        if any(e["kind"] == "ended" for e in events):
+        ended = next((e for e in events if e["kind"] == "ended"), None)
+        if ended is not None:
             frames += [
                 SheetFrame(
-                    0.3,
-                    leds | {f"seat.{player}": lit},
-                    "",
-                    player,
-                    None,
-                    # Translators: EXTRA!: a sheet's header when that player's game ends.
-                    _("game ends"),
+                    0.3, leds | {f"seat.{player}": lit}, "", player, None, text.WORDS.caption(names, ended, events)
                 )
                 for lit in (OFF, colour, OFF, colour)
             ]

@@ -23,10 +23,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from firmware.games.extra.rules import COLUMN_SIZES, FACTORS, ROW_SIZES, SUMS, WALLS, Sheet, row_score
+from firmware.games.extra.text import COLUMN_NAMES, FREE_RIDE, part_text
 from firmware.i18n import _, pgettext
 from firmware.ui.kit import CHAR_WIDTH, Canvas, tiny_width
 
-COLUMN_NAMES = "ABC"
 MAX_WALL = max(WALLS.values())
 
 # Box styles on the drawn sheet.
@@ -352,18 +352,6 @@ class FocusGeometry:
         """Box `index` of a row with `wall` wall boxes (walls right-aligned as on the sheet)."""
         x = self.wall_x + (MAX_WALL - wall + index) * self.px + (2 if index >= wall else 0)
         return x, line_y + 2, x + self.px - 2, line_y + 8
-
-
-FREE_RIDE = "free ride"  # an option's part key and text for a decision without an extra die
-
-
-def part_text(part: str, short: bool = False) -> str:
-    """An option's part as shown: the free ride in the active language (`short`: one word, where
-    room is scarce); dice and sums ("x3", "4+6", ">B") as they are."""
-    if part != FREE_RIDE:
-        return part
-    # Translators: EXTRA!: a decision without an extra die; short, it shares a line with "(10)+(12) 1/4".
-    return pgettext("EXTRA!", "free") if short else pgettext("EXTRA!", "free ride")
 
 
 def focus_geometry(width: int) -> FocusGeometry:

@@ -1,15 +1,22 @@
 """EXTRA!'s words on the board: the rules page's paragraphs and what a step did (`WORDS`, the
-game's `firmware.games.words.Words`), worded when asked, in the active language. Only events are
-read: the engine already says what a step did, this module only words it.
+game's `firmware.games.words.Words`): its animations' captions, its options' labels and its
+hints too, worded when asked, in the active language. What a step did is read from its events
+alone (the engine already says it, this module only words it); an option, from the position.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from firmware.i18n import N_, _
-from firmware.games.base import Events
-from firmware.games.words import Said, Words, joined, kinds, name_of, rolled, spoken
+from firmware.i18n import N_, _, pgettext
+from firmware.games.base import Event, Events
+from firmware.games.extra.rules import ROW_SIZES, Choice, Extra, Sheet
+from firmware.games.words import Label, Said, Words, joined, kinds, name_of, rolled, spoken
+
+if TYPE_CHECKING:
+    from firmware.games.base import Game, Step
 
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.
@@ -30,6 +37,18 @@ RULES: tuple[str, ...] = (
 
 # Translators: the play screen's legend while deciding ("<>" are LEFT/RIGHT; ROLL flips through the sheets); 21 columns.
 LEGEND = N_("<> OK ROLL:sheets")
+
+COLUMN_NAMES = "ABC"  # the EXTRA table's columns, as the sheet and the options name them
+FREE_RIDE = "free ride"  # an option's part key and text for a decision without an extra die
+
+
+def part_text(part: str, short: bool = False) -> str:
+    """An option's part as shown: the free ride in the active language (`short`: one word, where
+    room is scarce); dice and sums ("x3", "4+6", ">B") as they are."""
+    if part != FREE_RIDE:
+        return part
+    # Translators: EXTRA!: a decision without an extra die; short, it shares a line with "(10)+(12) 1/4".
+    return pgettext("EXTRA!", "free") if short else pgettext("EXTRA!", "free ride")
 
 
 class ExtraWords(Words):
@@ -82,6 +101,78 @@ class ExtraWords(Words):
             # Translators: EXTRA!: the game's log, who and what they did: "Ann took extra 3, crossed 7+9".
             _("{who} {what}").format(who=who, what=joined(logged)),
         )
+
+    def caption(self, names: Sequence[str], event: Event | None, events: Events, before: Game | None = None) -> str:
+        """The sheet's header while a decision's crosses blink ("4+(6) x3", "free: 7+9"), and
+        when the player's game ends."""
+        if event is None:
+            return ""
+        if event["kind"] == "ended":
+            # Translators: EXTRA!: a sheet's header when that player's game ends.
+            return _("game ends")
+        if event["kind"] not in ("extra", "free_ride", "cross", "row_full"):
+            return ""
+        pairs = sorted((e for e in events if e["kind"] in ("cross", "row_full")), key=lambda e: e["sum"])
+        sums = "+".join(str(e["sum"]) if e["kind"] == "cross" else f"({e['sum']})" for e in pairs)
+        extra = next((e for e in events if e["kind"] == "extra"), None)
+        return free_text(sums) if extra is None else f"{sums} x{extra['face']}"
+
+    def option(self, names: Sequence[str], game: Game, decision: Step) -> Label | None:
+        """A choice on the roll as a player says it ("4+6 x3>B"), in its three parts: the extra
+        die ("x3", or the free ride), the pairs ("4+6"), the column of a new number (">B", or "")."""
+        if not isinstance(game, Extra) or not isinstance(decision, Choice) or not game.undecided:
+            return None
+        sheet, faces = game.sheets[game.undecided[0]], game.faces or ()
+        face = None if decision.extra is None else faces[decision.extra]
+        new = face is not None and sheet.column_of(face) is None and decision.column is not None
+        parts = (
+            FREE_RIDE if face is None else f"x{face}",
+            pairs_text(sheet, faces, decision),
+            f">{COLUMN_NAMES[decision.column]}" if new and decision.column is not None else "",
+        )
+        return Label(label(sheet, faces, decision), parts=parts)
+
+
+def crossed_sums(sheet: Sheet, sums: list[int]) -> list[int]:
+    """Those of `sums` that get a cross, in order (a full row takes none)."""
+    added: Counter[int] = Counter()
+    crossed = []
+    for total in sums:
+        if sheet.crosses_in(total) + added[total] < ROW_SIZES[total]:
+            added[total] += 1
+            crossed.append(total)
+    return crossed
+
+
+def label(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
+    """How a player says it: "4+6 x3", "4+6 x3>B" (new number into column B), "free: 7+9";
+    a sum whose row is full (no cross) in brackets: "(4)+6 x3"."""
+    pairs = pairs_text(sheet, faces, choice)
+    if choice.extra is None:
+        return free_text(pairs)
+    face = faces[choice.extra]
+    new = f">{COLUMN_NAMES[choice.column]}" if sheet.column_of(face) is None and choice.column is not None else ""
+    return f"{pairs} x{face}{new}"
+
+
+def free_text(pairs: str) -> str:
+    """A free ride's pairs in the active language: "free: 7+9"."""
+    # Translators: EXTRA!: a decision without an extra die and its two sums ("7+9"); keep it short.
+    return pgettext("EXTRA!", "free: {pairs}").format(pairs=pairs)
+
+
+def pairs_text(sheet: Sheet, faces: tuple[int, ...], choice: Choice) -> str:
+    """The option's two sums, "4+6"; a sum whose row is full in brackets: "(4)+6"."""
+    sums = sorted(faces[a] + faces[b] for a, b in choice.pairs)
+    crossed = Counter(crossed_sums(sheet, sums))
+    parts = []
+    for total in sums:
+        if crossed[total]:
+            crossed[total] -= 1
+            parts.append(str(total))
+        else:
+            parts.append(f"({total})")
+    return "+".join(parts)
 
 
 WORDS = ExtraWords()

@@ -85,12 +85,13 @@ def evaluate(game: Exxtra, decisions: Sequence[Decision]) -> list[float]:
 
 
 def hint_reason(game: Exxtra, decision: Decision) -> str:
-    """Why "strong" likes `decision`, in a few words (a hint on the board): how safe a placement
-    is, and the final space on the track it leads to (`evaluate`, calibrated: firmware/coach.py).
+    """Why "strong" likes `decision`, in a few words (a hint on the board, after the decision's
+    name: `firmware.games.exxtra.text.ExxtraWords.hint`): how safe a placement is, and the final
+    space on the track it leads to (`evaluate`, calibrated: firmware/coach.py).
 
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> hint_reason(game, Place(5)).startswith("rung 5: 91% safe, exp. end: space ")
+    >>> hint_reason(game, Place(5)).startswith("91% safe, exp. end: space ")
     True
     """
     from firmware.coach import estimate
@@ -101,12 +102,12 @@ def hint_reason(game: Exxtra, decision: Decision) -> str:
         places = [d for d in game.legal_decisions() if isinstance(d, Place)]
         best = max(places, key=lambda d: position.place(d.rung, value, position.position))
         again, place = estimate(game, [decision, best])
-        # Translators: a hint: rolling on is expected to end the game on space {again}, placing on space {place}.
-        return _("roll on: exp. end: space {again} vs {place}").format(again=fixed(again), place=fixed(place))
+        # Translators: a hint to roll on: rolling on is expected to end the game on space {again}, placing on space {place}.
+        return _("exp. end: space {again} vs {place}").format(again=fixed(again), place=fixed(place))
     safe = position.survival(decision.rung, value, position.removed(decision.rung, value))
-    # Translators: a hint: placing on rung {rung} survives the others' turns with {safe} % chance; the game is expected to end with the player on space {space}.
-    return _("rung {rung}: {safe}% safe, exp. end: space {space}").format(
-        rung=decision.rung, safe=round(safe * 100), space=fixed(estimate(game, [decision])[0])
+    # Translators: a hint for a rung: placing there survives the others' turns with {safe} % chance; the game is expected to end with the player on space {space}.
+    return _("{safe}% safe, exp. end: space {space}").format(
+        safe=round(safe * 100), space=fixed(estimate(game, [decision])[0])
     )
 
 

@@ -43,7 +43,7 @@ from firmware.ui.kit import (
 )
 
 if TYPE_CHECKING:
-    from firmware.games.base import Event, Game
+    from firmware.games.base import Game
     from firmware.table import Table
 
 
@@ -119,20 +119,6 @@ def _draw_race(canvas: Canvas, session: Table, top: int, bottom: int) -> None:
         canvas.text(canvas.width - len(text) * CHAR_WIDTH, y, text)
 
 
-def _x_caption(who: str, invalid: Event, events: Events) -> str:
-    """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
-    the counter could not go back (it moves back at most to the start)."""
-    move = next(
-        (e for e in events if e["kind"] == "move" and e.get("cause") == "x" and e["player"] == invalid["player"]), None
-    )
-    back = move["from"] - move["to"] if move is not None else invalid["xs"]
-    return (
-        _("X! {name} back {spaces}").format(name=who, spaces=back)
-        if back
-        else _("X! {name} stays at start").format(name=who)
-    )
-
-
 def _order(session: Table) -> list[int]:
     """Players by position, best first (seat order among equals)."""
     positions = session.game_as(Exxtra).positions
@@ -179,14 +165,13 @@ class ExxtraView(GameView):
         (ROLL does it too)."""
         game = session.game_as(Exxtra)
         legal = game.legal_decisions()
+        places = sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung)
+        offered: list[Place | Reroll] = [*places, Reroll()] if Reroll() in legal else list(places)
         result = []
-        for decision in sorted((d for d in legal if isinstance(d, Place)), key=lambda d: -d.rung):
-            removed = game.would_remove(decision.rung)
-            # Translators: EXXTRA: beside a rung option: placing there removes {n} pairs from lower rungs.
-            detail = ngettext("kicks {n}", "kicks {n}", len(removed)).format(n=len(removed)) if removed else ""
-            result.append(Option(_("Rung {rung}").format(rung=decision.rung), decision, detail))
-        if Reroll() in legal:
-            result.append(Option(_("Roll again"), Reroll()))
+        for decision in offered:
+            label = text.WORDS.option(session.names, game, decision)
+            if label is not None:
+                result.append(Option(label.text, decision, label.detail))
         return result
 
     def draw(self, canvas: Canvas, app: App, session: Table, play: PlaySurface) -> None:
@@ -278,35 +263,28 @@ class ExxtraView(GameView):
 
     def animation(self, app: App, session: Table, events: Events) -> list[Frame]:
         frames: list[Frame] = []
+        names = session.names
         for event in events:
             kind = event["kind"]
-            who = _name(session, event["player"]) if "player" in event else ""
             colour = PLAYER_COLOURS[session.colours[event["player"]]] if "player" in event else OFF
+            caption = text.WORDS.caption(names, event, events)
             if kind == "invalid":
                 crosses: LedFrame = {}
                 pip_cells(("X", "X"), crosses)
-                caption = _x_caption(who, event, events)
                 frames += [Frame(FLASH_S, crosses, caption), Frame(FLASH_S, {k: OFF for k in crosses}, caption)] * 2
             elif kind == "move" and event["from"] != event["to"]:
-                caption = {
-                    "double": _("Double! +{spaces}").format(spaces=event["to"] - event["from"]),
-                    "rung": _("{name} moves").format(name=who),
-                    "x": _("{name} back").format(name=who),
-                }.get(event["cause"], who)
                 step = 1 if event["to"] > event["from"] else -1
                 for space in range(event["from"] + step, event["to"] + step, step):
                     frames.append(Frame(STEP_S, {TRACK.cell(space): colour}, caption))
             elif kind == "remove":
-                caption = _("{pair} off rung {rung}").format(pair=event["combination"], rung=event["rung"])
                 frames += [
                     Frame(FLASH_S, {LADDER.cell(event["rung"]): colour}, caption),
                     Frame(FLASH_S, {LADDER.cell(event["rung"]): OFF}, caption),
                 ] * 2  # a blink: red would be a player's hue
             elif kind == "win":
-                won = _("{name} wins!").format(name=who)
                 frames += [
-                    Frame(FLASH_S, {TRACK.cell(FINISH): colour}, won),
-                    Frame(FLASH_S, {TRACK.cell(FINISH): OFF}, won),
+                    Frame(FLASH_S, {TRACK.cell(FINISH): colour}, caption),
+                    Frame(FLASH_S, {TRACK.cell(FINISH): OFF}, caption),
                 ] * 3
         return frames
 

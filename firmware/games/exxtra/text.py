@@ -1,15 +1,21 @@
 """EXXTRA's words on the board: the rules page's paragraphs and what a step did (`WORDS`, the
-game's `firmware.games.words.Words`), worded when asked, in the active language. Only events are
-read: the engine already says what a step did, this module only words it.
+game's `firmware.games.words.Words`): its animations' captions, its options' labels and its
+hints too, worded when asked, in the active language. What a step did is read from its events
+alone (the engine already says it, this module only words it); an option, from the position.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from firmware.i18n import N_, _, ngettext
+from firmware.i18n import N_, _, ngettext, pgettext
 from firmware.games.base import Event, Events
-from firmware.games.words import Said, Words, kinds, name_of, rolled, spoken
+from firmware.games.exxtra.rules import Exxtra, Place, Reroll
+from firmware.games.words import Label, Said, Words, hinted, kinds, name_of, rolled, spoken
+
+if TYPE_CHECKING:
+    from firmware.games.base import Game, Step
 
 # Translators: each paragraph is one rules page or more on a small display; keep the lines short
 # words (the board wraps them) and the numbers as they are.
@@ -78,6 +84,59 @@ class ExxtraWords(Words):
             who=who, combination=_digits(first["combination"]), rung=first["rung"], yours=spoken(yours)
         )
         return Said(line, sentence, line)
+
+    def caption(self, names: Sequence[str], event: Event | None, events: Events, before: Game | None = None) -> str:
+        """An X's cross, a counter's walk, a pair kicked off the ladder, the win."""
+        if event is None:
+            return ""
+        who = name_of(names, event["player"]) if "player" in event else ""
+        kind = event["kind"]
+        if kind == "invalid":
+            return _x_caption(who, event, events)
+        if kind == "move":
+            return {
+                "double": _("Double! +{spaces}").format(spaces=event["to"] - event["from"]),
+                "rung": _("{name} moves").format(name=who),
+                "x": _("{name} back").format(name=who),
+            }.get(event["cause"], who)
+        if kind == "remove":
+            return _("{pair} off rung {rung}").format(pair=event["combination"], rung=event["rung"])
+        if kind == "win":
+            return _("{name} wins!").format(name=who)
+        return ""
+
+    def option(self, names: Sequence[str], game: Game, decision: Step) -> Label | None:
+        """A rung with how many pairs placing there kicks ("Rung 5", "kicks 1"); rolling again."""
+        if isinstance(decision, Reroll):
+            return Label(_("Roll again"))
+        if not isinstance(decision, Place) or not isinstance(game, Exxtra):
+            return None
+        removed = game.would_remove(decision.rung)
+        # Translators: EXXTRA: beside a rung option: placing there removes {n} pairs from lower rungs.
+        kicks = ngettext("kicks {n}", "kicks {n}", len(removed)).format(n=len(removed)) if removed else ""
+        return Label(_("Rung {rung}").format(rung=decision.rung), (kicks,) if kicks else ())
+
+    def hint(self, game: Game, decision: Step, reason: str) -> str:
+        """ "rung 5: ..." or "roll on: ..."."""
+        if isinstance(decision, Place):
+            # Translators: a hint: the rung it points at, "rung 5" (a reason follows).
+            return hinted(pgettext("hint", "rung {rung}").format(rung=decision.rung), reason)
+        # Translators: a hint: roll again (a reason follows).
+        return hinted(pgettext("hint", "roll on"), reason) if isinstance(decision, Reroll) else reason
+
+
+def _x_caption(who: str, invalid: Event, events: Events) -> str:
+    """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
+    the counter could not go back (it moves back at most to the start)."""
+    move = next(
+        (e for e in events if e["kind"] == "move" and e.get("cause") == "x" and e["player"] == invalid["player"]), None
+    )
+    back = move["from"] - move["to"] if move is not None else invalid["xs"]
+    return (
+        _("X! {name} back {spaces}").format(name=who, spaces=back)
+        if back
+        else _("X! {name} stays at start").format(name=who)
+    )
 
 
 def _digits(combination: str) -> str:

@@ -546,7 +546,8 @@ def _tile_wins(game: LevelX) -> bool:
 
 def hint_reason(game: LevelX, decision: Decision) -> str:
     """Why "strong" likes `decision`: the final lead over the best opponent it expects, in points
-    (`evaluate`, calibrated: firmware/coach.py).
+    (`evaluate`, calibrated: firmware/coach.py); the decision's name goes before it on the board
+    (`firmware.games.levelx.text.LevelXWords.hint`).
 
     >>> from firmware.games import new_game, Roll
     >>> from firmware.games.levelx.rules import Groups
@@ -559,18 +560,13 @@ def hint_reason(game: LevelX, decision: Decision) -> str:
     if isinstance(decision, Bonus):
         lead = fixed(estimate(game, [Bonus(True)])[0], 0, sign=True)
         if decision.take and game.end_triggered:
-            # Translators: a hint: take the last LEVEL X bonus tile: the game ends after this round anyway.
-            return _("take it: last round anyway")
+            return _("last round anyway")  # the words of the option (text.py)
         if decision.take:
-            # Translators: a hint: take the last LEVEL X bonus tile; the game then ends after this round, with this lead in points.
-            return _("take it: lead {lead} at the end").format(lead=lead)
-        # Translators: a hint: decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
-        return _("decline: with it lead {lead}").format(lead=lead)
+            # Translators: a hint to take the last LEVEL X bonus tile; the game then ends after this round, with this lead in points.
+            return _("lead {lead} at the end").format(lead=lead)
+        # Translators: a hint to decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
+        return _("with it lead {lead}").format(lead=lead)
     value = estimate(game, [decision])[0]
-    if isinstance(decision, TurnOnes):
-        turned = ",".join(str(face) for face in decision.faces)
-        # Translators: a hint: turn the dice showing 1 to these faces ({faces} is like "1→6" or "1→5,6"); then strong expects to lead the best opponent by {lead} points.
-        return _("turn {faces}: exp. lead {lead} pts").format(faces="1→" + turned, lead=fixed(value, sign=True))
     # Translators: a hint: the expected lead over the best opponent at the end of the game, in points.
     return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
 

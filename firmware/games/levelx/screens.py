@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from firmware.games.levelx.cells import GRID
 from firmware.games.levelx.rules import FIELDS, ROWS, Bonus, Groups, LevelX, Outcome, TurnOnes, outcomes
 from firmware.games.levelx import text
-from firmware.i18n import N_, _, npgettext, pgettext
+from firmware.i18n import N_, _, pgettext
 from firmware.ui.kit import (
     CHAR_WIDTH,
     CLOSED,
@@ -82,25 +82,6 @@ TURN_ONES = N_("Turn ones...")
 
 
 # --- choices -------------------------------------------------------------------------------
-def bonus_options(game: LevelX) -> list[Option]:
-    """Take or decline the last bonus tile, each with what it does."""
-    tile = game.tiles_left[0]
-    # Translators: LEVEL X: what taking the last bonus tile does (the game ends when this round is
-    # over); both at most 21 characters, like "the game goes on".
-    ends = _("last round anyway") if game.end_triggered else _("game ends this round")
-    return [
-        # Translators: LEVEL X: the option that takes the last bonus tile, "Take tile 6".
-        Option(_("Take tile {tile}").format(tile=tile), Bonus(True), ends),
-        Option(
-            # Translators: LEVEL X: the option that leaves the last bonus tile; its effect follows.
-            _("Leave tile {tile}").format(tile=tile),
-            Bonus(False),
-            # Translators: LEVEL X: what declining the last bonus tile does.
-            _("the game goes on"),
-        ),
-    ]
-
-
 def distinct_outcomes(game: LevelX) -> list[Outcome]:
     """`outcomes(game)` less those with the same effect as another (kept: fewest groups)."""
     kept: dict[tuple[object, ...], Outcome] = {}
@@ -132,110 +113,34 @@ def _after(game: LevelX, step: Step) -> LevelX:
     return twin
 
 
-def _label(outcome: Outcome) -> str:
-    # Translators: LEVEL X: the option that groups no dice.
-    return pgettext("LEVEL X option", "pass") if not outcome.sums else outcome.label
-
-
-def _row_effects(events: Events) -> dict[int, list[Event]]:
-    """The events each row's groups caused, rows ascending (same-row groups in their order)."""
-    rows: dict[int, list[Event]] = {}
-    current: list[Event] | None = None
-    for event in events:
-        if event["kind"] == "group":
-            current = rows.setdefault(event["row"], [])
-        elif current is not None and event["kind"] not in ("turn", "game_over", "end_triggered"):
-            current.append(event)
-    return dict(sorted(rows.items()))
-
-
-def _row_words(game: LevelX, events: Events, short: bool, names: Sequence[str] | None = None) -> list[str]:
-    """What happened in one row, merged: "new piece", "2 steps", "to X", "oust Blue", "3 chips",
-    "closes", "tile 15" (short: "new", "2 steps", "X", "oust", "3 chips", "shut", "+15")."""
-    count = {kind: sum(e["kind"] == kind for e in events) for kind in ("place", "move", "chip")}
-    last = FIELDS[ROWS.index(events[0]["row"])] - 1 if events else -1
-    at_x = any(e["kind"] == "move" and e["to"] == last for e in events)
-    words = []
-    # Translators: LEVEL X: the words of an option's effect, listed per row ("5: new piece, to X,
-    # chip"); the short ones are for narrow lines ("5: new,X,chip"), keep them one short word.
-    if count["place"]:
-        words.append(pgettext("LEVEL X short", "new") if short else pgettext("LEVEL X", "new piece"))
-    steps = count["move"]
-    if steps and not at_x:  # reaching X says enough about the steps before it
-        words.append(
-            pgettext("LEVEL X short", "step")
-            if steps == 1 and short
-            else pgettext("LEVEL X", "step on")
-            if steps == 1
-            else npgettext("LEVEL X", "{n} step", "{n} steps", steps).format(n=steps)
-        )
-    if at_x:
-        words.append("X" if short else pgettext("LEVEL X", "to X"))
-    for event in events:
-        if event["kind"] == "oust":
-            words.append(
-                pgettext("LEVEL X short", "oust")
-                if short
-                else pgettext("LEVEL X", "oust {name}").format(
-                    name=(names or [p.name for p in game.players])[event["player"]]
-                )
-            )
-    if count["chip"]:
-        words.append(
-            pgettext("LEVEL X", "chip")
-            if count["chip"] == 1
-            else npgettext("LEVEL X", "{n} chip", "{n} chips", count["chip"]).format(n=count["chip"])
-        )
-    for event in events:
-        if event["kind"] == "close":
-            words.append(pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closes"))
-        elif event["kind"] == "bonus":
-            words.append(
-                f"+{event['tile']}" if short else pgettext("LEVEL X", "tile {tile}").format(tile=event["tile"])
-            )
-        elif event["kind"] == "no_effect":
-            words.append(
-                (pgettext("LEVEL X short", "shut") if short else pgettext("LEVEL X", "closed"))
-                if event["reason"] == "closed"
-                else pgettext("LEVEL X", "no piece")
-            )
-    return words
-
-
 def effect_text(game: LevelX, groups: Groups, columns: int, names: Sequence[str] | None = None) -> str:
-    """What `groups` does, in the longest wording that fits `columns` characters, e.g.
-    "row 5: new piece, to X, chip", "5: 2 chips; 10: new piece", "5: 2 chips  10: new",
-    "5:2chips 10:new", "5/6/7:step" (rows with the same effect together). `names`: the
-    seats' names as shown (`Table.names`), else as the game keeps them."""
-    rows = _row_effects(_after(game, groups).events)
-    if not rows:
-        return abbreviate(_("nothing happens"), columns)  # a long language's words cut to stems (deliberate)
-    long = [(row, _row_words(game, events, False, names)) for row, events in rows.items()]
-    short = [(row, _row_words(game, events, True, names)) for row, events in rows.items()]
-    candidates = [
-        "; ".join(f"{row}: {', '.join(words)}" for row, words in long),
-        "  ".join(f"{row}: {','.join(words)}" for row, words in short),
-        " ".join(f"{row}:{'+'.join(words)}".replace(" ", "") for row, words in short),
-        # Rows with the same effect together: "5/6/7:step".
-        " ".join(f"{'/'.join(map(str, same))}:{text}" for text, same in _same_effect(short).items()),
-    ]
-    if len(long) == 1:
-        # Translators: LEVEL X: one row's effect, "row 5: new piece, to X, chip".
-        candidates.insert(0, _("row {effect}").format(effect=candidates[0]))
-    fitting = next((text for text in candidates if len(text) <= columns), None)
-    if fitting is not None:
-        return fitting
-    # Nothing fits whole: the words cut to stems (a deliberate abbreviation; the rows stay whole).
-    abbreviated = abbreviate(candidates[-1], columns)
-    return abbreviated if not abbreviated.endswith("~") else clip(candidates[-1], columns)
+    """What `groups` does, in the longest of the words' wordings that fits `columns` characters
+    (`firmware.games.levelx.text.LevelXWords.option`). `names`: the seats' names as shown
+    (`Table.names`), else as the game keeps them."""
+    label = text.WORDS.option(names or [p.name for p in game.players], game, groups)
+    return fitted(label.details if label is not None else (), columns)
 
 
-def _same_effect(short: Sequence[tuple[int, list[str]]]) -> dict[str, list[int]]:
-    """The rows of `short` by their effect's words ("step": [5, 6, 7]), in the rows' order."""
-    same: dict[str, list[int]] = {}
-    for row, words in short:
-        same.setdefault("+".join(words).replace(" ", ""), []).append(row)
-    return same
+def fitted(details: Sequence[str], columns: int) -> str:
+    """The longest of `details` (longest first) that fits `columns` characters; where none fits,
+    the shortest cut to stems (a deliberate abbreviation; the rows stay whole)."""
+    if len(details) == 1:  # one wording: a long language's words cut to stems (deliberate)
+        return abbreviate(details[0], columns)
+    fitting = next((detail for detail in details if len(detail) <= columns), None)
+    if fitting is not None or not details:
+        return fitting or ""
+    abbreviated = abbreviate(details[-1], columns)
+    return abbreviated if not abbreviated.endswith("~") else clip(details[-1], columns)
+
+
+def _option(names: Sequence[str], game: LevelX, decision: Groups | Bonus) -> Option:
+    """`decision` as the words offer it, with what it does in its longest wording."""
+    label = text.WORDS.option(names, game, decision)
+    return Option(label.text, decision, label.detail) if label is not None else Option(str(decision), decision)
+
+
+def _option_text(names: Sequence[str], game: LevelX, decision: Groups) -> str:
+    return _option(names, game, decision).label
 
 
 # --- the lucky loser sub-screen ------------------------------------------------------------
@@ -276,7 +181,9 @@ class TurnOnesScreen(FaceEntryScreen[int]):
             _dice_row(canvas, y, faces, inverse={current})
             cx = current * (DIE + DIE_GAP) + DIE // 2
             canvas.draw.polygon([(cx - 3, y + DIE + 4), (cx + 3, y + DIE + 4), (cx, y + DIE + 1)], fill=1)
-            labels = [_label(o) for o in distinct_outcomes(_turned(self.game, self.new))]
+            turned = _turned(self.game, self.new)
+            names = [p.name for p in turned.players]
+            labels = [_option_text(names, turned, o.groups) for o in distinct_outcomes(turned)]
             # Translators: LEVEL X: the options the turned dice would give, "then: 5+6  10  pass".
             canvas.text(0, y + DIE + 6, clip(_("then: {options}").format(options="  ".join(labels)), _small(canvas)))
             if canvas.lines >= 6:
@@ -579,8 +486,7 @@ def _turn_ones_frames(session: Table, event: Event) -> list[Frame]:
     faces = event["faces"]
     before = [1 if d in event["dice"] else f for d, f in enumerate(faces)]
     turned = set(event["dice"])
-    name = session.name(event["player"])
-    caption = _("{name} turns the ones").format(name=name)
+    caption = text.WORDS.caption(session.names, event, [event])
     return [
         Frame(0.2, _dice_leds(shown, turned | set(range(4))), caption)
         for _blink in range(2)
@@ -617,57 +523,44 @@ def _groups_frames(session: Table, events: Events) -> list[Frame]:
         kind, row = event["kind"], event.get("row")
         index = ROWS.index(row) if row is not None else 0
         x_cell = GRID.cell(row, FIELDS[index] - 1)
-        who = names[event["player"]] if "player" in event else ""
+        caption = text.WORDS.caption(names, event, events, before)
         if kind == "group":
             dice = _dice_leds(faces, set(event["dice"]))
-            show(0.3, _("{sum} = row {row}").format(sum="+".join(str(faces[d]) for d in event["dice"]), row=row))
+            show(0.3, caption)
         elif kind == "place":
             pieces[event["player"]][index] = 0
-            show(0.15, _("{name}: new piece").format(name=who), {GRID.cell(row, 0): WHITE})
-            show(0.25, _("{name}: new piece").format(name=who))
+            show(0.15, caption, {GRID.cell(row, 0): WHITE})
+            show(0.25, caption)
         elif kind == "move":
             pieces[event["player"]][index] = event["to"]
-            show(
-                0.3,
-                _("{name} reaches X").format(name=who)
-                if event["to"] == FIELDS[index] - 1
-                else _("{name} steps on").format(name=who),
-            )
+            show(0.3, caption)
         elif kind == "oust":
             for _blink in range(2):
-                show(0.15, _("{name} is ousted").format(name=who), {x_cell: colours[event["player"]]})
-                show(0.15, _("{name} is ousted").format(name=who), {x_cell: OFF})
+                show(0.15, caption, {x_cell: colours[event["player"]]})
+                show(0.15, caption, {x_cell: OFF})
             pieces[event["player"]][index] = None
         elif kind == "chip":
-            # Translators: LEVEL X: a player takes a chip of row {row}.
-            show(0.2, _("{name} takes a {row}").format(name=who, row=row), {x_cell: WHITE})
-            show(0.2, _("{name} takes a {row}").format(name=who, row=row))
+            show(0.2, caption, {x_cell: WHITE})
+            show(0.2, caption)
         elif kind == "close":
             lit: LedFrame = {GRID.cell(row, f): RED for f in range(FIELDS[index])}
             unlit: LedFrame = dict.fromkeys(lit, OFF)
             for cells in (lit, unlit, lit):
-                show(0.2, _("Row {row} closes").format(row=row), cells)
+                show(0.2, caption, cells)
             for rows in pieces:
                 rows[index] = None
             closed.append(event["row"])
-            show(0.2, _("Row {row} closes").format(row=row))
+            show(0.2, caption)
         elif kind == "bonus":
             seat = f"seat.{event['player']}"
-            show(0.2, _("Bonus tile {tile}!").format(tile=event["tile"]), {seat: WHITE})
-            show(0.2, _("Bonus tile {tile}!").format(tile=event["tile"]), {seat: colours[event["player"]]})
-        elif kind == "bonus_offer":
-            # Translators: LEVEL X: the player may take the last bonus tile (or leave it).
-            show(0.4, _("Tile {tile}: take it?").format(tile=event["tile"]))
-        elif kind == "bonus_declined":
-            show(0.4, _("{name} leaves tile {tile}").format(name=who, tile=event["tile"]))
+            show(0.2, caption, {seat: WHITE})
+            show(0.2, caption, {seat: colours[event["player"]]})
+        elif kind in ("bonus_offer", "bonus_declined", "end_triggered", "game_over"):
+            show(0.4, caption)
         elif kind == "no_effect":
-            show(0.3, _("Row {row} is closed").format(row=row) if event["reason"] == "closed" else _("No piece left"))
-        elif kind == "end_triggered":
-            show(0.4, _("Last round!"))
-        elif kind == "game_over":
-            show(0.4, _("Game over"))
+            show(0.3, caption)
     if not frames:  # a pass
-        show(0.3, _("{name} passes").format(name=names[mover]))
+        show(0.3, text.WORDS.caption(names, None, events, before))
     return frames
 
 
@@ -681,9 +574,10 @@ class LevelXView(GameView):
         """The pending decision's choices: "Turn ones..." (when allowed), then the outcomes; or
         take / decline the last bonus tile."""
         game = session.game_as(LevelX)
+        names = session.names
         if game.bonus_pending:
-            return bonus_options(game)
-        choices = [Option(_label(o), o.groups) for o in distinct_outcomes(game)]
+            return [_option(names, game, Bonus(take)) for take in (True, False)]
+        choices = [Option(_option_text(names, game, o.groups), o.groups) for o in distinct_outcomes(game)]
         if game.ones_to_turn:
             # Translators: LEVEL X: under "Turn ones...": how many dice showing 1 may be turned.
             ones = {1: _("one 1 to any face"), 2: _("two 1s to any face"), 3: _("three 1s to any face")}[
@@ -720,11 +614,10 @@ class LevelXView(GameView):
         if choice is not None and current is not None:
             with canvas.asking():  # ... and what they are asked
                 _option_bar(canvas, band, current.label, choice.position())
-            detail = current.detail
             if isinstance(current.value, Groups):
                 detail = effect_text(game, current.value, _small(canvas), session.names)
             else:  # what the option opens, explained: a long language's words cut to stems (deliberate)
-                detail = abbreviate(detail, _small(canvas))
+                detail = abbreviate(current.detail, _small(canvas))
         else:
             prompt = wrap(play.prompt() or "", _small(canvas))
             detail = _last_turn(session)

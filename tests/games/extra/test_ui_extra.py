@@ -28,6 +28,7 @@ from firmware.ui.app import BoardApp
 from firmware.ui.colours import OFF, PIP, PLAYER_COLOURS, dim
 from firmware.ui.draw import Canvas, tiny_width
 from firmware.games.extra import screens as ui
+from firmware.games.extra import text
 from firmware.ui.gameview import Records
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, records_of
 from firmware.table import Seat, Table
@@ -413,14 +414,14 @@ def test_sums_of_full_rows_are_bracketed_and_choices_with_the_same_effect_collap
     faces = (3, 2, 2, 1, 5)
     four_six = Choice(0, 0, None, ((1, 2), (3, 4)))  # 2+2, 1+5
     three_seven = Choice(0, 0, None, ((1, 3), (2, 4)))  # 2+1, 2+5
-    assert ui.label(sheet, faces, four_six) == "(4)+(6) x3"
-    assert ui.label(sheet, faces, three_seven) == "(3)+(7) x3"
+    assert text.label(sheet, faces, four_six) == "(4)+(6) x3"
+    assert text.label(sheet, faces, three_seven) == "(3)+(7) x3"
     assert ui.effect(sheet, faces, four_six) == ui.effect(sheet, faces, three_seven) == (3, None, ())
-    assert ui.label(sheet, faces, Choice(0, 3, 1, ((0, 4), (1, 2)))) == "(4)+8 x1>B"
+    assert text.label(sheet, faces, Choice(0, 3, 1, ((0, 4), (1, 2)))) == "(4)+8 x1>B"
     # one box left in row 6: 3+3 and 3+3 cross it once
     one_left = Sheet.filled({6: 12})
-    assert ui.label(one_left, (3, 3, 3, 3, 1), Choice(0, 4, 0, ((0, 1), (2, 3)))) == "6+(6) x1>A"
-    assert ui.crossed_sums(one_left, [6, 6]) == [6] and ui.crossed_sums(Sheet.filled({6: 13}), [6, 6]) == []
+    assert text.label(one_left, (3, 3, 3, 3, 1), Choice(0, 4, 0, ((0, 1), (2, 3)))) == "6+(6) x1>A"
+    assert text.crossed_sums(one_left, [6, 6]) == [6] and text.crossed_sums(Sheet.filled({6: 13}), [6, 6]) == []
 
 
 def test_three_numbers_owned_make_a_free_ride_or_force_the_extra_die() -> None:

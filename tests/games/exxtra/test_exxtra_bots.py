@@ -13,6 +13,8 @@ from firmware.dice import SeededDice
 from firmware.games import DECISION, Player, Roll, new_game
 from firmware.games.exxtra import bots, greedy, model
 from firmware.games.exxtra.rules import TOP_RUNG, Place, Reroll
+from firmware.games import Game, words_of
+from firmware.games.base import Decision
 
 LEVELS = {"easy": bots.easy, "medium": bots.medium, "strong": bots.strong}
 
@@ -117,9 +119,14 @@ def test_removing_pairs_takes_their_rungs_and_nothing_below():
     assert position.survival(3, 75, 0b11000) > position.survival(3, 41, 0)
 
 
+def hinted(game: Game, decision: Decision) -> str:
+    """The hint the board shows for `decision`: its name in the game's words, the bots' reason."""
+    return words_of(game.name).hint(game, decision, bots.hint_reason(game, decision))
+
+
 def test_hints_speak_of_the_decision():
     game = new_game("exxtra", ["A", "B", "C", "D"])
     game.apply(Roll(("2", "1")))
-    assert bots.hint_reason(game, Reroll()).startswith("roll on: exp. ")
-    reason = bots.hint_reason(game, Place(3))
+    assert hinted(game, Reroll()).startswith("roll on: exp. ")
+    reason = hinted(game, Place(3))
     assert reason.startswith("rung 3: ") and "% safe, exp. " in reason

@@ -14,6 +14,8 @@ from firmware.games.levelx import bots
 from firmware.games.levelx.rules import ROWS, TurnOnes, outcomes
 from firmware import i18n
 from tests.support import decisions_of
+from firmware.games import Game, words_of
+from firmware.games.base import Decision
 
 
 def test_roll_table_covers_every_roll_once_with_its_lucky_loser_outcomes() -> None:
@@ -62,16 +64,21 @@ def test_strong_looks_at_an_outcome_with_the_last_tile_declined_when_it_trails()
     assert after.tiles == [] and after.bonus[1] == 6
 
 
+def hinted(game: Game, decision: Decision) -> str:
+    """The hint the board shows for `decision`: its name in the game's words, the bots' reason."""
+    return words_of(game.name).hint(game, decision, bots.hint_reason(game, decision))
+
+
 def test_lucky_loser_hint_names_the_new_faces() -> None:
     game = new_game("levelx", ["A", "B"])
     game.apply(Roll((1, 1, 1, 5)))
     decision = bots.strong(game, game.legal_decisions(), random.Random(1))
     assert isinstance(decision, TurnOnes)
     faces = ",".join(map(str, decision.faces))
-    assert bots.hint_reason(game, decision).startswith(f"turn 1→{faces}: exp. lead +")
+    assert hinted(game, decision).startswith(f"turn 1→{faces}: exp. lead +")
     for code in ("de", "fr"):  # the faces are a figure: the same in every language
         i18n.use(code)
-        assert f"1→{faces}" in bots.hint_reason(game, decision)
+        assert f"1→{faces}" in hinted(game, decision)
 
 
 def test_strong_decides_the_same_on_a_replayed_position_and_only_legally() -> None:

@@ -22,6 +22,7 @@ from firmware.records import replay_record
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import CLOSED, OFF, PIP, PLAYER_COLOURS, X_FIELD
 from firmware.games.levelx import screens as ui
+from firmware.games.levelx import text
 from firmware.ui.play import Open, PlayScreen, ResultScreen
 from firmware.table import Seat, Table
 from firmware.ui.rules_page import rules_pages
@@ -549,4 +550,4 @@ def test_close_and_bonus_animations() -> None:
 
 
 def test_rows_with_the_same_effect_are_told_together_where_the_line_is_short() -> None:
-    assert ui._same_effect([(5, ["step"]), (6, ["step"]), (7, ["2 chips"])]) == {"step": [5, 6], "2chips": [7]}
+    assert text._same_effect([(5, ["step"]), (6, ["step"]), (7, ["2 chips"])]) == {"step": [5, 6], "2chips": [7]}
