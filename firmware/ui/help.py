@@ -19,13 +19,14 @@ The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from firmware.games import words_of
 from firmware.games.base import Events
 from firmware.games.words import Said
 from firmware.i18n import N_, _
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
+from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
 from firmware.ui.gameview import game_view
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
@@ -214,15 +215,22 @@ class Help:
                 _header_tiny(canvas, bar, _asks(canvas), one_line=True)
                 bar = None
         if bar is not None:
-            bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0, row)
+            bottom_bar(canvas, bar, 0, row)
         if self.cue is not None:
             text = f" {self.cue} "
             bottom_bar(canvas, text, canvas.width - _width(canvas, text), row)
 
 
-def _asks(canvas: Canvas) -> list[Any]:
-    asks = getattr(canvas, "asks", None)
-    return asks() if asks is not None else []
+@dataclass(frozen=True)
+class Asked:
+    """A "who is asked" text as drawn: what its lit pixels cover, and its font."""
+
+    box: Box
+    font: str
+
+
+def _asks(canvas: Canvas) -> list[Asked]:
+    return [Asked(text.box, text.font) for text in canvas.asks() if text.box is not None]
 
 
 def _lowest_free(canvas: Canvas) -> int | None:
@@ -258,8 +266,8 @@ def banner(canvas: Canvas, text: str) -> None:
             canvas.line(row, line, inverse=True)
         _clean_below(canvas, len(lines) * pitch, pitch)
         return
-    small = canvas.font("small") if hasattr(canvas, "font") else None
-    if small is not None and underline and small.line_height <= pitch:
+    small = canvas.font("small")
+    if underline and small.line_height <= pitch:
         # The 6×11 font on the title line and the one under it, where the display's is larger
         # (a 128×128 panel's 16 columns): far easier to read at arm's length than the 3×5 one.
         columns = canvas.width // small.advance
@@ -297,7 +305,7 @@ def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
     return lines[: most - 1] + [clip(" ".join(lines[most - 1 :]), width)]
 
 
-def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
+def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
     """The explanation under the "who is asked" texts at the top: on the first free lines in
     the display's font where it fits two of them, else in the 3×5 font right under them."""
     free = canvas.free_rows()
@@ -339,7 +347,7 @@ def _sheet_from_the_top(canvas: Canvas) -> bool:
     )
 
 
-def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0, one_line: bool = False) -> None:
+def _header_tiny(canvas: Canvas, text: str, asks: list[Asked], line: int = 0, one_line: bool = False) -> None:
     """`text` in the 3×5 font right of the "who is asked" texts at the top, from tiny line
     `line` (0 or 1); nothing where there is no room at all. An explanation takes two lines (a
     third for a long language), over the top rows' right end until the next press; a
@@ -381,15 +389,14 @@ def bottom_bar(canvas: Canvas, text: str | Sequence[str], x: int, row: int | Non
     if not isinstance(text, str):
         _bar_lines(canvas, list(text), x, y)
         return
-    columns_in = getattr(canvas, "columns_in", None)
-    if columns_in is None or len(text) <= columns_in(canvas.width - x):
+    if len(text) <= canvas.columns_in(canvas.width - x):
         _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
         canvas.text(x, y + 1, text, fill=0)
         return
     # Too long for the body font: the small font (the tall panel's large font holds 16
     # characters), and a text longer still takes the line above as well.
     small = canvas.font("small")
-    lines = wrap(text, columns_in(canvas.width - x, "small"))
+    lines = wrap(text, canvas.columns_in(canvas.width - x, "small"))
     top = y - (len(lines) - 1) * pitch
     _cover(canvas, (x, top, canvas.width - 1, y + pitch - 1))
     for row, line in enumerate(lines):
@@ -406,21 +413,15 @@ def _bar_lines(canvas: Canvas, lines: list[str], x: int, y: int) -> None:
         canvas.text(x, top + row * pitch + (pitch - face.line_height) // 2, line, fill=0, font=face.name)
 
 
-# The canvas's metrics and covering, where it has them (fonts per display size), else the
-# built-in font's.
+# The canvas's metrics (fonts per display size) and covering.
 def _line_height(canvas: Canvas) -> int:
-    return int(getattr(canvas, "line_height", LINE_HEIGHT))
+    return canvas.line_height
 
 
 def _width(canvas: Canvas, text: str) -> int:
-    measure = getattr(canvas, "measure", None)
-    return int(measure(text)) if measure is not None else len(text) * CHAR_WIDTH
+    return canvas.measure(text)
 
 
 def _cover(canvas: Canvas, box: tuple[int, int, int, int]) -> None:
-    """A white bar over `box` (the canvas also marks the texts under it hidden, if it can)."""
-    cover = getattr(canvas, "cover", None)
-    if cover is not None:
-        cover(box, fill=1)
-    else:
-        canvas.draw.rectangle(box, fill=1)
+    """A white bar over `box` (the canvas also marks the texts under it hidden)."""
+    canvas.cover(box, fill=1)

@@ -9,12 +9,18 @@ it back.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation
 from firmware.ui.draw import Canvas
+from firmware.ui.screen import Choice
 from firmware.ui.settings import OperatorSettings, Settings
+
+if TYPE_CHECKING:
+    from firmware.hardware.sound import Sound
+    from firmware.journal.protocol import BoardJournal
 
 
 class ScreenLike(Protocol):
@@ -31,6 +37,13 @@ class ScreenLike(Protocol):
 
     def scene(self, app: App, frame: dict[str, Any]) -> None: ...
 
+    @property
+    def choice(self) -> Choice | None: ...  # the options the cursor is on, if the screen offers some
+
+    def refresh(self, app: App) -> None: ...
+
+    def relabel(self, app: App) -> None: ...
+
 
 class App(Protocol):
     """The board app as screens see it: state to draw, and the intents they may send."""
@@ -42,8 +55,10 @@ class App(Protocol):
     kiosk: bool  # guests' settings are locked
     default_language: str  # the board description's language (what "board default" means)
     language: str  # the language the board speaks now (its frames are drawn in it)
-    journal: Any
+    journal: BoardJournal | None  # the board's records; None on a board that keeps none
     problems: list[str]  # every note shown since the board started
+    sound: Sound | None  # the board's voice (firmware.ui.cues plays on it), None without a buzzer
+    fleet_status: Callable[[], Mapping[str, object]] | None  # the fleet's counters, for the audits
     seed: int | str | None
     animation: Animation | None
     version: int  # moves on every change the app makes (a screen's press used it if it moved)

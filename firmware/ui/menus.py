@@ -109,7 +109,7 @@ class SavedGameScreen(MenuScreen):
     ask first — resume it (the default: a stray OK loses nothing), discard it and go on, or cancel."""
 
     def __init__(self, app: App, then: Any) -> None:
-        stored = app.journal.unfinished()
+        stored = app.journal.unfinished() if app.journal is not None else None
         game = stored.record.get("game", "?") if stored is not None else "?"
         # Translators: the title of the question "Play …" asks while a game waits to be resumed.
         title = _("Saved {game}").format(game=title_of(game) if game in game_names() else game)
@@ -399,9 +399,7 @@ def switch_language(app: App, code: str) -> None:
     app.language = code
     i18n.use(code)
     for screen in app.stack:
-        relabel = getattr(screen, "relabel", None)
-        if relabel is not None:
-            relabel(app)
+        screen.relabel(app)
     app.changed()
 
 

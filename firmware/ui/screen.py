@@ -67,6 +67,13 @@ class Screen:
 
     title = ""
     in_game = False  # a long BACK opens the in-game menu instead of the main menu
+    choice: Choice | None = None  # the options the cursor is on, for a screen that offers some
+
+    def refresh(self, app: App) -> None:
+        """Re-read what the screen offers after the app's state changed (default: nothing to re-read)."""
+
+    def relabel(self, app: App) -> None:
+        """Re-read labels built in advance, in the language now active (default: none built)."""
 
     def press(self, app: App, button: str) -> bool:
         """A short press of ROLL, OK, LEFT or RIGHT, or a short BACK (on release). Returns
@@ -92,7 +99,7 @@ class MenuScreen(Screen):
         index: int = 0,
     ) -> None:
         self.title = title
-        self.choice = Choice(list(options), index)
+        self.choice: Choice = Choice(list(options), index)
         self.on_pick = on_pick
         self.on_back = on_back
 
