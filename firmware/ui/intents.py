@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation
 from firmware.ui.draw import Canvas
-from firmware.ui.screen import Choice
+from firmware.ui.choice import Choice
 from firmware.ui.settings import OperatorSettings, Settings
 
 if TYPE_CHECKING:
