@@ -36,7 +36,7 @@ from firmware.table import Seat, Table
 from firmware.thinker import Reply, Thought
 from firmware.turns.board import TurnRunner
 from firmware.ui.animation import Animation, Frame, Overlay
-from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
+from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS, LedFrame
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption, takeback_bar
 from firmware.hardware.buttons import ButtonEvent
@@ -44,9 +44,8 @@ from firmware.hardware.sound import Sound
 from firmware.journal.protocol import BoardJournal
 from firmware.ui.gameview import game_view
 from firmware.ui.help import Help, bottom_bar
-from firmware.ui.intents import ScreenLike
+from firmware.ui.intents import Coach, LessonRunning, ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
-from firmware.ui.moments import KeyMoments
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.seal import WordScreen, seal_bar, seal_row
@@ -98,7 +97,7 @@ class BoardApp:
         self.notes = Notes(schedule, self.changed)  # a banner over the screen, one at a time
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
-        self.lesson: Any = None  # the lesson being played (firmware.ui.lesson.LessonRun), or None
+        self.lesson: LessonRunning | None = None  # the lesson being played (firmware.ui.lesson.LessonRun)
         self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
@@ -111,7 +110,7 @@ class BoardApp:
         self._press_of: dict[str, int] = {}
         self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
-        self.coach: KeyMoments | None = None  # the finished game's Key moments, being analysed or done
+        self.coach: Coach | None = None  # the finished game's Key moments, being analysed or done
         self.texts: list[str] = []  # the text on the last image drawn
         self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
@@ -149,7 +148,7 @@ class BoardApp:
     def changed(self) -> None:
         self.version += 1
 
-    def choices(self, name: str) -> tuple[Any, ...]:
+    def choices(self, name: str) -> tuple[Any, ...]:  # Any: as settings.CHOICES
         """The values the menus offer for setting `name` on this board: no LED budget above
         the board's own (hardware/board.toml `budget_amps`), no brightness above the operator's cap."""
         values = CHOICES[name]
@@ -562,7 +561,7 @@ class BoardApp:
             return  # the position moved on meanwhile: the hint no longer fits
         if answer.error is not None:
             self.report(_("no hint: {error}").format(error=answer.error))
-        elif play.point_at(answer.step):
+        elif answer.step is not None and play.point_at(answer.step):
             self.show_note(_("Hint: {reason}").format(reason=answer.reason))
         self.changed()
 
@@ -620,9 +619,9 @@ class BoardApp:
         self.texts = canvas.texts
         return canvas
 
-    def frame(self) -> dict[str, Any]:
+    def frame(self) -> LedFrame:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
-        frame: dict[str, Any] = {}
+        frame: LedFrame = {}
         if self.session is not None:
             game_view(self.session.game.name).scene(self, self.session, frame)
             for seat, colour in enumerate(self.session.colours):

@@ -14,6 +14,7 @@ class Option:
     """One thing the player may pick: what it says, and the value it stands for."""
 
     label: str
+    # Any: what the option stands for (a step, a name, a pair...), read by the screen that offered it
     value: Any = None
     detail: str = ""
 

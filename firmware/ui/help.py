@@ -20,14 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.games import words_of
-from firmware.games.base import Events
+from firmware.games.base import Event, Events
 from firmware.games.words import Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
 from firmware.ui.gameview import game_view
+
+if TYPE_CHECKING:
+    from firmware.journal.protocol import SettingsStore
+    from firmware.pace import Schedule, Timer
+    from firmware.table import Table
+    from firmware.ui.intents import App, ScreenLike
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
 # Translators: a press that cannot act now; shown for a second at the bottom right
@@ -40,17 +46,17 @@ TIP_KEY = "tip_menu_seen"  # in the journal's settings: the tip was followed onc
 class Help:
     """The help layer's state: the explanation, the cue, the legend, the tip."""
 
-    def __init__(self, journal: Any) -> None:
+    def __init__(self, journal: SettingsStore | None) -> None:
         self.journal = journal
-        self._explained: tuple[str, list[str], list[dict[str, Any]]] | None = None  # the move to explain
+        self._explained: tuple[str, list[str], list[Event]] | None = None  # the move to explain
         self._explained_at = 0  # the history length the explanation belongs to
         self.hidden = False  # a press hid the explanation (until the next move)
-        self._mover: Any = None  # who made the explained move
+        self._mover: object = None  # who made the explained move (an event's "player", compared only)
         # The round log: every explained step of this game as (history length after it, game,
         # its round, events, who made it); a takeback drops what it took back.
-        self._log: list[tuple[int, str, int | None, list[dict[str, Any]], Any]] = []
+        self._log: list[tuple[int, str, int | None, list[Event], object]] = []
         self.cue: str | None = None
-        self._cue_timer: Any = None
+        self._cue_timer: Timer | None = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
         seen = journal.get_setting(TIP_KEY, False) if journal is not None else False
         self.tip_seen = seen is True
@@ -67,7 +73,7 @@ class Help:
         self.legend = not self.legend
 
     # --- the "not now" cue -------------------------------------------------------------------
-    def not_now(self, schedule: Callable[[float, Callable[[], None]], Any], changed: Callable[[], None]) -> None:
+    def not_now(self, schedule: Schedule, changed: Callable[[], None]) -> None:
         """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
         if self._cue_timer is not None:
             self._cue_timer.cancel()
@@ -81,7 +87,7 @@ class Help:
         self._cue_timer = schedule(CUE_S, gone)
 
     # --- explanations ------------------------------------------------------------------------
-    def stepped(self, session: Any) -> None:
+    def stepped(self, session: Table) -> None:
         """After a step: word its events; a step the game does not show (a plain roll) keeps
         the last move's line (it stays until the next decision)."""
         game = session.game
@@ -96,14 +102,14 @@ class Help:
             round_ = game_view(game.name).round_of(game)
             self._log.append((len(game.history), game.name, round_, events, self._mover))
 
-    def round_log(self, session: Any) -> list[tuple[str, bool]]:
+    def round_log(self, session: Table | None) -> list[tuple[str, bool]]:
         """The round log, a line each (the log form of the game's words, concerns): what
         concerns the player asked now first, said to them ("Blue 76 → rung 4: kicked your 50"),
         then every other move since their own last one, oldest first (EXTRA!: everyone's
         choices on the latest roll)."""
         return [(said.log, concerns) for said, concerns in self._round_said(session)]
 
-    def _round_said(self, session: Any) -> list[tuple[Said, bool]]:
+    def _round_said(self, session: Table | None) -> list[tuple[Said, bool]]:
         """The round log's moves in words (`round_log`)."""
         if session is None:
             return []
@@ -132,7 +138,7 @@ class Help:
                 others.append((said, False))
         return yours + others
 
-    def round_log_text(self, session: Any) -> str:
+    def round_log_text(self, session: Table | None) -> str:
         """The round log as a page's text: a line per move, "!" before one that concerns you."""
         return "\n".join(("! " if concerns else "") + line for line, concerns in self.round_log(session))
 
@@ -146,7 +152,7 @@ class Help:
         said = words_of(game).said(names, events)
         return said.short if said is not None else None
 
-    def shown_explanation(self, session: Any) -> str | None:
+    def shown_explanation(self, session: Table | None) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
         otherwise) and is news to whoever acts now (a person who made the move and goes on —
         turned ones, rolled a double — knows it), else None. Taken from the round log: what
@@ -181,12 +187,12 @@ class Help:
 
     # --- drawing -----------------------------------------------------------------------------
     @staticmethod
-    def legend_for(screen: Any, app: Any = None) -> str:
+    def legend_for(screen: ScreenLike | None, app: App | None = None) -> str:
         from firmware.ui.legend import legend
 
         return legend(screen, app) if screen is not None else ""
 
-    def draw(self, canvas: Canvas, app: Any) -> None:
+    def draw(self, canvas: Canvas, app: App) -> None:
         """Over the screen: the explanation (play screen, top line), the tip (in a game, until
         used), the legend (bottom line) and the cue (bottom right)."""
         screen = app.screen
@@ -197,6 +203,7 @@ class Help:
         session = app.session
         prompt = (
             in_play
+            and session is not None
             and app.animation is None
             and session.awaiting_roll
             and not session.over

@@ -403,13 +403,14 @@ def _refresh_main_menu(app: App) -> None:
     app.stack[0].refresh(app)
 
 
-def _next(values: tuple[Any, ...], current: Any) -> Any:
+def _next(values: tuple[Any, ...], current: Any) -> Any:  # Any: a setting's values, as settings.CHOICES
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
 
 
+# Any: field values by name, each of its field's type (what dataclasses.replace takes)
 def _replace_settings(settings: Settings, **changes: Any) -> Settings:
     return replace(settings, **changes)
 
 
-def _replace(op: OperatorSettings, **changes: Any) -> OperatorSettings:
+def _replace(op: OperatorSettings, **changes: Any) -> OperatorSettings:  # Any: as _replace_settings
     return replace(op, **changes)

@@ -7,11 +7,12 @@ routes a long BACK to the in-game menu. Only legal choices are ever put in a `Ch
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware.i18n import _
 from firmware.ui.choice import Choice as Choice  # (where the screens take it from)
 from firmware.ui.choice import Option as Option
+from firmware.ui.colours import LedFrame
 from firmware.ui.draw import Canvas, abbreviate, clip, wrap
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class Screen:
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: LedFrame) -> None:
         """Add this screen's cells to the LED frame (default: leave the frame as it is)."""
 
 
