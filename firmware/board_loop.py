@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from firmware.agents import AgentAnswer, Agents, Runner, Worker
@@ -112,7 +112,7 @@ class Board:
         self.show = AttractShow(loop.call_later, loop.call_at, self.render)
         self.pushes = {"leds": 0, "display": 0}
         self._drawn: tuple[int, str, str] | None = None  # the app's version and the look last drawn
-        self._frame: dict[str, CellColours] = {}
+        self._frame: Mapping[str, CellColours] = {}
         self._image: Image.Image | None = None
         self._tracker_timer: Timer | None = None
         self._cycle_timer: Timer | None = None

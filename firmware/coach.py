@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from firmware.errors import N_, RecordError, Text
 from firmware.games import Game, find_game
+from firmware.games.base import Step
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 CALIBRATION_FORMAT = "xtraboard-calibration"
@@ -108,7 +108,7 @@ def decision_index(game: Game) -> int:
     return sum(1 for i in range(len(game.history)) if player is not None and game.actor(i) == player)
 
 
-def raw_values(game: Game, decisions: Sequence[Any]) -> list[float]:
+def raw_values(game: Game, decisions: Sequence[Step]) -> list[float]:
     """The game's evaluator's figures for `decisions` (legal ones for the pending decision)."""
     spec = find_game(game.name)
     evaluator = spec.evaluator
@@ -123,7 +123,7 @@ def calibrate(game: Game, values: Sequence[float], index: int | None = None) -> 
     return [slope * v + intercept for v in values]
 
 
-def estimate(game: Game, decisions: Sequence[Any]) -> list[float]:
+def estimate(game: Game, decisions: Sequence[Step]) -> list[float]:
     """Strong's calibrated estimate of the deciding player's final outcome after each decision
     (the hint's figure), in the game's unit."""
     return calibrate(game, raw_values(game, decisions))
@@ -148,11 +148,11 @@ class Rating:
     index: int
     player: int
     turn: int
-    played: Any
+    played: Step
     value: float
-    best: Any
+    best: Step
     best_value: float
-    strong: Any
+    strong: Step
     strong_value: float
 
     @property
@@ -160,7 +160,7 @@ class Rating:
         """What the decision cost against the best one, in the game's unit (never negative)."""
         return max(0.0, self.best_value - self.value)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "step": self.index,
             "player": self.player,
@@ -175,7 +175,7 @@ class Rating:
         }
 
 
-def rate(game: Game, decision: Any) -> Rating:
+def rate(game: Game, decision: Step) -> Rating:
     """Judge `decision` for `game`'s pending decision (the game is left as it was)."""
     from firmware.bots import choose
 
@@ -205,7 +205,7 @@ def people(game: Game) -> list[int]:
     return [seat for seat, player in enumerate(game.players) if player.bot is None]
 
 
-def analyse(record: Mapping[str, Any], seats: Sequence[int] | None = None) -> tuple[Game, list[Rating]]:
+def analyse(record: Mapping[str, object], seats: Sequence[int] | None = None) -> tuple[Game, list[Rating]]:
     """Replay `record` (docs/records.md), rating each decision of `seats` (default: every
     person's) on the way; the game as the record leaves it, and the ratings in play order.
     RecordError for a bad record (`firmware.records.replay_record`'s) or a game without evaluator."""

@@ -271,12 +271,11 @@ class BenchDice:
     @property
     def rolls_made(self) -> int:
         """The fallback's roll index (a seeded game sets it to its count of rolls, as without the bench)."""
-        return getattr(self.fallback, "rolls_made", 0)
+        return self.fallback.rolls_made
 
     @rolls_made.setter
     def rolls_made(self, value: int) -> None:
-        if hasattr(self.fallback, "rolls_made"):  # seeded dice count their rolls, the system's do not
-            self.fallback.rolls_made = value
+        self.fallback.rolls_made = value
 
     def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         faces = self.queued.roll(dice) if self.queued.left else self.fallback.roll(dice)
@@ -419,8 +418,7 @@ def check_queued_roll(app: BoardApp, faces: list[Face]) -> None:
     from firmware.dice import fit_roll
     from firmware.games.registry import games
 
-    session = getattr(app, "session", None)
-    game = getattr(session, "game", None)
+    game = app.session.game if app.session is not None else None
     if game is not None and not game.is_over():
         try:
             fit_roll(faces, game.dice())
@@ -627,7 +625,7 @@ class DebugService:
     def port(self) -> int | None:
         """The TCP port listened on (useful with port 0)."""
         for server in self.servers:
-            if isinstance(server, socketserver.TCPServer) and server.address_family != getattr(socket, "AF_UNIX", -1):
+            if isinstance(server, socketserver.TCPServer) and not _unix(server):
                 return int(server.server_address[1])
         return None
 
@@ -686,7 +684,7 @@ class DebugService:
             server.shutdown()
             server.server_close()
             path = self.config.socket_path
-            if path is not None and getattr(server, "address_family", None) == getattr(socket, "AF_UNIX", None):
+            if path is not None and _unix(server):
                 Path(path).unlink(missing_ok=True)
         self.servers.clear()
         if self._serial_fd is not None:
@@ -695,6 +693,12 @@ class DebugService:
 
 
 _TOO_LONG = b"\0too long"
+
+
+def _unix(server: socketserver.BaseServer) -> bool:
+    """Whether `server` listens on a Unix socket (the debug socket's path), not a TCP port."""
+    # socket.AF_UNIX: a module attribute some platforms lack
+    return isinstance(server, socketserver.TCPServer) and server.address_family == getattr(socket, "AF_UNIX", None)
 
 
 class SocketLines:

@@ -29,6 +29,11 @@ Faces = Sequence[Face]  # one die's faces
 
 
 class DiceSource(Protocol):
+    # The index of the next roll: the table sets it before each roll, so that the sources whose
+    # roll n is a function of n (seeded, committed) give roll n again after a takeback; the
+    # others only count.
+    rolls_made: int
+
     def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         """One uniformly chosen face of each die."""
 
@@ -36,7 +41,11 @@ class DiceSource(Protocol):
 class SystemDice:
     """The OS's cryptographic RNG (`secrets`), for real play."""
 
+    def __init__(self) -> None:
+        self.rolls_made = 0
+
     def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
+        self.rolls_made += 1
         return tuple(secrets.choice(list(faces)) for faces in dice)
 
 
@@ -166,6 +175,7 @@ class ScriptedDice:
     ) -> None:
         self._rolls = [tuple(faces) for faces in rolls]
         self._empty = empty
+        self.rolls_made = 0  # counted only: the rolls come in the order given
 
     def push(self, faces: Sequence[object]) -> None:
         self._rolls.append(tuple(faces))
@@ -178,6 +188,7 @@ class ScriptedDice:
     def roll(self, dice: Sequence[Faces]) -> tuple[Face, ...]:
         if not self._rolls:
             raise LookupError(self._empty)
+        self.rolls_made += 1
         return fit_roll(self._rolls.pop(0), dice)
 
 

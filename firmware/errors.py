@@ -59,6 +59,7 @@ def _text(template: str, params: dict[str, object], forms: tuple[str, str, int] 
 
 def text_of(exc: BaseException) -> str:
     """The `Text` an error was made from (to be shown translated later), else `str(exc)`."""
+    # any exception: ours keep a Text in `text`, a few of the stdlib's (SyntaxError) a str
     text = getattr(exc, "text", None) or (exc.args[0] if len(exc.args) == 1 else None)
     return text if isinstance(text, Text) else str(exc)
 

@@ -49,7 +49,7 @@ def read_regular_file(path: str | Path, limit: int) -> bytes:
     """The bytes of `path`, a regular file of at most `limit` bytes. Opened without blocking
     (a FIFO's open would wait for a writer) and checked on the open file, so nothing swapped in
     between can slip through."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))  # (not on every platform)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

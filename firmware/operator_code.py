@@ -30,13 +30,16 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.errors import ConfigError
 from firmware.hardware.config import CODE_FILE_NAME
 from firmware.input_files import NotRegularFile, TooLarge, read_regular_file
 from firmware.journal.settings import OPERATOR_GATE
 from firmware.paths import write_secret
+
+if TYPE_CHECKING:
+    from firmware.journal.protocol import SettingsStore
 
 log = logging.getLogger("xtraboard.operator")
 
@@ -162,7 +165,7 @@ class CodeGate:
     """Wrong codes and locks for one stored code; `store` is the journal (or None: kept in
     memory only). Times are the board loop's clock."""
 
-    def __init__(self, code: StoredCode, store: Any, now: float) -> None:
+    def __init__(self, code: StoredCode, store: SettingsStore | None, now: float) -> None:
         self.code = code
         self.store = store
         kept = store.get_setting(GATE_KEY, None) if store is not None else None
@@ -237,7 +240,7 @@ class CodeGate:
             self._save()
 
 
-def gate_counts(store: Any) -> tuple[int, int] | None:
+def gate_counts(store: SettingsStore | None) -> tuple[int, int] | None:
     """(wrong codes, locks) kept in the journal, or None when no code was ever tried."""
     kept = store.get_setting(GATE_KEY, None) if store is not None else None
     if not isinstance(kept, dict):
@@ -246,6 +249,6 @@ def gate_counts(store: Any) -> tuple[int, int] | None:
     return (failures if type(failures) is int else 0, locks if type(locks) is int else 0)
 
 
-def _count(value: Any) -> int:
+def _count(value: object) -> int:
     """A kept counter: a whole number from 0, else 0 (a damaged or foreign value)."""
     return value if type(value) is int and value >= 0 else 0

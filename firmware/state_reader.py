@@ -58,7 +58,7 @@ def state_roots(app: BoardApp) -> dict[str, Callable[[], object]]:
         return session.game if session is not None else None
 
     def menu() -> object:
-        choice = getattr(app.screen, "choice", None)  # a menu screen's; other screens have none
+        choice = app.screen.choice
         return choice.current.label if choice is not None else None
 
     def of_game(read: Callable[[Game], object]) -> Callable[[], object]:

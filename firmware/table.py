@@ -299,8 +299,7 @@ class Table:
         kept = self.kept_roll()
         if kept is not None:
             return kept
-        if hasattr(self.dice, "rolls_made"):  # roll n of the record (keyed-in rolls included) is index n
-            self.dice.rolls_made = self._rolls_made()
+        self.dice.rolls_made = self._rolls_made()  # roll n of the record (keyed-in rolls included) is index n
         return Roll(tuple(self.dice.roll(self.game.dice())))
 
     def kept_roll(self) -> Roll | None:

@@ -90,6 +90,8 @@ def think(thought: Thought) -> tuple[object, str]:
     if thought.kind == "rate":
         from firmware.coach import rate
 
+        if thought.step is None:
+            raise ValueError("a rate thought names the step it rates")
         return rate(thought.game, thought.step), ""
     if thought.kind != "decide":
         raise ValueError(f"unknown thought {thought.kind!r}: decide, hint or rate")

@@ -317,6 +317,7 @@ class FleetPublisher:
             reason = (
                 "handshake timed out"
                 if handshake_timeout
+                # an SSLError's `reason`, else an OSError's `strerror`: either may be unset
                 else (getattr(error, "reason", None) or getattr(error, "strerror", None) or type(error).__name__)
             )
             return Text(

@@ -66,7 +66,8 @@ class Hardware:
     clock: Callable[[], float]
     problems: list[str] = field(default_factory=list)
     backend: str = "mock"
-    pin_factory: Any = None  # the gpiozero factory (MockFactory: drive its pins in the simulator/tests)
+    # Any: gpiozero has no type hints; the factory (MockFactory: drive its pins in the simulator/tests)
+    pin_factory: Any = None
     edges: queue.SimpleQueue[object] | None = None  # where edges go unless `emit` was given (BoardHardware)
     display_info: str = ""  # e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"
     buzzer: Buzzer | None = None  # gpiozero TonalBuzzer of [buzzer], None when not fitted (firmware.hardware.sound)
@@ -94,10 +95,10 @@ def open_hardware(
     *,
     emit: Callable[[RawEdge], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
-    pin_factory: Any = None,
+    pin_factory: Any = None,  # Any: gpiozero has no type hints
     pixels: PixelBuf | None = None,
-    display_device: Any = None,
-    serial: Any = None,
+    display_device: Any = None,  # Any: luma has no type hints (a device of its driver classes)
+    serial: Any = None,  # Any: luma's serial interfaces, untyped too
 ) -> Hardware:
     """Open the board: backend "pi" (real GPIO, NeoPixel, luma on its bus) or "mock".
 
@@ -152,7 +153,7 @@ def describe_display(config: BoardConfig) -> str:
 PIN_HISTORY = 64  # state changes a simulated pin keeps (gpiozero's MockPin keeps every one)
 
 
-def _mock_pin_factory() -> Any:
+def _mock_pin_factory() -> Any:  # Any: gpiozero's MockFactory, untyped
     from gpiozero.pins.mock import MockFactory
 
     return MockFactory(pin_class=_mock_pin_classes()[0])
@@ -167,7 +168,7 @@ def _mock_pin_classes() -> tuple[type, type]:
     press would stay in memory for good (about 60 KB a game)."""
     from gpiozero.pins.mock import MockPin, MockPWMPin
 
-    def clear_states(self: Any) -> None:
+    def clear_states(self: Any) -> None:  # Any: gpiozero's MockPin, untyped
         MockPin.clear_states(self)
         self.states = collections.deque(self.states, maxlen=PIN_HISTORY)  # .append drops the oldest
 
@@ -181,7 +182,7 @@ def _pip() -> str:
     return f"{sys.executable or 'python3'} -m pip"
 
 
-def _pi_pin_factory(problems: list[str]) -> Any:
+def _pi_pin_factory(problems: list[str]) -> Any:  # Any: a gpiozero pin factory, untyped
     from gpiozero import Device
     from gpiozero.exc import NativePinFactoryFallback
 
@@ -270,7 +271,7 @@ def _neopixels(cfg: LedsConfig) -> PixelBuf:
     return neopixel.NeoPixel(pin, cfg.count, brightness=cfg.brightness, auto_write=False, pixel_order=cfg.order)
 
 
-def _open_display(
+def _open_display(  # Any: luma's device and serial interface, untyped
     config: BoardConfig, backend: str, device: Any, serial: Any, problems: list[str]
 ) -> tuple[Display | None, str]:
     cfg = config.display

@@ -369,6 +369,7 @@ class Display:
         self.paged = isinstance(device, ChangeOnly)
         self.image: Image.Image | None = None  # the last frame shown
         self.night = False
+        # luma's devices are untyped and not every one keeps the contrast it was set to
         self.day_contrast = getattr(device, "contrast_level", None) or DAY_CONTRAST
         self._image_bytes: bytes | None = None
         self.invalidate()  # the first frame goes out whole, as luma's own display() sends it

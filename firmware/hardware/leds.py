@@ -162,7 +162,7 @@ class LedChain:
         if self.pixels is None:
             return
         self.off()
-        deinit = getattr(self.pixels, "deinit", None)
+        deinit = getattr(self.pixels, "deinit", None)  # an untyped driver; older versions have none
         if deinit is not None:
             deinit()
         self.pixels = None

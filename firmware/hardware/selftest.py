@@ -186,7 +186,7 @@ class _Selftest:
 
     def _buzzer(self) -> str:
         """Every cue once, note by note (listen: five short tunes, low buzzes in the middle)."""
-        buzzer, cfg = getattr(self.hardware, "buzzer", None), self.hardware.config.buzzer
+        buzzer, cfg = self.hardware.buzzer, self.hardware.config.buzzer
         if buzzer is None or cfg is None:
             self.say(_("buzzer: none to test"))
             return ""

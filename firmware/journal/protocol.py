@@ -21,6 +21,8 @@ from firmware.journal.scores import ScoreEntry
 class SettingsStore(Protocol):
     """The board's settings kept as JSON values by key (the journal's, or a test's)."""
 
+    set_aside: list[str]  # what was unreadable and set aside since the store opened ("setting sound")
+
     def get_setting(self, key: str, default: object = None) -> object: ...
 
     def set_setting(self, key: str, value: object) -> None: ...

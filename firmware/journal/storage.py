@@ -455,7 +455,8 @@ def _sync_dir(directory: Path) -> None:
 
 
 def _code(exc: sqlite3.Error) -> int:
-    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF  # the primary result code
+    # the primary result code; sqlite3 sets `sqlite_errorcode` on the errors it raises, not on one made by hand
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
 
 
 def _is_corruption(exc: sqlite3.Error) -> bool:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-Overlay = dict[str, Any]
+from firmware.ui.colours import LedFrame
+
+if TYPE_CHECKING:
+    from firmware.pace import Timer
+
+Overlay = LedFrame  # the cells a frame lights over the screens' (an animation's name for it)
 
 
 @dataclass
@@ -24,7 +29,7 @@ class Animation:
         self.frames = list(frames)
         self.index = 0
         self.then = then
-        self.timer: Any = None
+        self.timer: Timer | None = None
 
     @property
     def current(self) -> Frame:

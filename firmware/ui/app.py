@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -36,15 +36,16 @@ from firmware.table import Seat, Table
 from firmware.thinker import Reply, Thought
 from firmware.turns.board import TurnRunner
 from firmware.ui.animation import Animation, Frame, Overlay
-from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS
+from firmware.ui.colours import DEFAULT_ORDER, DIM, PLAYER_COLOURS, LedFrame
 from firmware.ui.cues import cue
 from firmware.ui.draw import Canvas, banner, caption, takeback_bar
+from firmware.hardware.buttons import ButtonEvent
 from firmware.hardware.sound import Sound
+from firmware.journal.protocol import BoardJournal
 from firmware.ui.gameview import game_view
 from firmware.ui.help import Help, bottom_bar
-from firmware.ui.intents import ScreenLike
+from firmware.ui.intents import Coach, LessonRunning, ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
-from firmware.ui.moments import KeyMoments
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.seal import WordScreen, seal_bar, seal_row
@@ -67,7 +68,7 @@ class BoardApp:
         *,
         schedule: Schedule,
         settings: Settings | None = None,
-        journal: Any = None,
+        journal: BoardJournal | None = None,
         kiosk: bool = False,
         seed: int | str | None = None,
         dice: DiceSource | None = None,
@@ -88,7 +89,7 @@ class BoardApp:
         self.default_language = default_language  # the board description's `language`
         self.language = language or spoken(self.settings, self.operator, default_language)
         i18n.use(self.language)  # what is worded between frames; a frame is drawn in `language`
-        self.fleet_status: Callable[[], Any] | None = None  # the fleet's counters, for the audits
+        self.fleet_status: Callable[[], Mapping[str, object]] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
@@ -96,7 +97,7 @@ class BoardApp:
         self.notes = Notes(schedule, self.changed)  # a banner over the screen, one at a time
         self._journal_notes = 0  # how many of the journal's notes were taken over
         self.session: Table | None = None
-        self.lesson: Any = None  # the lesson being played (firmware.ui.lesson_runner.LessonRun), or None
+        self.lesson: LessonRunning | None = None  # the lesson being played (firmware.ui.lesson_runner.LessonRun)
         self.sound: Sound | None = None  # the board's voice, set by the board loop (cues play on it)
         # Who decides for each seat. Without a loop to post answers to (screens tested alone),
         # bots think inline and their answers are handled at once.
@@ -109,7 +110,7 @@ class BoardApp:
         self._press_of: dict[str, int] = {}
         self._swallowed: set[str] = set()  # a press that skipped an animation: its release does nothing
         self._hinting: Token | None = None  # a hint asked for this position and not in yet
-        self.coach: KeyMoments | None = None  # the finished game's Key moments, being analysed or done
+        self.coach: Coach | None = None  # the finished game's Key moments, being analysed or done
         self.texts: list[str] = []  # the text on the last image drawn
         self.stack: list[ScreenLike] = [MainMenu(self)]
         self.help = Help(journal)  # explanations, "not now", the legend, the menu tip
@@ -147,7 +148,7 @@ class BoardApp:
     def changed(self) -> None:
         self.version += 1
 
-    def choices(self, name: str) -> tuple[Any, ...]:
+    def choices(self, name: str) -> tuple[Any, ...]:  # Any: as settings.CHOICES
         """The values the menus offer for setting `name` on this board: no LED budget above
         the board's own (hardware/board.toml `budget_amps`), no brightness above the operator's cap."""
         values = CHOICES[name]
@@ -165,10 +166,12 @@ class BoardApp:
     def _check_journal(self) -> None:
         """Storage that became read-only or full, or damage the journal set aside: tell the
         players once; play goes on."""
-        problem = getattr(self.journal, "problem", None)
+        if self.journal is None:
+            return
+        problem = self.journal.problem
         if problem and problem not in self.problems:
             self.report(problem)
-        notes = getattr(self.journal, "notes", [])
+        notes = self.journal.notes
         for note in notes[self._journal_notes :]:
             self.report(note)
         self._journal_notes = len(notes)
@@ -190,7 +193,7 @@ class BoardApp:
         self.notes.dismiss()
 
     # --- input --------------------------------------------------------------------------------
-    def button(self, event: Any) -> None:
+    def button(self, event: ButtonEvent) -> None:
         """A debounced button event: press / release (short or after a hold) / hold. While a
         button is down no bot acts (its pace goes on: mashing does not stop the bots, holding
         does); a bot whose pace ended meanwhile waits its pace again from the last release."""
@@ -201,7 +204,7 @@ class BoardApp:
             self._press_of[name] = press = self._presses
             self.schedule(STUCK_S, lambda: self._stuck(name, press))
         try:
-            self._button(name, kind, getattr(event, "held", False))
+            self._button(name, kind, event.held)
         finally:
             if kind == "release":
                 self._held.discard(name)
@@ -360,13 +363,14 @@ class BoardApp:
 
     def resume(self) -> None:
         """The journal's unfinished game, exactly where it stood."""
-        stored = self.journal.unfinished() if self.journal is not None else None
-        if stored is None:
+        journal = self.journal
+        stored = journal.unfinished() if journal is not None else None
+        if journal is None or stored is None:
             return
         try:
-            session = Table.restore(stored, self.journal, DEFAULT_ORDER, PLAYER_COLOURS)
+            session = Table.restore(stored, journal, DEFAULT_ORDER, PLAYER_COLOURS)
         except ValueError as exc:  # a record that no longer replays: keep it, say so, start fresh
-            self.journal.abandon(stored.id)
+            journal.abandon(stored.id)
             self.report(
                 Text(
                     N_("saved game {id} does not replay and was set aside: {reason}"), id=stored.id, reason=text_of(exc)
@@ -377,9 +381,10 @@ class BoardApp:
 
     def discard_saved(self) -> None:
         """Set the journal's unfinished game aside (asked first: the main menu's question)."""
-        stored = self.journal.unfinished() if self.journal is not None else None
-        if stored is not None:
-            self.journal.abandon(stored.id)
+        journal = self.journal
+        stored = journal.unfinished() if journal is not None else None
+        if journal is not None and stored is not None:
+            journal.abandon(stored.id)
         main = self.stack[0]
         if isinstance(main, MainMenu):
             main.refresh(self)
@@ -556,7 +561,7 @@ class BoardApp:
             return  # the position moved on meanwhile: the hint no longer fits
         if answer.error is not None:
             self.report(_("no hint: {error}").format(error=answer.error))
-        elif play.point_at(answer.step):
+        elif answer.step is not None and play.point_at(answer.step):
             self.show_note(_("Hint: {reason}").format(reason=answer.reason))
         self.changed()
 
@@ -614,9 +619,9 @@ class BoardApp:
         self.texts = canvas.texts
         return canvas
 
-    def frame(self) -> dict[str, Any]:
+    def frame(self) -> LedFrame:
         """Colour (or colours, shown in turn) per LED cell; absent cells are off."""
-        frame: dict[str, Any] = {}
+        frame: LedFrame = {}
         if self.session is not None:
             game_view(self.session.game.name).scene(self, self.session, frame)
             for seat, colour in enumerate(self.session.colours):

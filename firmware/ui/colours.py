@@ -30,6 +30,7 @@ from contextvars import ContextVar
 from firmware.hardware.leds import GAMMA  # light ∝ level ** GAMMA: even steps in level look even
 
 Colour = tuple[int, int, int]
+LedFrame = dict[str, Colour | list[Colour]]  # LED cell name → its colour, or colours it blinks through
 
 # The default palette: Okabe–Ito hues at LED values, lightness spread so that each pair stays
 # apart for protan, deutan and tritan eyes too (tests/test_colours.py states the minimum).

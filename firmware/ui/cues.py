@@ -11,9 +11,16 @@ refuse a press call `cue(app, "refused")`. The setting `sound` picks the volume 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.hardware.sound import Note
+
+if TYPE_CHECKING:
+    from firmware.ui.intents import App
+
+# What the watcher compares between two looks: the table, its steps, whose turn, over, awaiting
+# a roll, the dice tumbling.
+Look = tuple[int, int, int | None, bool, bool, bool]
 
 TUNES: dict[str, tuple[Note, ...]] = {
     "roll": (("C6", 0.03), ("E6", 0.03), ("G6", 0.03), ("C7", 0.04)),  # a quick rising rattle
@@ -25,12 +32,12 @@ TUNES: dict[str, tuple[Note, ...]] = {
 VOLUMES = {"off": 0.0, "soft": 0.05, "loud": 0.5}  # PWM duty on the piezo (see firmware.hardware.sound)
 
 
-def cue(app: Any, name: str) -> None:
+def cue(app: App, name: str) -> None:
     """Play cue `name` at the volume of the app's `sound` setting (off: nothing). Returns at once."""
     if name not in TUNES:
         raise ValueError(f"cues: no cue {name!r}; expected one of {', '.join(sorted(TUNES))}")
-    sound = getattr(app, "sound", None)
-    volume = VOLUMES[getattr(app.settings, "sound", "soft")]
+    sound = app.sound
+    volume = VOLUMES[app.settings.sound]
     if sound is not None and volume > 0:
         sound.play(name, TUNES[name], volume)
 
@@ -39,17 +46,24 @@ class CueWatcher:
     """Plays the cues the table's changes call for; `watch(app)` after each event and timer."""
 
     def __init__(self) -> None:
-        self._seen: tuple[Any, ...] | None = None
+        self._seen: Look | None = None
         self._roller: int | None = None  # who rolled last: "turn" when the dice pass on
 
-    def watch(self, app: Any) -> None:
+    def watch(self, app: App) -> None:
         session = app.session
         if session is None:
             self._seen = None
             return
         game = session.game
         rolling = app.animation is not None and session.awaiting_roll and not session.over
-        now = (id(session), len(game.history), game.pending().player, session.over, session.awaiting_roll, rolling)
+        now: Look = (
+            id(session),
+            len(game.history),
+            game.pending().player,
+            session.over,
+            session.awaiting_roll,
+            rolling,
+        )
         before, self._seen = self._seen, now
         roller, self._roller = self._roller, (now[2] if session.awaiting_roll else self._roller)
         if before is None or before[0] != now[0]:

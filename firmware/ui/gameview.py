@@ -18,14 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
 from firmware.errors import N_, ConfigError, Text
 from firmware.games.registry import find_game
 from firmware.i18n import _
 from firmware.ui.animation import Frame
-from firmware.ui.colours import Colour
+from firmware.ui.colours import LedFrame as LedFrame  # the kit's, for the views' hooks
 from firmware.ui.draw import Canvas
+from firmware.ui.intents import PlaySurface as PlaySurface  # the kit's, for the views' hooks
 from firmware.ui.screen import Choice, Option
 
 from firmware.games.base import Events as Events  # the kit's, for the views' hooks
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from firmware.table import Table
     from firmware.ui.intents import App
 
-LedFrame = dict[str, Colour | list[Colour]]  # LED cell name → its colour, or colours it blinks through
 PageDrawer = Callable[[Canvas, str], None]  # draws a whole result page; str = "2/5" for its title
 
 
@@ -56,15 +56,6 @@ class ResultPage:
     name: str
     draw: PageDrawer
     ok: Callable[[App], bool] | None = None
-
-
-class PlaySurface(Protocol):
-    """What a view sees of the play screen it draws on (firmware.ui.play.PlayScreen)."""
-
-    choice: Choice | None  # the pending person's decision, None while a bot or a roll is due
-    view: int | None  # whose sheet/scores are shown when flipping through; None: the usual
-
-    def prompt(self) -> str: ...
 
 
 class GameView(ABC):

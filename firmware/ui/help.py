@@ -19,14 +19,21 @@ The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from firmware.games import words_of
-from firmware.games.base import Events
+from firmware.games.base import Event, Events
 from firmware.games.words import Said
 from firmware.i18n import N_, _
-from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate, clip, wrap
+from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
 from firmware.ui.gameview import game_view
+
+if TYPE_CHECKING:
+    from firmware.journal.protocol import SettingsStore
+    from firmware.pace import Schedule, Timer
+    from firmware.table import Table
+    from firmware.ui.intents import App, ScreenLike
 
 CUE_S = 1.0  # "not now" shows this long: enough to see, gone before the next try
 # Translators: a press that cannot act now; shown for a second at the bottom right
@@ -39,17 +46,17 @@ TIP_KEY = "tip_menu_seen"  # in the journal's settings: the tip was followed onc
 class Help:
     """The help layer's state: the explanation, the cue, the legend, the tip."""
 
-    def __init__(self, journal: Any) -> None:
+    def __init__(self, journal: SettingsStore | None) -> None:
         self.journal = journal
-        self._explained: tuple[str, list[str], list[dict[str, Any]]] | None = None  # the move to explain
+        self._explained: tuple[str, list[str], list[Event]] | None = None  # the move to explain
         self._explained_at = 0  # the history length the explanation belongs to
         self.hidden = False  # a press hid the explanation (until the next move)
-        self._mover: Any = None  # who made the explained move
+        self._mover: object = None  # who made the explained move (an event's "player", compared only)
         # The round log: every explained step of this game as (history length after it, game,
         # its round, events, who made it); a takeback drops what it took back.
-        self._log: list[tuple[int, str, int | None, list[dict[str, Any]], Any]] = []
+        self._log: list[tuple[int, str, int | None, list[Event], object]] = []
         self.cue: str | None = None
-        self._cue_timer: Any = None
+        self._cue_timer: Timer | None = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
         seen = journal.get_setting(TIP_KEY, False) if journal is not None else False
         self.tip_seen = seen is True
@@ -66,7 +73,7 @@ class Help:
         self.legend = not self.legend
 
     # --- the "not now" cue -------------------------------------------------------------------
-    def not_now(self, schedule: Callable[[float, Callable[[], None]], Any], changed: Callable[[], None]) -> None:
+    def not_now(self, schedule: Schedule, changed: Callable[[], None]) -> None:
         """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
         if self._cue_timer is not None:
             self._cue_timer.cancel()
@@ -80,7 +87,7 @@ class Help:
         self._cue_timer = schedule(CUE_S, gone)
 
     # --- explanations ------------------------------------------------------------------------
-    def stepped(self, session: Any) -> None:
+    def stepped(self, session: Table) -> None:
         """After a step: word its events; a step the game does not show (a plain roll) keeps
         the last move's line (it stays until the next decision)."""
         game = session.game
@@ -95,14 +102,14 @@ class Help:
             round_ = game_view(game.name).round_of(game)
             self._log.append((len(game.history), game.name, round_, events, self._mover))
 
-    def round_log(self, session: Any) -> list[tuple[str, bool]]:
+    def round_log(self, session: Table | None) -> list[tuple[str, bool]]:
         """The round log, a line each (the log form of the game's words, concerns): what
         concerns the player asked now first, said to them ("Blue 76 → rung 4: kicked your 50"),
         then every other move since their own last one, oldest first (EXTRA!: everyone's
         choices on the latest roll)."""
         return [(said.log, concerns) for said, concerns in self._round_said(session)]
 
-    def _round_said(self, session: Any) -> list[tuple[Said, bool]]:
+    def _round_said(self, session: Table | None) -> list[tuple[Said, bool]]:
         """The round log's moves in words (`round_log`)."""
         if session is None:
             return []
@@ -131,7 +138,7 @@ class Help:
                 others.append((said, False))
         return yours + others
 
-    def round_log_text(self, session: Any) -> str:
+    def round_log_text(self, session: Table | None) -> str:
         """The round log as a page's text: a line per move, "!" before one that concerns you."""
         return "\n".join(("! " if concerns else "") + line for line, concerns in self.round_log(session))
 
@@ -145,7 +152,7 @@ class Help:
         said = words_of(game).said(names, events)
         return said.short if said is not None else None
 
-    def shown_explanation(self, session: Any) -> str | None:
+    def shown_explanation(self, session: Table | None) -> str | None:
         """The explanation if it still belongs to this game's position (an undo took it back
         otherwise) and is news to whoever acts now (a person who made the move and goes on —
         turned ones, rolled a double — knows it), else None. Taken from the round log: what
@@ -180,12 +187,12 @@ class Help:
 
     # --- drawing -----------------------------------------------------------------------------
     @staticmethod
-    def legend_for(screen: Any, app: Any = None) -> str:
+    def legend_for(screen: ScreenLike | None, app: App | None = None) -> str:
         from firmware.ui.legend import legend
 
         return legend(screen, app) if screen is not None else ""
 
-    def draw(self, canvas: Canvas, app: Any) -> None:
+    def draw(self, canvas: Canvas, app: App) -> None:
         """Over the screen: the explanation (play screen, top line), the tip (in a game, until
         used), the legend (bottom line) and the cue (bottom right)."""
         screen = app.screen
@@ -196,6 +203,7 @@ class Help:
         session = app.session
         prompt = (
             in_play
+            and session is not None
             and app.animation is None
             and session.awaiting_roll
             and not session.over
@@ -214,15 +222,22 @@ class Help:
                 _header_tiny(canvas, bar, _asks(canvas), one_line=True)
                 bar = None
         if bar is not None:
-            bottom_bar(canvas, bar if hasattr(canvas, "columns_in") else clip(bar, canvas.columns), 0, row)
+            bottom_bar(canvas, bar, 0, row)
         if self.cue is not None:
             text = f" {self.cue} "
             bottom_bar(canvas, text, canvas.width - _width(canvas, text), row)
 
 
-def _asks(canvas: Canvas) -> list[Any]:
-    asks = getattr(canvas, "asks", None)
-    return asks() if asks is not None else []
+@dataclass(frozen=True)
+class Asked:
+    """A "who is asked" text as drawn: what its lit pixels cover, and its font."""
+
+    box: Box
+    font: str
+
+
+def _asks(canvas: Canvas) -> list[Asked]:
+    return [Asked(text.box, text.font) for text in canvas.asks() if text.box is not None]
 
 
 def _lowest_free(canvas: Canvas) -> int | None:
@@ -258,8 +273,8 @@ def banner(canvas: Canvas, text: str) -> None:
             canvas.line(row, line, inverse=True)
         _clean_below(canvas, len(lines) * pitch, pitch)
         return
-    small = canvas.font("small") if hasattr(canvas, "font") else None
-    if small is not None and underline and small.line_height <= pitch:
+    small = canvas.font("small")
+    if underline and small.line_height <= pitch:
         # The 6×11 font on the title line and the one under it, where the display's is larger
         # (a 128×128 panel's 16 columns): far easier to read at arm's length than the 3×5 one.
         columns = canvas.width // small.advance
@@ -297,7 +312,7 @@ def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
     return lines[: most - 1] + [clip(" ".join(lines[most - 1 :]), width)]
 
 
-def _banner_below(canvas: Canvas, text: str, asks: list[Any]) -> None:
+def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
     """The explanation under the "who is asked" texts at the top: on the first free lines in
     the display's font where it fits two of them, else in the 3×5 font right under them."""
     free = canvas.free_rows()
@@ -339,7 +354,7 @@ def _sheet_from_the_top(canvas: Canvas) -> bool:
     )
 
 
-def _header_tiny(canvas: Canvas, text: str, asks: list[Any], line: int = 0, one_line: bool = False) -> None:
+def _header_tiny(canvas: Canvas, text: str, asks: list[Asked], line: int = 0, one_line: bool = False) -> None:
     """`text` in the 3×5 font right of the "who is asked" texts at the top, from tiny line
     `line` (0 or 1); nothing where there is no room at all. An explanation takes two lines (a
     third for a long language), over the top rows' right end until the next press; a
@@ -381,15 +396,14 @@ def bottom_bar(canvas: Canvas, text: str | Sequence[str], x: int, row: int | Non
     if not isinstance(text, str):
         _bar_lines(canvas, list(text), x, y)
         return
-    columns_in = getattr(canvas, "columns_in", None)
-    if columns_in is None or len(text) <= columns_in(canvas.width - x):
+    if len(text) <= canvas.columns_in(canvas.width - x):
         _cover(canvas, (x, y, canvas.width - 1, y + pitch - 1))
         canvas.text(x, y + 1, text, fill=0)
         return
     # Too long for the body font: the small font (the tall panel's large font holds 16
     # characters), and a text longer still takes the line above as well.
     small = canvas.font("small")
-    lines = wrap(text, columns_in(canvas.width - x, "small"))
+    lines = wrap(text, canvas.columns_in(canvas.width - x, "small"))
     top = y - (len(lines) - 1) * pitch
     _cover(canvas, (x, top, canvas.width - 1, y + pitch - 1))
     for row, line in enumerate(lines):
@@ -406,21 +420,15 @@ def _bar_lines(canvas: Canvas, lines: list[str], x: int, y: int) -> None:
         canvas.text(x, top + row * pitch + (pitch - face.line_height) // 2, line, fill=0, font=face.name)
 
 
-# The canvas's metrics and covering, where it has them (fonts per display size), else the
-# built-in font's.
+# The canvas's metrics (fonts per display size) and covering.
 def _line_height(canvas: Canvas) -> int:
-    return int(getattr(canvas, "line_height", LINE_HEIGHT))
+    return canvas.line_height
 
 
 def _width(canvas: Canvas, text: str) -> int:
-    measure = getattr(canvas, "measure", None)
-    return int(measure(text)) if measure is not None else len(text) * CHAR_WIDTH
+    return canvas.measure(text)
 
 
 def _cover(canvas: Canvas, box: tuple[int, int, int, int]) -> None:
-    """A white bar over `box` (the canvas also marks the texts under it hidden, if it can)."""
-    cover = getattr(canvas, "cover", None)
-    if cover is not None:
-        cover(box, fill=1)
-    else:
-        canvas.draw.rectangle(box, fill=1)
+    """A white bar over `box` (the canvas also marks the texts under it hidden)."""
+    canvas.cover(box, fill=1)

@@ -9,12 +9,21 @@ it back.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.table import Seat, Table
 from firmware.ui.animation import Animation
 from firmware.ui.draw import Canvas
+from firmware.ui.choice import Choice
+from firmware.ui.colours import LedFrame
 from firmware.ui.settings import OperatorSettings, Settings
+
+if TYPE_CHECKING:
+    from firmware.agents import Agents
+    from firmware.games.base import Step
+    from firmware.hardware.sound import Sound
+    from firmware.journal.protocol import BoardJournal
 
 
 class ScreenLike(Protocol):
@@ -29,7 +38,49 @@ class ScreenLike(Protocol):
 
     def draw(self, canvas: Canvas) -> None: ...
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None: ...
+    def scene(self, app: App, frame: LedFrame) -> None: ...
+
+    @property
+    def choice(self) -> Choice | None: ...  # the options the cursor is on, if the screen offers some
+
+    def refresh(self, app: App) -> None: ...
+
+    def relabel(self, app: App) -> None: ...
+
+
+class PlaySurface(ScreenLike, Protocol):
+    """What a view sees of the play screen it draws on (firmware.ui.play.PlayScreen)."""
+
+    choice: Choice | None  # the pending person's decision, None while a bot or a roll is due
+    view: int | None  # whose sheet/scores are shown when flipping through; None: the usual
+
+    def prompt(self) -> str: ...
+
+
+class Coach(Protocol):
+    """The analysis of a finished game (firmware.ui.moments.KeyMoments): the app waits while it runs."""
+
+    @property
+    def busy(self) -> bool: ...
+
+
+class LessonRunning(Protocol):
+    """The lesson being played (firmware.ui.lesson_runner.LessonRun), as the app asks it."""
+
+    @property
+    def game(self) -> str: ...
+
+    def showing(self, app: App) -> bool: ...
+
+    def check(self, app: App) -> bool: ...
+
+
+class RoundLog(Protocol):
+    """The help layer's round log (firmware.ui.help.Help): the moves since the asked player's last."""
+
+    def round_log(self, session: Table | None) -> list[tuple[str, bool]]: ...
+
+    def round_log_text(self, session: Table | None) -> str: ...
 
 
 class App(Protocol):
@@ -42,22 +93,27 @@ class App(Protocol):
     kiosk: bool  # guests' settings are locked
     default_language: str  # the board description's language (what "board default" means)
     language: str  # the language the board speaks now (its frames are drawn in it)
-    journal: Any
+    journal: BoardJournal | None  # the board's records; None on a board that keeps none
     problems: list[str]  # every note shown since the board started
+    sound: Sound | None  # the board's voice (firmware.ui.cues plays on it), None without a buzzer
+    fleet_status: Callable[[], Mapping[str, object]] | None  # the fleet's counters, for the audits
     seed: int | str | None
     animation: Animation | None
     version: int  # moves on every change the app makes (a screen's press used it if it moved)
     cosmetic: random.Random  # tumbling faces only; never decides anything
-    agents: Any  # firmware.agents.Agents: `engines` names the board's external engines
-    coach: Any  # firmware.ui.moments.KeyMoments of the finished game, or None
-    lesson: Any  # the lesson being played (firmware.ui.lesson_runner.LessonRun), or None
+    agents: Agents  # `engines` names the board's external engines
+    coach: Coach | None  # the Key moments of the finished game, or None
+    lesson: LessonRunning | None  # the lesson being played, or None
+
+    @property
+    def help(self) -> RoundLog: ...
 
     stack: list[ScreenLike]  # bottom (the main menu) first; in-game screens may close those above them
 
     @property
     def screen(self) -> ScreenLike: ...
 
-    def play_screen(self) -> Any: ...
+    def play_screen(self) -> PlaySurface | None: ...
 
     def colour_of(self, player: int) -> tuple[int, int, int]: ...
 
@@ -89,7 +145,7 @@ class App(Protocol):
 
     def roll(self) -> None: ...
 
-    def step(self, step: Any, keyed: bool = False) -> None: ...
+    def step(self, step: Step, keyed: bool = False) -> None: ...
 
     def undo(self) -> bool: ...
 
@@ -101,7 +157,7 @@ class App(Protocol):
 
     def bot_go(self) -> None: ...
 
-    def choices(self, name: str) -> tuple[Any, ...]: ...
+    def choices(self, name: str) -> tuple[Any, ...]: ...  # Any: as settings.CHOICES
 
     def abandon(self) -> None: ...
 

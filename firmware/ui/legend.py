@@ -10,10 +10,14 @@ long form, screen by screen, and tests/test_board_doc.py checks it against the s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware.i18n import N_, _
 from firmware.ui.gameview import game_view
+
+if TYPE_CHECKING:
+    from firmware.table import Table
+    from firmware.ui.intents import App, ScreenLike
 
 # By screen class (the first of the class's bases found here applies); translated when shown.
 # Translators: the legends are one display line (21 columns); "<>" stands for LEFT/RIGHT.
@@ -31,7 +35,7 @@ LEGENDS: dict[str, str] = {
 }
 
 
-def legend(screen: Any, app: Any = None) -> str:
+def legend(screen: ScreenLike, app: App | None = None) -> str:
     """The legend for `screen`; the play screen's depends on what the game waits for."""
     if type(screen).__name__ == "PlayScreen" and app is not None and app.session is not None:
         return _play(screen, app.session, app)
@@ -41,7 +45,7 @@ def legend(screen: Any, app: Any = None) -> str:
     return _("hold BACK: menu")
 
 
-def _play(play: Any, session: Any, app: Any = None) -> str:
+def _play(play: ScreenLike, session: Table, app: App | None = None) -> str:
     if session.over:
         return _("OK: result")
     if session.pending_bot():

@@ -20,8 +20,9 @@ records or the high scores.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from firmware.games.base import Step
 from firmware.games.lesson import Lesson, LessonDice, Note
 from firmware.games.registry import find_game
 from firmware.i18n import N_, _
@@ -55,7 +56,7 @@ class LessonRun:
     lesson: Lesson
     log: list[tuple[str, int]] = field(default_factory=list)
     queue: list[Note] = field(default_factory=list)
-    checked: tuple[int, Any] | None = None  # the position whose notes were looked for last
+    checked: tuple[int, Step | None] | None = None  # the position whose notes were looked for last
 
     @property
     def shown(self) -> set[str]:

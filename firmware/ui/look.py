@@ -12,7 +12,7 @@ language or another board's palette.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -31,7 +31,7 @@ class Drawn(Protocol):
     settings: Settings
     language: str
 
-    def frame(self) -> dict[str, CellColours]: ...
+    def frame(self) -> Mapping[str, CellColours]: ...
 
     def image(self, size: tuple[int, int], mode: str = "1") -> Image.Image: ...
 
@@ -54,7 +54,7 @@ class Look:
             yield
 
 
-def frame_of(app: Drawn, look: Look) -> dict[str, CellColours]:
+def frame_of(app: Drawn, look: Look) -> Mapping[str, CellColours]:
     """The LED frame of the app's state, drawn in `look`."""
     with look.applied():
         return app.frame()

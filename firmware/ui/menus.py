@@ -4,7 +4,8 @@ records and demo."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from firmware import i18n
 from firmware.games import find_game, game_names
@@ -12,7 +13,7 @@ from firmware.games.registry import games
 from firmware.i18n import _, ngettext, tr
 from firmware.players import names as kept_names
 from firmware.table import Seat
-from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, dim
+from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, LedFrame, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
 from firmware.ui.intents import table_in_play
 from firmware.ui.lesson_runner import LEAVE, has_lesson, leave_lesson, lesson_label, start_lesson
@@ -108,8 +109,8 @@ class SavedGameScreen(MenuScreen):
     """ "Play …" or "Demo" while a game waits to be resumed: a new game would set it aside, so
     ask first — resume it (the default: a stray OK loses nothing), discard it and go on, or cancel."""
 
-    def __init__(self, app: App, then: Any) -> None:
-        stored = app.journal.unfinished()
+    def __init__(self, app: App, then: Callable[[App], None]) -> None:
+        stored = app.journal.unfinished() if app.journal is not None else None
         game = stored.record.get("game", "?") if stored is not None else "?"
         # Translators: the title of the question "Play …" asks while a game waits to be resumed.
         title = _("Saved {game}").format(game=title_of(game) if game in game_names() else game)
@@ -133,7 +134,7 @@ def resume(app: App) -> None:
 
 
 class GameChoiceScreen(MenuScreen):
-    def __init__(self, title: str, then: Any, names: list[str] | None = None) -> None:
+    def __init__(self, title: str, then: Callable[[App, str], None], names: list[str] | None = None) -> None:
         names = list(game_names()) if names is None else names
         super().__init__(title, [Option(title_of(g), g) for g in names], lambda a, o: then(a, o.value))
 
@@ -266,9 +267,9 @@ class SeatScreen(Screen):
             help_lines = help_lines[1:]
         canvas.footer(help_lines)
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
-        for i, seat in enumerate(self.seats):
-            frame[f"seat.{i}"] = PLAYER_COLOURS[seat.colour] if i <= self.index else frame.get(f"seat.{i}")
+    def scene(self, app: App, frame: LedFrame) -> None:
+        for i, seat in enumerate(self.seats[: self.index + 1]):  # (the seats after it keep their light)
+            frame[f"seat.{i}"] = PLAYER_COLOURS[seat.colour]
         colour = PLAYER_COLOURS[self.seat.colour]
         frame[f"seat.{self.index}"] = [colour, dim(colour, 0.2)]  # the seat being set blinks
 
@@ -300,7 +301,7 @@ class GameMenu(MenuScreen):
             options.append(Option(_("Redo"), "redo"))
         # Settings after Rules: RIGHT still reaches Rules first, LEFT (wrapping) Abandon.
         options += [Option(_("Rules"), "rules"), Option(_("Settings"), "settings")]
-        if session is not None and app.help.round_log(session):  # type: ignore[attr-defined]
+        if session is not None and app.help.round_log(session):
             # Translators: the in-game menu: the round log (every move since your last one); short.
             options.append(Option(_("Round log"), "log"))
         if session is not None and session.seal is not None:
@@ -399,9 +400,7 @@ def switch_language(app: App, code: str) -> None:
     app.language = code
     i18n.use(code)
     for screen in app.stack:
-        relabel = getattr(screen, "relabel", None)
-        if relabel is not None:
-            relabel(app)
+        screen.relabel(app)
     app.changed()
 
 

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware import i18n
 from firmware.agents import CoachAnswer
 from firmware.coach import Rating, key_moments, people, position_at
+from firmware.dice import Face
 from firmware.games import Game, find_game, words_of
 from firmware.games.words import numbered
 from firmware.i18n import _, fixed
-from firmware.thinker import Thought
+from firmware.thinker import Reply, Thought
+from firmware.ui.colours import LedFrame
 from firmware.ui.draw import Canvas, wrap
 from firmware.ui.gameview import ResultPage
 from firmware.ui.pips import pip_cells
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 KEY_MOMENTS = "Key moments"  # the result page's name (tests and scenarios find it; its title is translated)
 
 
-def shown_dice(game: Game) -> tuple[Any, ...]:
+def shown_dice(game: Game) -> tuple[Face, ...]:
     """The dice the deciding player sees (`Game.shown_faces`)."""
     return game.shown_faces()
 
@@ -163,7 +165,7 @@ class KeyMoments:
         """Ask where the bots think for the rating of history step `index` (the position is `_past`)."""
         post, token = self.app.agents.post, self.token
 
-        def answer(reply: Any) -> None:
+        def answer(reply: Reply) -> None:
             post(CoachAnswer(token, error=reply.error, note=reply.note, deliver=self._deliver, rating=reply.step))
 
         step = self.session.game.history[index]
@@ -245,7 +247,7 @@ def key_moment_pages(app: App, table: Table) -> list[ResultPage]:
     return [] if moments is None else [moments.page()]
 
 
-Moment = tuple[str, tuple[Any, ...]]  # a key moment's text, and the dice it was decided on
+Moment = tuple[str, tuple[Face, ...]]  # a key moment's text, and the dice it was decided on
 
 
 class MomentsScreen(Screen):
@@ -286,7 +288,7 @@ class MomentsScreen(Screen):
             canvas.line(row, line)
         self.shown = number
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: LedFrame) -> None:
         dice = self.moments[self.shown][1] if self.moments else ()
         if dice:
             for key in [k for k in frame if k.startswith("dice.")]:

@@ -13,18 +13,21 @@ turn. A note never takes input or stops anything; a press hides it and still doe
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware.pace import Schedule, Timer
 
 NOTE_S = 4.0  # how long a note stays on the display: long enough to read two short lines
 
 
 class Notes:
-    def __init__(self, schedule: Callable[[float, Callable[[], None]], Any], changed: Callable[[], None]) -> None:
+    def __init__(self, schedule: Schedule, changed: Callable[[], None]) -> None:
         self.schedule = schedule
         self.changed = changed  # the display must be drawn again
         self.current: str | None = None  # the note on the display now
         self._waiting: list[str] = []
-        self._timer: Any = None
+        self._timer: Timer | None = None
 
     def show(self, text: str) -> None:
         """Show `text` for NOTE_S seconds, after the notes before it."""

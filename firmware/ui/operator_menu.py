@@ -301,7 +301,7 @@ def audit_text(app: App) -> str:
 
     from firmware.operator_code import gate_counts
 
-    return "\n".join(audit_lines(app.journal.all_games(), getattr(app, "fleet_status", None), gate_counts(app.journal)))
+    return "\n".join(audit_lines(app.journal.all_games(), app.fleet_status, gate_counts(app.journal)))
 
 
 class OperatorSettingsScreen(MenuScreen):
@@ -400,18 +400,17 @@ def clear_records(app: App) -> None:
 
 
 def _refresh_main_menu(app: App) -> None:
-    refresh: Any = getattr(app.stack[0], "refresh", None)
-    if refresh is not None:
-        refresh(app)
+    app.stack[0].refresh(app)
 
 
-def _next(values: tuple[Any, ...], current: Any) -> Any:
+def _next(values: tuple[Any, ...], current: Any) -> Any:  # Any: a setting's values, as settings.CHOICES
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
 
 
+# Any: field values by name, each of its field's type (what dataclasses.replace takes)
 def _replace_settings(settings: Settings, **changes: Any) -> Settings:
     return replace(settings, **changes)
 
 
-def _replace(op: OperatorSettings, **changes: Any) -> OperatorSettings:
+def _replace(op: OperatorSettings, **changes: Any) -> OperatorSettings:  # Any: as _replace_settings
     return replace(op, **changes)

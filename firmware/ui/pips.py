@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
-from firmware.ui.colours import PIP, X_RED
+from firmware.dice import Face
+from firmware.ui.colours import PIP, X_RED, Colour, LedFrame
 
 # Pip LEDs of a die: 0 top-left, 1 top-right, 2 mid-left, 3 centre, 4 mid-right, 5 bottom-left,
 # 6 bottom-right. EXXTRA's 7 lights all seven; its X is a red cross.
-PIPS: dict[Any, tuple[int, ...]] = {
+PIPS: dict[Face, tuple[int, ...]] = {
     1: (3,),
     2: (0, 6),
     3: (0, 3, 6),
@@ -21,7 +22,7 @@ PIPS: dict[Any, tuple[int, ...]] = {
 }
 
 
-def pip_cells(faces: Any, frame: dict[str, Any], colour: tuple[int, int, int] = PIP) -> None:
+def pip_cells(faces: Iterable[Face], frame: LedFrame, colour: Colour = PIP) -> None:
     """Light the pip LEDs of dice 0.. for `faces` (ints or EXXTRA's strings)."""
     for die, face in enumerate(faces):
         key = int(face) if isinstance(face, str) and face.isdigit() else face

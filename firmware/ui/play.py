@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from firmware.dice import Face
 from firmware.games import Roll
+from firmware.games.base import Step
 from firmware.i18n import N_, _, pgettext
 from firmware.ui.animation import Frame
-from firmware.ui.colours import OFF
+from firmware.ui.colours import OFF, LedFrame
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, Records, ResultPage, game_view
 from firmware.ui.intents import table_in_play
@@ -48,7 +49,7 @@ class PlayScreen(Screen):
         self.title = session.game.title
         self.choice: Choice | None = None
         self.view: int | None = None  # whose sheet is shown, when flipping through (EXTRA!)
-        self.position: tuple[int, Any] | None = None  # the game position the screens above belong to
+        self.position: tuple[int, Step | None] | None = None  # the game position the screens above belong to
 
     @property
     def session(self) -> Table:
@@ -111,14 +112,14 @@ class PlayScreen(Screen):
             return True  # picked, or the next stage of a choice made in stages
         return False
 
-    def _game_roll(self, app: App, session: Any) -> bool:
+    def _game_roll(self, app: App, session: Table) -> bool:
         """ROLL that is not a roll: the game's own use of it (its screens' `on_roll`); used when
         it changed what this screen shows or did anything through the app."""
         before = (self.view, app.version)
         self.ui.on_roll(app, session, self)
         return (self.view, app.version) != before
 
-    def point_at(self, step: Any) -> bool:
+    def point_at(self, step: Step) -> bool:
         """Move the cursor to the option that plays `step` (a hint): the option holding it, else
         one the game's view says does the same (`same_choice`). False if none does."""
         if self.choice is None:
@@ -156,10 +157,10 @@ class PlayScreen(Screen):
         return ""
 
 
-def open_round_log(app: App, session: Any) -> bool:
+def open_round_log(app: App, session: Table) -> bool:
     """Push the round log (what happened since the asked player's last move, what concerns them
     first; EXTRA!: everyone's choices on the latest roll) as a text page; False when it is empty."""
-    log = app.help.round_log_text(session)  # type: ignore[attr-defined]
+    log = app.help.round_log_text(session)
     if not log:
         return False
     if game_view(session.game.name).log_by_round:
@@ -244,7 +245,7 @@ class DiceEntryScreen(FaceEntryScreen[Face]):
         # The faces as large as the room between title and help allows (a headline number).
         canvas.fit((0, canvas.line_height + 1, canvas.width - 1, bottom - 2), shown, align="center", critical=True)
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: LedFrame) -> None:
         for key in [k for k in frame if k.startswith("dice.")]:
             del frame[key]
         pip_cells(self.values[: self.index + 1], frame)
@@ -442,7 +443,7 @@ def tumble_frames(app: App, session: Table, roll: Roll) -> list[Frame]:
     dice = session.game.dice()
     frames = []
     for _frame in range(6):
-        leds: dict[str, Any] = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
+        leds: LedFrame = {f"dice.{d}.{p}": OFF for d in range(5) for p in range(7)}
         pip_cells([app.cosmetic.choice(list(faces)) for faces in dice], leds)
         frames.append(Frame(0.08, leds, _("Rolling...")))
     return frames

@@ -32,6 +32,7 @@ from firmware.ui.moments import key_moment_pages
 from firmware.ui.names import is_default_name
 
 if TYPE_CHECKING:
+    from firmware.games.base import Player
     from firmware.table import Table
     from firmware.ui.intents import App
 
@@ -200,11 +201,11 @@ def record_pages(app: App, table: Table) -> list[ResultPage]:
     ]
 
 
-def _kind(player: object, colour: str) -> str:
+def _kind(player: Player, colour: str) -> str:
     """ "bot" or "guest" for a seat with no personal records, "" for a person."""
-    if getattr(player, "bot", None) is not None:
+    if player.bot is not None:
         return pgettext("review", "bot")
-    if is_default_name(str(getattr(player, "name", "")), colour):
+    if is_default_name(player.name, colour):
         return pgettext("review", "guest")
     return ""
 

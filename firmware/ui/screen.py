@@ -1,4 +1,4 @@
-"""Screens and the choice list every prompt is built from.
+"""Screens (and, from `firmware.ui.choice`, the choice list every prompt is built from).
 
 A screen reacts to buttons (`press`, and `back` on a short release) and draws itself; the app
 routes a long BACK to the in-game menu. Only legal choices are ever put in a `Choice`.
@@ -7,10 +7,12 @@ routes a long BACK to the in-game menu. Only legal choices are ever put in a `Ch
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware.i18n import _
+from firmware.ui.choice import Choice as Choice  # (where the screens take it from)
+from firmware.ui.choice import Option as Option
+from firmware.ui.colours import LedFrame
 from firmware.ui.draw import Canvas, abbreviate, clip, wrap
 
 if TYPE_CHECKING:
@@ -19,54 +21,18 @@ if TYPE_CHECKING:
 BUTTONS = ("roll", "ok", "back", "left", "right")
 
 
-@dataclass(frozen=True)
-class Option:
-    """One thing the player may pick: what it says, and the value it stands for."""
-
-    label: str
-    value: Any = None
-    detail: str = ""
-
-
-@dataclass
-class Choice:
-    """LEFT/RIGHT cycle through `options` (wrapping), OK picks `current`."""
-
-    options: Sequence[Option]
-    index: int = 0
-
-    def __post_init__(self) -> None:
-        if not self.options:
-            raise ValueError("a choice needs at least one option")
-        self.index %= len(self.options)
-
-    @property
-    def current(self) -> Option:
-        return self.options[self.index]
-
-    def move(self, button: str) -> bool:
-        if button not in ("left", "right") or len(self.options) < 2:
-            return False
-        self.index = (self.index + (1 if button == "right" else -1)) % len(self.options)
-        return True
-
-    def position(self) -> str:
-        return f"{self.index + 1}/{len(self.options)}"
-
-    def pick(self) -> bool:
-        """OK: True when it picks `current`; a choice made in stages takes OK to go on instead."""
-        return True
-
-    def jump(self, index: int) -> None:
-        """Put the cursor on option `index`, ready to be picked (a hint)."""
-        self.index = index % len(self.options)
-
-
 class Screen:
     """Base screen: nothing happens unless a subclass says so."""
 
     title = ""
     in_game = False  # a long BACK opens the in-game menu instead of the main menu
+    choice: Choice | None = None  # the options the cursor is on, for a screen that offers some
+
+    def refresh(self, app: App) -> None:
+        """Re-read what the screen offers after the app's state changed (default: nothing to re-read)."""
+
+    def relabel(self, app: App) -> None:
+        """Re-read labels built in advance, in the language now active (default: none built)."""
 
     def press(self, app: App, button: str) -> bool:
         """A short press of ROLL, OK, LEFT or RIGHT, or a short BACK (on release). Returns
@@ -76,7 +42,7 @@ class Screen:
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
 
-    def scene(self, app: App, frame: dict[str, Any]) -> None:
+    def scene(self, app: App, frame: LedFrame) -> None:
         """Add this screen's cells to the LED frame (default: leave the frame as it is)."""
 
 
@@ -92,7 +58,7 @@ class MenuScreen(Screen):
         index: int = 0,
     ) -> None:
         self.title = title
-        self.choice = Choice(list(options), index)
+        self.choice: Choice = Choice(list(options), index)
         self.on_pick = on_pick
         self.on_back = on_back
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.i18n import LANGUAGES as SPOKEN
 from firmware.i18n import NAMES, N_, _, decimal
 
+if TYPE_CHECKING:
+    from firmware.journal.protocol import SettingsStore
+
 _UNSET = object()
 
+# Any: each setting's values are of its own field's type (float, str or bool), read by its name
 CHOICES: dict[str, tuple[Any, ...]] = {
     "brightness": (0.25, 0.4, 0.55, 0.7, 0.85, 1.0),  # as the eye sees it (gamma: firmware.ui.colours.duty)
     "led_budget_amps": (0.5, 1.0, 1.5, 2.0, 3.0),
@@ -72,6 +76,7 @@ class Settings:
     palette: str = "default"  # seat colours: "default" (colour-blind safe) or "contrast"
     sound: str = "soft"  # the buzzer's cues: "off", "soft" or "loud"
 
+    # Any: as CHOICES
     def cycle(self, name: str, step: int, values: tuple[Any, ...] | None = None) -> Settings:
         """The next (step=1) or previous (step=-1) allowed value of `name` (among `values`, when
         this board allows fewer than CHOICES, e.g. a lower LED budget)."""
@@ -109,18 +114,18 @@ class Settings:
         return BOT_PACE_S.get(self.bot_pace, BOT_PACE_S["normal"])[1 if after_person else 0]
 
     @classmethod
-    def load(cls, journal: Any, reset: list[str] | None = None) -> Settings:
+    def load(cls, journal: SettingsStore | None, reset: list[str] | None = None) -> Settings:
         """Kept settings; a kept value that cannot be read, is of the wrong type or is not one
         of the allowed values falls back to its default, is logged, and its label is added to
         `reset` (for a note on the display)."""
         if journal is None:
             return cls()
-        kept = {}
+        kept: dict[str, Any] = {}  # Any: each value checked against its field's CHOICES below
         for f in fields(cls):
-            set_aside = len(getattr(journal, "set_aside", ()))
+            set_aside = len(journal.set_aside)
             value = _perceived(f.name, journal.get_setting(f.name, _UNSET))
             if value is _UNSET:  # never set, or unreadable (the journal set it aside and logged it)
-                if len(getattr(journal, "set_aside", ())) > set_aside and reset is not None:
+                if len(journal.set_aside) > set_aside and reset is not None:
                     reset.append(LABELS[f.name])
             elif (
                 type(value) in (int, float, str, bool)
@@ -140,13 +145,13 @@ class Settings:
                     reset.append(LABELS[f.name])
         return cls(**kept)
 
-    def save(self, journal: Any) -> None:
+    def save(self, journal: SettingsStore | None) -> None:
         if journal is not None:
             for name, value in asdict(self).items():
                 journal.set_setting(name, value)
 
 
-def _perceived(name: str, value: Any) -> Any:
+def _perceived(name: str, value: Any) -> Any:  # Any: a kept JSON value; the caller checks it
     """A brightness kept as a share of light (before levels were perceived): the level that looks
     the same, rounded down to a step, so an update never makes the LEDs brighter."""
     if name != "brightness" or type(value) not in (int, float) or value in CHOICES[name] or not 0 < value <= 1:
@@ -198,14 +203,14 @@ class OperatorSettings:
         return replace(self, games=None if len(offered) == len(names) else tuple(offered))
 
     @classmethod
-    def load(cls, journal: Any) -> OperatorSettings:
+    def load(cls, journal: SettingsStore | None) -> OperatorSettings:
         """Kept operator settings; a value that is not allowed falls back to its default (logged)."""
         kept = journal.get_setting(OPERATOR_KEY, None) if journal is not None else None
         if not isinstance(kept, dict):
             return cls()
         from firmware.games import game_names
 
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {}  # Any: each value checked against its field just below
         cap, language, games = kept.get("brightness_cap"), kept.get("language"), kept.get("games")
         cap = cap if isinstance(cap, (int, float)) and not isinstance(cap, bool) else None
         if cap is not None and cap in BRIGHTNESS_CAPS:
@@ -223,7 +228,7 @@ class OperatorSettings:
             )
         return cls(**values)
 
-    def save(self, journal: Any) -> None:
+    def save(self, journal: SettingsStore | None) -> None:
         if journal is not None:
             journal.set_setting(
                 OPERATOR_KEY,

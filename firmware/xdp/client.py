@@ -352,7 +352,7 @@ class _Tail:
 
 def _drain(stream: IO[bytes] | None, tail: _Tail) -> None:
     """Read the engine's standard error as it comes (a full pipe would stall it), keeping the tail."""
-    try:
+    try:  # a buffered pipe's read1 returns what is there; a raw stream (IO[bytes] says neither) has none
         while stream is not None and (chunk := stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096)):
             tail.add(chunk)
     except (OSError, ValueError):

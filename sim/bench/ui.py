@@ -65,8 +65,13 @@ class Driver:
             if deadline is None:
                 return
             self.clock.now = max(self.clock.now, deadline)
-            self.loop.run_pending(self.app.button)
+            self.loop.run_pending(self._queued)
         raise RuntimeError("bench ui: the board never came to rest")
+
+    def _queued(self, event: object) -> None:
+        if not isinstance(event, ButtonEvent):
+            raise TypeError(f"bench ui: the loop's queue holds button events, not {event!r}")
+        self.app.button(event)
 
 
 class Unreachable(Exception):

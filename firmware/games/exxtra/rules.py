@@ -21,6 +21,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 from firmware.errors import N_, IllegalStepError, RecordError, Text
 from firmware.games.base import OVER, Game, Pending, Roll, Step, parse_roll, pending_values
+from firmware.dice import Face
 from firmware.games.exxtra.events import Cause, ExxtraEvent
 
 DIE_A: tuple[str, ...] = ("1", "2", "3", "4", "7", "X")
@@ -407,7 +408,7 @@ class Exxtra(Game):
     def current_roll(self) -> tuple[str, str] | None:
         return self._faces
 
-    def shown_faces(self) -> tuple[Any, ...]:
+    def shown_faces(self) -> tuple[Face, ...]:
         """The roll being decided on, else the last roll's faces."""
         return self._faces if self._faces is not None else super().shown_faces()
 

@@ -422,7 +422,7 @@ def _faces(game: LevelX) -> tuple[int, ...]:
 
 def _strong_base(game: LevelX) -> _State:
     base = _State.of(game)
-    base.keep = 1 if getattr(game, "last_tile_choice", False) else 0
+    base.keep = 1 if game.last_tile_choice else 0
     return base
 
 

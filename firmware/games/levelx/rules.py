@@ -32,6 +32,7 @@ from firmware.games.base import (
     pending_values,
     winners_of,
 )
+from firmware.dice import Face
 from firmware.games.levelx.events import LevelXEvent
 
 ROWS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
@@ -546,7 +547,7 @@ class LevelX(Game):
     def faces(self) -> tuple[int, ...] | None:
         return self._faces
 
-    def shown_faces(self) -> tuple[Any, ...]:
+    def shown_faces(self) -> tuple[Face, ...]:
         """The faces now (turned ones included), else the last roll's."""
         return self._faces if self._faces is not None else super().shown_faces()
 
