@@ -645,7 +645,9 @@ def test_a_real_table_after_20000_fake_ones_is_shown_and_the_rest_counted(tmp_pa
 
     def everything_arrived() -> bool:  # on a slow machine 20,001 retained messages may take a while
         done = fleet_once(broker, 5)
-        assert done.returncode == 0, done.stderr
+        if done.returncode != 0:  # a machine so loaded that the connection took over its timeout: again
+            assert "did not answer" in done.stderr, done.stderr
+            return False
         seen[:] = done.stdout.splitlines()
         return "19501 tables left out: the view keeps the 500 seen most recently" in seen
 
