@@ -177,9 +177,9 @@ ENTER = "enter"  # the seat screen's "New name": OK opens the name entry
 class SeatScreen(Screen):
     """One seat: LEFT/RIGHT choose person, a person of the board's names (the most recent first),
     bot of a level (easy, medium, strong), an external engine of the board description
-    ("Engine: NAME"), child (in EXTRA!) or, last (one LEFT from Person), "New name", where OK
-    opens the name entry (firmware/ui/name_entry.py); ROLL the colour, OK the next seat, BACK the
-    previous one."""
+    ("Engine: NAME"), "New name", where OK opens the name entry (firmware/ui/name_entry.py), or
+    child (in EXTRA!; "New name" comes before it, so one LEFT from Person is still Child); ROLL
+    the colour, OK the next seat, BACK the previous one."""
 
     def __init__(
         self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = (), people: tuple[str, ...] = ()
@@ -202,8 +202,8 @@ class SeatScreen(Screen):
 
     def kinds(self) -> tuple[str, ...]:
         """ "human", a "name:<name>" per kept name no other seat took, a "bot:<level>" per bot
-        level (easiest first), a "bot:engine:<name>" per external engine, then the game's own
-        options."""
+        level (easiest first), a "bot:engine:<name>" per external engine, "enter" (the name
+        entry), then the game's own options."""
         spec = find_game(self.game)
         taken = {s.name for s in self.seats if s is not self.seat}
         return (
@@ -211,8 +211,8 @@ class SeatScreen(Screen):
             + tuple(f"name:{n}" for n in self.people if n not in taken)
             + tuple(f"bot:{level}" for level in spec.levels)
             + tuple(f"bot:engine:{name}" for name in self.engines)
-            + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options)
             + (ENTER,)
+            + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options)
         )
 
     def kind(self) -> str:

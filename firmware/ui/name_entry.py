@@ -127,11 +127,14 @@ class NameEntryScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, f"{len(self.text)}/{MAX_LENGTH}")
+        # A line between the name and the choices where the panel has room (the cursor "_"
+        # would touch the big font's brackets below it).
+        row = 3 if (canvas.height - 4 * canvas.line_height) // LINE_HEIGHT >= 2 else 2
         if self.refused:  # over the choices, wrapped if need be, until the next press
-            canvas.block(2, self.refused)
+            canvas.block(row, self.refused, rows=row - 1)
         else:
             canvas.line(1, self.text + "_" if len(self.text) < MAX_LENGTH else self.text, critical=True)
-            canvas.line(2, self.strip(canvas.columns), align="center", critical=True)
+            canvas.line(row, self.strip(canvas.columns), align="center", critical=True)
         kind = self.item[0]
         # Translators: the name entry's help lines (buttons' names as printed on the board);
         # the forms after each are what is shown where the first does not fit.
@@ -140,8 +143,8 @@ class NameEntryScreen(Screen):
             "letter": (_("OK add  ROLL done"), "OK +  ROLL ="),
             DONE: (_("OK done"), "OK ="),
         }[kind]
-        help_lines = [first, (_("BACK delete  <> move"), "BACK <")]
-        room = (canvas.height - 3 * canvas.line_height) // LINE_HEIGHT
+        help_lines = [first, (_("BACK delete  <> move"), _("BACK delete"), "BACK <")]
+        room = (canvas.height - (row + 1) * canvas.line_height) // LINE_HEIGHT
         if room > 0:
             canvas.footer(help_lines[:room])
 
