@@ -399,6 +399,7 @@ def reset_settings(app: App) -> None:
         app.journal.clear_settings()  # keeps the operator code's wrong codes and lock: audits, not settings
     app.settings = Settings()
     app.operator = OperatorSettings()
+    app.tables.new_group()  # the names and last table held for this group go with the kept ones
     _refresh_main_menu(app)
     for screen in app.stack:
         if isinstance(screen, OperatorSettingsScreen | GamesOfferedScreen):
