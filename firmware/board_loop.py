@@ -285,6 +285,8 @@ class Board:
             self._arm_idle()  # bots are playing (demo): that is show enough
             return
         self.show.start()
+        if self.app.tables.new_group():  # the next people at the board never see this group's names
+            self.app.stack[0].refresh(self.app)  # nor "Same table again" with them
 
     def _show_press(self, name: str) -> None:
         """A press during the idle show: it does nothing else, nor its release (a short BACK

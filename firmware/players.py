@@ -1,7 +1,8 @@
 """The players' names kept on the board, so records and high scores carry people, not colours.
 
 The list is one entry of the journal's settings (`players`, a JSON list of texts, in the order
-they were added); `xtraboard players add|remove|list` manages it and the seat screen offers
+they were added or last sat at a table: the most recent last); `xtraboard players add|remove|list`
+manages it, the seat screen offers it (the most recent first) and the board's name entry adds to
 it. A name is 1–`MAX_LENGTH` characters the display's font can draw (printable Latin-1), not
 one already kept (letter case aside) and not a seat colour's name (that is what an unnamed seat
 is called).
@@ -149,6 +150,38 @@ def remove(journal: SettingsStore, name: str) -> str:
         )
     journal.set_setting(KEY, [n for n in kept if n != found])
     return found
+
+
+def recent(journal: SettingsStore | None) -> list[str]:
+    """The kept names, the most recently added or seated first (as the seat screen offers them)."""
+    return names(journal)[::-1]
+
+
+def seated(journal: SettingsStore, seated_names: Iterable[str]) -> None:
+    """`seated_names` sat at a table now: each kept one (letter case aside) becomes the most
+    recent; a name not kept is not added (a seat called by its colour, a bot's)."""
+    kept = names(journal)
+    wanted = [n.lower() for n in seated_names]
+    moved = [n for n in kept if n.lower() in wanted]
+    if moved:
+        journal.set_setting(KEY, [n for n in kept if n not in moved] + moved)
+
+
+def keep(journal: SettingsStore, name: str) -> str:
+    """Keep `name` (checked) as the most recent; a name already kept moves there, and when the
+    list is full the oldest gives way (the board's name entry never refuses a good name)."""
+    name = check_name(name)
+    kept = [n for n in names(journal) if n.lower() != name.lower()]
+    journal.set_setting(KEY, [*kept[max(0, len(kept) + 1 - MAX_PLAYERS) :], name])
+    return name
+
+
+def forget_all(journal: SettingsStore) -> int:
+    """Forget every kept name (the operator's "Erase names"); their past records keep them.
+    Returns how many there were."""
+    count = len(names(journal))
+    journal.set_setting(KEY, [])
+    return count
 
 
 def shown_name(name: str, colour: str) -> str:

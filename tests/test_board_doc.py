@@ -19,6 +19,7 @@ from firmware.ui.help import NOT_NOW
 from firmware.ui.lesson_runner import LessonPage
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
 from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
+from firmware.ui.name_entry import NameEntryScreen
 from firmware.ui.operator_menu import CodeEntryScreen
 from firmware.ui.play import FaceEntryScreen, PlayScreen, ResultScreen
 from firmware.ui.screen import ConfirmScreen
@@ -93,6 +94,13 @@ def _last_seat(board: SimBoard) -> None:
     _seat(board)
     board.tap("ok")
     board.tap("ok")
+
+
+def _name_entry(board: SimBoard) -> None:
+    _seat(board)
+    board.tap("left")  # "New name"
+    board.tap("ok")
+    board.tap("ok")  # "A" typed
 
 
 def _settings(board: SimBoard) -> None:
@@ -173,6 +181,7 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Seat count": (_seat_count, object),
     "Seat": (_seat, SeatScreen),
     "Last seat": (_last_seat, SeatScreen),
+    "Name entry": (_name_entry, NameEntryScreen),
     "Settings": (_settings, object),
     "Page": (_page, RulesScreen),
     "Roll prompt": (_roll_prompt, PlayScreen),
@@ -240,6 +249,7 @@ class Look:
     view: Any
     settings: Any
     stage: Any = None  # a choice in stages: which stage LEFT/RIGHT change
+    typed: str | None = None  # the name entry's text
 
 
 def _scrolled(screen: Any) -> int | None:
@@ -254,7 +264,13 @@ def look(board: SimBoard) -> Look:
     play = app.play_screen()
     seat = (screen.kind(), screen.seat.colour) if isinstance(screen, SeatScreen) else None
     values = (screen.index, *screen.values) if isinstance(screen, FaceEntryScreen) else None
-    index = choice.index if choice is not None else screen.index if isinstance(screen, ResultScreen) else None
+    index = (
+        choice.index
+        if choice is not None
+        else screen.index
+        if isinstance(screen, ResultScreen | NameEntryScreen)
+        else None
+    )
     return Look(
         screen,
         len(app.stack),
@@ -268,6 +284,7 @@ def look(board: SimBoard) -> Look:
         play.view if play is not None else None,
         app.settings,
         getattr(choice, "level", None),
+        screen.text if isinstance(screen, NameEntryScreen) else None,
     )
 
 
@@ -281,6 +298,8 @@ def effect(tag: str, board: SimBoard, before: Look, after: Look) -> bool:
         return same and (after.index - before.index) % before.count > 1  # type: ignore[operator]
     if tag == "option":
         return same and after.index != before.index
+    if tag == "letter":
+        return same and after.typed != before.typed
     if tag == "stage":
         choice = app.screen.choice if same else None
         return (after.stage != before.stage and choice is not None) or effect("step", board, before, after)

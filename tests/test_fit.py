@@ -207,6 +207,8 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
         board.tap("right")  # a kept name as long as a name may be: it is never cut anywhere
         assert seats.seat.name == LONG_NAME, seats.seat.name
         walk.shot(f"seat screen: {game} long name", board)
+        if game == game_names()[0]:
+            walk_name_entry(walk, board)
         board.tap("ok")
         while not isinstance(app.screen, PlayScreen):
             while app.screen.kind() != "bot:easy":
@@ -287,10 +289,38 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             board.tap("right")
         board.tap("ok")
         board.settle()
+        walk.shot(f"main menu: same table {tag}", board)  # "Same table again" first
         pick(board, lambda v: v == ("records", None))
         walk.shot(f"records: after {tag}", board)
     finally:
         board.close()
+
+
+def walk_name_entry(walk: Walk, board: SimBoard) -> None:
+    """From a seat named with the long kept name: "New name", the name entry (the kept name
+    first, the alphabet, a full name, "Done", a refusal), then back to the seat as it was."""
+    seats = board.app.screen
+    while seats.kind() != "enter":
+        board.tap("left")
+    walk.shot("seat screen: new name", board)
+    board.tap("ok")
+    walk.shot("name entry: a kept name", board)
+    board.tap("right")
+    walk.shot("name entry: alphabet", board)
+    for _ in range(players.MAX_LENGTH):
+        board.tap("ok")
+    walk.shot("name entry: full", board)
+    entry = board.app.screen
+    while entry.item[0] != "done":
+        board.tap("left")
+    walk.shot("name entry: done", board)
+    for _ in range(players.MAX_LENGTH):
+        board.tap("back")
+    board.tap("roll")  # nothing typed
+    walk.shot("name entry: refused", board)
+    board.tap("back")  # leaves, nothing chosen
+    while seats.kind() != f"name:{LONG_NAME}":
+        board.tap("right")
 
 
 def walk_key_moments(walk: Walk, board: SimBoard, tag: str) -> None:
@@ -493,6 +523,9 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "operator: confirm",
         "seat count",
         "seat screen",
+        "seat screen: new name",
+        "name entry",
+        "main menu: same table",
         "game menu",
         "game menu: confirm",
         "game menu: dice seal",

@@ -82,8 +82,8 @@ def test_a_damaged_list_keeps_its_good_names(tmp_path: Path) -> None:
 def test_the_seat_screen_offers_the_names_and_the_records_carry_them(tmp_path: Path) -> None:
     board = SimBoard(seed=4, state_dir=tmp_path)
     try:
-        players.add(board.journal, "Anna")
         players.add(board.journal, "Ben")
+        players.add(board.journal, "Anna")  # the most recent first: Anna, then Ben
         pick(board, ("play", "extra"))
         pick(board, 2)
         first = board.app.screen

@@ -50,6 +50,7 @@ from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
 from firmware.ui.seal import WordScreen, seal_bar, seal_row
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
+from firmware.ui.table_memory import TableMemory
 
 __all__ = ["NOTE_S", "Animation", "BoardApp", "Frame", "Overlay", "Schedule"]
 
@@ -85,12 +86,14 @@ class BoardApp:
         self.settings = settings or Settings.load(journal, reset)
         self.kiosk = kiosk  # guests' settings are locked; the operator menu sets them
         self.operator = OperatorSettings.load(journal)  # brightness cap, games offered, ...
+        self.tables = TableMemory(journal, lambda: not self.kiosk or self.operator.keep_names)
         # `language` (--lang) wins at start; the settings menus switch it live (firmware/i18n.py).
         self.default_language = default_language  # the board description's `language`
         self.language = language or spoken(self.settings, self.operator, default_language)
         i18n.use(self.language)  # what is worded between frames; a frame is drawn in `language`
         self.fleet_status: Callable[[], Mapping[str, object]] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
+        self.rematches = 0  # rematches begun: each one's dice differ (`start_game`)
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
         self.version = 0  # bumped on every change; the loop re-renders when it moves
@@ -339,8 +342,10 @@ class BoardApp:
         if self.bot_waits_for() == "ok" and self.animation is None:
             self.turns.act(asked=True)
 
-    def start_game(self, game: str, seats: list[Seat], mode: str) -> None:
-        """A new table from the setup menus (or the demo), journaled from its first step."""
+    def start_game(self, game: str, seats: list[Seat], mode: str, rematch: bool = False) -> None:
+        """A new table from the setup menus (or the demo), journaled from its first step. A
+        `rematch` on a seeded board (the simulator's --seed, tests) rolls new dice: its seed is
+        the board's and the rematch's number (still reproducible)."""
         if mode == "lesson":  # "Rematch" after a lesson: the lesson again (never a journaled game)
             from firmware.ui.lesson_runner import start_lesson
 
@@ -348,7 +353,11 @@ class BoardApp:
             return
         # A demo has nobody to key in dice: it rolls electronically whatever the setting.
         dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
-        session = Table.start(game, seats, seed=self.seed, journal=self.journal, meta={"mode": mode, "dice": dice})
+        seed = self.seed
+        if rematch and seed is not None:
+            self.rematches += 1
+            seed = f"{seed}/rematch {self.rematches}"
+        session = Table.start(game, seats, seed=seed, journal=self.journal, meta={"mode": mode, "dice": dice})
         self.start_session(session)
 
     def set_word(self, word: str | None) -> None:

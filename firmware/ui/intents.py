@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from firmware.games.base import Step
     from firmware.hardware.sound import Sound
     from firmware.journal.protocol import BoardJournal
+    from firmware.ui.table_memory import TableMemory
 
 
 class ScreenLike(Protocol):
@@ -91,6 +92,7 @@ class App(Protocol):
     settings: Settings
     operator: OperatorSettings  # the café's settings (firmware/ui/operator_menu.py replaces it)
     kiosk: bool  # guests' settings are locked
+    tables: TableMemory  # the names entered and the last table (firmware/ui/table_memory.py)
     default_language: str  # the board description's language (what "board default" means)
     language: str  # the language the board speaks now (its frames are drawn in it)
     journal: BoardJournal | None  # the board's records; None on a board that keeps none
@@ -131,7 +133,7 @@ class App(Protocol):
     def show_note(self, text: str) -> None: ...
 
     # --- intents: the game ------------------------------------------------------------------
-    def start_game(self, game: str, seats: list[Seat], mode: str) -> None: ...
+    def start_game(self, game: str, seats: list[Seat], mode: str, rematch: bool = False) -> None: ...
 
     def resume(self) -> None: ...
 

@@ -11,12 +11,12 @@ from firmware import i18n
 from firmware.games import find_game, game_names
 from firmware.games.registry import games
 from firmware.i18n import _, ngettext, tr
-from firmware.players import names as kept_names
 from firmware.table import Seat
 from firmware.ui.colours import DEFAULT_ORDER, PLAYER_COLOURS, LedFrame, dim
 from firmware.ui.draw import LINE_HEIGHT, Canvas
 from firmware.ui.intents import table_in_play
 from firmware.ui.lesson_runner import LEAVE, has_lesson, leave_lesson, lesson_label, start_lesson
+from firmware.ui.name_entry import NameEntryScreen
 from firmware.ui.names import colour_name, default_name, level_name
 from firmware.ui.rules_page import rules_pages
 from firmware.ui.screen import ConfirmScreen, MenuScreen, Option, Screen, TextScreen
@@ -47,6 +47,9 @@ class MainMenu(MenuScreen):
         options = [
             Option(_("Play {game}").format(game=title_of(g)), ("play", g)) for g in app.operator.offered(game_names())
         ]
+        last = app.tables.last_table(app.operator.offered(game_names()))
+        if last is not None:  # the quickest way back to the table: OK, and the game is on
+            options.insert(0, Option(_("Same table again"), ("again", last.game)))
         unfinished = app.journal.unfinished() if app.journal is not None else None
         if unfinished is not None:
             game = unfinished.record.get("game", "?")
@@ -76,10 +79,14 @@ class MainMenu(MenuScreen):
 
     def _pick(self, app: App, option: Option) -> None:
         action, game = option.value
-        if action in ("play", "demo") and app.journal is not None and app.journal.unfinished() is not None:
+        if action in ("play", "demo", "again") and app.journal is not None and app.journal.unfinished() is not None:
             app.push(SavedGameScreen(app, lambda a: self._pick(a, option)))  # never lost silently
         elif action == "play":
             app.push(SeatCountScreen(game, demo=False))
+        elif action == "again":
+            last = app.tables.last_table(app.operator.offered(game_names()))
+            if last is not None:
+                start_game(app, last.game, last.fresh_seats(), mode="play")
         elif action == "resume":
             resume(app)
         elif action == "demo":
@@ -160,23 +167,27 @@ class SeatCountScreen(MenuScreen):
         if self.demo:
             start_game(app, self.game, seats, mode="demo")
         else:
-            app.push(SeatScreen(self.game, seats, 0, tuple(app.agents.engines), tuple(kept_names(app.journal))))
+            app.push(SeatScreen(self.game, seats, 0, tuple(app.agents.engines), tuple(app.tables.recent_names())))
 
 
 SEAT_KINDS = ("human", "bot", "kids")
+ENTER = "enter"  # the seat screen's "New name": OK opens the name entry
 
 
 class SeatScreen(Screen):
-    """One seat: LEFT/RIGHT choose person, a person of the board's names (`xtraboard players`),
+    """One seat: LEFT/RIGHT choose person, a person of the board's names (the most recent first),
     bot of a level (easy, medium, strong), an external engine of the board description
-    ("Engine: NAME") or child (in EXTRA!), ROLL the colour, OK the next seat, BACK the previous one."""
+    ("Engine: NAME"), "New name", where OK opens the name entry (firmware/ui/name_entry.py), or
+    child (in EXTRA!; "New name" comes before it, so one LEFT from Person is still Child); ROLL
+    the colour, OK the next seat, BACK the previous one."""
 
     def __init__(
         self, game: str, seats: list[Seat], index: int, engines: tuple[str, ...] = (), people: tuple[str, ...] = ()
     ) -> None:
         self.game, self.seats, self.index = game, seats, index
         self.engines = engines  # the board description's external engines, by name
-        self.people = people  # the players' names kept on the board (firmware/players.py)
+        self.people = people  # the names entered on the board, the most recent first (app.tables)
+        self.entering = False  # on "New name"
 
     @property
     def title(self) -> str:  # type: ignore[override]  # Screen.title is a class attribute; read-only here
@@ -191,8 +202,8 @@ class SeatScreen(Screen):
 
     def kinds(self) -> tuple[str, ...]:
         """ "human", a "name:<name>" per kept name no other seat took, a "bot:<level>" per bot
-        level (easiest first), a "bot:engine:<name>" per external engine, then the game's own
-        options."""
+        level (easiest first), a "bot:engine:<name>" per external engine, "enter" (the name
+        entry), then the game's own options."""
         spec = find_game(self.game)
         taken = {s.name for s in self.seats if s is not self.seat}
         return (
@@ -200,21 +211,25 @@ class SeatScreen(Screen):
             + tuple(f"name:{n}" for n in self.people if n not in taken)
             + tuple(f"bot:{level}" for level in spec.levels)
             + tuple(f"bot:engine:{name}" for name in self.engines)
+            + (ENTER,)
             + tuple(k for k in SEAT_KINDS[2:] if k in spec.seat_options)
         )
 
     def kind(self) -> str:
         seat = self.seat
+        if self.entering:
+            return ENTER
         if not seat.bot and not seat.kids and seat.name in self.people:
             return f"name:{seat.name}"
         return f"bot:{seat.bot}" if seat.bot else "kids" if seat.kids else "human"
 
     def press(self, app: App, button: str) -> bool:
         seat = self.seat
-        before = (seat.bot, seat.kids, seat.name, seat.colour)
+        before = (seat.bot, seat.kids, seat.name, seat.colour, self.entering)
         if button in ("left", "right"):
             kinds = self.kinds()
             kind = kinds[(kinds.index(self.kind()) + (1 if button == "right" else -1)) % len(kinds)]
+            self.entering = kind == ENTER
             seat.bot = kind.partition(":")[2] if kind.startswith("bot:") else None
             seat.kids = kind == "kids"
             seat.name = kind[5:] if kind.startswith("name:") else default_name(seat.colour)
@@ -224,6 +239,9 @@ class SeatScreen(Screen):
             named = seat.name in self.people and not seat.bot and not seat.kids
             seat.colour = free[(free.index(seat.colour) + 1) % len(free)]
             seat.name = seat.name if named else default_name(seat.colour)
+        elif button == "ok" and self.entering:
+            app.push(self.name_entry())
+            return True
         elif button == "ok":
             if self.index + 1 < len(self.seats):
                 app.push(SeatScreen(self.game, self.seats, self.index + 1, self.engines, self.people))
@@ -233,7 +251,23 @@ class SeatScreen(Screen):
         elif button == "back":
             app.pop()
             return True
-        return (seat.bot, seat.kids, seat.name, seat.colour) != before
+        return (seat.bot, seat.kids, seat.name, seat.colour, self.entering) != before
+
+    def name_entry(self) -> NameEntryScreen:
+        """The name entry for this seat: the names no other seat took, the most recent first."""
+        taken = [s.name for s in self.seats if s is not self.seat and not s.bot and not s.kids]
+        # Translators: the name entry's title, "Name of seat 2".
+        title = _("Name of seat {number}").format(number=self.index + 1)
+        return NameEntryScreen(title, self._named, self.people, taken, self.scene)
+
+    def _named(self, app: App, name: str) -> None:
+        """The name entry gave `name`: this seat's, remembered as the most recent."""
+        name = app.tables.add_name(name)
+        self.people = (name, *(p for p in self.people if p.lower() != name.lower()))
+        seat = self.seat
+        seat.name, seat.bot, seat.kids = name, None, False
+        self.entering = False
+        app.changed()
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
@@ -245,7 +279,8 @@ class SeatScreen(Screen):
             if kind.startswith("bot:")
             else kind[5:]
             if kind.startswith("name:")
-            else {"human": _("Person"), "kids": _("Child")}[kind]
+            # Translators: the seat setup's choice that opens the name entry.
+            else {"human": _("Person"), "kids": _("Child"), ENTER: _("New name")}[kind]
         )
         # What gives way when the line is short: the arrows, then the word "Bot".
         fitting = [f"< {label} >", label] + ([level_name(kind[4:])] if kind.startswith("bot:") else [])
@@ -280,6 +315,8 @@ def players_label(count: int) -> str:
 
 
 def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
+    if mode == "play":  # (a demo's bots are nobody's table)
+        app.tables.sat_down(game, seats)
     app.start_game(game, seats, mode)
 
 

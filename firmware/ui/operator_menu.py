@@ -1,5 +1,6 @@
 """The operator menu (a café's board): audits, the operator's settings, the games offered,
-clearing high scores, a factory reset of settings and, asked twice, clearing the records.
+clearing high scores, erasing the players' names, a factory reset of settings and, asked twice,
+clearing the records.
 
 It opens only by the operator's code (firmware/operator_code.py), typed during the idle show or
 on the code entry screen (`CodeEntry`, fed its presses by firmware/board_loop.py); docs/kiosk.md
@@ -45,6 +46,8 @@ class OperatorMenu(MenuScreen):
             Option(_("Settings"), "settings"),
             Option(_("Games offered"), "games"),
             Option(_("Clear high scores"), "scores"),
+            # Translators: the operator menu: forget every player name kept or entered on the board.
+            Option(_("Erase names"), "names"),
             Option(_("Reset settings"), "reset"),
             Option(_("Clear records"), "records"),
             Option(_("Leave"), "leave"),
@@ -64,6 +67,8 @@ class OperatorMenu(MenuScreen):
             app.push(GamesOfferedScreen(app))
         elif action == "scores":
             app.push(ConfirmScreen(_("Clear high scores?"), clear_scores))
+        elif action == "names":
+            app.push(ConfirmScreen(_("Erase all names?"), erase_names))
         elif action == "reset":
             app.push(ConfirmScreen(_("Reset all settings?"), reset_settings))
         elif action == "records":  # games are the café's history: asked twice
@@ -307,7 +312,7 @@ def audit_text(app: App) -> str:
 class OperatorSettingsScreen(MenuScreen):
     """The café's settings: OK steps the value (kept at once)."""
 
-    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_pace", "idle_timeout_s")
+    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_pace", "idle_timeout_s", "keep_names")
 
     def __init__(self, app: App) -> None:
         super().__init__(_("Operator settings"), self._options(app), self._pick)
@@ -319,6 +324,8 @@ class OperatorSettingsScreen(MenuScreen):
         shown = {
             "brightness_cap": (_("Brightness cap"), f"{round(op.brightness_cap * 100)}%"),
             "language": (label("language"), language),
+            # Translators: the operator's setting: names and the last table kept for the next group.
+            "keep_names": (_("Keep names"), _("on") if op.keep_names else _("off")),
         }
         return [
             Option(shown[n][0], n, shown[n][1]) if n in shown else Option(label(n), n, app.settings.shown(n))
@@ -341,6 +348,9 @@ class OperatorSettingsScreen(MenuScreen):
             from firmware.ui.menus import switch_language
 
             switch_language(app, spoken(app.settings, app.operator, app.default_language))
+        elif name == "keep_names":  # off: what this group entered is forgotten with them
+            app.operator = _replace(op, keep_names=not op.keep_names)
+            _refresh_main_menu(app)
         else:
             app.settings = app.settings.cycle(name, 1, app.choices(name))
             app.settings.save(app.journal)
@@ -376,12 +386,20 @@ def clear_scores(app: App) -> None:
     app.show_note(_("High scores cleared"))
 
 
+def erase_names(app: App) -> None:
+    """Every player name kept or entered on the board, and the last table; records keep theirs."""
+    count = app.tables.erase()
+    _refresh_main_menu(app)
+    app.show_note(ngettext("{n} name erased", "{n} names erased", count).format(n=count))
+
+
 def reset_settings(app: App) -> None:
     """Every setting back to its default (the guests' and the operator's); records stay."""
     if app.journal is not None:
         app.journal.clear_settings()  # keeps the operator code's wrong codes and lock: audits, not settings
     app.settings = Settings()
     app.operator = OperatorSettings()
+    app.tables.new_group()  # the names and last table held for this group go with the kept ones
     _refresh_main_menu(app)
     for screen in app.stack:
         if isinstance(screen, OperatorSettingsScreen | GamesOfferedScreen):

@@ -407,7 +407,7 @@ class ResultScreen(Screen):
         if button == "ok" and self.index < choices:
             self.index = choices
         elif button == "ok" and self.page.name == REMATCH:
-            app.start_game(self.game, list(self.seats), self.mode)
+            app.start_game(self.game, list(self.seats), self.mode, rematch=True)
         elif button == "ok":
             app.end_session()
         elif button == "back":

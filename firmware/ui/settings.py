@@ -179,11 +179,14 @@ LANGUAGES = ("", *SPOKEN)  # "": the board description's `language` (firmware/i1
 class OperatorSettings:
     """What only the operator sets: the LEDs' brightness never goes above `brightness_cap`,
     `language` the café's language ("": the board description's; a guest's own choice in the
-    settings menu wins), `games` the games the main menu offers (None: all of them)."""
+    settings menu wins), `games` the games the main menu offers (None: all of them), `keep_names`
+    whether the names entered and the last table are kept for the next group
+    (firmware/ui/table_memory.py)."""
 
     brightness_cap: float = 1.0
     language: str = ""
     games: tuple[str, ...] | None = None
+    keep_names: bool = False
 
     def offered(self, names: tuple[str, ...] | list[str]) -> list[str]:
         """The games of `names` the main menu offers.
@@ -221,6 +224,8 @@ class OperatorSettings:
             values["language"] = language
         if isinstance(games, list) and games and all(g in game_names() for g in games):
             values["games"] = tuple(games)
+        if isinstance(kept.get("keep_names"), bool):
+            values["keep_names"] = kept["keep_names"]
         refused = {k: v for k, v in kept.items() if k not in values and v is not None}
         if refused:  # e.g. a game no longer known: its default is used
             logging.getLogger("xtraboard.ui").warning(
@@ -236,5 +241,6 @@ class OperatorSettings:
                     "brightness_cap": self.brightness_cap,
                     "language": self.language,
                     "games": None if self.games is None else list(self.games),
+                    "keep_names": self.keep_names,
                 },
             )
