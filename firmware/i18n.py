@@ -16,7 +16,9 @@ Catalogs: `firmware/locale/<lang>/LC_MESSAGES/xtraboard.po`, compiled to `.mo` b
 install (`./dev setup`, `systemd/install.sh`, the wheel build). A checkout whose `.mo` is missing
 or older than its `.po` compiles the `.po` on first use into the user's cache
 ($XDG_CACHE_HOME/xtraboard/locale, else ~/.cache/xtraboard/locale; in memory if that cannot be
-written), with Babel; without Babel it speaks English and logs why.
+written), with Babel; without Babel it speaks English and logs why. A cached catalog is named
+by the content of the `.po` it was compiled from, so two checkouts (or a checkout before and
+after an update) never take each other's.
 
 The pseudo-locale `xx` is made from the English at run time: accented, each word about 45 %
 longer (a third more in all), bracketed, placeholders kept: text like `[Séttîñgs····]` shows
@@ -26,6 +28,7 @@ clipped or untranslated strings at a glance.
 from __future__ import annotations
 
 import gettext as _gettext
+import hashlib
 import io
 import logging
 import math
@@ -204,13 +207,18 @@ def load_translations(code: str, locale_dir: Path, cache: Path, check_age: bool 
     compiled now (into `cache`, or in memory only when `cache` cannot be written). English when
     there is no catalog, or no Babel to compile one (logged)."""
     po = po_path(code, locale_dir)
-    cached = cache / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
-    for mo in (po.with_suffix(".mo"), cached):
-        if _fresh(mo, po, check_age):
-            return _read_mo(mo, code)
-    if not po.exists():
+    beside = po.with_suffix(".mo")
+    if _fresh(beside, po, check_age):
+        return _read_mo(beside, code)
+    try:
+        source = po.read_bytes()
+    except OSError:
         log.warning("no catalog for %s (%s): the board speaks English", code, po)
         return _gettext.NullTranslations()
+    # named by what it was compiled from: another checkout's catalog of the same language is another file
+    cached = cache / code / "LC_MESSAGES" / f"{DOMAIN}-{hashlib.sha256(source).hexdigest()[:16]}.mo"
+    if cached.exists():
+        return _read_mo(cached, code)
     try:
         data = compile_po(po)
     except ImportError:
