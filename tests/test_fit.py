@@ -455,7 +455,7 @@ def walk_lesson(walk: Walk, game: str, state: Path, **board_args: Any) -> None:
             elif isinstance(screen, ResultScreen) or session is None:
                 break
             elif type(screen).__name__ == "TurnOnesScreen":
-                for button in ("right", "right", "right", "right", "ok"):
+                for button in ("right",) * 5 + ("ok",):  # the 1 turned into a 6, as the lesson advises
                     board.tap(button)
                 board.settle()
             elif isinstance(screen, PlayScreen) and (session.awaiting_roll or screen.choice is not None):

@@ -5,12 +5,14 @@ and a lesson never counting as a game in the journal (records, high scores)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from firmware.bots import choose
 from firmware.games import Roll
 from firmware.games.lesson import Lesson, LessonDice
 from firmware.games.registry import find_game
@@ -95,8 +97,23 @@ EXPECT: dict[str, dict[str, Check]] = {
 PLANNED = {
     "exxtra": ["goal", "x_zero", "number", "ladder", "rung_move", "kick", "double", "rung_zero", "x_later", "end"],
     "levelx": ["goal", "groups", "x_field", "lucky", "sets", "oust", "close", "last_round", "end"],
-    "extra": ["goal", "extra", "pairs", "wall", "past_wall", "free_ride", "three", "column", "ended", "end"],
+    "extra": ["goal", "extra", "pairs", "wall", "past_wall", "three", "free_ride", "column", "ended", "end"],
 }
+
+
+# The notes that advise a move (their `advice`): the strong bot's choice where they come up.
+ADVISING = {"exxtra": [], "levelx": ["lucky"], "extra": []}
+
+
+def test_only_the_advising_notes_advise() -> None:
+    """A note whose text suggests a move ("Try a 6.") says which moves follow it, so the test
+    above checks it against the strong bot; the others only explain the rules."""
+    for game, advising in ADVISING.items():
+        lesson = find_game(game).lesson_script()
+        assert lesson is not None
+        assert [n.key for n in lesson.notes if n.advice is not None] == advising
+        for note in lesson.notes:
+            assert ("Try" in note.text) == (note.advice is not None), (game, note.key, note.text)
 
 
 def choose_learn(board: SimBoard, game: str) -> None:
@@ -124,6 +141,7 @@ class Learner:
         self.board, self.game, self.decide = board, game, decide
         self.pages: list[str] = []
         self.steps_at: list[int] = []
+        self.advised: list[str] = []  # the notes whose advice was checked against the strong bot
 
     def read_page(self) -> None:
         board, app = self.board, self.board.app
@@ -133,6 +151,10 @@ class Learner:
         game = app.session.game
         assert EXPECT[self.game][key](game), f"{key} shown at step {len(game.history)}, where it does not apply"
         assert page.title in board.screen_text(), (page.title, board.screen_text())
+        if page.note.advice is not None and deciding(game):
+            strong = choose(game.copy(), random.Random(len(game.history)), find_game(self.game).levels[-1])
+            assert page.note.advice(game, strong), f"{key} advises otherwise than strong plays: {strong}"
+            self.advised.append(key)
         self.pages.append(key)
         self.steps_at.append(len(game.history))
         for _ in range(10):  # OK reads on, and on the last page goes back to the game
@@ -154,7 +176,7 @@ class Learner:
             elif isinstance(screen, ResultScreen) or session is None:
                 return
             elif type(screen).__name__ == "TurnOnesScreen":
-                for _ in range(4):  # the lucky loser: each turned one becomes a 5
+                for _ in range(5):  # the lucky loser: the turned one becomes a 6, as advised
                     board.tap("right")
                 board.tap("ok")
                 board.settle()
@@ -183,6 +205,7 @@ def test_learn_a_game_to_its_end(game: str, tmp_path: Path) -> None:
         learner = Learner(board, game)
         learner.play(until=lambda: isinstance(app.screen, ResultScreen))
         assert learner.pages == PLANNED[game]
+        assert learner.advised == ADVISING[game]  # each advice checked where the planned play meets it
         assert app.session.over and learner.pages[-1] == "end"
         lesson = find_game(game).lesson_script()
         rolls = [s.faces for s in app.session.game.history if isinstance(s, Roll)]

@@ -28,10 +28,12 @@ from firmware.dice import Face, Faces, SeededDice, fit_roll
 from firmware.games.base import Events
 
 if TYPE_CHECKING:
-    from firmware.games.base import Game
+    from firmware.games.base import Game, Step
 
 # (game after the step, the step's events — empty at the start —, the learner's seat) -> applies now
 When = Callable[["Game", Events, int], bool]
+# (the game at the learner's decision, a legal step) -> the step does what the note advises
+Advice = Callable[["Game", "Step"], bool]
 
 LEARNER = 0  # the learner's seat: they roll first in every game here
 
@@ -55,12 +57,16 @@ def deciding(game: Game, events: Events, me: int) -> bool:
 @dataclass(frozen=True)
 class Note:
     """One explanation: `key` names it (tests, the record of what was shown), `title` and `text`
-    are message ids (`N_`), translated when shown; `when` says whether it applies now."""
+    are message ids (`N_`), translated when shown; `when` says whether it applies now. A note
+    whose text advises a move says which steps follow it (`advice`): the lesson's tests check
+    that the strong bot plays such a step there, so the lesson never teaches what the coach
+    (Key moments, the hint) then calls a mistake."""
 
     key: str
     title: str
     text: str
     when: When
+    advice: Advice | None = None
 
 
 @dataclass(frozen=True)

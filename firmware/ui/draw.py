@@ -513,6 +513,68 @@ def wrap(text: str, width: int) -> list[str]:
     return out
 
 
+# A sentence ends at ".", "!", "?" or "…" before a space and a capital (or an opening mark): "exp. 17.0"
+# and "7.5 pts" go on. A clause ends at ",", ";" or ":" before a space.
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[ \t]+(?=[A-ZÀ-ÖØ-Þ«\"(])")
+_CLAUSE_END = re.compile(r"(?<=[,;:])[ \t]+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of one paragraph, in order.
+
+    >>> sentences("One roll counts. Press OK, then ROLL. exp. 17.0 stays")
+    ['One roll counts.', 'Press OK, then ROLL. exp. 17.0 stays']
+    """
+    return [part for part in _SENTENCE_END.split(text.strip(" \t")) if part]
+
+
+def text_pages(text: str, width: int, rows: int) -> list[list[str]]:
+    """`text` wrapped to `width` characters in pages of at most `rows` lines, broken only between
+    its items (its lines: each starts a line) and between sentences: a page takes as many whole
+    sentences as fit. A sentence longer than a page goes over pages by its clauses (after a
+    comma, semicolon or colon); only a clause longer than a page alone is spread evenly over as
+    few pages as it needs.
+
+    >>> text_pages("Red: 33 on rung 3.\\ncost 0.6 spaces", 12, 2)
+    [['Red: 33 on', 'rung 3.'], ['cost 0.6', 'spaces']]
+    >>> text_pages("An X ends your turn: back one space. Roll again.", 21, 2)
+    [['An X ends your turn:', 'back one space.'], ['Roll again.']]
+    """
+    pages: list[list[str]] = []
+    page: list[str] = []  # the paragraphs of the page being filled
+
+    def fits(paragraphs: list[str]) -> bool:
+        return len(wrap("\n".join(paragraphs), width)) <= rows
+
+    for item in text.split("\n"):
+        pieces = [piece for sentence in sentences(item) for piece in _pieces(sentence, width, rows)]
+        for number, piece in enumerate(pieces or [""]):
+            grown = [*page[:-1], f"{page[-1]} {piece}"] if page and number else [*page, piece]
+            if fits(grown):
+                page = grown
+                continue
+            if page:
+                pages.append(wrap("\n".join(page), width))
+            page = [piece]
+            if not fits(page):
+                lines = wrap(piece, width)
+                count = -(-len(lines) // rows)
+                size = -(-len(lines) // count)
+                chunks = [lines[i : i + size] for i in range(0, len(lines), size)]
+                pages += chunks[:-1]
+                page = [" ".join(chunks[-1])]  # the last lines take what follows, if it fits
+    if page:
+        pages.append(wrap("\n".join(page), width))
+    return pages or [[]]
+
+
+def _pieces(sentence: str, width: int, rows: int) -> list[str]:
+    """Where a page may end in `sentence`: after it, or, longer than a page, after its clauses."""
+    if len(wrap(sentence, width)) <= rows:
+        return [sentence]
+    return [clause for clause in _CLAUSE_END.split(sentence) if clause]
+
+
 _NUMBER = re.compile(r"[+\-−]?\d[\d.,:/%]*")
 
 

@@ -28,7 +28,7 @@ from firmware.games.registry import find_game
 from firmware.i18n import N_, _
 from firmware.table import Seat, Table
 from firmware.ui.colours import DEFAULT_ORDER
-from firmware.ui.draw import Canvas, font, wrap
+from firmware.ui.draw import Canvas, font, text_pages
 from firmware.ui.names import default_name
 from firmware.ui.screen import Screen
 
@@ -116,13 +116,10 @@ class LessonPage(Screen):
         return canvas.line_height + (1 if canvas.size_class == "tall" else 0)
 
     def layout(self, canvas: Canvas) -> list[list[str]]:
-        """The text in pages of the lines between the title and the help line."""
+        """The text in pages of the lines between the title and the help line, by sentence."""
         room = canvas.height - font("small").line_height - canvas.line_height
         rows = max(1, room // self.pitch(canvas))
-        lines = wrap(self.text(), canvas.columns)
-        count = -(-len(lines) // rows)  # as few pages as it takes, the lines spread evenly over them
-        size = -(-len(lines) // count) if count else rows
-        return [lines[i : i + size] for i in range(0, len(lines), size)] or [[]]
+        return text_pages(self.text(), canvas.columns, rows)
 
     def press(self, app: App, button: str) -> bool:
         if button == "ok" and self.page + 1 >= self.pages:

@@ -27,7 +27,7 @@ from firmware.games.words import numbered
 from firmware.i18n import _, fixed
 from firmware.thinker import Reply, Thought
 from firmware.ui.colours import LedFrame
-from firmware.ui.draw import Canvas, wrap
+from firmware.ui.draw import Canvas, text_pages, wrap
 from firmware.ui.gameview import ResultPage
 from firmware.ui.pips import pip_cells
 from firmware.ui.screen import Screen
@@ -262,11 +262,11 @@ class MomentsScreen(Screen):
         self.shown = 0  # the moment on the page drawn last
 
     def pages(self, columns: int, lines: int) -> list[tuple[int, list[str]]]:
-        """(moment, lines) per page of `lines` lines of `columns` characters."""
+        """(moment, lines) per page of `lines` lines of `columns` characters: each moment starts
+        a page, and a long one goes on over the next by its items (`text_pages`)."""
         out: list[tuple[int, list[str]]] = []
         for number, (text, _dice) in enumerate(self.moments):
-            wrapped = wrap(text, columns)
-            out += [(number, wrapped[i : i + lines]) for i in range(0, len(wrapped), lines)]
+            out += [(number, page) for page in text_pages(text, columns, lines)]
         return out or [(0, [])]
 
     def press(self, app: App, button: str) -> bool:

@@ -13,7 +13,7 @@ own words.
 
 from __future__ import annotations
 
-from firmware.ui.draw import wrap
+from firmware.ui.draw import text_pages
 from firmware.ui.gameview import game_view
 
 
@@ -26,16 +26,13 @@ def rules_pages(game: str, columns: int, lines: int) -> list[list[str]]:
     """The rules laid out in pages of `lines` lines of at most `columns` characters.
 
     Paragraphs share a page (a blank line between them) when they fit whole; one that does not
-    starts a new page, and one longer than a page is spread evenly over as few pages as it
-    needs (no page of one stray line).
+    starts a new page and is paged by sentences (`text_pages`), never broken inside one.
     """
     pages: list[list[str]] = []
     for paragraph in rules_paragraphs(game):
-        wrapped = wrap(paragraph, columns)
-        if pages and len(pages[-1]) + 1 + len(wrapped) <= lines:
-            pages[-1] += ["", *wrapped]
+        own = text_pages(paragraph, columns, lines)
+        if pages and len(own) == 1 and len(pages[-1]) + 1 + len(own[0]) <= lines:
+            pages[-1] += ["", *own[0]]
             continue
-        count = -(-len(wrapped) // lines)
-        size = -(-len(wrapped) // count)
-        pages += [wrapped[i : i + size] for i in range(0, len(wrapped), size)]
+        pages += own
     return pages or [[]]

@@ -30,8 +30,9 @@ def _column(game: Game, events: Events, me: int) -> bool:
 
 
 def _three(game: Game, events: Events, me: int) -> bool:
-    """The learner owns three numbers and the roll shows one of them."""
-    return _first_choice(game, events, me) and isinstance(game, Extra) and game.sheets[me].owned == 3
+    """The learner owns three numbers, the most, and decides: before the free ride's note, as
+    in the rules."""
+    return deciding(game, events, me) and isinstance(game, Extra) and game.sheets[me].owned == 3
 
 
 def _free_ride(game: Game, events: Events, me: int) -> bool:
@@ -59,7 +60,7 @@ NOTES = (
     Note(
         "goal",
         N_("Learn EXTRA!"),
-        N_("One roll of five dice counts for everyone, each on their own sheet. Press ROLL."),
+        N_("One roll of five dice counts for everyone, each on their own sheet. Press OK, then ROLL."),
         at_start,
     ),
     Note(

@@ -76,7 +76,7 @@ class ExtraWords(Words):
             # Translators: EXTRA!: the player's sheet is finished
             words.append(_("done"))
         # Translators: EXTRA!: the game's log: "Ann took extra 3, crossed 7+9".
-        logged = [_("had a free ride") if free else _("took extra {face}").format(face=first["face"])]
+        logged = [_("had a free ride") if free else took_extra(first)]
         if sums:
             # Translators: EXTRA!: the game's log: the pairs' sums crossed, "7+9".
             logged.append(_("crossed {sums}").format(sums="+".join(sums)))
@@ -131,6 +131,17 @@ class ExtraWords(Words):
             f">{COLUMN_NAMES[decision.column]}" if new and decision.column is not None else "",
         )
         return Label(label(sheet, faces, decision), parts=parts)
+
+
+def took_extra(event: Event) -> str:
+    """The log's extra die, naming the EXTRA column a new number goes into: two choices on one
+    roll can differ in that alone."""
+    if event.get("new") and isinstance(event.get("column"), int):
+        # Translators: EXTRA!: the game's log: a new number's extra die and the EXTRA column it goes into, "took extra 3 into column B".
+        return _("took extra {face} into column {column}").format(
+            face=event["face"], column=COLUMN_NAMES[event["column"]]
+        )
+    return _("took extra {face}").format(face=event["face"])
 
 
 def crossed_sums(sheet: Sheet, sums: list[int]) -> list[int]:

@@ -57,7 +57,7 @@ NOTES = (
     Note(
         "goal",
         N_("Learn EXXTRA"),
-        N_("Race your counter to space 21 against two bots. Press ROLL."),
+        N_("Race your counter to space 21 against two bots. Press OK, then ROLL."),
         at_start,
     ),
     Note(

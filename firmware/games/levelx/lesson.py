@@ -2,16 +2,16 @@
 
 Each note comes the first time its rule applies, whoever's move it is (see
 firmware/games/lesson.py); the dice are planned for a learner who takes the first option (the
-most groups) each time and turns their one into a 5, but any other choice is explained as well
+most groups) each time and turns their one into a 6 (as the strong bot does), but any other choice is explained as well
 when it happens.
 """
 
 from __future__ import annotations
 
-from firmware.games.base import Game
+from firmware.games.base import Game, Step
 from firmware.games.base import Events
 from firmware.games.lesson import Lesson, Note, any_event, at_start, deciding
-from firmware.games.levelx.rules import LevelX
+from firmware.games.levelx.rules import LevelX, TurnOnes
 from firmware.i18n import N_
 
 
@@ -24,6 +24,12 @@ def _lucky(game: Game, events: Events, me: int) -> bool:
     return any_event(events, "turn_ones") or (
         _groups(game, events, me) and isinstance(game, LevelX) and game.ones_to_turn > 0
     )
+
+
+def _a_six(game: Game, step: Step) -> bool:
+    """The lucky loser's advice: the one turned into a 6, the strong bot's choice on the
+    script's 1 1 5 5."""
+    return isinstance(step, TurnOnes) and step.faces == (6,)
 
 
 def _x_field(game: Game, events: Events, me: int) -> bool:
@@ -59,14 +65,15 @@ NOTES = (
     Note(
         "goal",
         N_("Learn LEVEL X"),
-        N_("Climb rows 5 to 10 to their X fields for chips, against a bot. Press ROLL."),
+        N_("Climb rows 5 to 10 to their X fields for chips, against a bot. Press OK, then ROLL."),
         at_start,
     ),
     Note(
         "lucky",
         N_("Lucky loser"),
-        N_("Two or more 1s: once a turn you may turn all of them but one. Try a 5."),
+        N_("Two or more 1s: once a turn you may turn all of them but one. Try a 6."),
         _lucky,
+        _a_six,
     ),
     Note(
         "groups",
@@ -113,7 +120,7 @@ NOTES = (
 )
 
 # The four dice of each turn, the learner's and the bot's in turn. Played with the first option
-# each time (and the one turned into a 5) the learner closes rows 5 and 6, the bot row 8 (the
+# each time (and the one turned into a 6) the learner closes rows 5 and 6, the bot row 8 (the
 # third: the last round), after 20 rolls.
 ROLLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(int(face) for face in roll.split())
