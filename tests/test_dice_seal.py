@@ -1,9 +1,12 @@
 """The dice seal players take part in (docs/dice.md), driven by button events on a SimBoard:
-before the first roll of a game with the board's own random dice the seal is shown and the
-table's word asked (LEFT, RIGHT, ROLL; BACK takes one back; OK done or skip); the rolls then
-follow hmac-sha256-v2 with it; the seal and word stay on the first screen until the first roll,
-are in the game menu ("Dice seal"), in the MQTT state and in the exported record, and `verify`
-checks both schemes. Seeded, scripted and demo games skip the screen and keep their rolls.
+before the first roll of a game with the board's own random dice the seal is shown on a page of
+its own, where ROLL plays the first roll and any other press goes to the game; with the setting
+"Dice word: ask" (home Settings, or the operator's) the page offers the table's word too (LEFT,
+RIGHT; BACK takes one back; OK or ROLL end it, ROLL with the first roll); the rolls then follow
+hmac-sha256-v2 with it. On the game's first screen the seal is drawn only on empty lines, never
+over who acts; it is in the game menu ("Dice seal"), in the MQTT state and in the exported
+record, and `verify` checks both schemes. Seeded, scripted and demo games skip the page and keep
+their rolls.
 
 The seal shows 128 bits of the commitment (two lines of four groups of four hex digits) on every
 display profile in every language, the same two lines wherever it is shown and in `verify
@@ -479,3 +482,50 @@ def test_verify_seal_prints_the_lines_the_board_showed(capsys, tmp_path: Path) -
     assert main(["verify", "--seal", str(broken)]) == 1
     said = capsys.readouterr().out.splitlines()
     assert said[0] == "seal: none (the record has no dice commitment of 'sha256:' and 64 hex digits)"
+
+
+@pytest.mark.parametrize("language", FIT_LANGUAGES)
+def test_the_operator_chooses_ask_for_a_word_on_a_cafes_board_and_it_is_kept(tmp_path: Path, language: str) -> None:
+    from sim.app import choose as choose_option
+    from tests.test_operator import board_file as cafe_board_file
+    from tests.test_operator import open_operator
+
+    path = cafe_board_file(tmp_path)
+    board = SimBoard(board_file=path, state_dir=tmp_path / "state", kiosk=True, language=language)
+    try:
+        open_operator(board)
+        choose_option(board, shown("Settings"))
+        options = [o.value for o in board.app.screen.choice.options]
+        for _step in range(options.index("dice_word")):
+            board.tap("right")
+        assert board.app.screen.choice.current.detail == shown("seal only")  # the default
+        board.tap("ok")
+        assert board.app.settings.dice_word == "ask" and board.app.screen.choice.current.detail == shown("ask")
+    finally:
+        board.close()
+    board = SimBoard(board_file=path, state_dir=tmp_path / "state", kiosk=True, language=language)  # kept
+    try:
+        assert board.app.settings.dice_word == "ask"
+        new_game_by_presses(board, "extra")
+        assert isinstance(board.app.screen, WordScreen) and board.app.screen.ask
+        assert board.screen_text()[0] == shown("Mix the dice?")
+    finally:
+        board.close()
+
+
+def test_roll_on_the_word_page_when_a_bot_rolls_first_goes_to_the_game_and_the_bot_rolls(tmp_path: Path) -> None:
+    board = SimBoard(state_dir=tmp_path / "state")
+    try:
+        ask_for_a_word_by_presses(board)
+        board.app.start_game("levelx", [Seat("Blue", "blue", "easy"), Seat("Red", "red")], "play")
+        board.settle()
+        assert isinstance(board.app.screen, WordScreen) and board.app.session.rolls_made() == 0  # the bot waits
+        board.tap("right")
+        board.tap("roll")
+        board.settle()
+        session = board.app.session
+        assert isinstance(board.app.screen, PlayScreen) and session.word == "R" and session.rolls_made() >= 1
+        first = next(s for s in session.game.history if isinstance(s, Roll))  # the bot's, with the word
+        assert first.faces == derive_roll(session.meta["dice_seed"], 0, session.game.dice(), "R")
+    finally:
+        board.close()
