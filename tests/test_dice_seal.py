@@ -498,7 +498,7 @@ def test_the_operator_chooses_ask_for_a_word_on_a_cafes_board_and_it_is_kept(tmp
         options = [o.value for o in board.app.screen.choice.options]
         for _step in range(options.index("dice_word")):
             board.tap("right")
-        assert board.app.screen.choice.current.detail == shown("seal only")  # the default
+        assert board.app.screen.choice.current.detail == shown("off")  # the default: the seal only
         board.tap("ok")
         assert board.app.settings.dice_word == "ask" and board.app.screen.choice.current.detail == shown("ask")
     finally:

@@ -110,8 +110,10 @@ class Settings:
         if name == "idle_timeout_s":
             return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
         if name == "dice_word":
-            # Translators: the dice word setting's values: the board shows the seal only / asks for a word.
-            return {"seal": _("seal only"), "ask": _("ask")}[value]
+            if value == "seal":  # the seal only: no word asked
+                return _("off")
+            # Translators: the dice word setting's value when the board asks the table for a word.
+            return _("ask")
         if name in ("bot_pace", "takeback"):
             return _(SHOWN[value])
         return str(value)
