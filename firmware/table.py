@@ -206,8 +206,9 @@ class Table:
         return seal_lines(dice["commit"]) if dice is not None else None
 
     def asks_word(self) -> bool:
-        """Whether the players are still to be asked for the table's word: a game played with
-        the board's own random seed and electronic dice, not asked yet, before its first roll.
+        """Whether the seal's page (and, if the board's setting offers it, the table's word) is
+        still to come: a game played with the board's own random seed and electronic dice, not
+        past that page yet, before its first roll.
         Seeded, scripted, demo and physical-dice games keep their rolls as they are."""
         return (
             self.seed is None

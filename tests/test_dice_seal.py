@@ -1,9 +1,12 @@
 """The dice seal players take part in (docs/dice.md), driven by button events on a SimBoard:
-before the first roll of a game with the board's own random dice the seal is shown and the
-table's word asked (LEFT, RIGHT, ROLL; BACK takes one back; OK done or skip); the rolls then
-follow hmac-sha256-v2 with it; the seal and word stay on the first screen until the first roll,
-are in the game menu ("Dice seal"), in the MQTT state and in the exported record, and `verify`
-checks both schemes. Seeded, scripted and demo games skip the screen and keep their rolls.
+before the first roll of a game with the board's own random dice the seal is shown on a page of
+its own, where ROLL plays the first roll and any other press goes to the game; with the setting
+"Dice word: ask" (home Settings, or the operator's) the page offers the table's word too (LEFT,
+RIGHT; BACK takes one back; OK or ROLL end it, ROLL with the first roll); the rolls then follow
+hmac-sha256-v2 with it. On the game's first screen the seal is drawn only on empty lines, never
+over who acts; it is in the game menu ("Dice seal"), in the MQTT state and in the exported
+record, and `verify` checks both schemes. Seeded, scripted and demo games skip the page and keep
+their rolls.
 
 The seal shows 128 bits of the commitment (two lines of four groups of four hex digits) on every
 display profile in every language, the same two lines wherever it is shown and in `verify
@@ -29,8 +32,10 @@ from firmware.i18n import FIT_LANGUAGES
 from firmware.journal import Journal
 from firmware.table import Seat, Table
 from firmware.ui.play import PlayScreen
-from firmware.ui.draw import Canvas
-from firmware.ui.seal import WordScreen
+from firmware.ui.draw import Canvas, clipped
+from firmware.ui.menus import MainMenu
+from firmware.ui.seal import WordScreen, draw_seal_bar
+from firmware.i18n import _ as shown  # the texts as the board says them
 from firmware.verify import check_record
 from sim.board import SimBoard
 from tests.mqtt_fixtures import Broker, Subscriber, board_file, wait_for
@@ -42,42 +47,175 @@ def text(board: SimBoard) -> str:
     return " ".join(board.screen_text())
 
 
-def test_before_the_first_roll_the_board_shows_the_seal_and_asks_the_tables_word(tmp_path: Path) -> None:
-    board = SimBoard(state_dir=tmp_path / "state")
-    try:
-        for button in EXXTRA_FOR_THREE:
-            board.tap(button)
-        assert isinstance(board.app.screen, WordScreen)
-        commit = board.journal.unfinished().record["dice"]["commit"]
-        seal = seal_lines(commit)
-        assert board.screen_text()[1:4] == [*seal, "Word: -"] and "OK: skip" in text(board)
-        for button in ("left", "right", "roll", "roll", "back"):
-            board.tap(button)
-        assert "Word: LRD" in text(board) and "OK: done" in text(board)
+GAMES = ("exxtra", "levelx", "extra")
+BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
+
+
+def _size(path: Path) -> tuple[int, int]:
+    display = load_board(path).display
+    return (display.height, display.width) if display.rotate % 2 else (display.width, display.height)
+
+
+SIZES = sorted({_size(path) for path in BOARDS})  # every display profile the fit test walks
+
+
+def new_game_by_presses(board: SimBoard, game: str) -> None:
+    """Play <game> from the main menu, every seat a person: OK until the seal's page."""
+    for _ in range(GAMES.index(game)):
+        board.tap("right")
+    for _ in range(8):
+        if isinstance(board.app.screen, WordScreen | PlayScreen):
+            return
         board.tap("ok")
-        assert isinstance(board.app.screen, PlayScreen)
-        # The seal stays on the game's first screen until the first roll...
-        assert board.screen_text()[-2:] == list(seal)
-        board.wait(30)
-        assert board.screen_text()[-2:] == list(seal)
-        stored = board.journal.unfinished()
-        assert stored.record["dice"] == {"scheme": SCHEME_BOUND, "commit": commit, "word": "LRD"}
-        secret = stored.meta["dice_seed"]
+
+
+def ask_for_a_word_by_presses(board: SimBoard) -> None:
+    """Home Settings → "Dice word" → ask, by presses (LEFT from the top wraps to Settings)."""
+    board.tap("left")
+    board.tap("ok")
+    options = [o.value for o in board.app.screen.choice.options]
+    for _ in range(options.index("dice_word")):
+        board.tap("right")
+    board.tap("ok")
+    assert board.app.settings.dice_word == "ask"
+    board.tap("back")
+    board.tap("right")  # back to the top: Play EXXTRA
+    assert isinstance(board.app.screen, MainMenu) and board.app.screen.choice.index == 0
+
+
+@pytest.mark.parametrize("language", FIT_LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_new_game_shows_the_seal_on_its_own_page_and_a_first_roll_rolls(
+    tmp_path: Path, game: str, language: str
+) -> None:
+    board = SimBoard(state_dir=tmp_path / "state", language=language)
+    try:
+        new_game_by_presses(board, game)
+        screen = board.app.screen
+        assert isinstance(screen, WordScreen) and not screen.ask  # the default: the seal only
+        seal = seal_lines(board.journal.unfinished().record["dice"]["commit"])
+        assert board.screen_text()[:3] == [shown("Dice seal"), *seal] and shown("ROLL: play!") in text(board)
+        assert board.app.session.rolls_made() == 0
         board.tap("roll")
         board.settle()
-        # ...and the roll is the seed's with the word (not the one without it).
+        assert isinstance(board.app.screen, PlayScreen) and board.app.session.rolls_made() == 1
         [roll] = [s for s in board.app.session.game.history if isinstance(s, Roll)]
-        dice = board.app.session.game.dice()
-        assert roll.faces == derive_roll(secret, 0, dice, "LRD")
-        assert not set(seal) & set(board.screen_text())
-        # The game menu shows the seal at any time: the whole commitment, the word, the scheme.
+        secret = board.journal.unfinished().meta["dice_seed"]
+        assert roll.faces == derive_roll(secret, 0, board.app.session.game.dice())  # no word: v1's roll
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("button", ["ok", "left", "right", "back"])
+def test_on_the_seal_page_any_other_press_goes_to_the_game_without_rolling(tmp_path: Path, button: str) -> None:
+    board = SimBoard(state_dir=tmp_path / "state")
+    try:
+        new_game_by_presses(board, "levelx")
+        board.tap(button)
+        assert isinstance(board.app.screen, PlayScreen) and board.app.session.rolls_made() == 0
+        board.tap("roll")
+        board.settle()
+        assert board.app.session.rolls_made() == 1
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("language", FIT_LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_with_ask_the_word_is_offered_and_roll_ends_it_with_the_first_roll(
+    tmp_path: Path, game: str, language: str
+) -> None:
+    board = SimBoard(state_dir=tmp_path / "state", language=language)
+    try:
+        ask_for_a_word_by_presses(board)
+        new_game_by_presses(board, game)
+        assert isinstance(board.app.screen, WordScreen) and board.app.screen.ask
+        commit = board.journal.unfinished().record["dice"]["commit"]
+        seal = seal_lines(commit)
+        assert board.screen_text()[:4] == [shown("Mix the dice?"), *seal, shown("Mix: {word}").format(word="-")]
+        for button in ("left", "right", "right", "back"):
+            board.tap(button)
+        assert shown("Mix: {word}").format(word="LR") in board.screen_text()
+        secret = board.journal.unfinished().meta["dice_seed"]
+        board.tap("roll")  # never a letter: it ends the word and rolls
+        board.settle()
+        assert isinstance(board.app.screen, PlayScreen) and board.app.session.rolls_made() == 1
+        assert board.journal.unfinished().record["dice"] == {"scheme": SCHEME_BOUND, "commit": commit, "word": "LR"}
+        [roll] = [s for s in board.app.session.game.history if isinstance(s, Roll)]
+        assert roll.faces == derive_roll(secret, 0, board.app.session.game.dice(), "LR")
+    finally:
+        board.close()
+
+
+def test_with_ask_ok_gives_the_word_and_the_game_menu_shows_it(tmp_path: Path) -> None:
+    board = SimBoard(state_dir=tmp_path / "state")
+    try:
+        ask_for_a_word_by_presses(board)
+        new_game_by_presses(board, "exxtra")
+        for button in ("left", "right", "right", "ok"):
+            board.tap(button)
+        assert isinstance(board.app.screen, PlayScreen) and board.app.session.rolls_made() == 0
+        commit = board.journal.unfinished().record["dice"]["commit"]
+        assert board.journal.unfinished().record["dice"]["word"] == "LRR"
         board.hold("back")
         options = [o.value for o in board.app.screen.choice.options]
         for _ in range(options.index("seal")):
             board.tap("right")
         board.tap("ok")
-        assert board.screen_text()[2:5] == [*seal, "Word: LRD"]  # under the title and its page count
-        assert SCHEME_BOUND in board.app.screen.text
+        assert board.screen_text()[2:5] == [*seal_lines(commit), "Word: LRR"]  # under the title and its page count
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_seals_bar_takes_only_empty_lines_and_is_labelled(size: tuple[int, int]) -> None:
+    lines = ("Dice seal", *seal_lines(commitment("7")))
+    canvas = Canvas(size)
+    canvas.title("EXTRA!")
+    with canvas.asking():
+        canvas.line(canvas.lines - 1, "Red: press ROLL")
+    canvas.draw.point((canvas.width // 2, 2 * canvas.line_height + 1), fill=1)  # a sheet's pixel, no text
+    first = draw_seal_bar(canvas, lines)
+    rows = range(3, canvas.lines - 1)  # below the title, the pixel's line and above who acts
+    if len(rows) < len(lines):
+        assert first is None and [box.text for box in canvas.boxes] == ["EXTRA!", "Red: press ROLL"]
+        return
+    assert first is not None and first in rows and first + len(lines) - 1 in rows
+    assert [box.text for box in canvas.boxes[2:]] == list(lines)  # the label first
+    assert not any(box.hidden for box in canvas.boxes)
+    full = Canvas(size)
+    for row in range(full.lines):
+        full.line(row, "x" * (row % 3 + 1))
+    assert draw_seal_bar(full, lines) is None and len(full.boxes) == full.lines  # no room: drawn nowhere
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_seal_on_a_games_first_screen_covers_nothing(tmp_path: Path, game: str, size: tuple[int, int]) -> None:
+    """A seeded game (no seal page) shows the seal, labelled, until the first roll only on lines
+    where nothing else is drawn: never over who acts, a sheet's rows, a total or the legend."""
+    board = SimBoard(state_dir=tmp_path / "state", seed=7)
+    try:
+        seats = [Seat(c, c.lower()) for c in ("Red", "Blue", "Green")[: 3 if game == "exxtra" else 2]]
+        board.app.start_game(game, seats, "play")
+        board.settle()
+        assert isinstance(board.app.screen, PlayScreen)
+        bare = Canvas(size)
+        board.app.screen.draw(bare)
+        board.app.help.draw(bare, board.app)
+        canvas = board.app.canvas(size)
+        label = {shown("Dice seal"), *board.app.session.seal}
+        sealed = [box for box in canvas.boxes if box.text in label and box.box is not None]
+        others = [box for box in canvas.boxes if box not in sealed]
+        assert not any(box.hidden for box in canvas.asks())
+        assert [box.hidden for box in others] == [box.hidden for box in bare.boxes]  # nothing newly covered
+        for seal_box in sealed:
+            assert seal_box.box is not None
+            x0, y0, x1, y1 = seal_box.box
+            for box in others:
+                if box.box is not None:
+                    assert box.box[3] < y0 or box.box[1] > y1 or box.box[2] < x0 or box.box[0] > x1, box.text
+        assert len(sealed) in (0, 3)  # the two lines with their label, or nowhere (the game menu has it)
     finally:
         board.close()
 
@@ -199,6 +337,7 @@ def test_the_seal_and_the_word_are_in_the_mqtt_state(tmp_path: Path) -> None:
         path = board_file(tmp_path, f'table = "table-3"\nbroker = "127.0.0.1"\nport = {broker.port}\n')
         board = SimBoard(board_file=path, state_dir=tmp_path / "state")
         watcher = Subscriber(broker)
+        ask_for_a_word_by_presses(board)
         for button in EXXTRA_FOR_THREE:
             board.tap(button)
         commit = board.journal.unfinished().record["dice"]["commit"]
@@ -218,16 +357,7 @@ def test_the_seal_and_the_word_are_in_the_mqtt_state(tmp_path: Path) -> None:
 
 
 # --- 128 bits, the same wherever the seal is shown --------------------------------------------
-BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
 _GROUPS = re.compile(r"^[0-9a-f]{4}( [0-9a-f]{4})*$")
-
-
-def _size(path: Path) -> tuple[int, int]:
-    display = load_board(path).display
-    return (display.height, display.width) if display.rotate % 2 else (display.width, display.height)
-
-
-SIZES = sorted({_size(path) for path in BOARDS})  # every display profile the fit test walks
 
 
 def shown_seal(canvas: Canvas) -> list[str]:
@@ -245,24 +375,33 @@ def read_seal(canvas: Canvas, commit: str) -> str:
 
 @pytest.mark.parametrize("language", FIT_LANGUAGES)
 def test_the_seal_shows_128_bits_on_every_display_in_every_language(tmp_path: Path, language: str) -> None:
-    board = SimBoard(state_dir=tmp_path / "state", language=language)
-    try:
-        for button in EXXTRA_FOR_THREE:
-            board.tap(button)
-        commit = board.journal.unfinished().record["dice"]["commit"]
-        seal = list(seal_lines(commit))
-        for size in SIZES:  # the word screen, before the table's word and while it is typed
-            canvas = board.app.canvas(size)
-            assert len(read_seal(canvas, commit)) >= 32 and shown_seal(canvas) == seal, (size, shown_seal(canvas))
-        board.tap("left")
-        board.tap("ok")
-        for size in SIZES:  # the game's first screen until the first roll, clear of who is asked
-            canvas = board.app.canvas(size)
-            assert len(read_seal(canvas, commit)) >= 32 and shown_seal(canvas) == seal, size
-            assert all(not box.hidden for box in canvas.asks()), size
-            assert not [box.text for box in canvas.boxes if box.clipped and box.text in seal], size
-    finally:
-        board.close()
+    for ask in (False, True):
+        board = SimBoard(state_dir=tmp_path / f"state-{ask}", language=language)
+        try:
+            if ask:
+                ask_for_a_word_by_presses(board)
+            for button in EXXTRA_FOR_THREE:
+                board.tap(button)
+            commit = board.journal.unfinished().record["dice"]["commit"]
+            seal = list(seal_lines(commit))
+            for size in SIZES:  # the seal's page (with the word offered, before it and while it is made)
+                canvas = board.app.canvas(size)
+                assert len(read_seal(canvas, commit)) >= 32 and shown_seal(canvas) == seal, (size, shown_seal(canvas))
+                assert not clipped(canvas), (size, ask)  # its help too
+            board.tap("left")
+            if ask:
+                assert isinstance(board.app.screen, WordScreen)
+                for size in SIZES:
+                    assert shown_seal(board.app.canvas(size)) == seal and not clipped(board.app.canvas(size)), size
+                board.tap("ok")
+            assert isinstance(board.app.screen, PlayScreen)
+            for size in SIZES:  # the game's first screen: the seal whole where it covers nothing, or not at all
+                canvas = board.app.canvas(size)
+                assert shown_seal(canvas) in (seal, []), size
+                assert all(not box.hidden for box in canvas.asks()), size
+                assert not [box.text for box in canvas.boxes if box.clipped and box.text in seal], size
+        finally:
+            board.close()
 
 
 def open_the_dice_seal(board: SimBoard) -> None:
@@ -343,3 +482,50 @@ def test_verify_seal_prints_the_lines_the_board_showed(capsys, tmp_path: Path) -
     assert main(["verify", "--seal", str(broken)]) == 1
     said = capsys.readouterr().out.splitlines()
     assert said[0] == "seal: none (the record has no dice commitment of 'sha256:' and 64 hex digits)"
+
+
+@pytest.mark.parametrize("language", FIT_LANGUAGES)
+def test_the_operator_chooses_ask_for_a_word_on_a_cafes_board_and_it_is_kept(tmp_path: Path, language: str) -> None:
+    from sim.app import choose as choose_option
+    from tests.test_operator import board_file as cafe_board_file
+    from tests.test_operator import open_operator
+
+    path = cafe_board_file(tmp_path)
+    board = SimBoard(board_file=path, state_dir=tmp_path / "state", kiosk=True, language=language)
+    try:
+        open_operator(board)
+        choose_option(board, shown("Settings"))
+        options = [o.value for o in board.app.screen.choice.options]
+        for _step in range(options.index("dice_word")):
+            board.tap("right")
+        assert board.app.screen.choice.current.detail == shown("off")  # the default: the seal only
+        board.tap("ok")
+        assert board.app.settings.dice_word == "ask" and board.app.screen.choice.current.detail == shown("ask")
+    finally:
+        board.close()
+    board = SimBoard(board_file=path, state_dir=tmp_path / "state", kiosk=True, language=language)  # kept
+    try:
+        assert board.app.settings.dice_word == "ask"
+        new_game_by_presses(board, "extra")
+        assert isinstance(board.app.screen, WordScreen) and board.app.screen.ask
+        assert board.screen_text()[0] == shown("Mix the dice?")
+    finally:
+        board.close()
+
+
+def test_roll_on_the_word_page_when_a_bot_rolls_first_goes_to_the_game_and_the_bot_rolls(tmp_path: Path) -> None:
+    board = SimBoard(state_dir=tmp_path / "state")
+    try:
+        ask_for_a_word_by_presses(board)
+        board.app.start_game("levelx", [Seat("Blue", "blue", "easy"), Seat("Red", "red")], "play")
+        board.settle()
+        assert isinstance(board.app.screen, WordScreen) and board.app.session.rolls_made() == 0  # the bot waits
+        board.tap("right")
+        board.tap("roll")
+        board.settle()
+        session = board.app.session
+        assert isinstance(board.app.screen, PlayScreen) and session.word == "R" and session.rolls_made() >= 1
+        first = next(s for s in session.game.history if isinstance(s, Roll))  # the bot's, with the word
+        assert first.faces == derive_roll(session.meta["dice_seed"], 0, session.game.dice(), "R")
+    finally:
+        board.close()

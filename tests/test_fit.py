@@ -214,10 +214,13 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             while app.screen.kind() != "bot:easy":
                 board.tap("right")
             board.tap("ok")
-        if not physical:  # the table's word (asked of unseeded games only: this one is seeded)
-            app.push(WordScreen(app))
+        if not physical:  # the seal's page and the table's word (unseeded games only: this one is seeded)
+            app.push(WordScreen(app, ask=False))
+            walk.shot(f"seal: {tag} seal only", board)
+            app.pop()
+            app.push(WordScreen(app, ask=True))
             walk.shot(f"seal: {tag} no word", board)
-            for button in ("left", "right", "roll", "roll", "right", "left", "left", "roll"):
+            for button in ("left", "right", "right", "left") * 3:  # a whole word: 12 letters (ROLL would play)
                 board.tap(button)
             walk.shot(f"seal: {tag} word", board)
             app.pop()

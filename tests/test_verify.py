@@ -195,9 +195,15 @@ def test_the_board_shows_the_commitment_before_the_first_roll(tmp_path: Path) ->
     for button in ("ok", "ok", "ok", "ok", "ok"):  # EXXTRA for three people
         board.tap(button)
     seal = seal_lines(board.journal.unfinished().record["dice"]["commit"])  # its first 32 hex digits
-    assert set(seal) <= set(board.screen_text())  # with the table's word asked
-    board.tap("ok")  # no word
-    board.wait(NOTE_S * 2)  # not a note that goes: it stays until the first roll
+    assert set(seal) <= set(board.screen_text())  # on the seal's own page
+    board.wait(NOTE_S * 2)  # not a note that goes: it stays until a press
+    assert set(seal) <= set(board.screen_text())
+    board.tap("ok")  # to the game; the game menu has it all game
+    board.hold("back")
+    options = [o.value for o in board.app.screen.choice.options]
+    for _ in range(options.index("seal")):
+        board.tap("right")
+    board.tap("ok")
     assert set(seal) <= set(board.screen_text())
     board.close()
 

@@ -43,12 +43,12 @@ from firmware.hardware.buttons import ButtonEvent
 from firmware.hardware.sound import Sound
 from firmware.journal.protocol import BoardJournal
 from firmware.ui.gameview import game_view
-from firmware.ui.help import Help, bottom_bar
+from firmware.ui.help import Help
 from firmware.ui.intents import Coach, LessonRunning, ScreenLike
 from firmware.ui.menus import GameMenu, MainMenu, SeatCountScreen
 from firmware.ui.notes import NOTE_S, Notes
 from firmware.ui.play import DiceEntryScreen, PlayScreen, ResultScreen, tumble_frames
-from firmware.ui.seal import WordScreen, seal_bar, seal_row
+from firmware.ui.seal import WordScreen, draw_seal_bar, seal_bar
 from firmware.ui.settings import CHOICES, OperatorSettings, Settings, spoken
 from firmware.ui.table_memory import TableMemory
 
@@ -410,8 +410,8 @@ class BoardApp:
         self.turns.seated()  # an engine this board does not know: said at once
         del self.stack[1:]
         self.push(PlayScreen(self))
-        if session.asks_word():  # the seal and the table's word before the first roll (bots wait)
-            self.push(WordScreen(self))
+        if session.asks_word():  # the seal, and the word if the setting offers it (bots wait)
+            self.push(WordScreen(self, ask=self.settings.dice_word == "ask"))
         self.turns.pace.after_bot = False
         self.advance()
 
@@ -621,7 +621,7 @@ class BoardApp:
         if self.note is not None:
             banner(canvas, tr(self.note))
         elif self.animation is None and isinstance(self.screen, PlayScreen) and (seal := seal_bar(self)) is not None:
-            bottom_bar(canvas, seal, 0, seal_row(canvas, len(seal)))  # in view until the first roll
+            draw_seal_bar(canvas, seal)  # in view until the first roll, where it covers nothing
         window = self.takeback_window() if self.screen is self.play_screen() else None
         if window is not None:
             takeback_bar(canvas, window)

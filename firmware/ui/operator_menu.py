@@ -312,7 +312,7 @@ def audit_text(app: App) -> str:
 class OperatorSettingsScreen(MenuScreen):
     """The café's settings: OK steps the value (kept at once)."""
 
-    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_pace", "idle_timeout_s", "keep_names")
+    NAMES = ("brightness_cap", "led_budget_amps", "language", "bot_pace", "idle_timeout_s", "dice_word", "keep_names")
 
     def __init__(self, app: App) -> None:
         super().__init__(_("Operator settings"), self._options(app), self._pick)

@@ -27,6 +27,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "night": (False, True),  # night mode: the LEDs at the lowest step
     "palette": ("default", "contrast"),  # seat colours (firmware.ui.colours.PALETTES)
     "sound": ("off", "soft", "loud"),  # the buzzer's cues (firmware.ui.cues)
+    "dice_word": ("seal", "ask"),  # before the first roll: show the dice seal only, or ask for a word too
 }
 LABELS = {  # shown through _(): see label()
     "brightness": N_("Brightness"),
@@ -39,6 +40,8 @@ LABELS = {  # shown through _(): see label()
     "night": N_("Night mode"),
     "palette": N_("Colours"),
     "sound": N_("Sound"),
+    # Translators: the setting whether the board asks the table for a word that mixes the dice.
+    "dice_word": N_("Dice word"),
 }
 # What a guest may change in the middle of a game (the in-game menu's "Settings"), on a café's board
 # too: nothing the operator sets up (the LED budget, the dice, the idle show). The operator's locks
@@ -75,6 +78,7 @@ class Settings:
     night: bool = False  # night mode: the LEDs at the lowest step at most
     palette: str = "default"  # seat colours: "default" (colour-blind safe) or "contrast"
     sound: str = "soft"  # the buzzer's cues: "off", "soft" or "loud"
+    dice_word: str = "seal"  # "seal": a first ROLL rolls; "ask": the table's word is asked first (docs/dice.md)
 
     # Any: as CHOICES
     def cycle(self, name: str, step: int, values: tuple[Any, ...] | None = None) -> Settings:
@@ -105,6 +109,11 @@ class Settings:
             return f"{decimal(value)} A"
         if name == "idle_timeout_s":
             return _("never") if value == 0 else _("{n} min").format(n=value // 60) if value >= 60 else f"{value} s"
+        if name == "dice_word":
+            if value == "seal":  # the seal only: no word asked
+                return _("off")
+            # Translators: the dice word setting's value when the board asks the table for a word.
+            return _("ask")
         if name in ("bot_pace", "takeback"):
             return _(SHOWN[value])
         return str(value)
