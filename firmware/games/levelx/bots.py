@@ -558,7 +558,7 @@ def hint_reason(game: LevelX, decision: Decision) -> str:
     from firmware.coach import estimate
 
     if isinstance(decision, Bonus):
-        lead = fixed(estimate(game, [Bonus(True)])[0], 0, sign=True)
+        lead = fixed(possible(game, Bonus(True), estimate(game, [Bonus(True)])[0]), 0, sign=True)
         if decision.take and game.end_triggered:
             return _("last round anyway")  # the words of the option (text.py)
         if decision.take:
@@ -566,9 +566,45 @@ def hint_reason(game: LevelX, decision: Decision) -> str:
             return _("lead {lead} at the end").format(lead=lead)
         # Translators: a hint to decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
         return _("with it lead {lead}").format(lead=lead)
-    value = estimate(game, [decision])[0]
+    value = possible(game, decision, estimate(game, [decision])[0])
     # Translators: a hint: the expected lead over the best opponent at the end of the game, in points.
     return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
+
+
+def lead_bounds(game: LevelX, decision: Decision) -> tuple[int, int]:
+    """The least and the most final lead over the best other player the rules leave the
+    deciding player after `decision`: scores never fall, and only a player with a turn left can
+    still score, at most every chip and tile left (in the last round: the current turn and those
+    of the players seated after it; the game over: none).
+
+    >>> from firmware.games import new_game, Roll
+    >>> from firmware.games.levelx.rules import Groups
+    >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
+    >>> lead_bounds(game, Groups(((0, 1), (2, 3))))
+    (-387, 407)
+    """
+    twin = game.copy()
+    twin.apply(decision)
+    me, now = game.current_player, twin.current_player
+    left = sum(row * count for row, count in zip(ROWS, twin.chips_left)) + sum(twin.tiles_left)
+
+    def gain(player: int) -> int:
+        if twin.is_over() or (twin.end_triggered and player < now):
+            return 0
+        return left
+
+    scores = twin.scores
+    others = [p for p in range(len(scores)) if p != me]
+    low = scores[me] - max(scores[p] + gain(p) for p in others)
+    high = scores[me] + gain(me) - max(scores[p] for p in others)
+    return low, high
+
+
+def possible(game: LevelX, decision: Decision, lead: float) -> float:
+    """`lead`, an estimate of the final lead after `decision`, within what the rules allow
+    (`lead_bounds`): a calibrated estimate may stray past a lead the position already fixes."""
+    low, high = lead_bounds(game, decision)
+    return min(max(lead, low), high)
 
 
 def _decision_value(game: LevelX, decision: Decision, model: Model, plain: bool = False) -> float:
