@@ -60,7 +60,8 @@ def test_every_built_in_game_names_its_evaluator_and_the_hint_shows_its_figure(g
     shown = {
         "extra": f"{figure:.0f}",
         "exxtra": f"space {min(max(round(figure), 0), 21)}",  # a whole space of the track
-    }.get(game, f"{abs(figure):.1f}")
+        "levelx": f"end {abs(round(figure))} point",  # whole points ahead or behind
+    }[game]
     assert shown in reason, (reason, figure)
 
 

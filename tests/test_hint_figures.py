@@ -28,7 +28,8 @@ def figures(game: Game, decision: object) -> list[float]:
     reason = find_game(game.name).hint_reason
     assert reason is not None
     said = reason(game, decision)
-    return [float(n) for n in NUMBER.findall(said.replace("%", " % "))]
+    sign = -1.0 if "behind" in said else 1.0  # LEVEL X: "expect to end 5 points behind"
+    return [sign * float(n) for n in NUMBER.findall(said)]
 
 
 def play_through(name: str, seed: int, seats: int) -> list[tuple[Game, object]]:

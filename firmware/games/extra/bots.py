@@ -382,8 +382,8 @@ def hint_reason(game: Extra, decision: Choice) -> str:
     from firmware.coach import estimate
 
     points = estimate(game, [decision])[0]
-    # Translators: a hint: the sheet's expected final total.
-    return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
+    # Translators: an EXTRA! hint: the sheet's expected final total, in points.
+    return _("expect about {points} points at the end").format(points=f"{points:.0f}")
 
 
 def medium(game: Extra, decisions: Sequence[Choice], rng: random.Random) -> Choice:

@@ -103,9 +103,6 @@ def hint_reason(game: Exxtra, decision: Decision) -> str:
         places = [d for d in game.legal_decisions() if isinstance(d, Place)]
         best = max(places, key=lambda d: position.place(d.rung, value, position.position))
         again, place = (on_track(space) for space in estimate(game, [decision, best]))
-        if again == place:
-            # Translators: a hint to roll again: the player is expected to end the game near space {space} of the track, a little further than by placing now.
-            return _("expect to end near space {space}, a bit further than placing now").format(space=again)
         # Translators: a hint to roll again: expected to end the game near space {again} of the track; placing now: near space {place}.
         return _("expect to end near space {again} (placing now: {place})").format(again=again, place=place)
     safe = position.survival(decision.rung, value, position.removed(decision.rung, value))

@@ -162,6 +162,8 @@ class TurnOnesScreen(FaceEntryScreen[int]):
         fits = isinstance(step, TurnOnes) and len(step.faces) == len(self.dice)
         self.hint = hinted.text if hinted is not None and fits else None
         start = list(step.faces) if isinstance(step, TurnOnes) and fits else [1] * len(self.dice)
+        # Where the hint does not fit, its move is left out: the dice above show its faces.
+        self.short_hint = self.hint.replace(text.WORDS.hint(game, step, ""), "") if self.hint and step else None
         super().__init__([range(1, 7)] * len(self.dice), start, lambda a, new: a.step(TurnOnes(tuple(new))))
 
     @property
@@ -196,6 +198,8 @@ class TurnOnesScreen(FaceEntryScreen[int]):
             room = (canvas.height - LINE_HEIGHT - top) // LINE_HEIGHT  # under the dice, above the help line
             lines = [then, _("die {number} stays 1").format(number=kept + 1)][:room]
             hint = wrap(self.hint, _small(canvas)) if self.hint else []
+            if len(hint) > room and self.short_hint:
+                hint = wrap(self.short_hint, _small(canvas))
             if hint and len(lines) + len(hint) > room:  # the hint asked for comes first
                 lines = lines[: max(0, room - len(hint))]
                 if len(hint) > room > 0:  # what does not fit runs on in its last line, cut
