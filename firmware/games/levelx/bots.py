@@ -561,8 +561,12 @@ def hint_reason(game: LevelX, decision: Decision) -> str:
         lead = round(possible(game, Bonus(True), estimate(game, [Bonus(True)])[0]))
         if decision.take and game.end_triggered:
             return _("last round anyway")  # the words of the option (text.py)
+        if decision.take and lead >= 0:
+            # Translators: a hint to take the last LEVEL X bonus tile: the game then ends after this round, the player this many points ahead.
+            return ngettext("end {n} point ahead", "end {n} points ahead", lead).format(n=lead)
         if decision.take:
-            return expected_lead(lead)  # the game then ends after this round
+            # Translators: a hint to take the last LEVEL X bonus tile: the game then ends after this round, the player this many points behind.
+            return ngettext("end {n} point behind", "end {n} points behind", -lead).format(n=-lead)
         points = abs(lead)
         if lead >= 0:
             # Translators: a hint to decline the last LEVEL X bonus tile: taking it would end the game with the player only this many points ahead.
