@@ -94,3 +94,17 @@ def test_exxtra_hints_state_spaces_on_the_track(seed: int) -> None:
             assert 0 <= safe <= 100 and 0 <= space <= FINISH
         else:  # "expect to end near space 14 (placing now: 13)"
             assert said and all(0 <= space <= FINISH and space == int(space) for space in said)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_extra_hints_state_totals_the_sheet_can_reach(seed: int) -> None:
+    from firmware.games.extra.bots import total_bounds
+    from firmware.games.extra.rules import ROW_SIZES, SUMS, row_score
+
+    for game, decision in play_through("extra", seed, 2):
+        (points,) = figures(game, decision)
+        # Every row at its best (the most boxes past its wall) or at its worst: the widest range.
+        best = sum(max(row_score(total, n) for n in range(ROW_SIZES[total] + 1)) for total in SUMS)
+        assert -200 * len(SUMS) <= points <= best
+        low, high = total_bounds(game, decision)
+        assert low - 0.5 <= points <= high + 0.5
