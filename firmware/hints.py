@@ -5,7 +5,7 @@ its `hint` reason, `(game, decision) -> str`; without one the hint says only "st
     >>> import random
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> decision, reason = hint(game, random.Random(1)); decision, reason.startswith("rung 5: 91% safe, exp. end: space ")
+    >>> decision, reason = hint(game, random.Random(1)); decision, reason.startswith("rung 5: 91% safe, expect to end near space ")
     (Place(rung=5), True)
 
 The figure (here the space on the track the player is expected to end the game on) is the

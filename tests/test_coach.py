@@ -57,7 +57,11 @@ def test_every_built_in_game_names_its_evaluator_and_the_hint_shows_its_figure(g
     assert len(values) == len(decisions) and all(isinstance(v, float) for v in values)
     figure = estimate(played, [decisions[0]])[0]
     reason = spec.hint_reason(played, decisions[0])
-    shown = f"{figure:.0f}" if game == "extra" else f"{abs(figure):.1f}"
+    shown = {
+        "extra": f"{figure:.0f}",
+        "exxtra": f"space {min(max(round(figure), 0), 21)}",  # a whole space of the track
+        "levelx": f"end {abs(round(figure))} point",  # whole points ahead or behind
+    }[game]
     assert shown in reason, (reason, figure)
 
 

@@ -100,7 +100,7 @@ def test_levelx_moves_are_said_as_people_say_them(
         ("de", "LEVEL X", "new piece", "neuer Stein"),
         ("de", "LEVEL X", "step on", "Stein vor"),
         ("fr", None, "Rolling...", "Les dés roulent..."),  # "…" is not in the fonts (Latin-1)
-        ("fr", None, "exp. {points} pts at the end", "prévu : {points} pts"),
+        ("fr", None, "expect about {points} points at the end", "prévu : environ {points} points à la fin"),
         ("fr", "EXTRA! column", "new", "nouveau"),
         ("fr", "LEVEL X short", "new", "nouveau"),
         ("fr", None, "physical", "physiques"),

@@ -11,7 +11,7 @@ language may change meanwhile), in three forms:
 Two more forms word what the play screen shows: `caption`, the line under an animation while it
 shows one event of a step ("Double! +2", "Red is ousted"), and `option`, a decision as an option
 on the play screen (a `Label`: "Rung 5" with "kicks 1"); `hint` names the decision a hint points
-at before the bots' reason ("rung 5: 91% safe, exp. end: space 14").
+at before the bots' reason ("rung 5: 91% safe, expect to end near space 14").
 
 Every screen, page and command that words a move asks the game's `Words`
 (`firmware.games.words_of(name)`, named by the registry entry's `words`); none reads an event
@@ -151,7 +151,7 @@ def numbered(game: Game, step: Step) -> str:
 
 
 def hinted(move: str, reason: str) -> str:
-    """A hint's decision and its reason in one line: "rung 5: 91% safe, exp. end: space 14"."""
+    """A hint's decision and its reason in one line: "rung 5: 91% safe, expect to end near space 14"."""
     # Translators: a hint: the decision ("rung 5", "take it") and why the strong bot picks it.
     return pgettext("hint", "{move}: {reason}").format(move=move, reason=reason)
 

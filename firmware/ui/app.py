@@ -570,8 +570,10 @@ class BoardApp:
             return  # the position moved on meanwhile: the hint no longer fits
         if answer.error is not None:
             self.report(_("no hint: {error}").format(error=answer.error))
-        elif answer.step is not None and play.point_at(answer.step):
-            self.show_note(_("Hint: {reason}").format(reason=answer.reason))
+        elif answer.step is not None:
+            said = _("Hint: {reason}").format(reason=answer.reason)
+            if play.point_at(answer.step, said):
+                self.show_note(said)
         self.changed()
 
     def play_screen(self) -> PlayScreen | None:

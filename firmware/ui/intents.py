@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.table import Seat, Table
@@ -49,11 +50,20 @@ class ScreenLike(Protocol):
     def relabel(self, app: App) -> None: ...
 
 
+@dataclass(frozen=True)
+class Hinted:
+    """The hint given for the play screen's position: its step and what the board said of it."""
+
+    step: Step
+    text: str
+
+
 class PlaySurface(ScreenLike, Protocol):
     """What a view sees of the play screen it draws on (firmware.ui.play.PlayScreen)."""
 
     choice: Choice | None  # the pending person's decision, None while a bot or a roll is due
     view: int | None  # whose sheet/scores are shown when flipping through; None: the usual
+    hinted: Hinted | None  # the hint asked for this position: a screen its option opens starts there
 
     def prompt(self) -> str: ...
 

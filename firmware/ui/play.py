@@ -18,7 +18,7 @@ from firmware.ui.animation import Frame
 from firmware.ui.colours import OFF, LedFrame
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, Records, ResultPage, game_view
-from firmware.ui.intents import table_in_play
+from firmware.ui.intents import Hinted, table_in_play
 from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
 from firmware.ui.pips import pip_cells as pip_cells
 from firmware.ui.review import review_pages
@@ -50,6 +50,7 @@ class PlayScreen(Screen):
         self.choice: Choice | None = None
         self.view: int | None = None  # whose sheet is shown, when flipping through (EXTRA!)
         self.position: tuple[int, Step | None] | None = None  # the game position the screens above belong to
+        self.hinted: Hinted | None = None  # the hint for this position, if one was asked
 
     @property
     def session(self) -> Table:
@@ -64,6 +65,7 @@ class PlayScreen(Screen):
         position = (len(history), history[-1] if history else None)
         if position != self.position:
             self.position = position
+            self.hinted = None
             drop_screens_above(app, self)
         pending = session.game.pending()
         self.view = None
@@ -119,9 +121,10 @@ class PlayScreen(Screen):
         self.ui.on_roll(app, session, self)
         return (self.view, app.version) != before
 
-    def point_at(self, step: Step) -> bool:
-        """Move the cursor to the option that plays `step` (a hint): the option holding it, else
-        one the game's view says does the same (`same_choice`). False if none does."""
+    def point_at(self, step: Step, text: str = "") -> bool:
+        """Move the cursor to the option that plays `step` (a hint, said as `text`): the option
+        holding it, else one the game's view says does the same (`same_choice`); a screen that
+        option opens starts on `step` (`hinted`). False if none does."""
         if self.choice is None:
             return False
         for test in (lambda value: value == step, lambda value: self.ui.same_choice(self.session, value, step)):
@@ -129,6 +132,7 @@ class PlayScreen(Screen):
                 if test(option.value):
                     self.choice.jump(index)
                     self.view = None
+                    self.hinted = Hinted(step, text)
                     return True
         return False
 

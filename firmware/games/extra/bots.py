@@ -51,7 +51,7 @@ from firmware.games.extra.model import (
     remaining_rolls,
     row_value,
 )
-from firmware.games.extra.rules import COLUMN_SIZES, WALLS, Choice, Extra, Sheet
+from firmware.games.extra.rules import COLUMN_SIZES, ROW_SIZES, SUMS, WALLS, Choice, Extra, Sheet, row_score
 from firmware.games.extra.learnt import LearntTablesError, Tables, tables
 from firmware.i18n import _
 
@@ -381,9 +381,32 @@ def hint_reason(game: Extra, decision: Choice) -> str:
     (`evaluate`, calibrated: firmware/coach.py)."""
     from firmware.coach import estimate
 
-    points = estimate(game, [decision])[0]
-    # Translators: a hint: the sheet's expected final total.
-    return _("exp. {points} pts at the end").format(points=f"{points:.0f}")
+    low, high = total_bounds(game, decision)
+    points = min(max(estimate(game, [decision])[0], low), high)
+    # Translators: an EXTRA! hint: the sheet's expected final total, in points.
+    return _("expect about {points} points at the end").format(points=f"{points:.0f}")
+
+
+def total_bounds(game: Extra, decision: Choice) -> tuple[int, int]:
+    """The least and the most final total the rules leave the deciding player's sheet after
+    `decision`: crosses are never taken away, so each row ends with as many as it has or more
+    (up to its boxes), or exactly these once the player's game has ended.
+
+    >>> from firmware.games import new_game, Roll
+    >>> game = new_game("extra", ["Solo"]); game.apply(Roll((1, 2, 3, 4, 6)))
+    >>> low, high = total_bounds(game, game.legal_decisions()[0]); low < 0 < high
+    True
+    """
+    player = game.undecided[0]
+    twin = game.copy()
+    twin.apply(decision)
+    sheet = twin.sheets[player]
+    low = high = 0
+    for total, crosses in zip(SUMS, sheet.row_crosses):
+        reachable = [crosses] if sheet.ended else range(crosses, ROW_SIZES[total] + 1)
+        scores = [row_score(total, count) for count in reachable]
+        low, high = low + min(scores), high + max(scores)
+    return low, high
 
 
 def medium(game: Extra, decisions: Sequence[Choice], rng: random.Random) -> Choice:

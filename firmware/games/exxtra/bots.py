@@ -26,8 +26,8 @@ import random
 from collections.abc import Sequence
 
 from firmware.games.exxtra.model import Position
-from firmware.games.exxtra.rules import Decision, Exxtra, Place, Reroll, combination_value
-from firmware.i18n import _, fixed
+from firmware.games.exxtra.rules import FINISH, Decision, Exxtra, Place, Reroll, combination_value
+from firmware.i18n import _
 
 
 def strong(game: Exxtra, decisions: Sequence[Decision], rng: random.Random) -> Decision:
@@ -86,12 +86,13 @@ def evaluate(game: Exxtra, decisions: Sequence[Decision]) -> list[float]:
 
 def hint_reason(game: Exxtra, decision: Decision) -> str:
     """Why "strong" likes `decision`, in a few words (a hint on the board, after the decision's
-    name: `firmware.games.exxtra.text.ExxtraWords.hint`): how safe a placement is, and the final
-    space on the track it leads to (`evaluate`, calibrated: firmware/coach.py).
+    name: `firmware.games.exxtra.text.ExxtraWords.hint`): how safe a placement is, and the space
+    on the track it is expected to end the game on (`evaluate`, calibrated: firmware/coach.py),
+    a whole space on the track (start to finish: no estimate goes past them).
 
     >>> from firmware.games import new_game, Roll
     >>> game = new_game("exxtra", ["A", "B", "C"]); game.apply(Roll(("7", "6")))
-    >>> hint_reason(game, Place(5)).startswith("91% safe, exp. end: space ")
+    >>> hint_reason(game, Place(5)).startswith("91% safe, expect to end near space ")
     True
     """
     from firmware.coach import estimate
@@ -101,14 +102,19 @@ def hint_reason(game: Exxtra, decision: Decision) -> str:
     if isinstance(decision, Reroll):
         places = [d for d in game.legal_decisions() if isinstance(d, Place)]
         best = max(places, key=lambda d: position.place(d.rung, value, position.position))
-        again, place = estimate(game, [decision, best])
-        # Translators: a hint to roll on: rolling on is expected to end the game on space {again}, placing on space {place}.
-        return _("exp. end: space {again} vs {place}").format(again=fixed(again), place=fixed(place))
+        again, place = (on_track(space) for space in estimate(game, [decision, best]))
+        # Translators: a hint to roll again: expected to end the game near space {again} of the track; placing now: near space {place}.
+        return _("expect to end near space {again} (placing now: {place})").format(again=again, place=place)
     safe = position.survival(decision.rung, value, position.removed(decision.rung, value))
-    # Translators: a hint for a rung: placing there survives the others' turns with {safe} % chance; the game is expected to end with the player on space {space}.
-    return _("{safe}% safe, exp. end: space {space}").format(
-        safe=round(safe * 100), space=fixed(estimate(game, [decision])[0])
+    # Translators: a hint for a rung: placing there survives the others' turns with {safe} % chance; the player is expected to end the game near space {space} of the track.
+    return _("{safe}% safe, expect to end near space {space}").format(
+        safe=round(safe * 100), space=on_track(estimate(game, [decision])[0])
     )
+
+
+def on_track(space: float) -> int:
+    """An estimated final space as a space of the track: a whole one, from the start to the finish."""
+    return min(max(round(space), 0), FINISH)
 
 
 def medium(game: Exxtra, decisions: Sequence[Decision], rng: random.Random) -> Decision:

@@ -117,12 +117,12 @@ class ExxtraWords(Words):
         return Label(_("Rung {rung}").format(rung=decision.rung), (kicks,) if kicks else ())
 
     def hint(self, game: Game, decision: Step, reason: str) -> str:
-        """ "rung 5: ..." or "roll on: ..."."""
+        """ "rung 5: ..." or "roll again: ..."."""
         if isinstance(decision, Place):
             # Translators: a hint: the rung it points at, "rung 5" (a reason follows).
             return hinted(pgettext("hint", "rung {rung}").format(rung=decision.rung), reason)
         # Translators: a hint: roll again (a reason follows).
-        return hinted(pgettext("hint", "roll on"), reason) if isinstance(decision, Reroll) else reason
+        return hinted(pgettext("hint", "roll again"), reason) if isinstance(decision, Reroll) else reason
 
 
 def _x_caption(who: str, invalid: Event, events: Events) -> str:

@@ -50,7 +50,7 @@ from firmware.games.levelx.rules import (
     TurnOnes,
     outcomes,
 )
-from firmware.i18n import _, fixed
+from firmware.i18n import _, ngettext
 
 _LAST = tuple(n - 1 for n in FIELDS)
 _WIDTH = len(ROWS)
@@ -545,30 +545,85 @@ def _tile_wins(game: LevelX) -> bool:
 
 
 def hint_reason(game: LevelX, decision: Decision) -> str:
-    """Why "strong" likes `decision`: the final lead over the best opponent it expects, in points
-    (`evaluate`, calibrated: firmware/coach.py); the decision's name goes before it on the board
-    (`firmware.games.levelx.text.LevelXWords.hint`).
+    """Why "strong" likes `decision`: the final lead over the best opponent it expects, in whole
+    points (`evaluate`, calibrated: firmware/coach.py, within what the rules allow: `possible`);
+    the decision's name goes before it on the board (`firmware.games.levelx.text.LevelXWords.hint`).
 
     >>> from firmware.games import new_game, Roll
     >>> from firmware.games.levelx.rules import Groups
     >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
-    >>> hint_reason(game, Groups(((0, 1), (2, 3)))).startswith("exp. lead ")
+    >>> hint_reason(game, Groups(((0, 1), (2, 3)))).startswith("expect to end ")
     True
     """
     from firmware.coach import estimate
 
     if isinstance(decision, Bonus):
-        lead = fixed(estimate(game, [Bonus(True)])[0], 0, sign=True)
+        lead = round(possible(game, Bonus(True), estimate(game, [Bonus(True)])[0]))
         if decision.take and game.end_triggered:
             return _("last round anyway")  # the words of the option (text.py)
+        if decision.take and lead >= 0:
+            # Translators: a hint to take the last LEVEL X bonus tile: the game then ends after this round, the player this many points ahead.
+            return ngettext("end {n} point ahead", "end {n} points ahead", lead).format(n=lead)
         if decision.take:
-            # Translators: a hint to take the last LEVEL X bonus tile; the game then ends after this round, with this lead in points.
-            return _("lead {lead} at the end").format(lead=lead)
-        # Translators: a hint to decline the last LEVEL X bonus tile; with it the lead would only be this (too little to end the game).
-        return _("with it lead {lead}").format(lead=lead)
-    value = estimate(game, [decision])[0]
-    # Translators: a hint: the expected lead over the best opponent at the end of the game, in points.
-    return _("exp. lead {lead} pts").format(lead=fixed(value, sign=True))
+            # Translators: a hint to take the last LEVEL X bonus tile: the game then ends after this round, the player this many points behind.
+            return ngettext("end {n} point behind", "end {n} points behind", -lead).format(n=-lead)
+        points = abs(lead)
+        if lead >= 0:
+            # Translators: a hint to decline the last LEVEL X bonus tile: taking it would end the game with the player only this many points ahead.
+            return ngettext(
+                "with it only {n} point ahead at the end", "with it only {n} points ahead at the end", points
+            ).format(n=points)
+        # Translators: a hint to decline the last LEVEL X bonus tile: taking it would end the game with the player this many points behind.
+        return ngettext("with it {n} point behind at the end", "with it {n} points behind at the end", points).format(
+            n=points
+        )
+    return expected_lead(round(possible(game, decision, estimate(game, [decision])[0])))
+
+
+def expected_lead(lead: int) -> str:
+    """The final lead over the best opponent a hint expects, in a newcomer's words."""
+    points = abs(lead)
+    if lead >= 0:
+        # Translators: a LEVEL X hint: the player is expected to end the game this many points ahead of the best opponent.
+        return ngettext("expect to end {n} point ahead", "expect to end {n} points ahead", points).format(n=points)
+    # Translators: a LEVEL X hint: the player is expected to end the game this many points behind the best opponent.
+    return ngettext("expect to end {n} point behind", "expect to end {n} points behind", points).format(n=points)
+
+
+def lead_bounds(game: LevelX, decision: Decision) -> tuple[int, int]:
+    """The least and the most final lead over the best other player the rules leave the
+    deciding player after `decision`: scores never fall, and only a player with a turn left can
+    still score, at most every chip and tile left (in the last round: the current turn and those
+    of the players seated after it; the game over: none).
+
+    >>> from firmware.games import new_game, Roll
+    >>> from firmware.games.levelx.rules import Groups
+    >>> game = new_game("levelx", ["A", "B"]); game.apply(Roll((5, 5, 5, 5)))
+    >>> lead_bounds(game, Groups(((0, 1), (2, 3))))
+    (-387, 407)
+    """
+    twin = game.copy()
+    twin.apply(decision)
+    me, now = game.current_player, twin.current_player
+    left = sum(row * count for row, count in zip(ROWS, twin.chips_left)) + sum(twin.tiles_left)
+
+    def gain(player: int) -> int:
+        if twin.is_over() or (twin.end_triggered and player < now):
+            return 0
+        return left
+
+    scores = twin.scores
+    others = [p for p in range(len(scores)) if p != me]
+    low = scores[me] - max(scores[p] + gain(p) for p in others)
+    high = scores[me] + gain(me) - max(scores[p] for p in others)
+    return low, high
+
+
+def possible(game: LevelX, decision: Decision, lead: float) -> float:
+    """`lead`, an estimate of the final lead after `decision`, within what the rules allow
+    (`lead_bounds`): a calibrated estimate may stray past a lead the position already fixes."""
+    low, high = lead_bounds(game, decision)
+    return min(max(lead, low), high)
 
 
 def _decision_value(game: LevelX, decision: Decision, model: Model, plain: bool = False) -> float:

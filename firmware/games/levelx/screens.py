@@ -146,7 +146,8 @@ def _option_text(names: Sequence[str], game: LevelX, decision: Groups) -> str:
 # --- the lucky loser sub-screen ------------------------------------------------------------
 class TurnOnesScreen(FaceEntryScreen[int]):
     """Lucky loser: LEFT/RIGHT set the new face of each turned one, OK goes on; after the last
-    one the TurnOnes step is applied. BACK returns to the previous die (or cancels)."""
+    one the TurnOnes step is applied. BACK returns to the previous die (or cancels). After a
+    hint to turn ones the faces start as it said, and its words stay on the screen."""
 
     title = N_("Turn ones")
 
@@ -155,9 +156,15 @@ class TurnOnesScreen(FaceEntryScreen[int]):
         self.game = game
         self.faces = tuple(game.faces or ())
         self.dice = [i for i, face in enumerate(self.faces) if face == 1][:-1]  # the last 1 stays
-        super().__init__(
-            [range(1, 7)] * len(self.dice), [1] * len(self.dice), lambda a, new: a.step(TurnOnes(tuple(new)))
-        )
+        play = app.play_screen()
+        hinted = play.hinted if play is not None else None
+        step = hinted.step if hinted is not None else None
+        fits = isinstance(step, TurnOnes) and len(step.faces) == len(self.dice)
+        self.hint = hinted.text if hinted is not None and fits else None
+        start = list(step.faces) if isinstance(step, TurnOnes) and fits else [1] * len(self.dice)
+        # Where the hint does not fit, its move is left out: the dice above show its faces.
+        self.short_hint = self.hint.replace(text.WORDS.hint(game, step, ""), "") if self.hint and step else None
+        super().__init__([range(1, 7)] * len(self.dice), start, lambda a, new: a.step(TurnOnes(tuple(new))))
 
     @property
     def new(self) -> list[int]:
@@ -185,12 +192,24 @@ class TurnOnesScreen(FaceEntryScreen[int]):
             names = [p.name for p in turned.players]
             labels = [_option_text(names, turned, o.groups) for o in distinct_outcomes(turned)]
             # Translators: LEVEL X: the options the turned dice would give, "then: 5+6  10  pass".
-            canvas.text(0, y + DIE + 6, clip(_("then: {options}").format(options="  ".join(labels)), _small(canvas)))
-            if canvas.lines >= 6:
-                kept = self.faces.index(1, max(self.dice) + 1)
-                canvas.text(0, y + DIE + 6 + LINE_HEIGHT, _("die {number} stays 1").format(number=kept + 1))
+            then = clip(_("then: {options}").format(options="  ".join(labels)), _small(canvas))
+            kept = self.faces.index(1, max(self.dice) + 1)
+            top = y + DIE + 6
+            room = (canvas.height - LINE_HEIGHT - top) // LINE_HEIGHT  # under the dice, above the help line
+            lines = [then, _("die {number} stays 1").format(number=kept + 1)][:room]
+            hint = wrap(self.hint, _small(canvas)) if self.hint else []
+            if len(hint) > room and self.short_hint:
+                hint = wrap(self.short_hint, _small(canvas))
+            if hint and len(lines) + len(hint) > room:  # the hint asked for comes first
+                lines = lines[: max(0, room - len(hint))]
+                if len(hint) > room > 0:  # what does not fit runs on in its last line, cut
+                    hint = [*hint[: room - 1], " ".join(hint[room - 1 :])]
+            for row, line in enumerate([*lines, *hint][:room]):
+                canvas.text(0, top + row * LINE_HEIGHT, clip(line, _small(canvas)))
         else:
             canvas.line(1, " ".join(f"[{f}]" if i == current else f" {f} " for i, f in enumerate(faces)))
+            if self.hint and canvas.lines >= 4:
+                canvas.line(2, clip(self.hint, canvas.columns))
         last = self.index + 1 == len(self.dice)
         canvas.line(canvas.lines - 1, _("<> face  OK done") if last else _("<> face  OK next"))
 

@@ -127,7 +127,7 @@ def test_strong_plays_as_medium_on_a_damaged_file_and_logs_it_once(damaged_shipp
             decisions = game.legal_decisions()
             choice = bots.strong(game, decisions, rng)
             assert choice == bots.medium(game, decisions, rng)
-            assert bots.hint_reason(game, choice).startswith("exp. ")
+            assert bots.hint_reason(game, choice).startswith("expect about ")
             game.apply(choice)
     errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and str(damaged_shipped_file) in errors[0] and "plays as medium" in errors[0]

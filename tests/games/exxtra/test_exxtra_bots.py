@@ -127,6 +127,6 @@ def hinted(game: Game, decision: Decision) -> str:
 def test_hints_speak_of_the_decision():
     game = new_game("exxtra", ["A", "B", "C", "D"])
     game.apply(Roll(("2", "1")))
-    assert hinted(game, Reroll()).startswith("roll on: exp. ")
+    assert hinted(game, Reroll()).startswith("roll again: expect to end near space ")
     reason = hinted(game, Place(3))
-    assert reason.startswith("rung 3: ") and "% safe, exp. " in reason
+    assert reason.startswith("rung 3: ") and "% safe, expect to end near space " in reason

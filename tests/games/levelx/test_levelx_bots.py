@@ -75,7 +75,7 @@ def test_lucky_loser_hint_names_the_new_faces() -> None:
     decision = bots.strong(game, game.legal_decisions(), random.Random(1))
     assert isinstance(decision, TurnOnes)
     faces = ",".join(map(str, decision.faces))
-    assert hinted(game, decision).startswith(f"turn 1→{faces}: exp. lead +")
+    assert hinted(game, decision).startswith(f"turn 1→{faces}: expect to end ")
     for code in ("de", "fr"):  # the faces are a figure: the same in every language
         i18n.use(code)
         assert f"1→{faces}" in hinted(game, decision)

@@ -168,7 +168,7 @@ def test_a_trailing_or_threatened_strong_bot_declines_and_the_end_makes_it_take(
     assert bots.medium(game, game.legal_decisions(), rng) == Bonus(False)
     assert bots.easy(game, game.legal_decisions(), rng) == Bonus(True)
     decision, reason = hint(game, rng)
-    assert decision == Bonus(False) and reason.startswith("decline: with it lead -")
+    assert decision == Bonus(False) and reason.startswith("decline: with it ") and reason.endswith("behind at the end")
     # Red, on every X, closes rows 10, 8 and 9 in three turns (asked after each: declines while
     # the game goes on); with the third closed stack the game ends this round: the tile is
     # points for nothing, so even trailing Red takes it.
@@ -196,7 +196,7 @@ def test_a_trailing_or_threatened_strong_bot_declines_and_the_end_makes_it_take(
 def test_hint_and_explanations_of_the_choice() -> None:
     game = offered()
     decision, reason = hint(game, random.Random(1))
-    assert decision == Bonus(True) and reason.startswith("take it: lead +")
+    assert decision == Bonus(True) and reason.startswith("take it: end ") and reason.endswith("ahead")
     names = [p.name for p in game.players]
     twin = game.copy()
     twin.apply(Bonus(False))
@@ -293,7 +293,7 @@ def test_a_person_declines_the_last_tile_then_takes_it_through_the_buttons(tmp_p
         board.wait(0.1)
         board.settle()
         assert play.choice.current.value == Bonus(True)
-        assert (board.app.note or "").startswith("Hint: take it: lead +")
+        assert (board.app.note or "").startswith("Hint: take it: end ")
         board.app.dismiss_note()
         pick_option(board, Bonus(False))
         session = board.app.session
