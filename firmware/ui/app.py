@@ -398,6 +398,7 @@ class BoardApp:
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
         self.help.forget()
+        self.help.rebuild(session)  # a resumed game: what happened comes back with it
         self.turns.seated()  # an engine this board does not know: said at once
         del self.stack[1:]
         self.push(PlayScreen(self))
@@ -427,6 +428,9 @@ class BoardApp:
             return False
         if not session.undo(whole_game=self.settings.takeback == "game"):
             return False
+        said = self.help.took_back(session, session.redo_steps[-1][0])  # the person's decision
+        if said is not None:
+            self.show_note(said)
         self._after_takeback()
         return True
 
