@@ -378,6 +378,8 @@ class BoardApp:
             )
             return
         self.start_session(session)
+        self.help.rebuild(session)  # what happened comes back with the game: its line, its logs
+        self.changed()
 
     def discard_saved(self) -> None:
         """Set the journal's unfinished game aside (asked first: the main menu's question)."""
@@ -398,7 +400,6 @@ class BoardApp:
         session.agents = [self.agents.for_player(player) for player in session.game.players]
         self.session = session
         self.help.forget()
-        self.help.rebuild(session)  # a resumed game: what happened comes back with it
         self.turns.seated()  # an engine this board does not know: said at once
         del self.stack[1:]
         self.push(PlayScreen(self))
