@@ -12,10 +12,10 @@ page is one more entry (`add_review`). The board's own:
   and where this game's score stands in the board's high-score list (a race: the wins on this
   board instead); guests (a seat named by its colour) and bots are said to be so. Only with a
   journal (the board's records);
-- `key_moment_pages` (`firmware.ui.moments`): "Key moments", each person's costliest
-  decisions by the strong bot's evaluator; none when no person played;
 - `log_page` (`firmware.ui.game_log`): "Game log", OK there reads every step of the game from
-  the first, round by round.
+  the first, round by round;
+- `key_moment_pages` (`firmware.ui.moments`): "Key moments", each person's costliest
+  decisions by the strong bot's evaluator; none when no person played.
 """
 
 from __future__ import annotations
@@ -245,4 +245,4 @@ def _seat_tag(canvas: Canvas, x: int, y: int, colour: str) -> int:
     return x + CHAR_WIDTH + 1
 
 
-REVIEW: list[ReviewPages] = [figure_pages, record_pages, key_moment_pages, log_page]
+REVIEW: list[ReviewPages] = [figure_pages, record_pages, log_page, key_moment_pages]
