@@ -8,6 +8,7 @@ whole on every display profile."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -211,5 +212,35 @@ def test_the_review_pages_open_the_game_log_from_its_first_page(language: str) -
         assert len(lines) >= len(history) // 2 and not any(line.concerns for line in lines)
         board.tap("back")
         assert board.app.screen is result
+    finally:
+        board.close()
+
+
+def test_takebacks_back_past_each_other_keep_their_lines_in_order(tmp_path: Path) -> None:
+    """Under the house rule "whole game" a second takeback goes back past the first: both
+    lines stay in the log, as they happened, after the step each went back to."""
+    board = SimBoard(seed=0, state_dir=tmp_path)
+    try:
+        board.settle()
+        pick(board, lambda v: v == ("play", "exxtra"))
+        pick(board, lambda v: v == 3)
+        for _seat in range(3):
+            board.tap("ok")
+        board.app.settings = replace(board.app.settings, takeback="game")
+        for _player in range(2):  # Red, then Blue: a roll and the first option
+            board.tap("roll")
+            board.settle()
+            board.tap("ok")
+            board.settle()
+        board.tap("back")  # Blue's placing
+        board.tap("back")  # Red's, past Blue's roll
+        assert board.state("pending") == {"kind": "decision", "player": 0}
+        pick_game_log(board)
+        screen = board.app.screen
+        assert isinstance(screen, GameLogScreen)
+        lines = [line.text for line in screen.lines()]
+        took = [line for line in lines if line.startswith("Took back: ")]
+        assert [line.split()[2] for line in took] == ["Blue", "Red"], lines
+        assert lines[0].startswith("Red rolled") and lines[-1] == took[-1]
     finally:
         board.close()

@@ -96,10 +96,12 @@ def log_lines(table: Table, viewer: int | None, takebacks: Sequence[TakenBack] =
     words = words_of(game.name)
     steps = replayed(game)
     lines: list[LogLine] = []
-    pending = sorted(takebacks, key=lambda taken: taken.at)
+    # A takeback's line follows the step it went back to; one that went back to a point past
+    # where the game now stands (a later takeback went further) at the end, in the order of play.
+    pending = sorted(takebacks, key=lambda taken: min(taken.at, len(game.history)))
 
     def back_to(length: int) -> None:
-        while pending and pending[0].at <= length:
+        while pending and min(pending[0].at, len(game.history)) <= length:
             taken = pending.pop(0)
             text = took_back(names, game.name, taken)
             if text is not None:
@@ -115,7 +117,6 @@ def log_lines(table: Table, viewer: int | None, takebacks: Sequence[TakenBack] =
             if said is not None:
                 lines.append(LogLine(step.round, said.log))
         back_to(step.at)
-    back_to(len(game.history) + 1)
     return lines
 
 
@@ -143,7 +144,6 @@ class GameLogScreen(Screen):
         self.table = table
         self.takebacks = list(takebacks)
         self.viewer = viewer
-        self.title = _("Game log")
         self.page: int | None = None  # None: the latest page (until a press moves it)
         self.count = 1  # pages as drawn last
 
@@ -183,7 +183,7 @@ class GameLogScreen(Screen):
         pages = self.pages(canvas.columns, max(1, canvas.lines - 1))
         self.count = max(1, len(pages))
         if not pages:
-            canvas.title(self.title)
+            canvas.title(_("Game log"))
             # Translators: the game's log before the first step.
             canvas.line(1, _("Nothing yet"))
             return
