@@ -9,8 +9,8 @@ a page (an item is never split), it opens on the latest; OK or BACK close it.
 
     >>> from firmware.games.exxtra.rules import Exxtra
     >>> from firmware.games.base import Roll
-    >>> game = Exxtra(["Red", "Blue"])
-    >>> game.apply(Roll((3, 1)))
+    >>> game = Exxtra(["Red", "Blue", "Green"])
+    >>> game.apply(Roll(("3", "1")))
     >>> [(step.at, step.round) for step in replayed(game)]
     [(1, 1)]
 """

@@ -5,7 +5,9 @@ the in-game menu was first opened.
 Where: the explanation covers the top line of the play screen from the move until the next
 move, or until a press (the person deciding gets the whole screen back); the legend covers the
 bottom line; at a person's roll prompt the tip takes that line until it was once followed; the
-cue ("not now") sits at the bottom right for CUE_S.
+cue ("not now") sits at the bottom right for CUE_S. A resumed game gets its explanation and
+round log back (`rebuild`, from the record's steps); a takeback's line is kept for the game's log
+(`firmware.ui.game_log`).
 
 The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step()` and
 `image()`; everything here is state of the loop thread, like the app's.
