@@ -244,3 +244,22 @@ def test_takebacks_back_past_each_other_keep_their_lines_in_order(tmp_path: Path
         assert lines[0].startswith("Red rolled") and lines[-1] == took[-1]
     finally:
         board.close()
+
+
+def test_a_redo_brings_the_moves_line_back(tmp_path: Path) -> None:
+    """The in-game menu's "Redo" plays the taken-back steps again: their line is back too."""
+    board = red_kicked(tmp_path, "en")
+    try:
+        board.tap("roll")
+        board.settle()
+        board.tap("ok")
+        board.tap("back")  # (skips the animation)
+        board.tap("back")  # took back
+        assert board.app.help.explanation is None or not board.app.help.explanation.startswith("Red")
+        board.hold("back")
+        pick(board, lambda v: v == "redo")
+        said = board.app.help.explanation
+        assert said is not None and said.startswith("Red: 21 on rung 3"), said
+        assert "Red: 21 on rung 3" in drawn(board, PROFILES["ssd1306"])
+    finally:
+        board.close()

@@ -450,6 +450,7 @@ class BoardApp:
         session = self.session
         if session is None or self.animation is not None or not session.redo():
             return False
+        self.help.rebuild(session)  # the steps played again are in the round log again
         self._after_takeback()
         return True
 

@@ -108,10 +108,12 @@ class Help:
 
     def rebuild(self, session: Table) -> None:
         """The round log and the explanation line of a game resumed where it stood (after a
-        power cut): its steps replayed from the record, as `stepped` kept them while it was
-        played (a press before the cut does not hide the line again)."""
+        power cut) or whose taken-back steps were played again (redo): its steps replayed from
+        the record, as `stepped` kept them while it was played (a press before does not hide
+        the line again)."""
         game = session.game
         words = words_of(game.name)
+        self._log = []
         for step in replayed(game):
             said = words.said(session.names, step.events)
             if said is not None and said.shown:
