@@ -15,6 +15,7 @@ import pytest
 from firmware.hardware.buttons import REPEAT_DELAY_S, REPEAT_EVERY_S
 from firmware.hardware.config import default_board_path
 from firmware.operator_code import StoredCode, write_code_file
+from firmware.ui.game_log import GameLogScreen
 from firmware.ui.help import NOT_NOW
 from firmware.ui.lesson_runner import LessonPage
 from firmware.ui.menus import GameMenu, MainMenu, RulesScreen, SeatScreen
@@ -169,6 +170,16 @@ def _key_moments(board: SimBoard) -> None:
     board.tap("ok")
 
 
+def _game_log(board: SimBoard) -> None:
+    """The review's game log, one page on from its first: every way to page is open."""
+    _result(board)
+    result = board.app.screen
+    while result.page.name != "game log":
+        board.tap("right")
+    board.tap("ok")
+    board.tap("right")
+
+
 def _lesson_page(board: SimBoard) -> None:
     _seat_count(board)
     pick(board, "learn")
@@ -194,6 +205,7 @@ SCREENS: dict[str, tuple[Callable[[SimBoard], None], type]] = {
     "Dice entry": (_dice_entry, FaceEntryScreen),
     "Result": (_result, ResultScreen),
     "Key moments": (_key_moments, MomentsScreen),
+    "Game log": (_game_log, GameLogScreen),
     "Lesson page": (_lesson_page, LessonPage),
     "Power-up": (lambda board: None, MainMenu),
 }

@@ -32,6 +32,7 @@ from firmware.games.registry import find_game
 from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
+from firmware.ui.game_log import GameLogScreen
 from firmware.ui.menus import MainMenu
 from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
@@ -269,6 +270,10 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
                 walk.shot("game menu: confirm", board)
                 board.tap("back")
                 pick(board, lambda v: v == "back")
+                board.hold("back")  # the whole game's log so far, said to the person asked
+                pick(board, lambda v: v == "game log")
+                walk.shot(f"game log: {tag} in game", board)
+                board.tap("ok")
                 app.push(MainMenu(app))  # the main menu offers to resume the game
                 walk.shot("main menu: resume", board)
                 app.pop()
@@ -288,6 +293,7 @@ def walk_game(walk: Walk, game: str, seed: int, state: Path, physical: bool = Fa
             walk.shot(f"result: {tag} {page.name}", board)
             board.tap("right")
         walk_key_moments(walk, board, tag)
+        walk_game_log(walk, board, tag)
         while result.page.name != MENU:
             board.tap("right")
         board.tap("ok")
@@ -343,6 +349,24 @@ def walk_key_moments(walk: Walk, board: SimBoard, tag: str) -> None:
     for index in range(count):
         moments.page = index
         walk.shot(f"key moments: {tag} {index}", board)
+    board.tap("back")
+    assert board.app.screen is result
+
+
+def walk_game_log(walk: Walk, board: SimBoard, tag: str) -> None:
+    """The review's "Game log": every page of the whole game's log (each display size pages
+    it in its own way: all are drawn), then back to the result."""
+    result = board.app.screen
+    assert isinstance(result, ResultScreen), result
+    while result.page.name != "game log":
+        board.tap("right")
+    board.tap("ok")
+    log = board.app.screen
+    assert isinstance(log, GameLogScreen), log
+    count = max(len(log.pages(Canvas(size).columns, Canvas(size).lines - 1)) for size in SIZES)
+    for index in (0, 1, count // 2, count - 1):
+        log.page = index
+        walk.shot(f"game log: {tag} {index}", board)
     board.tap("back")
     assert board.app.screen is result
 
@@ -541,6 +565,7 @@ def test_the_walk_reaches_every_kind_of_screen(walks: Callable[[str], Walk]) -> 
         "records: after",
         "legend",
         "key moments",
+        "game log",
     ):
         assert any(m.startswith(kind) for m in moments), kind
     for game in game_names():

@@ -68,8 +68,16 @@ def press(app: BoardApp, *buttons: str) -> None:
 @pytest.mark.parametrize(
     ("game", "seats", "pages"),
     [
-        ("exxtra", 6, ["standings", "track", "ladder", *(f"figures 0 seat {s}" for s in range(6)), "Rematch", "Menu"]),
-        ("levelx", 4, ["standings", "grid", "chips", *(f"figures 0 seat {s}" for s in range(4)), "Rematch", "Menu"]),
+        (
+            "exxtra",
+            6,
+            ["standings", "track", "ladder", *(f"figures 0 seat {s}" for s in range(6)), "game log", "Rematch", "Menu"],
+        ),
+        (
+            "levelx",
+            4,
+            ["standings", "grid", "chips", *(f"figures 0 seat {s}" for s in range(4)), "game log", "Rematch", "Menu"],
+        ),
         ("extra", 2, None),  # whatever EXTRA!'s module offers, then the choice
     ],
 )

@@ -387,6 +387,8 @@ class BoardApp:
             )
             return
         self.start_session(session)
+        self.help.rebuild(session)  # what happened comes back with the game: its line, its logs
+        self.changed()
 
     def discard_saved(self) -> None:
         """Set the journal's unfinished game aside (asked first: the main menu's question)."""
@@ -436,6 +438,9 @@ class BoardApp:
             return False
         if not session.undo(whole_game=self.settings.takeback == "game"):
             return False
+        said = self.help.took_back(session, session.redo_steps[-1][0])  # the person's decision
+        if said is not None:
+            self.show_note(said)
         self._after_takeback()
         return True
 
@@ -454,6 +459,7 @@ class BoardApp:
         session = self.session
         if session is None or self.animation is not None or not session.redo():
             return False
+        self.help.rebuild(session)  # the steps played again are in the round log again
         self._after_takeback()
         return True
 

@@ -5,7 +5,9 @@ the in-game menu was first opened.
 Where: the explanation covers the top line of the play screen from the move until the next
 move, or until a press (the person deciding gets the whole screen back); the legend covers the
 bottom line; at a person's roll prompt the tip takes that line until it was once followed; the
-cue ("not now") sits at the bottom right for CUE_S.
+cue ("not now") sits at the bottom right for CUE_S. A resumed game gets its explanation and
+round log back (`rebuild`, from the record's steps); a takeback's line is kept for the game's log
+(`firmware.ui.game_log`).
 
 The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step()` and
 `image()`; everything here is state of the loop thread, like the app's.
@@ -23,10 +25,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware.games import words_of
-from firmware.games.base import Event, Events
+from firmware.games.base import Event, Events, Step
 from firmware.games.words import Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
+from firmware.ui.game_log import TakenBack, replayed, took_back
 from firmware.ui.gameview import game_view
 
 if TYPE_CHECKING:
@@ -55,6 +58,7 @@ class Help:
         # The round log: every explained step of this game as (history length after it, game,
         # its round, events, who made it); a takeback drops what it took back.
         self._log: list[tuple[int, str, int | None, list[Event], object]] = []
+        self._takebacks: list[TakenBack] = []  # this game's takebacks, for the game's log
         self.cue: str | None = None
         self._cue_timer: Timer | None = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
@@ -101,6 +105,37 @@ class Help:
             self._log = [entry for entry in self._log if entry[0] < len(game.history)]
             round_ = game_view(game.name).round_of(game)
             self._log.append((len(game.history), game.name, round_, events, self._mover))
+
+    def rebuild(self, session: Table) -> None:
+        """The round log and the explanation line of a game resumed where it stood (after a
+        power cut) or whose taken-back steps were played again (redo): its steps replayed from
+        the record, as `stepped` kept them while it was played (a press before does not hide
+        the line again)."""
+        game = session.game
+        words = words_of(game.name)
+        self._log = []
+        for step in replayed(game):
+            said = words.said(session.names, step.events)
+            if said is not None and said.shown:
+                self._explained = (game.name, session.names, step.events)
+                self._explained_at, self._mover = step.at, step.mover
+                self.hidden = False  # (the press that resumed came before the line was back)
+                self._log.append((step.at, game.name, step.round, step.events, step.mover))
+
+    def took_back(self, session: Table, step: Step) -> str | None:
+        """`step`, a person's decision just taken back (the game stands where it was played
+        from): kept for the game's log; its line, "Took back: Red placed 31 on rung 5" (None
+        when the game words nothing)."""
+        twin = session.game.copy()
+        twin.apply(step)
+        taken = TakenBack(len(session.game.history), game_view(twin.name).round_of(twin), list(twin.events))
+        self._takebacks.append(taken)
+        return took_back(session.names, twin.name, taken)
+
+    def takebacks(self, session: Table | None) -> list[TakenBack]:
+        """This game's takebacks, oldest first (none kept over a power cut: the record keeps
+        only what stands)."""
+        return list(self._takebacks) if session is not None else []
 
     def round_log(self, session: Table | None) -> list[tuple[str, bool]]:
         """The round log, a line each (the log form of the game's words, concerns): what
@@ -184,6 +219,7 @@ class Help:
         self._explained = None
         self._explained_at = 0
         self._log = []
+        self._takebacks = []
 
     # --- drawing -----------------------------------------------------------------------------
     @staticmethod

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from firmware.games.base import Step
     from firmware.hardware.sound import Sound
     from firmware.journal.protocol import BoardJournal
+    from firmware.ui.game_log import TakenBack
     from firmware.ui.table_memory import TableMemory
 
 
@@ -87,11 +88,14 @@ class LessonRunning(Protocol):
 
 
 class RoundLog(Protocol):
-    """The help layer's round log (firmware.ui.help.Help): the moves since the asked player's last."""
+    """The help layer's round log (firmware.ui.help.Help): the moves since the asked player's last,
+    and the takebacks of the game (for its whole log)."""
 
     def round_log(self, session: Table | None) -> list[tuple[str, bool]]: ...
 
     def round_log_text(self, session: Table | None) -> str: ...
+
+    def takebacks(self, session: Table | None) -> list[TakenBack]: ...
 
 
 class App(Protocol):

@@ -29,6 +29,7 @@ LEGENDS: dict[str, str] = {
     "GameMenu": N_("<> move  OK  BACK back"),
     "MenuScreen": N_("<> move  OK  BACK back"),
     "RulesScreen": N_("<> page  OK close"),
+    "GameLogScreen": N_("<> page  OK close"),
     "TextScreen": N_("<> scroll  OK close"),
     "FaceEntryScreen": N_("<> face  OK next"),
     "ResultScreen": N_("OK: main menu"),

@@ -341,6 +341,9 @@ class GameMenu(MenuScreen):
         if session is not None and app.help.round_log(session):
             # Translators: the in-game menu: the round log (every move since your last one); short.
             options.append(Option(_("Round log"), "log"))
+        if session is not None and session.game.history:
+            # Translators: the in-game menu: every step of the game from the first, by round; short.
+            options.append(Option(_("Game log"), "game log"))
         if session is not None and session.seal is not None:
             options.append(Option(_("Dice seal"), "seal"))
         if app.lesson is not None:  # a lesson is left at once: nothing of it is kept
@@ -376,6 +379,12 @@ class GameMenu(MenuScreen):
             app.pop()  # read from the game: OK there closes it back to the game
             if not open_round_log(app, table_in_play(app)):
                 app.advance()
+        elif option.value == "game log":
+            from firmware.ui.game_log import GameLogScreen, viewer_of
+
+            table = table_in_play(app)
+            app.pop()  # as the round log: OK there closes it back to the game
+            app.push(GameLogScreen(table, app.help.takebacks(table), viewer_of(table)))
         elif option.value == "seal":
             app.push(seal_screen(app))
         elif option.value == "abandon":

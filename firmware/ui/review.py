@@ -12,6 +12,8 @@ page is one more entry (`add_review`). The board's own:
   and where this game's score stands in the board's high-score list (a race: the wins on this
   board instead); guests (a seat named by its colour) and bots are said to be so. Only with a
   journal (the board's records);
+- `log_page` (`firmware.ui.game_log`): "Game log", OK there reads every step of the game from
+  the first, round by round;
 - `key_moment_pages` (`firmware.ui.moments`): "Key moments", each person's costliest
   decisions by the strong bot's evaluator; none when no person played.
 """
@@ -28,6 +30,7 @@ from firmware.games.registry import find_game
 from firmware.i18n import _, pgettext
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate
 from firmware.ui.gameview import ResultPage
+from firmware.ui.game_log import log_page
 from firmware.ui.moments import key_moment_pages
 from firmware.ui.names import is_default_name
 
@@ -242,4 +245,4 @@ def _seat_tag(canvas: Canvas, x: int, y: int, colour: str) -> int:
     return x + CHAR_WIDTH + 1
 
 
-REVIEW: list[ReviewPages] = [figure_pages, record_pages, key_moment_pages]
+REVIEW: list[ReviewPages] = [figure_pages, record_pages, log_page, key_moment_pages]
