@@ -437,7 +437,7 @@ class BoardApp:
         self.show_note(
             Text(N_("Nothing to take back"))
             if self.settings.takeback == "game"
-            else Text(N_("Nothing to take back since the dice"))
+            else Text(N_("Nothing to take back since the last roll"))
         )
 
     def redo(self) -> bool:

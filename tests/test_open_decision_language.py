@@ -1,0 +1,109 @@
+"""A language switch mid-decision (in-game menu → Settings → Language) relabels the open
+decision's options at once, cursor kept, on every display profile and into every language;
+and the seat badges say the colours' initials in the language shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware import i18n
+from firmware.games.extra.screens import StagedOption
+from firmware.hardware.config import default_board_path
+from firmware.ui.choice import Option
+from firmware.ui.names import colour_initial
+from firmware.ui.play import PlayScreen
+from firmware.ui.screen import MenuScreen
+from sim.board import SimBoard
+
+BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
+
+
+def parts(option: Option) -> object:
+    """A staged option's parts (EXTRA!'s stage marks), which speak the language too."""
+    return option.parts if isinstance(option, StagedOption) else None
+
+
+def pick(board: SimBoard, value: object) -> None:
+    """Move the open menu's cursor to the option standing for `value`, then OK."""
+    screen = board.app.screen
+    assert isinstance(screen, MenuScreen) and screen.choice is not None
+    while screen.choice.current.value != value:
+        board.tap("right")
+    board.tap("ok")
+
+
+def to_decision(board: SimBoard, game: str) -> PlayScreen:
+    """Start `game` with people on every seat of the smallest table and roll once."""
+    board.settle()
+    pick(board, ("play", game))
+    board.tap("ok")  # the first seat count
+    app = board.app
+    while not isinstance(app.screen, PlayScreen):
+        board.tap("ok")
+    board.settle()
+    board.tap("roll")
+    board.settle()
+    play = app.screen
+    assert isinstance(play, PlayScreen) and play.choice is not None
+    return play
+
+
+def switch_to(board: SimBoard, language: str) -> None:
+    """Long BACK, Settings, Language stepped until `language`, then back to the game."""
+    board.hold("back")
+    board.settle()
+    pick(board, "settings")
+    while board.app.language != language:
+        pick(board, "language")
+    board.tap("back")
+    board.tap("back")
+    board.settle()
+
+
+@pytest.mark.parametrize("start, language", [("en", "de"), ("en", "fr"), ("fr", "en")])
+@pytest.mark.parametrize("game", ["exxtra", "extra"])
+@pytest.mark.parametrize("board_file", BOARDS, ids=lambda path: path.stem)
+def test_the_open_decision_speaks_the_new_language(board_file: Path, game: str, start: str, language: str) -> None:
+    board = SimBoard(seed=3, language=start, board_file=board_file)
+    try:
+        play = to_decision(board, game)
+        board.tap("right")
+        assert play.choice is not None
+        index, values = play.choice.index, [o.value for o in play.choice.options]
+        switch_to(board, language)
+        assert board.app.screen is play
+        choice = play.choice
+        assert choice is not None
+        assert (choice.index, [o.value for o in choice.options]) == (index, values)  # the same decision, cursor kept
+        i18n.use(language)
+        fresh = play.ui.options(board.app, play.session)
+        assert [o.label for o in choice.options] == [o.label for o in fresh]
+        assert [parts(o) for o in choice.options] == [parts(o) for o in fresh]
+        if game == "exxtra":  # its options are words ("Rung 4", "Sprosse 4"); EXTRA!'s are figures
+            assert fresh[0].label != _label_in(start, play, board)
+            assert choice.current.label in " ".join(board.screen_text())
+    finally:
+        board.close()
+
+
+def _label_in(language: str, play: PlayScreen, board: SimBoard) -> str:
+    """The first option's label as `language` says it (the active language restored after)."""
+    active = board.app.language
+    i18n.use(language)
+    try:
+        return play.ui.options(board.app, play.session)[0].label
+    finally:
+        i18n.use(active)
+
+
+@pytest.mark.parametrize("language, initials", [("en", "RBGYPO"), ("de", "RBGELO"), ("fr", "RBVJPO")])
+def test_the_seat_badges_are_the_languages_initials(language: str, initials: str) -> None:
+    i18n.use(language)
+    try:
+        colours = ("red", "blue", "green", "yellow", "purple", "orange")
+        assert "".join(colour_initial(c) for c in colours) == initials
+        assert len(set(initials)) == len(initials)  # no two seats share a badge
+    finally:
+        i18n.use("en")
