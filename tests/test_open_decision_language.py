@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware import i18n
+from firmware.i18n import pgettext
 from firmware.games.extra.screens import StagedOption
 from firmware.hardware.config import default_board_path
 from firmware.ui.choice import Option
@@ -107,3 +108,25 @@ def test_the_seat_badges_are_the_languages_initials(language: str, initials: str
         assert len(set(initials)) == len(initials)  # no two seats share a badge
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("board_file", BOARDS, ids=lambda path: path.stem)
+def test_extras_part_being_chosen_is_said_in_words(board_file: Path, language: str) -> None:
+    """EXTRA!: the part LEFT/RIGHT change now reads "extra 2" (not "x2") below or on the sheet;
+    a wide panel's header, in the 3×5 font beside block two, keeps the marks."""
+    board = SimBoard(seed=3, language=language, board_file=board_file)
+    try:
+        play = to_decision(board, "extra")
+        image = board.image()
+        wide = image.width > 2 * image.height
+        assert play.choice is not None
+        option = play.choice.current
+        face = str(option.parts[0][1]) if isinstance(option, StagedOption) else ""
+        assert face.startswith("x")
+        worded = pgettext("EXTRA!", "extra {face}").format(face=face[1:])
+        shown = board.screen_text()
+        assert (face if wide else worded) in shown, shown
+        assert not any(text.endswith("~") for text in shown)  # nothing cut to make room
+    finally:
+        board.close()

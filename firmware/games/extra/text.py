@@ -51,6 +51,18 @@ def part_text(part: str, short: bool = False) -> str:
     return pgettext("EXTRA!", "free") if short else pgettext("EXTRA!", "free ride")
 
 
+def part_words(part: str) -> str:
+    """An option's part in plain words, for the part a player is choosing now: "extra 3" for
+    "x3", "column B" for ">B"; the pairs and the free ride as `part_text` says them."""
+    if part.startswith("x") and part[1:].isdigit():
+        # Translators: EXTRA!: the extra die's face while the player chooses it ("x3" where room is short).
+        return pgettext("EXTRA!", "extra {face}").format(face=part[1:])
+    if part.startswith(">") and part[1:] in COLUMN_NAMES:
+        # Translators: EXTRA!: the column a new number goes into while the player chooses it (">B" where room is short).
+        return pgettext("EXTRA!", "column {column}").format(column=part[1:])
+    return part_text(part)
+
+
 class ExtraWords(Words):
     """EXTRA!'s steps in words: a player's choice on the roll (the extra die or a free ride, the
     pairs crossed, full rows, the sheet finished); a plain roll is said but not shown."""
