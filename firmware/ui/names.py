@@ -46,7 +46,9 @@ def colour_initial(colour: str) -> str:
         # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
         "orange": pgettext("colour initial", "O"),
     }
-    return initials.get(colour, colour[:1].upper())
+    # one letter, whatever a translation wraps it in (the fit test's pseudo-locale: "[Ý·]")
+    letters = [c for c in initials.get(colour, colour) if c.isalpha()] or [colour[:1]]
+    return letters[0].upper()
 
 
 def default_name(colour: str) -> str:
