@@ -130,3 +130,19 @@ def test_extras_part_being_chosen_is_said_in_words(board_file: Path, language: s
         assert not any(text.endswith("~") for text in shown)  # nothing cut to make room
     finally:
         board.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("board_file", BOARDS, ids=lambda path: path.stem)
+def test_extras_legend_says_what_the_buttons_do(board_file: Path, language: str) -> None:
+    """A long ROLL while deciding in EXTRA!: "<> pick  ROLL: sheets", whole, in the language."""
+    board = SimBoard(seed=3, language=language, board_file=board_file)
+    try:
+        to_decision(board, "extra")
+        board.hold("roll")
+        board.settle()
+        legend = i18n._("<> pick  ROLL: sheets")
+        assert len(legend) <= 21 and (language == "en") == (legend == "<> pick  ROLL: sheets")
+        assert legend in board.screen_text(), board.screen_text()
+    finally:
+        board.close()

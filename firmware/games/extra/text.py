@@ -35,8 +35,8 @@ RULES: tuple[str, ...] = (
     N_("Your game ends when a column of your EXTRA table is full. The highest total wins."),
 )
 
-# Translators: the play screen's legend while deciding ("<>" are LEFT/RIGHT; ROLL flips through the sheets); 21 columns.
-LEGEND = N_("<> OK ROLL:sheets")
+# Translators: the legend while deciding ("<>" are LEFT/RIGHT, which pick; ROLL flips through the sheets); 21 columns.
+LEGEND = N_("<> pick  ROLL: sheets")
 
 COLUMN_NAMES = "ABC"  # the EXTRA table's columns, as the sheet and the options name them
 FREE_RIDE = "free ride"  # an option's part key and text for a decision without an extra die
