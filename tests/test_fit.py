@@ -32,6 +32,7 @@ from firmware.games.registry import find_game
 from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
+from firmware.ui.help import TIP
 from firmware.ui.menus import MainMenu
 from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
@@ -71,7 +72,7 @@ class Walk:
         for size in SIZES:
             canvas = board.app.canvas(size)
             self.problems.setdefault(name, {})[size] = (
-                problems(canvas) + cut_names(canvas, names) + unasked(board.app, canvas)
+                problems(canvas) + cut_names(canvas, names) + unasked(board.app, canvas) + tip_covers(board.app, size)
             )
             self.clipped.setdefault(name, {})[size] = [box.text for box in clipped(canvas)]
             if keep:
@@ -114,6 +115,24 @@ def unasked(app: Any, canvas: Canvas) -> list[str]:
     elif name not in shown:
         out.append(f"{name} is asked, not named: {shown!r}")
     return out
+
+
+def tip_covers(app: Any, size: tuple[int, int]) -> list[str]:
+    """The menu tip ("ROLL  hold BACK: menu", up until the in-game menu was opened once) is not
+    asked for: it covers no text of the screen under it (drawn with the help layer alone, so
+    a note or the seal over it do not count)."""
+    help = app.help
+    if help.tip_seen or help.legend or help.cue is not None or app.animation is not None:
+        return []
+    if app.session is None or app.screen is not app.play_screen() or help.shown_explanation(app.session) is not None:
+        return []
+    canvas = Canvas(size)
+    app.screen.draw(canvas)
+    help.draw(canvas, app)
+    tip = [box for box in canvas.boxes if box.text == i18n._(TIP) and box.box is not None]
+    if tip and tip[0].box is not None and tip[0].box[1] <= 1:
+        return []  # in a whole sheet's header, beside the name (tests/test_extra_sheet_pages.py)
+    return [f"the tip covers {box.text!r}" for box in canvas.boxes if box.hidden]
 
 
 def pick(board: SimBoard, wanted: Callable[[Any], bool]) -> None:

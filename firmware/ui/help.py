@@ -26,7 +26,7 @@ from firmware.games import words_of
 from firmware.games.base import Event, Events
 from firmware.games.words import Said
 from firmware.i18n import N_, _
-from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
+from firmware.ui.draw import Box, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.gameview import game_view
 
 if TYPE_CHECKING:
@@ -209,8 +209,14 @@ class Help:
             and not session.over
             and not session.pending_bot()
         )
+        tip = prompt and not self.tip_seen and not self.legend
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         row = _lowest_free(canvas)
+        if tip and bar is not None and not _sheet_from_the_top(canvas):
+            # The tip is not asked for: it takes a band the screen leaves empty, never a line
+            # it uses (EXXTRA's track, LEVEL X's tiles), and waits for a screen with one.
+            _tip(canvas, bar)
+            bar = None
         if bar is not None and in_play and _sheet_from_the_top(canvas):
             # A sheet from edge to edge (EXTRA!): its rows and total stay in view, the bar goes
             # into its header, right of the name and status, in the 3×5 font. The explanation
@@ -247,6 +253,36 @@ def _lowest_free(canvas: Canvas) -> int | None:
     if not rows or rows[-1] == canvas.lines - 1:
         return None
     return rows[-1]
+
+
+def _tip(canvas: Canvas, text: str) -> None:
+    """`text` in a white bar on the lowest text line where nothing is drawn, else the lowest
+    band where nothing is drawn, a pixel clear of what is: in the small font, else the 3×5
+    one; nowhere if no band is free."""
+    pitch = _line_height(canvas)
+    for row in reversed(range(1, canvas.lines)):
+        if (
+            len(text) <= canvas.columns
+            and canvas.image.crop((0, row * pitch, canvas.width, (row + 1) * pitch)).getbbox() is None
+        ):
+            bottom_bar(canvas, text, 0, row)
+            return
+    small = canvas.font("small").line_height + 1
+    if canvas.measure(text, "small") < canvas.width and (top := _lowest_blank(canvas, small)) is not None:
+        _cover(canvas, (0, top, canvas.width - 1, top + small - 1))
+        canvas.text(1, top + 1, text, fill=0)
+    elif tiny_width(text) + 2 <= canvas.width and (top := _lowest_blank(canvas, 7)) is not None:
+        _cover(canvas, (0, top, canvas.width - 1, top + 6))
+        canvas.tiny(1, top + 1, text, fill=0)
+
+
+def _lowest_blank(canvas: Canvas, pitch: int) -> int | None:
+    """The top of the lowest band `pitch` high where nothing is drawn, a pixel clear above and
+    below (None if there is none)."""
+    for top in range(canvas.height - pitch - 1, 0, -1):
+        if canvas.image.crop((0, top - 1, canvas.width, top + pitch + 1)).getbbox() is None:
+            return top
+    return None
 
 
 def banner(canvas: Canvas, text: str) -> None:

@@ -1,6 +1,7 @@
-"""A language switch mid-decision (in-game menu → Settings → Language) relabels the open
-decision's options at once, cursor kept, on every display profile and into every language;
-and the seat badges say the colours' initials in the language shown."""
+"""Texts on the screens, by button presses on every display profile and in every language: a
+language switch mid-decision (in-game menu → Settings → Language) relabels the open decision's
+options at once, cursor kept; the seat badges say the colours' initials in the language shown;
+EXTRA!'s part being chosen and its legend in words; the menu tip covers nothing."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from firmware.i18n import pgettext
 from firmware.games.extra.screens import StagedOption
 from firmware.hardware.config import default_board_path
 from firmware.ui.choice import Option
+from firmware.ui.draw import Canvas
+from firmware.ui.help import TIP
 from firmware.ui.names import colour_initial
 from firmware.ui.play import PlayScreen
 from firmware.ui.screen import MenuScreen
@@ -144,5 +147,38 @@ def test_extras_legend_says_what_the_buttons_do(board_file: Path, language: str)
         legend = i18n._("<> pick  ROLL: sheets")
         assert len(legend) <= 21 and (language == "en") == (legend == "<> pick  ROLL: sheets")
         assert legend in board.screen_text(), board.screen_text()
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("game", ["exxtra", "levelx", "extra"])
+@pytest.mark.parametrize("board_file", BOARDS, ids=lambda path: path.stem)
+def test_the_menu_tip_covers_nothing(board_file: Path, game: str, language: str) -> None:
+    """At the first roll prompt the tip "ROLL  hold BACK: menu" takes a band the screen leaves
+    empty (EXXTRA's track row and LEVEL X's tiles stay in view), and goes once the menu was
+    opened."""
+    board = SimBoard(seed=3, language=language, board_file=board_file)
+    try:
+        board.settle()
+        pick(board, ("play", game))
+        board.tap("ok")
+        app = board.app
+        while not isinstance(app.screen, PlayScreen):
+            board.tap("ok")
+        board.settle()
+        image = board.image()
+        canvas = Canvas(image.size)  # the screen and the help layer alone (no seal, no note)
+        app.screen.draw(canvas)
+        app.help.draw(canvas, app)
+        tip = i18n._(TIP)
+        tops = [box.box[1] for box in canvas.boxes if box.text == tip and box.box is not None]
+        assert tops, "the tip is shown"
+        if tops[0] > 1:  # (a whole sheet's header takes it beside the name: tests/test_extra_sheet_pages.py)
+            assert [box.text for box in canvas.boxes if box.hidden] == []
+        board.hold("back")
+        board.tap("back")
+        board.settle()
+        assert tip not in board.screen_text()
     finally:
         board.close()
