@@ -15,7 +15,7 @@ from firmware.games.extra.screens import StagedOption
 from firmware.hardware.config import default_board_path
 from firmware.ui.choice import Option
 from firmware.ui.draw import Canvas
-from firmware.ui.help import TIP
+from firmware.ui.help import NOT_NOW, TIP
 from firmware.ui.names import colour_initial
 from firmware.ui.play import PlayScreen
 from firmware.ui.screen import MenuScreen
@@ -180,5 +180,31 @@ def test_the_menu_tip_covers_nothing(board_file: Path, game: str, language: str)
         board.tap("back")
         board.settle()
         assert tip not in board.screen_text()
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("game", ["exxtra", "levelx", "extra"])
+@pytest.mark.parametrize("board_file", BOARDS, ids=lambda path: path.stem)
+def test_not_now_stays_with_the_screen_that_refused(board_file: Path, game: str, language: str) -> None:
+    """A refused press on a lesson page says "not now" there; OK, within the cue's second,
+    opens the game's screen without it."""
+    board = SimBoard(seed=3, language=language, board_file=board_file)
+    try:
+        board.settle()
+        pick(board, ("play", game))
+        pick(board, "learn")
+        board.settle()
+        cue = i18n._(NOT_NOW)
+        for _ in range(6):  # ROLL turns a long page's pages, then is refused
+            board.tap("roll")
+            if board.app.help.cue is not None:
+                break
+        page = board.app.screen
+        assert f" {cue} " in board.screen_text() and board.app.screen is page
+        board.tap("ok")
+        assert board.app.screen is not page
+        assert f" {cue} " not in board.screen_text()
     finally:
         board.close()

@@ -56,6 +56,7 @@ class Help:
         # its round, events, who made it); a takeback drops what it took back.
         self._log: list[tuple[int, str, int | None, list[Event], object]] = []
         self.cue: str | None = None
+        self._cue_screen: object = None  # the screen that refused (compared only)
         self._cue_timer: Timer | None = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
         seen = journal.get_setting(TIP_KEY, False) if journal is not None else False
@@ -73,11 +74,13 @@ class Help:
         self.legend = not self.legend
 
     # --- the "not now" cue -------------------------------------------------------------------
-    def not_now(self, schedule: Schedule, changed: Callable[[], None]) -> None:
-        """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
+    def not_now(self, schedule: Schedule, changed: Callable[[], None], screen: object = None) -> None:
+        """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues) on
+        `screen`, the one that refused: another screen taking its place ends it."""
         if self._cue_timer is not None:
             self._cue_timer.cancel()
         self.cue = _(NOT_NOW)
+        self._cue_screen = screen
 
         def gone() -> None:
             self._cue_timer = None
@@ -229,6 +232,8 @@ class Help:
                 bar = None
         if bar is not None:
             bottom_bar(canvas, bar, 0, row)
+        if self.cue is not None and self._cue_screen not in (None, screen):
+            self.cue = None  # the refusal was another screen's: stale here
         if self.cue is not None:
             text = f" {self.cue} "
             bottom_bar(canvas, text, canvas.width - _width(canvas, text), row)
