@@ -208,3 +208,32 @@ def test_not_now_stays_with_the_screen_that_refused(board_file: Path, game: str,
         assert f" {cue} " not in board.screen_text()
     finally:
         board.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("board_file", BOARDS, ids=lambda path: path.stem)
+def test_the_last_deciders_line_leaves_the_next_focus_view_whole(board_file: Path, language: str) -> None:
+    """EXTRA! with two people: Red's choice, said to Blue, goes on a band Blue's focus view
+    (the small panels' decision view) leaves empty, never over its rows, −200s or total."""
+    board = SimBoard(seed=3, language=language, board_file=board_file)
+    try:
+        board.settle()
+        pick(board, ("play", "extra"))
+        pick(board, 2)
+        app = board.app
+        while not isinstance(app.screen, PlayScreen):
+            board.tap("ok")
+        board.settle()
+        board.tap("roll")
+        board.settle()
+        while app.session is not None and app.session.game.pending().player == 0:
+            board.tap("ok")
+            board.settle()
+        said = app.help.shown_explanation(app.session)
+        assert said is not None  # Red's choice is news to Blue
+        canvas = app.canvas(board.image().size)
+        if canvas.size_class == "small":  # the focus view (wide and tall panels show the whole sheet)
+            assert [box.text for box in canvas.boxes if box.hidden] == []
+            assert said in [box.text for box in canvas.boxes]
+    finally:
+        board.close()

@@ -355,7 +355,8 @@ def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
 
 def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
     """The explanation under the "who is asked" texts at the top: on the first free lines in
-    the display's font where it fits two of them, else in the 3×5 font right under them."""
+    the display's font where it fits two of them, else in the 3×5 font right under them (over
+    a drawing under a line of text, EXTRA!'s focus view: on a band it leaves empty)."""
     free = canvas.free_rows()
     lines = wrap(text, canvas.columns)
     top_free = [row for row in free if row > 0]
@@ -369,9 +370,19 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
         for row, line in zip(top_free, lines):
             canvas.line(row, line, inverse=True)
         return
-    if titled or not _sheet_from_the_top(
-        canvas
-    ):  # a title line (or a line of text on top): the 3×5 font right under it
+    if not titled and not _sheet_from_the_top(canvas):
+        # A line of text on top of a drawing (EXTRA!'s focus view: the rows the option
+        # crosses): the 3×5 font on a band the drawing leaves empty, else not at all (the
+        # round log has it); never over the rows.
+        fits = (canvas.width - 2) // 4 + 1
+        tiny = wrap(text, fits)
+        band = 6 * len(tiny) + 1
+        if len(tiny) <= 2 and (top := _lowest_blank(canvas, band)) is not None:
+            _cover(canvas, (0, top, canvas.width - 1, top + band - 1))
+            for index, line in enumerate(tiny):
+                canvas.tiny(1, top + 1 + 6 * index, line, fill=0)
+        return
+    if titled:  # a title line: the 3×5 font right under it
         y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
         fits = (canvas.width - 2) // 4 + 1
         # (two lines, a third for a long language, until the next press)
