@@ -20,6 +20,7 @@ from firmware.ui.names import colour_initial
 from firmware.ui.play import PlayScreen
 from firmware.ui.screen import MenuScreen
 from sim.board import SimBoard
+from sim.scenario import ScriptedDice
 
 BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
 
@@ -235,5 +236,33 @@ def test_the_last_deciders_line_leaves_the_next_focus_view_whole(board_file: Pat
         if canvas.size_class == "small":  # the focus view (wide and tall panels show the whole sheet)
             assert [box.text for box in canvas.boxes if box.hidden] == []
             assert said in [box.text for box in canvas.boxes]
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_an_x_that_sends_the_counter_to_the_start_says_so(language: str) -> None:
+    """EXXTRA: a double (+2), roll again, X-X: "Red: X-X, back to the start" in the round log
+    (not "Red: X, back 2": two Xs, and the counter is on the start again)."""
+    board = SimBoard(seed=3, language=language, dice=ScriptedDice())
+    try:
+        board.settle()
+        pick(board, ("play", "exxtra"))
+        board.tap("ok")
+        app = board.app
+        while not isinstance(app.screen, PlayScreen):
+            board.tap("ok")
+        board.settle()
+        for faces in (["2", "2"], ["X", "X"]):
+            board.queue_dice(faces)
+            board.tap("roll")  # the double's decision: ROLL rolls again
+            board.settle()
+        assert app.session is not None and app.session.game.positions[0] == 0
+        red = app.session.name(0)
+        logged = i18n._("{who} rolled {xs}, back to the start").format(who=red, xs="X-X")
+        assert logged in [line for line, _concerns in app.help.round_log(app.session)]
+        said = i18n._("{who}: {xs}, back to the start").format(who=red, xs="X-X")
+        assert app.help.explanation == said
+        assert said in " ".join(board.screen_text())  # Blue, to roll next, reads it
     finally:
         board.close()
