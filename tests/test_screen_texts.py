@@ -14,10 +14,10 @@ from firmware.i18n import pgettext
 from firmware.games.extra.screens import StagedOption
 from firmware.hardware.config import default_board_path
 from firmware.ui.choice import Option
-from firmware.ui.draw import Canvas
+from firmware.ui.draw import Canvas, clipped
 from firmware.ui.help import NOT_NOW, TIP
-from firmware.ui.names import colour_initial
-from firmware.ui.play import PlayScreen
+from firmware.ui.names import colour_initial, default_name
+from firmware.ui.play import PlayScreen, Standing, ranked_page
 from firmware.ui.screen import MenuScreen
 from sim.board import SimBoard
 from sim.scenario import ScriptedDice
@@ -266,3 +266,28 @@ def test_an_x_that_sends_the_counter_to_the_start_says_so(language: str) -> None
         assert said in " ".join(board.screen_text())  # Blue, to roll next, reads it
     finally:
         board.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("size", [(128, 64), (256, 64), (128, 128)])
+@pytest.mark.parametrize("seats", [3, 6])
+def test_a_tie_headline_is_never_cut(size: tuple[int, int], language: str, seats: int) -> None:
+    """Three share first: "Red & Blue & Green share" where it fits, else "3 tie for first",
+    never "Red & Blue & Green s~"."""
+    i18n.use(language)
+    try:
+        colours = ["red", "blue", "green", "yellow", "purple", "orange"][:seats]
+        names = [default_name(c) for c in colours]
+        standings = [
+            Standing(1 if i < 3 else i + 1, c, n, "40" if i < 3 else "12")
+            for i, (c, n) in enumerate(zip(colours, names))
+        ]
+        headline = i18n._("{names} share").format(names=" & ".join(names[:3]))
+        canvas = Canvas(size)
+        ranked_page("EXTRA!", headline, standings).draw(canvas, "1/9")
+        shown = [box.text for box in canvas.boxes]
+        assert not clipped(canvas), shown
+        short = i18n._("{count} tie for first").format(count=3)
+        assert headline in shown or short in shown
+    finally:
+        i18n.use("en")
