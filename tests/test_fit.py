@@ -33,6 +33,7 @@ from firmware.hardware.config import default_board_path, load_board
 from firmware.i18n import FIT_LANGUAGES
 from firmware.ui.draw import Canvas, clipped, problems
 from firmware.ui.game_log import GameLogScreen
+from firmware.ui.help import TIP
 from firmware.ui.menus import MainMenu
 from firmware.ui.moments import KEY_MOMENTS, MomentsScreen
 from firmware.ui.play import MENU, PlayScreen, ResultScreen
@@ -72,7 +73,11 @@ class Walk:
         for size in SIZES:
             canvas = board.app.canvas(size)
             self.problems.setdefault(name, {})[size] = (
-                problems(canvas) + cut_names(canvas, names) + unasked(board.app, canvas)
+                problems(canvas)
+                + cut_names(canvas, names)
+                + unasked(board.app, canvas)
+                + tip_covers(board.app, size)
+                + lone_words(canvas)
             )
             self.clipped.setdefault(name, {})[size] = [box.text for box in clipped(canvas)]
             if keep:
@@ -115,6 +120,47 @@ def unasked(app: Any, canvas: Canvas) -> list[str]:
     elif name not in shown:
         out.append(f"{name} is asked, not named: {shown!r}")
     return out
+
+
+def lone_words(canvas: Canvas) -> list[str]:
+    """A wrapped text whose last line is a lone word of one or two characters ("4" under
+    "Rouge pose 31 sur le barreau"): a line at the left edge with nothing else on its row,
+    right under a line of words at the left edge."""
+    shown = [box for box in canvas.boxes if box.box is not None and not box.hidden]
+    found = []
+    for box in shown:
+        assert box.box is not None
+        left, top, _right, bottom = box.box
+        if len(box.text.strip()) > 2 or left > 1:
+            continue
+        if any(o is not box and o.box is not None and o.box[1] <= bottom and top <= o.box[3] for o in shown):
+            continue  # a label of a row with more on it (a sheet's row number), not a wrapped line
+        above = [
+            o
+            for o in shown
+            if o.box is not None and o.box[0] <= 1 and o.box[3] < top and top - o.box[3] <= canvas.line_height
+        ]
+        if any(" " in o.text.strip() and len(o.text.strip()) >= 10 for o in above):
+            found.append(f"a lone word on a line: {box.text!r}")
+    return found
+
+
+def tip_covers(app: Any, size: tuple[int, int]) -> list[str]:
+    """The menu tip ("ROLL  hold BACK: menu", up until the in-game menu was opened once) is not
+    asked for: it covers no text of the screen under it (drawn with the help layer alone, so
+    a note or the seal over it do not count)."""
+    help = app.help
+    if help.tip_seen or help.legend or help.cue is not None or app.animation is not None:
+        return []
+    if app.session is None or app.screen is not app.play_screen() or help.shown_explanation(app.session) is not None:
+        return []
+    canvas = Canvas(size)
+    app.screen.draw(canvas)
+    help.draw(canvas, app)
+    tip = [box for box in canvas.boxes if box.text == i18n._(TIP) and box.box is not None]
+    if tip and tip[0].box is not None and tip[0].box[1] <= 1:
+        return []  # in a whole sheet's header, beside the name (tests/test_extra_sheet_pages.py)
+    return [f"the tip covers {box.text!r}" for box in canvas.boxes if box.hidden]
 
 
 def pick(board: SimBoard, wanted: Callable[[Any], bool]) -> None:

@@ -66,10 +66,10 @@ def test_the_boards_own_notes_follow_a_language_switch_too() -> None:
         for _seat in range(3):
             board.tap("ok")
         board.tap("back")  # a short BACK before the first roll: nothing to take back
-        assert "Seit dem Wurf nichts zurückzunehmen" in shown(board)
+        assert "Seit dem letzten Wurf nichts zurückzunehmen" in shown(board)
         switch_language(board.app, "fr")
         board.board.render()
-        assert "Rien à annuler depuis les dés" in shown(board)
+        assert "Rien à annuler depuis le dernier lancer" in shown(board)
     finally:
         board.close()
 

@@ -253,7 +253,7 @@ class BoardApp:
         if kind == "chord":  # LEFT and RIGHT pressed together: the hint (its answer comes later)
             self.ask_hint()
             if self._hinting is None:
-                self.help.not_now(self.schedule, self.changed)
+                self.help.not_now(self.schedule, self.changed, self.screen)
         elif kind == "hold" and name == "back":
             self._answered(self.open_menu())
             self.help.menu_used()
@@ -270,7 +270,7 @@ class BoardApp:
     def _answered(self, used: bool) -> None:
         """A press the screen (or the menu) did not use: say "not now"."""
         if not used:
-            self.help.not_now(self.schedule, self.changed)
+            self.help.not_now(self.schedule, self.changed, self.screen)
             cue(self, "refused")  # the buzzer's short low note, where a board has one
 
     def open_operator(self) -> None:
@@ -451,7 +451,7 @@ class BoardApp:
         self.show_note(
             Text(N_("Nothing to take back"))
             if self.settings.takeback == "game"
-            else Text(N_("Nothing to take back since the dice"))
+            else Text(N_("Nothing to take back since the last roll"))
         )
 
     def redo(self) -> bool:

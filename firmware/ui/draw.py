@@ -496,20 +496,30 @@ _BREAKS = re.compile(r"[ \t]+")
 def wrap(text: str, width: int) -> list[str]:
     """Greedy word wrap to `width` characters (paragraphs split on newlines). Only ASCII spaces
     and tabs break a line: a no-break space holds French "5\u00a0000" or "Rouge\u00a0:" together.
+    A paragraph never ends on a lone word of one or two characters (a number left alone, "4"):
+    the word before it comes down too.
 
     >>> wrap("dés : 5\u00a0000", 6)
     ['dés :', '5\xa0000']
+    >>> wrap("Rouge pose 31 sur le barreau 4", 28)
+    ['Rouge pose 31 sur le', 'barreau 4']
     """
     out: list[str] = []
     for paragraph in text.split("\n"):
+        lines: list[str] = []
         line = ""
         for word in _BREAKS.split(paragraph.strip(" \t")):
             if line and len(line) + 1 + len(word) > width:
-                out.append(line)
+                lines.append(line)
                 line = word
             else:
                 line = f"{line} {word}" if line else word
-        out.append(line)
+        lines.append(line)
+        if len(lines) > 1 and len(lines[-1]) <= 2 and " " in lines[-2]:
+            rest, last = lines[-2].rsplit(" ", 1)
+            if len(last) + 1 + len(lines[-1]) <= width:
+                lines[-2:] = [rest, f"{last} {lines[-1]}"]
+        out.extend(lines)
     return out
 
 

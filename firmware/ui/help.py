@@ -28,7 +28,7 @@ from firmware.games import words_of
 from firmware.games.base import Event, Events, Step
 from firmware.games.words import Said
 from firmware.i18n import N_, _
-from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
+from firmware.ui.draw import Box, Canvas, abbreviate, clip, tiny_width, wrap
 from firmware.ui.game_log import TakenBack, replayed, took_back
 from firmware.ui.gameview import game_view
 
@@ -60,6 +60,7 @@ class Help:
         self._log: list[tuple[int, str, int | None, list[Event], object]] = []
         self._takebacks: list[TakenBack] = []  # this game's takebacks, for the game's log
         self.cue: str | None = None
+        self._cue_screen: object = None  # the screen that refused (compared only)
         self._cue_timer: Timer | None = None
         self.legend = False  # the legend line is shown (a long ROLL toggles it)
         seen = journal.get_setting(TIP_KEY, False) if journal is not None else False
@@ -77,11 +78,13 @@ class Help:
         self.legend = not self.legend
 
     # --- the "not now" cue -------------------------------------------------------------------
-    def not_now(self, schedule: Schedule, changed: Callable[[], None]) -> None:
-        """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues)."""
+    def not_now(self, schedule: Schedule, changed: Callable[[], None], screen: object = None) -> None:
+        """Show "not now" for CUE_S (a repeated refusal keeps it up; it never queues) on
+        `screen`, the one that refused: another screen taking its place ends it."""
         if self._cue_timer is not None:
             self._cue_timer.cancel()
         self.cue = _(NOT_NOW)
+        self._cue_screen = screen
 
         def gone() -> None:
             self._cue_timer = None
@@ -245,8 +248,14 @@ class Help:
             and not session.over
             and not session.pending_bot()
         )
+        tip = prompt and not self.tip_seen and not self.legend
         bar = self.legend_for(screen, app) if self.legend else _(TIP) if prompt and not self.tip_seen else None
         row = _lowest_free(canvas)
+        if tip and bar is not None and not _sheet_from_the_top(canvas):
+            # The tip is not asked for: it takes a band the screen leaves empty, never a line
+            # it uses (EXXTRA's track, LEVEL X's tiles), and waits for a screen with one.
+            _tip(canvas, bar)
+            bar = None
         if bar is not None and in_play and _sheet_from_the_top(canvas):
             # A sheet from edge to edge (EXTRA!): its rows and total stay in view, the bar goes
             # into its header, right of the name and status, in the 3×5 font. The explanation
@@ -259,6 +268,8 @@ class Help:
                 bar = None
         if bar is not None:
             bottom_bar(canvas, bar, 0, row)
+        if self.cue is not None and self._cue_screen not in (None, screen):
+            self.cue = None  # the refusal was another screen's: stale here
         if self.cue is not None:
             text = f" {self.cue} "
             bottom_bar(canvas, text, canvas.width - _width(canvas, text), row)
@@ -283,6 +294,36 @@ def _lowest_free(canvas: Canvas) -> int | None:
     if not rows or rows[-1] == canvas.lines - 1:
         return None
     return rows[-1]
+
+
+def _tip(canvas: Canvas, text: str) -> None:
+    """`text` in a white bar on the lowest text line where nothing is drawn, else the lowest
+    band where nothing is drawn, a pixel clear of what is: in the small font, else the 3×5
+    one; nowhere if no band is free."""
+    pitch = _line_height(canvas)
+    for row in reversed(range(1, canvas.lines)):
+        if (
+            len(text) <= canvas.columns
+            and canvas.image.crop((0, row * pitch, canvas.width, (row + 1) * pitch)).getbbox() is None
+        ):
+            bottom_bar(canvas, text, 0, row)
+            return
+    small = canvas.font("small").line_height + 1
+    if canvas.measure(text, "small") < canvas.width and (top := _lowest_blank(canvas, small)) is not None:
+        _cover(canvas, (0, top, canvas.width - 1, top + small - 1))
+        canvas.text(1, top + 1, text, fill=0)
+    elif tiny_width(text) + 2 <= canvas.width and (top := _lowest_blank(canvas, 7)) is not None:
+        _cover(canvas, (0, top, canvas.width - 1, top + 6))
+        canvas.tiny(1, top + 1, text, fill=0)
+
+
+def _lowest_blank(canvas: Canvas, pitch: int) -> int | None:
+    """The top of the lowest band `pitch` high where nothing is drawn, a pixel clear above and
+    below (None if there is none)."""
+    for top in range(canvas.height - pitch - 1, 0, -1):
+        if canvas.image.crop((0, top - 1, canvas.width, top + pitch + 1)).getbbox() is None:
+            return top
+    return None
 
 
 def banner(canvas: Canvas, text: str) -> None:
@@ -350,7 +391,8 @@ def _never_dropped(lines: list[str], most: int, width: int) -> list[str]:
 
 def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
     """The explanation under the "who is asked" texts at the top: on the first free lines in
-    the display's font where it fits two of them, else in the 3×5 font right under them."""
+    the display's font where it fits two of them, else in the 3×5 font right under them (over
+    a drawing under a line of text, EXTRA!'s focus view: on a band it leaves empty)."""
     free = canvas.free_rows()
     lines = wrap(text, canvas.columns)
     top_free = [row for row in free if row > 0]
@@ -364,9 +406,19 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
         for row, line in zip(top_free, lines):
             canvas.line(row, line, inverse=True)
         return
-    if titled or not _sheet_from_the_top(
-        canvas
-    ):  # a title line (or a line of text on top): the 3×5 font right under it
+    if not titled and not _sheet_from_the_top(canvas):
+        # A line of text on top of a drawing (EXTRA!'s focus view: the rows the option
+        # crosses): the 3×5 font on a band the drawing leaves empty, else not at all (the
+        # round log has it); never over the rows.
+        fits = (canvas.width - 2) // 4 + 1
+        tiny = wrap(text, fits)
+        band = 6 * len(tiny) + 1
+        if len(tiny) <= 2 and (top := _lowest_blank(canvas, band)) is not None:
+            _cover(canvas, (0, top, canvas.width - 1, top + band - 1))
+            for index, line in enumerate(tiny):
+                canvas.tiny(1, top + 1 + 6 * index, line, fill=0)
+        return
+    if titled:  # a title line: the 3×5 font right under it
         y = max(box.box[3] for box in asks if box.box[1] < _line_height(canvas)) + 2
         fits = (canvas.width - 2) // 4 + 1
         # (two lines, a third for a long language, until the next press)

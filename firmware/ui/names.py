@@ -4,6 +4,8 @@ of a seat nobody named (its colour's, in the active language).
     >>> from firmware import i18n
     >>> i18n.use("de"); colour_name("purple"), default_name("green"), level_name("strong")
     ('lila', 'Grün', 'stark')
+    >>> i18n.use("fr"); colour_initial("green"), colour_initial("yellow")
+    ('V', 'J')
     >>> i18n.use("en")
 """
 
@@ -25,6 +27,28 @@ def colour_name(colour: str) -> str:
         "orange": pgettext("colour", "orange"),
     }
     return names.get(colour, colour)
+
+
+def colour_initial(colour: str) -> str:
+    """The one letter that names a seat colour on a seat's badge, in the active language ("V"
+    for vert in French); unknown colours by their own first letter."""
+    initials = {
+        # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
+        "red": pgettext("colour initial", "R"),
+        # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
+        "blue": pgettext("colour initial", "B"),
+        # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
+        "green": pgettext("colour initial", "G"),
+        # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
+        "yellow": pgettext("colour initial", "Y"),
+        # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
+        "purple": pgettext("colour initial", "P"),
+        # Translators: the one-letter badge of a seat colour; the six colours' letters must differ.
+        "orange": pgettext("colour initial", "O"),
+    }
+    # one letter, whatever a translation wraps it in (the fit test's pseudo-locale: "[Ý·]")
+    letters = [c for c in initials.get(colour, colour) if c.isalpha()] or [colour[:1]]
+    return letters[0].upper()
 
 
 def default_name(colour: str) -> str:

@@ -19,6 +19,7 @@ from firmware.ui.colours import OFF, LedFrame
 from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, clip
 from firmware.ui.gameview import GameView, Records, ResultPage, game_view
 from firmware.ui.intents import Hinted, table_in_play
+from firmware.ui.names import colour_initial
 from firmware.ui.pips import PIPS as PIPS  # the games' screens find the pips here too
 from firmware.ui.pips import pip_cells as pip_cells
 from firmware.ui.review import review_pages
@@ -73,6 +74,15 @@ class PlayScreen(Screen):
             self.choice = self.ui.choice(self.ui.options(app, session))  # a game may choose in stages
         else:
             self.choice = None
+
+    def relabel(self, app: App) -> None:
+        """The open decision's options in the language now active: the same options (the
+        cursor and a staged choice's stage stay), their labels read again."""
+        if self.choice is None:
+            return
+        options = self.ui.options(app, self.session)
+        if [o.value for o in options] == [o.value for o in self.choice.options]:
+            self.choice.options = options
 
     def press(self, app: App, button: str) -> bool:
         session = self.session
@@ -255,12 +265,13 @@ class DiceEntryScreen(FaceEntryScreen[Face]):
         pip_cells(self.values[: self.index + 1], frame)
 
 
-def seat_tag(canvas: Canvas, x: int, y: int, letter: str) -> int:
-    """A seat's colour initial as a white box with a black letter at text row `y` (pixels), so
-    B, O and G never read as the digits 8, 0 and 6 next to them; returns the x after the box.
+def seat_tag(canvas: Canvas, x: int, y: int, colour: str) -> int:
+    """A seat's colour initial (in the active language) as a white box with a black letter at
+    text row `y` (pixels), so B, O and G never read as the digits 8, 0 and 6 next to them;
+    returns the x after the box.
     """
     canvas.draw.rectangle((x, y + 1, x + CHAR_WIDTH, y + LINE_HEIGHT - 2), fill=1)
-    canvas.text(x + 1, y, letter[:1].upper(), fill=0)
+    canvas.text(x + 1, y, colour_initial(colour), fill=0)
     return x + CHAR_WIDTH + 1
 
 
@@ -311,22 +322,28 @@ def page_title(canvas: Canvas, titles: str | Sequence[str], position: str) -> No
 def ranked_page(title: str | Sequence[str], headline: str, standings: Sequence[Standing]) -> ResultPage:
     """Standings as rows "1 [R] Red      21", every player on one page: under `title` and the
     `headline` while the lines fit, else the headline as the title and rows a pixel closer, else
-    in columns; a name that does not fit beside its score gets the score's short form (the
+    in columns; a tie's headline too long for its place says how many share first instead (the
+    ranks say who); a name that does not fit beside its score gets the score's short form (the
     total: the breakdown is on the game's own pages); a hint line at the bottom when there is
     room."""
+
+    tied = sum(standing.rank == 1 for standing in standings)
+    # Translators: a result's headline where the winners' names do not fit: "3 tie for first".
+    headlines = [headline, _("{count} tie for first").format(count=tied)] if tied > 1 else [headline]
 
     def draw(canvas: Canvas, position: str) -> None:
         count = len(standings)
         below = canvas.height - 2 * canvas.line_height  # under the title and the headline
         if count * LINE_HEIGHT <= below:
             page_title(canvas, title, position)
-            canvas.line(1, headline)
+            canvas.line(1, next((h for h in headlines if canvas.fits(h)), headlines[-1]))
             top, pitch, rows = 2 * canvas.line_height, LINE_HEIGHT, count
             if (count + 1) * LINE_HEIGHT <= below:
                 # Translators: the result's help line; "<>" are the LEFT/RIGHT buttons.
                 canvas.footer([(_("<> pages  OK next"), HINT)])
         else:
-            canvas.title(clip(headline, canvas.columns - len(position) - 1), position)
+            room = canvas.columns - len(position) - 1
+            canvas.title(clip(next((h for h in headlines if len(h) <= room), headlines[-1]), room), position)
             top, pitch = canvas.line_height, ROW_PITCH
             rows = max(1, (canvas.height - top) // pitch)
         columns = -(-count // rows)
@@ -419,7 +436,9 @@ class ResultScreen(Screen):
         return True
 
     def draw(self, canvas: Canvas) -> None:
-        self.page.draw(canvas, f"{self.index + 1}/{len(self.pages)}")
+        # "Rematch" and "Menu" are one page, "What next?", its cursor on one of them
+        choices = len(self.pages) - 2
+        self.page.draw(canvas, f"{min(self.index, choices) + 1}/{choices + 1}")
 
     def _draw_choice(self, canvas: Canvas, position: str) -> None:
         canvas.title(_("What next?"), position)

@@ -32,7 +32,7 @@ from firmware.ui.draw import CHAR_WIDTH, LINE_HEIGHT, Canvas, abbreviate
 from firmware.ui.gameview import ResultPage
 from firmware.ui.game_log import log_page
 from firmware.ui.moments import key_moment_pages
-from firmware.ui.names import is_default_name
+from firmware.ui.names import colour_initial, is_default_name
 
 if TYPE_CHECKING:
     from firmware.games.base import Player
@@ -241,7 +241,7 @@ def _seat_page(name: str, titles: Sequence[str], notes: Sequence[str], rows: Seq
 def _seat_tag(canvas: Canvas, x: int, y: int, colour: str) -> int:
     """A seat's colour initial as a white box with a black letter (as the standings show it)."""
     canvas.draw.rectangle((x, y + 1, x + CHAR_WIDTH, y + LINE_HEIGHT - 2), fill=1)
-    canvas.text(x + 1, y, colour[:1].upper(), fill=0)
+    canvas.text(x + 1, y, colour_initial(colour), fill=0)
     return x + CHAR_WIDTH + 1
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from firmware.games.base import DECISION, ROLL, Roll
 from firmware.games.extra.rules import Choice, Extra, Sheet
 from firmware.games.extra import text
-from firmware.games.extra.text import FREE_RIDE, crossed_sums, part_text
+from firmware.games.extra.text import FREE_RIDE, crossed_sums, part_text, part_words
 from firmware.i18n import _, pgettext
 from firmware.games.extra.sheet import (
     SheetLayout,
@@ -243,11 +243,17 @@ def header_room(layout: SheetLayout) -> int:
 
 def draw_option(canvas: Canvas, layout: SheetLayout, parts: list[str], stage: int | None, right: str) -> None:
     """The option under the cursor beside (wide: above block two's walls) or below (tall) the
-    sheet, the part LEFT/RIGHT change now inverted, then `right` (its place among the stage's)."""
+    sheet, the part LEFT/RIGHT change now inverted (below the sheet in plain words where they
+    fit: "column B"), then `right` (its place among the stage's)."""
     parts = [part for part in parts if part] + [right]
     stage_text = parts[stage] if stage is not None and stage < len(parts) - 1 else None
     if layout.size_class == "tall":
         x, y = 0, layout.below + 3
+        worded = [
+            part_words(part) if index == stage and part == stage_text else part for index, part in enumerate(parts)
+        ]
+        if (sum(len(part) for part in worded) + len(worded) - 1) * CHAR_WIDTH <= canvas.width:
+            parts, stage_text = worded, worded[stage] if stage_text is not None and stage is not None else None
         for index, part in enumerate(parts):
             width = len(part) * CHAR_WIDTH
             if part == stage_text and index == stage:

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from firmware.games.extra.rules import COLUMN_SIZES, FACTORS, ROW_SIZES, SUMS, WALLS, Sheet, row_score
-from firmware.games.extra.text import COLUMN_NAMES, FREE_RIDE, part_text
+from firmware.games.extra.text import COLUMN_NAMES, FREE_RIDE, part_text, part_words
 from firmware.i18n import _, pgettext
 from firmware.ui.kit import CHAR_WIDTH, Canvas, tiny_width
 
@@ -375,7 +375,10 @@ def draw_focus(
     def width(texts: list[str]) -> int:
         return sum(len(t) + 1 for t in texts if t) * CHAR_WIDTH + len(right) * CHAR_WIDTH
 
-    parts = [part_text(part) for part in parts]
+    marks_only = [part_text(part) for part in parts]
+    # the part being chosen in plain words ("column B") where the line has room for them
+    worded = [part_words(part) if index == stage else text for index, (part, text) in enumerate(zip(parts, marks_only))]
+    parts = worded if width(worded) <= canvas.width else marks_only
     if width(parts) > canvas.width:  # "free ride (10)+(12) 1/4" would run into its position
         parts = [part_text(FREE_RIDE, short=True) if part == part_text(FREE_RIDE) else part for part in parts]
     if width(parts) > canvas.width:

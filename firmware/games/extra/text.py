@@ -35,8 +35,8 @@ RULES: tuple[str, ...] = (
     N_("Your game ends when a column of your EXTRA table is full. The highest total wins."),
 )
 
-# Translators: the play screen's legend while deciding ("<>" are LEFT/RIGHT; ROLL flips through the sheets); 21 columns.
-LEGEND = N_("<> OK ROLL:sheets")
+# Translators: the legend while deciding ("<>" are LEFT/RIGHT, which pick; ROLL flips through the sheets); 21 columns.
+LEGEND = N_("<> pick  ROLL: sheets")
 
 COLUMN_NAMES = "ABC"  # the EXTRA table's columns, as the sheet and the options name them
 FREE_RIDE = "free ride"  # an option's part key and text for a decision without an extra die
@@ -49,6 +49,18 @@ def part_text(part: str, short: bool = False) -> str:
         return part
     # Translators: EXTRA!: a decision without an extra die; short, it shares a line with "(10)+(12) 1/4".
     return pgettext("EXTRA!", "free") if short else pgettext("EXTRA!", "free ride")
+
+
+def part_words(part: str) -> str:
+    """An option's part in plain words, for the part a player is choosing now: "extra 3" for
+    "x3", "column B" for ">B"; the pairs and the free ride as `part_text` says them."""
+    if part.startswith("x") and part[1:].isdigit():
+        # Translators: EXTRA!: the extra die's face while the player chooses it ("x3" where room is short).
+        return pgettext("EXTRA!", "extra {face}").format(face=part[1:])
+    if part.startswith(">") and part[1:] in COLUMN_NAMES:
+        # Translators: EXTRA!: the column a new number goes into while the player chooses it (">B" where room is short).
+        return pgettext("EXTRA!", "column {column}").format(column=part[1:])
+    return part_text(part)
 
 
 class ExtraWords(Words):

@@ -58,19 +58,24 @@ def _name(session: Table, player: int) -> str:
 def _ladder_cell(
     canvas: Canvas, x: int, y: int, session: Table, rung: int, *, names: bool, right: int | None = None
 ) -> int:
-    """Rung `rung` at (x, y): "5:64" and its owner's tag (and name), "3:---" when free, "0:x3"
-    for several pairs on rung 0 (all of them when `names`, as far as they fit); returns the x after."""
+    """Rung `rung` at (x, y): "5:64" and its owner's tag (and name, when `names`), "3:---" when
+    free; rung 0's several pairs each with its tag as far as they fit, then how many more
+    ("0:31[R]42[B]+2"); returns the x after."""
     pairs = session.game_as(Exxtra).ladder[rung]
-    if not pairs or (len(pairs) > 1 and not names):
-        text = f"{rung}:---" if not pairs else f"{rung}:x{len(pairs)}"
+    if not pairs:
+        text = f"{rung}:---"
         canvas.text(x, y, text)
         return x + len(text) * CHAR_WIDTH
     right = canvas.width if right is None else right
     prefix = f"{rung}:"
-    for pair in pairs:
+    for index, pair in enumerate(pairs):
         text = prefix + pair.combination
-        if x + (len(text) + 1) * CHAR_WIDTH + 2 > right:
-            break
+        left = len(pairs) - index - 1
+        more = len(f"+{left}") if left else 0  # room kept to say how many more there are
+        if x + (len(text) + 1 + more) * CHAR_WIDTH + 2 > right:
+            text = f"{prefix}+{len(pairs) - index}"
+            canvas.text(x, y, text)
+            return x + len(text) * CHAR_WIDTH
         canvas.text(x, y, text)
         x = seat_tag(canvas, x + len(text) * CHAR_WIDTH + 1, y, session.colours[pair.player])
         name = _name(session, pair.player)

@@ -200,9 +200,17 @@ def _coming_home(names: Sequence[str], events: Events) -> str:
 def _x_rolled(names: Sequence[str], events: Events, who: str) -> Said:
     moves = [e for e in kinds(events, "move") if e["cause"] == "x"]
     back = moves[0]["from"] - moves[0]["to"] if moves else 0
+    xs = "-".join("X" * int(kinds(events, "invalid")[0].get("xs", 1)))  # the roll's Xs: "X" or "X-X"
     if back:
+        short = (
+            # Translators: EXXTRA: an X (or "X-X") after the first roll sent the counter back onto the start.
+            _("{who}: {xs}, back to the start").format(who=who, xs=xs)
+            if moves[0]["to"] == 0
+            # Translators: EXXTRA: an X (or "X-X") after the first roll sent the counter back {n} spaces.
+            else _("{who}: {xs}, back {n}").format(who=who, xs=xs, n=back)
+        )
         return Said(
-            _("{who}: X, back {n}").format(who=who, n=back),
+            short,
             # Translators: EXXTRA, read aloud: an X after the first roll sends the counter back.
             ngettext(
                 "{who} rolls an X: back {n} space, and the turn is over.",
@@ -210,8 +218,11 @@ def _x_rolled(names: Sequence[str], events: Events, who: str) -> Said:
                 back,
             ).format(who=who, n=back)
             + _coming_home(names, events),
-            # Translators: EXXTRA: the game's log: an X after the first roll, the counter went back {n}.
-            _("{who} rolled X, went back {n}").format(who=who, n=back),
+            # Translators: EXXTRA: the game's log: an X (or "X-X") after the first roll, the counter back on the start.
+            _("{who} rolled {xs}, back to the start").format(who=who, xs=xs)
+            if moves[0]["to"] == 0
+            # Translators: EXXTRA: the game's log: an X (or "X-X") after the first roll, the counter went back {n}.
+            else _("{who} rolled {xs}, went back {n}").format(who=who, xs=xs, n=back),
         )
     return Said(
         _("{who}: X, turn over").format(who=who),
