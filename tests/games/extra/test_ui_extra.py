@@ -117,7 +117,9 @@ def start_from_menu(board: Board, kinds: list[str]) -> None:
         board.press("right")
     board.press("ok")
     for kind in kinds:
-        board.press(*["right"] * {"human": 0, "bot": 1, "kids": 1 + len(find_game("extra").levels)}[kind])
+        board.press(
+            *["right"] * {"human": 0, "bot": 1, "kids": 2 + len(find_game("extra").levels)}[kind]
+        )  # past "New name"
         board.press("ok")
     board.settle()
     assert [(p.bot is not None, p.kids) for p in app.session.game.players] == [(k == "bot", k == "kids") for k in kinds]
@@ -318,7 +320,7 @@ def test_the_rulebook_example_sheet_through_physical_dice_entry(tmp_path: Path) 
         if index == 1:  # the preview on the whole sheet: crosses-to-be in rows 4 and 6 and column B
             board.point(target)
             board.image()
-            assert board.app.texts[:4] == ["x3", "4+6", ">B", "2/3"]  # the focus view: the column stage
+            assert board.app.texts[:4] == ["x3", "4+6", "column B", "2/3"]  # the focus view: the column stage
             for size in (WIDE, TALL):
                 layout = ui.sheet_layout(*size)
                 image = board.image(size)
