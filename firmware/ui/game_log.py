@@ -27,6 +27,7 @@ from firmware.i18n import N_, _
 from firmware.ui.draw import Canvas, wrap
 from firmware.ui.gameview import ResultPage, game_view
 from firmware.ui.screen import Screen
+from firmware.ui.takeback import TakenBack
 
 if TYPE_CHECKING:
     from firmware.table import Table
@@ -46,16 +47,6 @@ class Replayed:
     round: int | None
     events: list[Event]
     mover: object
-
-
-@dataclass(frozen=True)
-class TakenBack:
-    """A takeback: the history length it went back to, the round there, and the decision taken
-    back with its events (worded when shown: the language may change meanwhile)."""
-
-    at: int
-    round: int | None
-    events: list[Event]
 
 
 @dataclass(frozen=True)

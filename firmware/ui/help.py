@@ -29,7 +29,8 @@ from firmware.games.base import Event, Events, Step
 from firmware.games.words import Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import Box, Canvas, abbreviate, clip, tiny_width, wrap
-from firmware.ui.game_log import TakenBack, replayed, took_back
+from firmware.ui.game_log import replayed, took_back
+from firmware.ui.takeback import TakenBack
 from firmware.ui.gameview import game_view
 
 if TYPE_CHECKING:

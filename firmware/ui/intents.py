@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from firmware.games.base import Step
     from firmware.hardware.sound import Sound
     from firmware.journal.protocol import BoardJournal
-    from firmware.ui.game_log import TakenBack
+    from firmware.ui.takeback import TakenBack
     from firmware.ui.table_memory import TableMemory
 
 
