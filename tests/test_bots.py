@@ -145,10 +145,11 @@ def test_the_seat_menu_offers_every_level():
 
     screen = SeatScreen("extra", [Seat("Red", "red")], 0)
     seen = []
-    for _ in range(5):
+    for _ in range(6):
         screen.press(None, "right")  # LEFT/RIGHT never need the app
         seen.append((screen.seat.bot, screen.seat.kids))
-    assert seen == [("easy", False), ("medium", False), ("strong", False), (None, True), (None, False)]
+    # ... then "New name" (it opens the name entry), the child, and round to the person again
+    assert seen == [("easy", False), ("medium", False), ("strong", False), (None, False), (None, True), (None, False)]
     assert screen.seats[0].player().bot is None
     screen.press(None, "left")
     assert screen.seat.player() == Player("Red", None, True)

@@ -131,8 +131,8 @@ def lone_words(canvas: Canvas) -> list[str]:
     for box in shown:
         assert box.box is not None
         left, top, _right, bottom = box.box
-        if len(box.text.strip()) > 2 or left > 1:
-            continue
+        if len(box.text.strip()) > 2 or left > 1 or box.text.endswith("_"):
+            continue  # (a name being typed ends with its cursor: a field, not wrapped words)
         if any(o is not box and o.box is not None and o.box[1] <= bottom and top <= o.box[3] for o in shown):
             continue  # a label of a row with more on it (a sheet's row number), not a wrapped line
         above = [

@@ -30,7 +30,7 @@ MAX_WORD = 12  # presses: 2^12 = 4,096 words, more than enough against a seed ch
 
 class WordScreen(Screen):
     """The seal before the first roll, on its own page (it covers nothing): with `ask`, the table's
-    word offered too, as it is made. Any press goes on to the game, ROLL with the first roll; a
+    word offered too, as it is made. Every press goes on to the game, ROLL with the first roll; a
     press that is no letter gives the word as it stands. It is no in-game screen: bots wait."""
 
     def __init__(self, app: App, ask: bool = True) -> None:
