@@ -122,3 +122,19 @@ def explained(game: str, names: Sequence[str], events: Events) -> str | None:
     words, None for a step it does not show (a plain roll)."""
     said = words_of(game).said(names, events)
     return said.short if said is not None and said.shown else None
+
+
+def red_then_two_bots_played(board: Any) -> Any:
+    """On an EXXTRA seat screen of a seed-2 board (a `sim.board.SimBoard`): Red a person, two bots;
+    Red places 50 on rung 5, Blue's 76 on rung 4 kicks it, Green plays 64 on rung 5; back at
+    Red's roll prompt."""
+    for kind in ("p", "b", "b"):
+        if kind == "b":
+            board.tap("right")
+        board.tap("ok")
+    board.tap("roll")
+    board.settle()
+    board.tap("ok")
+    board.settle()
+    assert board.state("pending") == {"kind": "roll", "player": 0}
+    return board

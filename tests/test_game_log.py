@@ -20,6 +20,7 @@ from firmware.ui.menus import GameMenu
 from firmware.ui.play import PlayScreen, ResultScreen
 from firmware.ui.screen import TextScreen
 from sim.board import SimBoard
+from tests.support import red_then_two_bots_played
 
 LANGUAGES = ("en", "de", "fr")
 BOARDS = sorted((default_board_path().parent / "boards").glob("*.toml")) + [default_board_path()]
@@ -54,16 +55,7 @@ def red_kicked(state: Path, language: str) -> SimBoard:
     board.settle()
     pick(board, lambda v: v == ("play", "exxtra"))
     pick(board, lambda v: v == 3)
-    for kind in ("p", "b", "b"):
-        if kind == "b":
-            board.tap("right")
-        board.tap("ok")
-    board.tap("roll")
-    board.settle()
-    board.tap("ok")
-    board.settle()
-    assert board.state("pending") == {"kind": "roll", "player": 0}
-    return board
+    return red_then_two_bots_played(board)
 
 
 def power_cut(board: SimBoard, state: Path, language: str) -> SimBoard:

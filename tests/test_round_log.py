@@ -14,6 +14,7 @@ from firmware.ui.play import PlayScreen
 from firmware.ui.screen import TextScreen
 from sim.board import SimBoard
 from sim.robustness import choose
+from tests.support import red_then_two_bots_played
 
 SIZE = (128, 64)
 
@@ -24,16 +25,7 @@ def red_and_two_bots(tmp_path: Path) -> SimBoard:
     board = SimBoard(seed=2, state_dir=tmp_path)
     choose(board, "Play EXXTRA")
     choose(board, "3 players")
-    for kind in ("p", "b", "b"):
-        if kind == "b":
-            board.tap("right")
-        board.tap("ok")
-    board.tap("roll")
-    board.settle()
-    board.tap("ok")
-    board.settle()
-    assert board.state("pending") == {"kind": "roll", "player": 0}
-    return board
+    return red_then_two_bots_played(board)
 
 
 def shown(board: SimBoard) -> list[str]:
