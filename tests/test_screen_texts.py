@@ -242,8 +242,8 @@ def test_the_last_deciders_line_leaves_the_next_focus_view_whole(board_file: Pat
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 def test_an_x_that_sends_the_counter_to_the_start_says_so(language: str) -> None:
-    """EXXTRA: a double (+2), roll again, X-X: "Red: X-X, back to the start" in the round log
-    (not "Red: X, back 2": two Xs, and the counter is on the start again)."""
+    """EXXTRA: a double (+2), roll again, X-X: "Red: two X, back to the start" in the round log
+    (not "Red: X, back 2": two Xs in plain words, and the counter is on the start again)."""
     board = SimBoard(seed=3, language=language, dice=ScriptedDice())
     try:
         board.settle()
@@ -259,9 +259,9 @@ def test_an_x_that_sends_the_counter_to_the_start_says_so(language: str) -> None
             board.settle()
         assert app.session is not None and app.session.game.positions[0] == 0
         red = app.session.name(0)
-        logged = i18n._("{who} rolled {xs}, back to the start").format(who=red, xs="X-X")
+        logged = i18n._("{who} rolled {xs}, back to the start").format(who=red, xs=i18n._("two X"))
         assert logged in [line for line, _concerns in app.help.round_log(app.session)]
-        said = i18n._("{who}: {xs}, back to the start").format(who=red, xs="X-X")
+        said = i18n._("{who}: {xs}, back to the start").format(who=red, xs=i18n._("two X"))
         assert app.help.explanation == said
         assert said in " ".join(board.screen_text())  # Blue, to roll next, reads it
     finally:
