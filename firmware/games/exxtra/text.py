@@ -134,13 +134,8 @@ def _x_caption(who: str, invalid: Event, events: Events) -> str:
     )
     back = move["from"] - move["to"] if move is not None else invalid["xs"]
     two = int(invalid.get("xs", 1)) == 2
-    if not back:
-        return (
-            # Translators: EXXTRA: the animation's caption, X-X rolled on the start: nothing moves.
-            _("Two X! {name} stays at start").format(name=who)
-            if two
-            else _("X! {name} stays at start").format(name=who)
-        )
+    if not back:  # (one X or two: nothing moves, which is what the caption says)
+        return _("X! {name} stays at start").format(name=who)
     if move is not None and move["to"] == 0:
         return (
             # Translators: EXXTRA: the animation's caption, X-X rolled: the counter is on the start again.
