@@ -83,6 +83,7 @@ class Board:
         fleet: FleetPublisher | None = None,
         language: str | None = None,
         think_apart: bool | None = None,
+        dice_secret: str | None = None,
     ) -> None:
         self.hardware = hardware
         self.loop = loop
@@ -105,6 +106,7 @@ class Board:
         self.agents = Agents(loop.post, runner, engines=config.engines, hidden=hidden)
         self.journal = journal
         self._kiosk, self._seed, self._dice, self._language = kiosk, seed, dice, language  # each new app's
+        self._dice_secret = dice_secret  # (the simulator's scenarios only: see BoardApp)
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
         self.fleet = fleet  # the café's MQTT report, or None
         self.sound = Sound(hardware.buzzer, loop.call_later)  # logs only, without a buzzer
@@ -140,6 +142,7 @@ class Board:
             seed=self._seed,
             dice=self._dice,
             language=self._language,
+            dice_secret=self._dice_secret,
         )
         app.sound = self.sound  # for cue(app, "refused")
         app.fleet_status = self.fleet.status if self.fleet is not None else None

@@ -114,11 +114,17 @@ class Table:
         seed: int | str | None = None,
         journal: BoardJournal | None = None,
         meta: dict[str, Any] | None = None,  # Any: JSON meta (see `meta`)
+        secret: str | None = None,
     ) -> Table:
+        """A new table. `secret`, for an unseeded game only: the dice's secret in place of a fresh
+        one from the OS (a scenario's fixed `secret`: the seal's page as on a real board, the same
+        every run); never set on a real board."""
+        if secret is not None and seed is not None:
+            raise ValueError("a seeded game's secret is its seed: give a seed or a secret, not both")
         game = new_game(name, [s.player() for s in seats])
         # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs
         # it) and the record holds its commitment until the game is over. A given seed is the secret.
-        secret = new_secret() if seed is None else str(seed)
+        secret = (secret if secret is not None else new_secret()) if seed is None else str(seed)
         meta = dict(meta or {}) | {"colours": [s.colour for s in seats], "seed": seed, "dice_seed": secret}
         meta["dice_scheme"] = SCHEME_BOUND  # a game sealed before v3 keeps its scheme when resumed
         table = cls(game, [s.colour for s in seats], CommittedDice(secret), journal, None, seed, meta)
