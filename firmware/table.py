@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -337,9 +337,12 @@ class Table:
                 return length
         return None
 
-    def undo(self, whole_game: bool = False) -> bool:
+    def undo(self, whole_game: bool = False, note: Callable[[Game, Step], object] | None = None) -> bool:
         """Take back the last decision of a person and the steps after it (kept for `redo`);
-        False when `undo_target` allows none."""
+        False when `undo_target` allows none. `note(game, decision)`, given the game as it now
+        stands and the decision taken back, says what to keep of it (JSON) in the meta's
+        "takebacks", journaled with the shorter game in one transaction: a power cut loses
+        neither or both."""
         target = self.undo_target(whole_game)
         if target is None:
             return False
@@ -353,8 +356,12 @@ class Table:
                 self.kept_rolls[rolls] = step
         self.redo_steps.append(undone[::-1])
         self._moved()
+        if note is not None:  # what was taken back, for the game's log: the record keeps only what stands
+            taken = self.meta.get("takebacks")
+            kept = taken if isinstance(taken, list) else []
+            self.meta["takebacks"] = [*kept, note(self.game, undone[-1])]
         if self.journal is not None and self.journal_id is not None:
-            self.journal.truncate(self.journal_id, target)
+            self.journal.truncate(self.journal_id, target, self.meta if note is not None else None)
         return True
 
     def can_redo(self) -> bool:

@@ -442,9 +442,9 @@ class BoardApp:
         session = self.session
         if session is None or self.animation is not None:
             return False
-        if not session.undo(whole_game=self.settings.takeback == "game"):
+        if not session.undo(whole_game=self.settings.takeback == "game", note=self.help.taken_back):
             return False
-        said = self.help.took_back(session, session.redo_steps[-1][0])  # the person's decision
+        said = self.help.took_back(session)
         if said is not None:
             self.show_note(said)
         self._after_takeback()

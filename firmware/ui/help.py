@@ -20,12 +20,13 @@ The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware.games import words_of
-from firmware.games.base import Event, Events, Step
+from firmware.games.base import Event, Events, Game, Step
 from firmware.games.words import Said
 from firmware.i18n import N_, _
 from firmware.ui.draw import Box, Canvas, abbreviate, clip, tiny_width, wrap
@@ -118,6 +119,7 @@ class Help:
         game = session.game
         words = words_of(game.name)
         self._log = []
+        self._takebacks = kept_takebacks(session)
         for step in replayed(game):
             said = words.said(session.names, step.events)
             if said is not None and said.shown:
@@ -126,19 +128,31 @@ class Help:
                 self.hidden = False  # (the press that resumed came before the line was back)
                 self._log.append((step.at, game.name, step.round, step.events, step.mover))
 
-    def took_back(self, session: Table, step: Step) -> str | None:
-        """`step`, a person's decision just taken back (the game stands where it was played
-        from): kept for the game's log; its line, "Took back: Red placed 31 on rung 5" (None
-        when the game words nothing)."""
-        twin = session.game.copy()
+    @staticmethod
+    def taken_back(game: Game, step: Step) -> dict[str, object]:
+        """What the game's log keeps of `step`, a person's decision just taken back from `game`
+        (as it now stands), as JSON: the table journals it with the shorter game (`Table.undo`'s
+        note), so a resumed game's log has it too."""
+        twin = game.copy()
         twin.apply(step)
-        taken = TakenBack(len(session.game.history), game_view(twin.name).round_of(twin), list(twin.events))
-        self._takebacks.append(taken)
-        return took_back(session.names, twin.name, taken)
+        return {
+            "at": len(game.history),
+            "round": game_view(twin.name).round_of(twin),
+            "events": json.loads(json.dumps(list(twin.events))),  # as the journal gives it back
+        }
+
+    def took_back(self, session: Table) -> str | None:
+        """The takeback just made (the last of the table's, `Table.undo` with `taken_back`): kept
+        for the game's log; its line, "Took back: Red placed 31 on rung 5" (None when the game
+        words nothing)."""
+        self._takebacks = kept_takebacks(session)
+        if not self._takebacks:
+            return None
+        return took_back(session.names, session.game.name, self._takebacks[-1])
 
     def takebacks(self, session: Table | None) -> list[TakenBack]:
-        """This game's takebacks, oldest first (none kept over a power cut: the record keeps
-        only what stands)."""
+        """This game's takebacks, oldest first (also after a power cut: the journal keeps them
+        with the game's meta)."""
         return list(self._takebacks) if session is not None else []
 
     def round_log(self, session: Table | None) -> list[tuple[str, bool]]:
@@ -282,6 +296,20 @@ class Asked:
 
     box: Box
     font: str
+
+
+def kept_takebacks(session: Table) -> list[TakenBack]:
+    """The table's takebacks as its meta keeps them (`Help.taken_back`), oldest first; an entry
+    a damaged meta garbled is left out."""
+    kept = session.meta.get("takebacks")
+    out = []
+    for entry in kept if isinstance(kept, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        at, round_, events = entry.get("at"), entry.get("round"), entry.get("events")
+        if isinstance(at, int) and (round_ is None or isinstance(round_, int)) and isinstance(events, list):
+            out.append(TakenBack(at, round_, [e for e in events if isinstance(e, dict)]))
+    return out
 
 
 def _asks(canvas: Canvas) -> list[Asked]:
