@@ -288,8 +288,15 @@ class Board:
             self._arm_idle()  # bots are playing (demo): that is show enough
             return
         self.show.start()
-        if self.app.tables.new_group():  # the next people at the board never see this group's names
-            self.app.stack[0].refresh(self.app)  # nor "Same table again" with them
+        app = self.app
+        forgot = app.tables.new_group()  # the next people at the board never see this group's names
+        if not app.tables.keeps() and app.session is None and len(app.stack) > 1:
+            # Nor a half-done setup (seats and names chosen, a name half typed, no game yet): the
+            # board wakes on the main menu, unless the operator keeps names (or at home).
+            app.home()
+            forgot = True
+        if forgot:
+            app.stack[0].refresh(app)  # nor "Same table again" with them
 
     def _show_press(self, name: str) -> None:
         """A press during the idle show: it does nothing else, nor its release (a short BACK
