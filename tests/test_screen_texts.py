@@ -291,3 +291,46 @@ def test_a_tie_headline_is_never_cut(size: tuple[int, int], language: str, seats
         assert headline in shown or short in shown
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("board_file", BOARDS, ids=[p.stem for p in BOARDS])
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_wrapped_line_never_leaves_the_rung_number_alone(board_file: Path, language: str) -> None:
+    """Issue 37, item 3 (tests/scenarios/french_no_lone_number.toml on the default board): Red
+    places 31 on rung 4, by buttons; at Blue's roll prompt the line (and the round log) keeps
+    the "4" with the word before it on every display and in every language ("Rouge : 31 au" /
+    "barreau 4", never "... barreau" over a lone "4")."""
+    from test_fit import lone_words
+
+    board = SimBoard(board_file=board_file, seed=1, language=language, dice=ScriptedDice())
+    size = (board.config.display.width, board.config.display.height)
+    try:
+        board.settle()
+        pick(board, ("play", "exxtra"))
+        pick(board, 3)
+        app = board.app
+        while not isinstance(app.screen, PlayScreen):
+            board.tap("ok")
+        board.settle()
+        board.queue_dice(["3", "1"])
+        board.tap("roll")
+        board.settle()
+        play = app.screen
+        assert isinstance(play, PlayScreen) and play.choice is not None
+        target = next(i for i, o in enumerate(play.choice.options) if getattr(o.value, "rung", None) == 4)
+        while play.choice.index != target:
+            board.tap("right")
+        board.tap("ok")
+        board.settle()
+        assert board.state("pending") == {"kind": "roll", "player": 1}
+        canvas = app.canvas(size)
+        shown = [box for box in canvas.boxes if box.box is not None and not box.hidden]
+        said = app.help.explanation
+        assert said is not None and " ".join(said.split()) in " ".join(" ".join(b.text for b in shown).split())
+        assert lone_words(canvas) == []
+        board.tap("left")  # the round log
+        canvas = app.canvas(size)
+        assert lone_words(canvas) == [], [box.text for box in canvas.boxes]
+    finally:
+        board.close()
+        i18n.use("en")
