@@ -29,7 +29,7 @@ from firmware.games import words_of
 from firmware.games.base import Event, Events, Game, Step
 from firmware.games.words import Said
 from firmware.i18n import N_, _
-from firmware.ui.draw import Box, Canvas, abbreviate, clip, tiny_width, wrap
+from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
 from firmware.ui.game_log import replayed, took_back
 from firmware.ui.takeback import TakenBack
 from firmware.ui.gameview import game_view
@@ -279,7 +279,10 @@ class Help:
             if not self.legend and explanation is not None and app.animation is None:
                 bar = None
             else:
-                _header_tiny(canvas, bar, _asks(canvas), one_line=True)
+                if canvas.spare is not None:
+                    _spare_tiny(canvas, bar, one_line=True)
+                else:
+                    _header_tiny(canvas, bar, _asks(canvas), one_line=True)
                 bar = None
         if bar is not None:
             bottom_bar(canvas, bar, 0, row)
@@ -327,8 +330,10 @@ def _lowest_free(canvas: Canvas) -> int | None:
 
 def _tip(canvas: Canvas, text: str) -> None:
     """`text` in a white bar on the lowest text line where nothing is drawn, else the lowest
-    band where nothing is drawn, a pixel clear of what is: in the small font, else the 3×5
-    one; nowhere if no band is free."""
+    band where nothing is drawn, a pixel clear of what is, in the small font; nowhere if no
+    band is free. Never in the 3×5 font: 5 px high it cannot be read at a small panel's true
+    size (0.9 mm on a 0.96″ one), so LEVEL X on 128×64 and EXXTRA on 128×128 show no tip (the
+    legend, a long ROLL, and the lessons say where the menu is)."""
     pitch = _line_height(canvas)
     for row in reversed(range(1, canvas.lines)):
         if (
@@ -341,9 +346,6 @@ def _tip(canvas: Canvas, text: str) -> None:
     if canvas.measure(text, "small") < canvas.width and (top := _lowest_blank(canvas, small)) is not None:
         _cover(canvas, (0, top, canvas.width - 1, top + small - 1))
         canvas.text(1, top + 1, text, fill=0)
-    elif tiny_width(text) + 2 <= canvas.width and (top := _lowest_blank(canvas, 7)) is not None:
-        _cover(canvas, (0, top, canvas.width - 1, top + 6))
-        canvas.tiny(1, top + 1, text, fill=0)
 
 
 def _lowest_blank(canvas: Canvas, pitch: int) -> int | None:
@@ -459,9 +461,40 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
         for index, line in enumerate(tiny):
             canvas.tiny(1, y + 1 + 6 * index, clip(line, fits), fill=0)
         return
-    # A sheet from the top edge (EXTRA!): right of its header's name and status, in the 3×5 font,
-    # one line or (over the top rows' right end, until the next press) two.
-    _header_tiny(canvas, text, asks)
+    # A sheet from the top edge (EXTRA!): in the room it leaves for it (the wide sheet's free
+    # slot: its header holds the column labels, never covered; a line too long for the slot is
+    # not shown, the round log has it), else right of its header's name and status, in the 3×5
+    # font, one line or (over the top rows' right end, until the next press) two.
+    if canvas.spare is not None:
+        _spare_tiny(canvas, text)
+    else:
+        _header_tiny(canvas, text, asks)
+
+
+def _spare_tiny(canvas: Canvas, text: str, one_line: bool = False) -> bool:
+    """`text` in the 3×5 font in the room the screen left for it (`Canvas.spare`), wrapped to
+    as many lines as it holds (`one_line`: the legend or the tip, its words abbreviated to one);
+    False, drawing nothing, where there is no such room or the text does not fit it."""
+    if canvas.spare is None:
+        return False
+    x0, y0, x1, y1 = canvas.spare
+    fits = (x1 - x0 - 1) // 4  # n letters are 4n - 1 pixels wide, from x0 + 1
+    rows = (y1 - y0 + 1) // 6
+    if fits < 4 or rows < 1:
+        return False
+    if one_line:
+        if len(text) > fits:  # the legend's double spaces first: one is enough in capitals
+            text = " ".join(part for part in text.split(" ") if part)
+        lines = [text if len(text) <= fits else abbreviate(text, fits)]
+    else:
+        lines = wrap(text, fits)
+    if len(lines) > rows or any(len(line) > fits for line in lines):
+        return False
+    bottom = y0 + 6 * len(lines) - 1
+    _cover(canvas, (x0, y0, x1, bottom))
+    for index, line in enumerate(lines):
+        canvas.tiny(x0 + 1, y0 + 1 + 6 * index, line, fill=0)
+    return True
 
 
 def _sheet_from_the_top(canvas: Canvas) -> bool:
