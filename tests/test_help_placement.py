@@ -123,4 +123,3 @@ def test_a_free_slot_left_by_the_screen_is_where_the_help_goes() -> None:
             x0, y0, x1, y1 = canvas.spare
             assert canvas.image.crop((x0, y0, x1 + 1, y1 + 1)).getbbox() is None  # empty room
             assert x1 - x0 >= 4 * len("ROLL  hold BACK: menu")
-
