@@ -329,9 +329,9 @@ def _lowest_free(canvas: Canvas) -> int | None:
 
 
 def _tip(canvas: Canvas, text: str) -> None:
-    """`text` in a white bar on the lowest text line where nothing is drawn, else the lowest
-    band where nothing is drawn, a pixel clear of what is, in the small font; nowhere if no
-    band is free. Never in the 3×5 font: 5 px high it cannot be read at a small panel's true
+    """`text` in a white bar on the lowest text line where nothing is drawn, else at the right
+    end of the lowest line that leaves room for it (a wide panel), else on the lowest band
+    where nothing is drawn, a pixel clear of what is, in the small font; nowhere if none is free. Never in the 3×5 font: 5 px high it cannot be read at a small panel's true
     size (0.9 mm on a 0.96″ one), so LEVEL X on 128×64 and EXXTRA on 128×128 show no tip (the
     legend, a long ROLL, and the lessons say where the menu is)."""
     pitch = _line_height(canvas)
@@ -341,6 +341,13 @@ def _tip(canvas: Canvas, text: str) -> None:
             and canvas.image.crop((0, row * pitch, canvas.width, (row + 1) * pitch)).getbbox() is None
         ):
             bottom_bar(canvas, text, 0, row)
+            return
+    width = canvas.measure(text) + 2
+    for row in reversed(range(1, canvas.lines)):  # the right end of a line, on a wide panel
+        x = canvas.width - width
+        if x > 0 and canvas.image.crop((x - 2, row * pitch, canvas.width, (row + 1) * pitch)).getbbox() is None:
+            _cover(canvas, (x, row * pitch, canvas.width - 1, (row + 1) * pitch - 1))
+            canvas.text(x + 1, row * pitch + 1, text, fill=0, font=canvas.body.name)
             return
     small = canvas.font("small").line_height + 1
     if canvas.measure(text, "small") < canvas.width and (top := _lowest_blank(canvas, small)) is not None:
