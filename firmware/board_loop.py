@@ -83,6 +83,7 @@ class Board:
         fleet: FleetPublisher | None = None,
         language: str | None = None,
         think_apart: bool | None = None,
+        dice_secret: str | None = None,
     ) -> None:
         self.hardware = hardware
         self.loop = loop
@@ -105,6 +106,7 @@ class Board:
         self.agents = Agents(loop.post, runner, engines=config.engines, hidden=hidden)
         self.journal = journal
         self._kiosk, self._seed, self._dice, self._language = kiosk, seed, dice, language  # each new app's
+        self._dice_secret = dice_secret  # (the simulator's scenarios only: see BoardApp)
         self._app_generation = 0  # a factory reset makes a new app: the old one's timers do nothing
         self.fleet = fleet  # the café's MQTT report, or None
         self.sound = Sound(hardware.buzzer, loop.call_later)  # logs only, without a buzzer
@@ -140,6 +142,7 @@ class Board:
             seed=self._seed,
             dice=self._dice,
             language=self._language,
+            dice_secret=self._dice_secret,
         )
         app.sound = self.sound  # for cue(app, "refused")
         app.fleet_status = self.fleet.status if self.fleet is not None else None
@@ -285,8 +288,15 @@ class Board:
             self._arm_idle()  # bots are playing (demo): that is show enough
             return
         self.show.start()
-        if self.app.tables.new_group():  # the next people at the board never see this group's names
-            self.app.stack[0].refresh(self.app)  # nor "Same table again" with them
+        app = self.app
+        forgot = app.tables.new_group()  # the next people at the board never see this group's names
+        if not app.tables.keeps() and app.session is None and len(app.stack) > 1:
+            # Nor a half-done setup (seats and names chosen, a name half typed, no game yet): the
+            # board wakes on the main menu, unless the operator keeps names (or at home).
+            app.home()
+            forgot = True
+        if forgot:
+            app.stack[0].refresh(app)  # nor "Same table again" with them
 
     def _show_press(self, name: str) -> None:
         """A press during the idle show: it does nothing else, nor its release (a short BACK

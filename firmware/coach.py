@@ -160,6 +160,14 @@ class Rating:
         """What the decision cost against the best one, in the game's unit (never negative)."""
         return max(0.0, self.best_value - self.value)
 
+    @property
+    def strong_loss(self) -> float:
+        """What the decision cost against the move the strong bot plays there (the board's Key
+        moments): nothing when it is that move, or when the evaluator rates it no lower."""
+        if self.played == self.strong:
+            return 0.0
+        return max(0.0, self.strong_value - self.value)
+
     def to_json(self) -> dict[str, object]:
         return {
             "step": self.index,
@@ -224,12 +232,19 @@ def analyse(record: Mapping[str, object], seats: Sequence[int] | None = None) ->
     return final, ratings
 
 
-def key_moments(ratings: Sequence[Rating], count: int = KEY_MOMENTS) -> dict[int, list[Rating]]:
+def key_moments(
+    ratings: Sequence[Rating], count: int = KEY_MOMENTS, against_strong: bool = False
+) -> dict[int, list[Rating]]:
     """Per player: their `count` costliest decisions (loss of at least MIN_LOSS), costliest first
-    (ties: the earlier)."""
+    (ties: the earlier). `against_strong`: the cost against the strong bot's own move
+    (`Rating.strong_loss`, the board's Key moments), else against the evaluator's best."""
+
+    def loss(rating: Rating) -> float:
+        return rating.strong_loss if against_strong else rating.loss
+
     moments: dict[int, list[Rating]] = {}
-    for rating in sorted(ratings, key=lambda r: (-r.loss, r.index)):
-        if rating.loss >= MIN_LOSS and len(moments.setdefault(rating.player, [])) < count:
+    for rating in sorted(ratings, key=lambda r: (-loss(r), r.index)):
+        if loss(rating) >= MIN_LOSS and len(moments.setdefault(rating.player, [])) < count:
             moments[rating.player].append(rating)
     return moments
 

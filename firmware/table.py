@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -114,11 +114,17 @@ class Table:
         seed: int | str | None = None,
         journal: BoardJournal | None = None,
         meta: dict[str, Any] | None = None,  # Any: JSON meta (see `meta`)
+        secret: str | None = None,
     ) -> Table:
+        """A new table. `secret`, for an unseeded game only: the dice's secret in place of a fresh
+        one from the OS (a scenario's fixed `secret`: the seal's page as on a real board, the same
+        every run); never set on a real board."""
+        if secret is not None and seed is not None:
+            raise ValueError("a seeded game's secret is its seed: give a seed or a secret, not both")
         game = new_game(name, [s.player() for s in seats])
         # Verifiable dice (docs/dice.md): the secret stays in the journal's meta (resume needs
         # it) and the record holds its commitment until the game is over. A given seed is the secret.
-        secret = new_secret() if seed is None else str(seed)
+        secret = (secret if secret is not None else new_secret()) if seed is None else str(seed)
         meta = dict(meta or {}) | {"colours": [s.colour for s in seats], "seed": seed, "dice_seed": secret}
         meta["dice_scheme"] = SCHEME_BOUND  # a game sealed before v3 keeps its scheme when resumed
         table = cls(game, [s.colour for s in seats], CommittedDice(secret), journal, None, seed, meta)
@@ -331,9 +337,12 @@ class Table:
                 return length
         return None
 
-    def undo(self, whole_game: bool = False) -> bool:
+    def undo(self, whole_game: bool = False, note: Callable[[Game, Step], object] | None = None) -> bool:
         """Take back the last decision of a person and the steps after it (kept for `redo`);
-        False when `undo_target` allows none."""
+        False when `undo_target` allows none. `note(game, decision)`, given the game as it now
+        stands and the decision taken back, says what to keep of it (JSON) in the meta's
+        "takebacks", journaled with the shorter game in one transaction: a power cut loses
+        neither or both."""
         target = self.undo_target(whole_game)
         if target is None:
             return False
@@ -347,8 +356,12 @@ class Table:
                 self.kept_rolls[rolls] = step
         self.redo_steps.append(undone[::-1])
         self._moved()
+        if note is not None:  # what was taken back, for the game's log: the record keeps only what stands
+            taken = self.meta.get("takebacks")
+            kept = taken if isinstance(taken, list) else []
+            self.meta["takebacks"] = [*kept, note(self.game, undone[-1])]
         if self.journal is not None and self.journal_id is not None:
-            self.journal.truncate(self.journal_id, target)
+            self.journal.truncate(self.journal_id, target, self.meta if note is not None else None)
         return True
 
     def can_redo(self) -> bool:

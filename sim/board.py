@@ -54,6 +54,7 @@ class SimBoard:
         speed: float | None = None,
         language: str | None = None,
         think_apart: bool | None = None,
+        dice_secret: str | None = None,
     ) -> None:
         # The fake clock jumps from timer to timer (instant); the wall clock, optionally sped up
         # `speed` times, lets real time pass (the window, watching a demo, power-cut tests).
@@ -89,6 +90,7 @@ class SimBoard:
             "dice": dice,
             "language": language,
             "think_apart": think_apart,
+            "dice_secret": dice_secret,
         }
         self.board = Board(self.hardware, self.loop, journal=self.journal, fleet=self.fleet, **self._board_args)
         self.pins = {name: self.hardware.pin_factory.pin(pin) for name, pin in self.config.buttons.pins.items()}

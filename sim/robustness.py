@@ -95,6 +95,20 @@ def choose(board: SimBoard, label: str) -> None:
         raise RobustnessError(str(exc)) from exc
 
 
+def choose_value(board: SimBoard, value: object, what: str) -> None:
+    """Move the cursor of the menu on screen to the option standing for `value` and press OK:
+    by value, so it works in whatever language the mashing left the board in."""
+    choice = getattr(board.app.screen, "choice", None)
+    if choice is None:
+        raise RobustnessError(f"looking for {what!r}, the board shows {type(board.app.screen).__name__}, not a menu")
+    for _tap in range(len(choice.options)):
+        if choice.current.value == value:
+            board.tap("ok")
+            return
+        board.tap("right")
+    raise RobustnessError(f"menu {board.app.screen.title!r} has no {what!r}")
+
+
 def labels(board: SimBoard) -> list[str]:
     choice = getattr(board.app.screen, "choice", None)
     return [option.label for option in choice.options] if choice is not None else []
@@ -117,7 +131,7 @@ def set_dice_mode(board: SimBoard, mode: str) -> None:
 
 def set_setting(board: SimBoard, name: str, value: object) -> None:
     """Settings → the setting `name`, OK until it shows `value`, BACK."""
-    choose(board, "Settings")
+    choose_value(board, ("settings", None), "Settings")
     menu = board.app.screen
     assert isinstance(menu, MenuScreen), menu  # the settings are a menu
     index = next(i for i, o in enumerate(menu.choice.options) if o.value == name)
@@ -138,8 +152,8 @@ def seat_up(
     count = len(table.seats)
     title = game_class(table.game).title
     presses: list[tuple[str, Callable[[], None]]] = [
-        (f"choose Play {title}", lambda: choose(board, f"Play {title}")),
-        (f"choose {count} players", lambda: choose(board, f"{count} player{'s' if count > 1 else ''}")),
+        (f"choose Play {title}", lambda: choose_value(board, ("play", table.game), f"Play {title}")),
+        (f"choose {count} players", lambda: choose_value(board, count, f"{count} players")),
     ]
     for seat, kind in enumerate(table.seats, start=1):
         presses += [(f"seat {seat}: right", lambda: board.tap("right"))] * KINDS.index(kind)
@@ -360,8 +374,8 @@ class Campaign:
             if type(app.screen).__name__ == "GameMenu":
                 break
             self.act("long BACK", lambda: self.board.hold("back"))
-        self.act("choose Abandon game", lambda: choose(self.board, "Abandon game"))
-        self.act("choose Yes", lambda: choose(self.board, "Yes"))
+        self.act("choose Abandon game", lambda: choose_value(self.board, "abandon", "Abandon game"))
+        self.act("choose Yes", lambda: choose_value(self.board, True, "Yes"))
         if app.session is not None:
             raise RobustnessError(self._where(self.summary.actions, "abandon") + "the game is still open")
         self.summary.abandoned += 1
@@ -374,13 +388,14 @@ class Campaign:
         self.act("long BACK", lambda: self.board.hold("back"))
         if type(app.screen).__name__ != "GameMenu":
             return
-        if "Take back" in labels(self.board) and app.session is not None:
+        offered = [option.value for option in app.screen.choice.options] if isinstance(app.screen, MenuScreen) else []
+        if "undo" in offered and app.session is not None:
             before = len(app.session.game.history)
-            self.act("take back", lambda: choose(self.board, "Take back"))
+            self.act("take back", lambda: choose_value(self.board, "undo", "Take back"))
             if app.session is not None and len(app.session.game.history) < before:
                 self.summary.undos += 1
         else:
-            self.act("back to game", lambda: choose(self.board, "Back to game"))
+            self.act("back to game", lambda: choose_value(self.board, "back", "Back to game"))
 
     def power_cut(self) -> None:
         """Drop the board without any shutdown; a new one on the same state directory must
@@ -411,9 +426,11 @@ class Campaign:
         if stored is None or stored.record != kept:
             raise RobustnessError(self._where(n, "power cut") + "the kept game differs after the cut")
         resume = labels(self.board)[0]
-        if not resume.startswith("Resume"):
+        screen = self.board.app.screen
+        first = screen.choice.options[0].value if isinstance(screen, MenuScreen) else None
+        if first != ("resume", None):  # (by value: the mashing may have switched the language)
             raise RobustnessError(self._where(n, "power cut") + f"the main menu offers {resume!r}, not Resume")
-        self.act(resume, lambda: choose(self.board, resume))
+        self.act(resume, lambda: choose_value(self.board, ("resume", None), resume))
         if app.session is None or app.session.record() != kept:
             raise RobustnessError(self._where(self.summary.actions, resume) + "the resumed game is not the kept one")
 

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from firmware.hardware.buttons import ButtonEvent
 from firmware.loop import EventLoop, FakeClock
 from firmware.ui.app import BoardApp
 from firmware.ui.colours import DEFAULT_ORDER
-from firmware.ui.moments import KEY_MOMENTS, MomentsScreen, describe_both, describe_decision, shown_dice
+from firmware.ui.moments import KEY_MOMENTS, MomentsScreen, describe_both, describe_decision, moment_text, shown_dice
 from firmware.ui.play import ResultScreen
 from firmware.table import Seat
 from sim.bench.calibration import exact_pass_share, fit, markdown, table_rows
@@ -328,13 +329,13 @@ def test_the_result_offers_key_moments_and_ok_shows_them(game: str) -> None:
     press(app, "ok")
     moments = app.screen
     assert isinstance(moments, MomentsScreen)
-    worst = key_moments(ratings)[0]
+    worst = key_moments(ratings, against_strong=True)[0]
     assert len(moments.moments) == len(worst) and moments.moments[0][1]  # the dice of the position
     app.image((128, 64))
     shown = " ".join(app.texts)
     assert "Alex, decision" in shown and "played:" in shown
     text = moments.moments[0][0]
-    assert "better:" in text and f"cost {worst[0].loss:.1f}" in text
+    assert "the strong bot plays:" in text and f"cost {worst[0].strong_loss:.1f}" in text
     pages, read = moments.count, list(app.texts)
     for _ in range(pages):
         press(app, "right")
@@ -414,3 +415,89 @@ def test_the_calibration_bench_plays_strong_games_and_prints_the_table(capsys: p
     figures = dict(line.split(": ") for line in out.splitlines() if line.startswith("levelx_calibration_"))
     assert int(figures["levelx_calibration_decisions"]) >= 5
     assert 0 <= int(figures["levelx_calibration_within"]) <= int(figures["levelx_calibration_decisions"])
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_a_key_moment_is_never_the_strong_bots_own_move(language: str) -> None:
+    """Issue 37, item 8. EXTRA! solo by buttons, the person playing what the strong bot plays at
+    every decision: the evaluator's one-step best differs from strong's choice at some of them
+    (the page showed those with a cost, "better: ..."), yet no key moment is the strong bot's
+    own move, and every moment names the strong bot and costs something against its move."""
+    from firmware import i18n
+    from firmware.bots import choose
+    from firmware.ui.gameview import game_view
+    from firmware.ui.play import PlayScreen
+    from sim.board import SimBoard
+
+    board = SimBoard(seed=4, language=language)
+    try:
+        board.settle()
+        app = board.app
+        pick_value(board, ("play", "extra"))
+        pick_value(board, 1)
+        board.tap("ok")  # the one seat: a person
+        board.settle()
+        while not isinstance(app.screen, PlayScreen):
+            board.tap("ok")
+            board.settle()
+        strong = find_game("extra").levels[-1]
+        for _ in range(200):
+            session = app.session
+            assert session is not None
+            if session.over:
+                break
+            if session.awaiting_roll:
+                board.tap("roll")
+                board.settle()
+                continue
+            game, play = session.game, app.screen
+            assert isinstance(play, PlayScreen) and play.choice is not None
+            move = choose(game.copy(), random.Random(f"coach:{len(game.history)}"), strong)
+            view = game_view("extra")
+            target = next(i for i, o in enumerate(play.choice.options) if view.same_choice(session, o.value, move))
+            for button in play.choice.route(target):
+                board.tap(button)
+            board.settle()
+        assert app.session is not None and app.session.over
+        ratings = app.coach.ratings if app.coach is not None else []
+        assert ratings and all(r.played == r.strong for r in ratings)
+        assert any(r.loss >= coach.MIN_LOSS for r in ratings), "the case of the issue: best and strong differ"
+        result = app.screen
+        assert isinstance(result, ResultScreen)
+        while result.page.name != KEY_MOMENTS:
+            board.tap("right")
+        board.tap("ok")
+        moments = app.screen
+        assert isinstance(moments, MomentsScreen)
+        with i18n.speaking(language):
+            well_played = i18n._("{name}: no costly decision. Well played!").format(name=app.session.name(0))
+        assert [text for text, _dice in moments.moments] == [well_played]
+    finally:
+        board.close()
+
+
+def test_a_key_moments_words_name_the_strong_bots_move_and_its_cost() -> None:
+    """A decision that is not strong's own move: the page says what the strong bot plays there
+    and the cost against it, not "better" (the evaluator's one-step best)."""
+    game = new_game("exxtra", ["Alex", "Bo", "Cy"])
+    game.apply(Roll(("3", "2")))
+    past = game.copy()
+    ratings = [rate(game, decision) for decision in game.legal_decisions()]
+    worst = max(ratings, key=lambda r: r.strong_loss)
+    assert worst.played != worst.strong and worst.strong_loss > 0
+    text = moment_text(game, past, worst)
+    assert "better" not in text
+    assert f"the strong bot plays: {describe_both(past, worst.played, worst.strong)[1]}" in text
+    assert f"cost {worst.strong_loss:.1f} spaces" in text
+    same = rate(game, worst.strong)
+    assert same.strong_loss == 0 and key_moments([same], against_strong=True) == {}
+
+
+def pick_value(board: Any, value: object) -> None:
+    """The menu's cursor to the option of `value` by RIGHT, then OK (the same in every language)."""
+    choice = board.app.screen.choice
+    target = next(i for i, option in enumerate(choice.options) if option.value == value)
+    while choice.index != target:
+        board.tap("right")
+    board.tap("ok")
+    board.settle()

@@ -77,6 +77,7 @@ class Walk:
                 + cut_names(canvas, names)
                 + unasked(board.app, canvas)
                 + tip_covers(board.app, size)
+                + covers_spared(board.app, size)
                 + lone_words(canvas)
             )
             self.clipped.setdefault(name, {})[size] = [box.text for box in clipped(canvas)]
@@ -160,7 +161,28 @@ def tip_covers(app: Any, size: tuple[int, int]) -> list[str]:
     tip = [box for box in canvas.boxes if box.text == i18n._(TIP) and box.box is not None]
     if tip and tip[0].box is not None and tip[0].box[1] <= 1:
         return []  # in a whole sheet's header, beside the name (tests/test_extra_sheet_pages.py)
-    return [f"the tip covers {box.text!r}" for box in canvas.boxes if box.hidden]
+    out = [f"the tip covers {box.text!r}" for box in canvas.boxes if box.hidden]
+    spare = canvas.spare
+    for box in tip:  # 5 px high, unreadable at a small panel's true size, but in a sheet's own room
+        assert box.box is not None
+        inside = spare is not None and spare[0] <= box.box[0] and spare[1] <= box.box[1]
+        if box.font == "tiny" and not inside:
+            out.append(f"the tip in the 3×5 font at {box.box}")
+    return out
+
+
+def covers_spared(app: Any, size: tuple[int, int]) -> list[str]:
+    """A screen that leaves room for the help layer (`Canvas.spare`: EXTRA!'s wide sheet, whose
+    header holds the factor and column labels): the explanation, tip and legend go there and
+    hide none of its texts."""
+    if app.session is None or app.screen is not app.play_screen() or app.animation is not None:
+        return []
+    canvas = Canvas(size)
+    app.screen.draw(canvas)
+    if canvas.spare is None:
+        return []
+    app.help.draw(canvas, app)
+    return [f"the help layer covers {box.text!r} at {box.box}" for box in canvas.boxes if box.hidden]
 
 
 def pick(board: SimBoard, wanted: Callable[[Any], bool]) -> None:

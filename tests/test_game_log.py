@@ -137,6 +137,53 @@ def test_a_takeback_says_what_it_took_back(tmp_path: Path, language: str, profil
         board.close()
 
 
+@pytest.mark.parametrize("profile", list(PROFILES))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_takebacks_line_comes_back_after_a_power_cut(tmp_path: Path, language: str, profile: str) -> None:
+    """Issue 37, item 5: Red takes a decision back, then the power goes (the journal has the
+    game cut back to before it). After "Resume" the game's log still says "Took back: ...",
+    in its place; and a second takeback after the resume is added to it, not in its stead."""
+    board = red_kicked(tmp_path, language)
+    size = PROFILES[profile]
+    try:
+        board.tap("roll")
+        board.settle()
+        board.tap("ok")
+        board.tap("back")  # (skips the move's animation)
+        board.tap("back")  # takes Red's decision back
+        took = board.app.note
+        assert took is not None and board.state("pending") == {"kind": "decision", "player": 0}
+        pick_game_log(board)
+        board.app.canvas(size)
+        before = [line.text for line in board.app.screen.lines()]
+        assert took in before
+        board.tap("ok")
+    except BaseException:
+        board.close()
+        raise
+    board = power_cut(board, tmp_path, language)
+    try:
+        assert board.state("pending") == {"kind": "decision", "player": 0}
+        pick_game_log(board)
+        screen = board.app.screen
+        assert isinstance(screen, GameLogScreen)
+        board.app.canvas(size)
+        assert [line.text for line in screen.lines()] == before  # the takeback's line in its place
+        assert took in " ".join(drawn(board, size).split()) or screen.count > 1
+        board.tap("ok")
+        board.tap("ok")  # Red decides again, and takes it back again
+        board.tap("back")
+        board.tap("back")
+        again = board.app.note
+        assert again is not None and again.startswith(took.split(":")[0])
+        pick_game_log(board)
+        board.app.canvas(size)
+        lines = [line.text for line in board.app.screen.lines()]
+        assert lines.count(took) + (again != took) * lines.count(again) >= 2
+    finally:
+        board.close()
+
+
 def pick_game_log(board: SimBoard) -> None:
     board.hold("back")
     pick(board, lambda v: v == "game log")

@@ -23,7 +23,8 @@ from sim.scenario.runner import Runner
 pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
+# (a scenario with a dice `secret` runs in the simulator only: `hil run` refuses it, tested below)
+SCENARIOS = [p for p in sorted((ROOT / "tests" / "scenarios").glob("*.toml")) if load_scenario(p).secret is None]
 XTRABOARD = [sys.executable, "-m", "firmware"]
 BENCH_PINS = {"roll": 20, "ok": 21, "back": 22, "left": 23, "right": 24}  # the bench controller's outputs
 
@@ -75,6 +76,15 @@ def test_the_whole_suite_passes_through_hil_run_against_a_separate_board_process
     journal = Journal(state, read_only=True)
     assert len(journal.finished()) >= 5  # the games the scenarios played to their end
     journal.close()
+
+
+def test_hil_run_refuses_a_scenario_that_sets_the_dice_secret(capsys: pytest.CaptureFixture[str]) -> None:
+    """A board never takes its dice secret from outside: `secret` is the simulator's only, and
+    the file is refused before the bench connects to anything."""
+    sealed = ROOT / "tests" / "scenarios" / "seal_page.toml"
+    assert load_scenario(sealed).secret is not None
+    assert run_scenarios("127.0.0.1:9", [sealed]) == 2
+    assert "key 'secret': the board's dice secret is never set from outside" in capsys.readouterr().err
 
 
 def test_a_failing_scenario_prints_the_same_lines_as_the_simulator(

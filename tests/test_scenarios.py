@@ -226,6 +226,12 @@ def test_an_invalid_step_is_refused_naming_file_step_and_key(
         (HEADER + 'sed = 1\n[[step]]\ntap = "ok"\n', "key 'sed': unknown header key; expected name, description, seed"),
         (HEADER + 'dice = "loaded"\n[[step]]\ntap = "ok"\n', "key 'dice': the only dice mode to name is \"scripted\""),
         (HEADER + 'seed = 1.5\n[[step]]\ntap = "ok"\n', "key 'seed': expected a whole number or a string, got 1.5"),
+        (HEADER + 'secret = 7\n[[step]]\ntap = "ok"\n', "key 'secret': expected the dice's secret as text, got 7"),
+        (
+            HEADER + 'secret = "s"\nseed = 1\n[[step]]\ntap = "ok"\n',
+            "key 'secret': the board's own sealed dice are unseeded",
+        ),
+        (HEADER + 'secret = "s"\ndice = "scripted"\n[[step]]\ntap = "ok"\n', "drop 'dice' or 'secret'"),
         (HEADER, "key 'step': expected one or more [[step]] tables, got nothing"),
         (HEADER + '[step]\ntap = "ok"\n', "key 'step': expected one or more [[step]] tables"),
         (HEADER + '[[step]]\ntap = "ok\n', "not valid TOML: "),

@@ -197,6 +197,56 @@ def test_a_seeded_rematch_is_still_reproducible() -> None:
             board.close()
 
 
+@pytest.mark.parametrize("board_file", BOARDS, ids=PROFILE_IDS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_cafe_board_clears_a_half_done_seat_screen_for_the_next_group(
+    tmp_path: Path, language: str, board_file: Path
+) -> None:
+    """Issue 37, item 6: a group chose seats and entered a name (and began another) but never
+    started; the idle show comes. The next group wakes the board on the main menu: no seat
+    screen, no half-typed name, no name of theirs anywhere (drawn or offered). With the
+    operator's "Keep names" the half-done table waits for them as it was."""
+    board = SimBoard(board_file=board_file, seed=3, state_dir=tmp_path, kiosk=True, language=language)
+    size = (board.config.display.width, board.config.display.height)
+    try:
+        board.settle()
+        press = Presses(board)
+        press.to_option(("play", "exxtra"))
+        press.to_option(3)
+        press("left")  # "New name"
+        press("ok")
+        type_name(press, "Mia")
+        press("ok")  # seat 2
+        press("left", "ok")  # "New name" again, a name half typed
+        press("right", "ok")
+        assert isinstance(board.app.screen, NameEntryScreen) and board.app.screen.text
+        idle(board)
+        assert [type(s).__name__ for s in board.app.stack] == ["MainMenu"]
+        shown = " ".join(box.text for box in board.app.canvas(size).boxes)
+        assert "Mia" not in shown
+        assert ("again", "exxtra") not in [o.value for o in board.app.screen.choice.options]
+        press.to_option(("play", "exxtra"))
+        press.to_option(3)
+        assert "name:Mia" not in board.app.screen.kinds()
+        press("back", "back")
+
+        board.app.open_operator()  # the operator allows it: the table waits as it was
+        board.settle()
+        press.to_option("settings")
+        press.to_option("keep_names")
+        press("back", "back")
+        press.to_option(("play", "exxtra"))
+        press.to_option(3)
+        press("left", "ok")
+        type_name(press, "Mia")
+        idle(board)
+        seats = board.app.screen
+        assert isinstance(seats, SeatScreen) and seats.seat.name == "Mia"
+    finally:
+        board.close()
+        i18n.use("en")
+
+
 def idle(board: SimBoard) -> None:
     """The idle show begins (a group left), then a press wakes the board."""
     board.wait(board.app.settings.idle_timeout_s + 1)

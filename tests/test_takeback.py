@@ -83,7 +83,7 @@ def test_bug3_the_game_menu_opens_before_a_bot_plays_at_the_default_pace(tmp_pat
     board.hold("back")  # 1 s: longer than the old 0.6 s pace
     assert stack(board) == ["MainMenu", "PlayScreen", "GameMenu"]
     assert history(board) == after  # no bot moved while BACK was down
-    assert labels(board)[:2] == ["Back to game", "Take back"]
+    assert labels(board)[:3] == ["Back to game", "Bot pace", "Take back"]  # the bots' pace first: a bot plays
     choose(board, "Take back")
     assert history(board) == after[:-1] and board.state("pending.player") == 0
     board.close()

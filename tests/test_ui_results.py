@@ -329,7 +329,7 @@ def test_bug7_an_x_says_how_far_the_counter_really_goes_back() -> None:
         {"kind": "move", "player": 0, "from": 1, "to": 0, "cause": "x"}
     ]
     captions = {frame.caption for frame in exxtra_ui.VIEW.animation(app, session, events)}
-    assert "X! Red back 1" in captions and "X! Red back 2" not in captions
+    assert "Two X! Red to start" in captions and "X! Red back 1" not in captions  # two Xs, onto the start
 
 
 @pytest.mark.parametrize("size_class", list(SIZE_CLASSES))

@@ -72,9 +72,12 @@ class GameRecords(Storage):
 
         self._write(action)
 
-    def truncate(self, game_id: int, length: int) -> None:
+    def truncate(self, game_id: int, length: int, meta: object = None) -> None:
         """Keep only the first `length` steps (undo). A finished game is reopened (its result
-        and scores removed) so its last decision can be taken back."""
+        and scores removed) so its last decision can be taken back. `meta` (when given) is the
+        game's meta from now on, in the same transaction: what was taken back, for the game's log,
+        is never lost to a power cut that kept the shorter game."""
+        meta_text = to_json(meta, "meta") if meta is not None else None
 
         def action(conn: sqlite3.Connection) -> None:
             status = status_of(conn, game_id)
@@ -89,6 +92,8 @@ class GameRecords(Storage):
                     raise RecordError(f"game {game_id} cannot be reopened while game {other[0]} is being played")
                 conn.execute("DELETE FROM scores WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM steps WHERE game_id = ? AND idx >= ?", (game_id, length))
+            if meta_text is not None:
+                conn.execute("UPDATE games SET meta = ? WHERE id = ?", (meta_text, game_id))
             conn.execute(
                 "UPDATE games SET status = ?, result = NULL, updated = ? WHERE id = ?",
                 (PLAYING, self._clock(), game_id),

@@ -78,6 +78,7 @@ class BoardApp:
         language: str | None = None,
         default_language: str = "en",
         led_budget_max: float | None = None,
+        dice_secret: str | None = None,
     ) -> None:
         self.schedule = schedule
         self.journal = journal
@@ -94,6 +95,8 @@ class BoardApp:
         self.fleet_status: Callable[[], Mapping[str, object]] | None = None  # the fleet's counters, for the audits
         self.seed = seed  # reproducible dice and bots for new games (demo, tests), else None
         self.rematches = 0  # rematches begun: each one's dice differ (`start_game`)
+        # An unseeded game's dice secret instead of a fresh one (a scenario's `secret`), or None.
+        self.dice_secret = dice_secret
         self.dice = dice  # a dice source every game rolls with instead (scripted scenarios), or None
         self.problems = list(problems)
         self.version = 0  # bumped on every change; the loop re-renders when it moves
@@ -353,11 +356,14 @@ class BoardApp:
             return
         # A demo has nobody to key in dice: it rolls electronically whatever the setting.
         dice = "scripted" if self.dice is not None else "electronic" if mode == "demo" else self.settings.dice_mode
-        seed = self.seed
-        if rematch and seed is not None:
+        seed, secret = self.seed, self.dice_secret if self.seed is None else None
+        if rematch and (seed is not None or secret is not None):
             self.rematches += 1
-            seed = f"{seed}/rematch {self.rematches}"
-        session = Table.start(game, seats, seed=seed, journal=self.journal, meta={"mode": mode, "dice": dice})
+            seed = f"{seed}/rematch {self.rematches}" if seed is not None else None
+            secret = f"{secret}/rematch {self.rematches}" if secret is not None else None
+        session = Table.start(
+            game, seats, seed=seed, journal=self.journal, meta={"mode": mode, "dice": dice}, secret=secret
+        )
         self.start_session(session)
 
     def set_word(self, word: str | None) -> None:
@@ -436,9 +442,9 @@ class BoardApp:
         session = self.session
         if session is None or self.animation is not None:
             return False
-        if not session.undo(whole_game=self.settings.takeback == "game"):
+        if not session.undo(whole_game=self.settings.takeback == "game", note=self.help.taken_back):
             return False
-        said = self.help.took_back(session, session.redo_steps[-1][0])  # the person's decision
+        said = self.help.took_back(session)
         if said is not None:
             self.show_note(said)
         self._after_takeback()

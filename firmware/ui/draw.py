@@ -87,6 +87,10 @@ class Canvas:
         self.boxes: list[TextBox] = []
         self._grey: Image.Image | None = None  # secondary text's pixels, grey on greyscale panels
         self._asking = 0  # inside `asking()`: the texts drawn say who is asked and what
+        # Room the screen leaves empty for the help layer's texts (the explanation, the tip, the
+        # legend) where its top line is no place for them: EXTRA!'s wide sheet, whose header
+        # holds the column labels. None: the help layer finds its own place.
+        self.spare: Box | None = None
 
     # --- metrics -------------------------------------------------------------------------------
     @property

@@ -20,15 +20,16 @@ The app (firmware/ui/app.py) owns one `Help` and calls it from `button()`, `step
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware.games import words_of
-from firmware.games.base import Event, Events, Step
+from firmware.games.base import Event, Events, Game, Step
 from firmware.games.words import Said
 from firmware.i18n import N_, _
-from firmware.ui.draw import Box, Canvas, abbreviate, clip, tiny_width, wrap
+from firmware.ui.draw import Box, Canvas, abbreviate, clip, wrap
 from firmware.ui.game_log import replayed, took_back
 from firmware.ui.takeback import TakenBack
 from firmware.ui.gameview import game_view
@@ -118,6 +119,7 @@ class Help:
         game = session.game
         words = words_of(game.name)
         self._log = []
+        self._takebacks = kept_takebacks(session)
         for step in replayed(game):
             said = words.said(session.names, step.events)
             if said is not None and said.shown:
@@ -126,19 +128,31 @@ class Help:
                 self.hidden = False  # (the press that resumed came before the line was back)
                 self._log.append((step.at, game.name, step.round, step.events, step.mover))
 
-    def took_back(self, session: Table, step: Step) -> str | None:
-        """`step`, a person's decision just taken back (the game stands where it was played
-        from): kept for the game's log; its line, "Took back: Red placed 31 on rung 5" (None
-        when the game words nothing)."""
-        twin = session.game.copy()
+    @staticmethod
+    def taken_back(game: Game, step: Step) -> dict[str, object]:
+        """What the game's log keeps of `step`, a person's decision just taken back from `game`
+        (as it now stands), as JSON: the table journals it with the shorter game (`Table.undo`'s
+        note), so a resumed game's log has it too."""
+        twin = game.copy()
         twin.apply(step)
-        taken = TakenBack(len(session.game.history), game_view(twin.name).round_of(twin), list(twin.events))
-        self._takebacks.append(taken)
-        return took_back(session.names, twin.name, taken)
+        return {
+            "at": len(game.history),
+            "round": game_view(twin.name).round_of(twin),
+            "events": json.loads(json.dumps(list(twin.events))),  # as the journal gives it back
+        }
+
+    def took_back(self, session: Table) -> str | None:
+        """The takeback just made (the last of the table's, `Table.undo` with `taken_back`): kept
+        for the game's log; its line, "Took back: Red placed 31 on rung 5" (None when the game
+        words nothing)."""
+        self._takebacks = kept_takebacks(session)
+        if not self._takebacks:
+            return None
+        return took_back(session.names, session.game.name, self._takebacks[-1])
 
     def takebacks(self, session: Table | None) -> list[TakenBack]:
-        """This game's takebacks, oldest first (none kept over a power cut: the record keeps
-        only what stands)."""
+        """This game's takebacks, oldest first (also after a power cut: the journal keeps them
+        with the game's meta)."""
         return list(self._takebacks) if session is not None else []
 
     def round_log(self, session: Table | None) -> list[tuple[str, bool]]:
@@ -265,7 +279,10 @@ class Help:
             if not self.legend and explanation is not None and app.animation is None:
                 bar = None
             else:
-                _header_tiny(canvas, bar, _asks(canvas), one_line=True)
+                if canvas.spare is not None:
+                    _spare_tiny(canvas, bar, one_line=True)
+                else:
+                    _header_tiny(canvas, bar, _asks(canvas), one_line=True)
                 bar = None
         if bar is not None:
             bottom_bar(canvas, bar, 0, row)
@@ -284,6 +301,20 @@ class Asked:
     font: str
 
 
+def kept_takebacks(session: Table) -> list[TakenBack]:
+    """The table's takebacks as its meta keeps them (`Help.taken_back`), oldest first; an entry
+    a damaged meta garbled is left out."""
+    kept = session.meta.get("takebacks")
+    out = []
+    for entry in kept if isinstance(kept, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        at, round_, events = entry.get("at"), entry.get("round"), entry.get("events")
+        if isinstance(at, int) and (round_ is None or isinstance(round_, int)) and isinstance(events, list):
+            out.append(TakenBack(at, round_, [e for e in events if isinstance(e, dict)]))
+    return out
+
+
 def _asks(canvas: Canvas) -> list[Asked]:
     return [Asked(text.box, text.font) for text in canvas.asks() if text.box is not None]
 
@@ -298,9 +329,11 @@ def _lowest_free(canvas: Canvas) -> int | None:
 
 
 def _tip(canvas: Canvas, text: str) -> None:
-    """`text` in a white bar on the lowest text line where nothing is drawn, else the lowest
-    band where nothing is drawn, a pixel clear of what is: in the small font, else the 3×5
-    one; nowhere if no band is free."""
+    """`text` in a white bar on the lowest text line where nothing is drawn, else at the right
+    end of the lowest line that leaves room for it (a wide panel), else on the lowest band
+    where nothing is drawn, a pixel clear of what is, in the small font; nowhere if none is free. Never in the 3×5 font: 5 px high it cannot be read at a small panel's true
+    size (0.9 mm on a 0.96″ one), so LEVEL X on 128×64 and EXXTRA on 128×128 show no tip (the
+    legend, a long ROLL, and the lessons say where the menu is)."""
     pitch = _line_height(canvas)
     for row in reversed(range(1, canvas.lines)):
         if (
@@ -309,13 +342,17 @@ def _tip(canvas: Canvas, text: str) -> None:
         ):
             bottom_bar(canvas, text, 0, row)
             return
+    width = canvas.measure(text) + 2
+    for row in reversed(range(1, canvas.lines)):  # the right end of a line, on a wide panel
+        x = canvas.width - width
+        if x > 0 and canvas.image.crop((x - 2, row * pitch, canvas.width, (row + 1) * pitch)).getbbox() is None:
+            _cover(canvas, (x, row * pitch, canvas.width - 1, (row + 1) * pitch - 1))
+            canvas.text(x + 1, row * pitch + 1, text, fill=0, font=canvas.body.name)
+            return
     small = canvas.font("small").line_height + 1
     if canvas.measure(text, "small") < canvas.width and (top := _lowest_blank(canvas, small)) is not None:
         _cover(canvas, (0, top, canvas.width - 1, top + small - 1))
         canvas.text(1, top + 1, text, fill=0)
-    elif tiny_width(text) + 2 <= canvas.width and (top := _lowest_blank(canvas, 7)) is not None:
-        _cover(canvas, (0, top, canvas.width - 1, top + 6))
-        canvas.tiny(1, top + 1, text, fill=0)
 
 
 def _lowest_blank(canvas: Canvas, pitch: int) -> int | None:
@@ -431,9 +468,40 @@ def _banner_below(canvas: Canvas, text: str, asks: list[Asked]) -> None:
         for index, line in enumerate(tiny):
             canvas.tiny(1, y + 1 + 6 * index, clip(line, fits), fill=0)
         return
-    # A sheet from the top edge (EXTRA!): right of its header's name and status, in the 3×5 font,
-    # one line or (over the top rows' right end, until the next press) two.
-    _header_tiny(canvas, text, asks)
+    # A sheet from the top edge (EXTRA!): in the room it leaves for it (the wide sheet's free
+    # slot: its header holds the column labels, never covered; a line too long for the slot is
+    # not shown, the round log has it), else right of its header's name and status, in the 3×5
+    # font, one line or (over the top rows' right end, until the next press) two.
+    if canvas.spare is not None:
+        _spare_tiny(canvas, text)
+    else:
+        _header_tiny(canvas, text, asks)
+
+
+def _spare_tiny(canvas: Canvas, text: str, one_line: bool = False) -> bool:
+    """`text` in the 3×5 font in the room the screen left for it (`Canvas.spare`), wrapped to
+    as many lines as it holds (`one_line`: the legend or the tip, its words abbreviated to one);
+    False, drawing nothing, where there is no such room or the text does not fit it."""
+    if canvas.spare is None:
+        return False
+    x0, y0, x1, y1 = canvas.spare
+    fits = (x1 - x0 - 1) // 4  # n letters are 4n - 1 pixels wide, from x0 + 1
+    rows = (y1 - y0 + 1) // 6
+    if fits < 4 or rows < 1:
+        return False
+    if one_line:
+        if len(text) > fits:  # the legend's double spaces first: one is enough in capitals
+            text = " ".join(part for part in text.split(" ") if part)
+        lines = [text if len(text) <= fits else abbreviate(text, fits)]
+    else:
+        lines = wrap(text, fits)
+    if len(lines) > rows or any(len(line) > fits for line in lines):
+        return False
+    bottom = y0 + 6 * len(lines) - 1
+    _cover(canvas, (x0, y0, x1, bottom))
+    for index, line in enumerate(lines):
+        canvas.tiny(x0 + 1, y0 + 1 + 6 * index, line, fill=0)
+    return True
 
 
 def _sheet_from_the_top(canvas: Canvas) -> bool:

@@ -55,5 +55,7 @@ def _play(play: ScreenLike, session: Table, app: App | None = None) -> str:
         if app is not None and app.help.round_log(session):
             # Translators: the legend at the roll prompt when moves since the last turn can be read; 21 columns.
             return _("ROLL: dice  <>: log")
-        return _("ROLL: roll the dice")
+        # The tip's words (firmware.ui.help.TIP): where the tip finds no readable band (LEVEL X
+        # on 128×64, EXXTRA on 128×128) the legend is how a newcomer learns where the menu is.
+        return _("ROLL  hold BACK: menu")
     return game_view(session.game.name).legend()  # what ROLL does while deciding is the game's

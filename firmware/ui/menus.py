@@ -321,8 +321,9 @@ def start_game(app: App, game: str, seats: list[Seat], mode: str) -> None:
 
 
 class GameMenu(MenuScreen):
-    """The in-game menu (a long BACK): back to the game, take back (as a short BACK on the play
-    screen does), redo what was taken back, rules, the settings a guest may change mid-game,
+    """The in-game menu (a long BACK): back to the game, the bots' pace (with a bot at the
+    table; OK steps it), take back (as a short BACK on the play screen does), redo what was
+    taken back, rules, the settings a guest may change mid-game,
     the dice seal, abandon."""
 
     def __init__(self, app: App) -> None:
@@ -332,6 +333,10 @@ class GameMenu(MenuScreen):
     def _options(app: App) -> list[Option]:
         session = app.session
         options = [Option(_("Back to game"), "back")]
+        if session is not None and any(player.bot is not None for player in session.game.players):
+            # The bots' pace right here, OK stepping it (as in Settings): one RIGHT and at most
+            # three OKs reach any pace, where Settings › Bot pace took eight to ten presses.
+            options.append(Option(label("bot_pace"), "pace", app.settings.shown("bot_pace")))
         if session is not None and session.undo_target(app.settings.takeback == "game") is not None:
             options.append(Option(_("Take back"), "undo"))
         if session is not None and session.can_redo():
@@ -365,6 +370,11 @@ class GameMenu(MenuScreen):
         if option.value == "back":
             app.pop()
             app.advance()
+        elif option.value == "pace":
+            app.settings = app.settings.cycle("bot_pace", 1, app.choices("bot_pace"))
+            app.settings.save(app.journal)
+            self.relabel(app)
+            app.changed()
         elif option.value in ("undo", "redo"):
             app.pop()
             if not (app.undo() if option.value == "undo" else app.redo()):

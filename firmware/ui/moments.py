@@ -1,6 +1,6 @@
 """Key moments: at the end of a game, each person's three costliest decisions, judged by the
 strong bot's evaluator (`firmware.coach`): the position (the dice, lit on the board's dice too),
-what was played, what was better and by how much, in the game's unit.
+what was played, what the strong bot plays there and what the difference cost, in the game's unit.
 
 The result screen offers them as a page of its review ("Key moments", `key_moment_pages` in
 `firmware.ui.review.REVIEW`); OK there opens them, one moment a page.
@@ -76,26 +76,24 @@ def unit_of(game: Game) -> str:
 
 
 def moment_text(game: Game, past: Game, rating: Rating) -> str:
-    """One key moment as lines of text: the position, what was played, what was better."""
+    """One key moment as lines of text: the position, what was played, what the strong bot
+    plays there, and what the difference cost (`Rating.strong_loss`)."""
     unit = unit_of(game)
     dice = " ".join(str(face) for face in shown_dice(past))
     name = game.players[rating.player].name
     # Translators: Key moments: a person's decision, counted from 1, and the dice they decided on.
     lines = [_("{name}, decision {n}: dice {dice}").format(name=name, n=rating.turn + 1, dice=dice)]
-    played, better = describe_both(past, rating.played, rating.best)
+    played, strong = describe_both(past, rating.played, rating.strong)
     # Translators: Key moments: what the person played (a move as the board words it).
     lines.append(_("played: {move}").format(move=played))
-    # Translators: Key moments: the better move, by the strong bot's judgement.
-    lines.append(_("better: {move}").format(move=better))
-    # Translators: Key moments: how much the decision cost, and the expected final outcomes, in the game's unit ("pts", "spaces").
+    # Translators: Key moments: what the strong bot plays in that position (a move as the board words it).
+    lines.append(_("the strong bot plays: {move}").format(move=strong))
+    # Translators: Key moments: how much the decision cost against the strong bot's move, and the expected final outcomes of both, in the game's unit ("pts", "spaces").
     lines.append(
         _("cost {loss} {unit} (exp. {value} vs {best})").format(
-            loss=fixed(rating.loss), unit=unit, value=fixed(rating.value), best=fixed(rating.best_value)
+            loss=fixed(rating.strong_loss), unit=unit, value=fixed(rating.value), best=fixed(rating.strong_value)
         )
     )
-    if rating.strong != rating.best:
-        # Translators: Key moments: what the strong bot would have played (when not the "better" move above).
-        lines.append(_("strong bot: {move}").format(move=describe_both(past, rating.strong, rating.best)[0]))
     return "\n".join(lines)
 
 
@@ -191,7 +189,7 @@ class KeyMoments:
         """Each person's key moments (costliest first) as (text, dice); a person without a
         costly decision gets one text saying so (no dice)."""
         game = self.session.game
-        chosen = key_moments(self.ratings)
+        chosen = key_moments(self.ratings, against_strong=True)
         out: list[Moment] = []
         for seat in self.people:
             ratings = chosen.get(seat, [])
@@ -221,7 +219,7 @@ class KeyMoments:
                 footer = ""
             else:
                 # Translators: Key moments: what the page offers.
-                text = _("Each person's three costliest decisions, and what was better.")
+                text = _("Each person's three costliest decisions, and what the strong bot plays.")
                 # Translators: the Key moments page's help line: OK opens them.
                 footer = _("OK show")
             room = canvas.lines - 1 - (1 if footer else 0)

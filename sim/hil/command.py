@@ -122,6 +122,12 @@ def run_scenarios(
     out = out if out is not None else sys.stdout
     try:
         scenarios = [load_scenario(path) for path in paths]  # every file checked before the first runs
+        for scenario in scenarios:
+            if scenario.secret is not None:  # a board takes no dice secret from outside, ever
+                raise ConfigError(
+                    f"{scenario.path}: key 'secret': the board's dice secret is never set from outside;"
+                    " this scenario runs in the simulator only (xtraboard sim --headless --scenario)"
+                )
         client = DebugClient.connect(target, connect_s)
     except (ConfigError, BenchError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -44,7 +44,7 @@ ACTIONS: dict[str, frozenset[str]] = {  # each step's one action key, and the ke
     "expect": frozenset(),
     "mash": frozenset({"seed", "buttons"}),
 }
-HEADER_KEYS = ("name", "description", "seed", "board", "dice", "step")
+HEADER_KEYS = ("name", "description", "seed", "board", "dice", "secret", "step")
 EXPECT_KINDS: dict[str, frozenset[str]] = {  # an expectation's main key, and the keys it may add
     "led": frozenset({"colour"}),
     "text": frozenset(),
@@ -134,6 +134,10 @@ class Scenario:
     board: Path | None = None
     scripted_dice: bool = False
     steps: tuple[Step, ...] = ()
+    # The board's own sealed dice, unseeded as on a real board, with this secret in place of a
+    # fresh one (the seal's page comes before the first roll; the seal and the rolls are the same
+    # every run); None: seeded (`seed`) or scripted dice.
+    secret: str | None = None
 
     @property
     def expectation_count(self) -> int:
@@ -214,6 +218,16 @@ def parse_scenario(text: str, path: Path) -> Scenario:
     dice = data.get("dice")
     if dice is not None and dice != "scripted":
         raise ScenarioError(f"{path}: key 'dice': the only dice mode to name is \"scripted\", got {_show(dice)}")
+    secret = data.get("secret")
+    if secret is not None:
+        if not isinstance(secret, str) or not secret.strip():
+            raise ScenarioError(f"{path}: key 'secret': expected the dice's secret as text, got {_show(secret)}")
+        for other in ("seed", "dice"):
+            if other in data:
+                raise ScenarioError(
+                    f"{path}: key 'secret': the board's own sealed dice are unseeded and not scripted;"
+                    f" drop '{other}' or 'secret'"
+                )
     raw_steps = data.get("step")
     if not isinstance(raw_steps, list) or not raw_steps or not all(isinstance(s, dict) for s in raw_steps):
         raise ScenarioError(f"{path}: key 'step': expected one or more [[step]] tables, got {_show(raw_steps)}")
@@ -226,7 +240,7 @@ def parse_scenario(text: str, path: Path) -> Scenario:
                     "dice", 'dice steps need dice = "scripted" in the header (else the seed rolls the dice)'
                 )
     board_path = (path.parent / board) if board is not None else None
-    return Scenario(path, name, description, seed, board_path, dice == "scripted", steps)
+    return Scenario(path, name, description, seed, board_path, dice == "scripted", steps, secret)
 
 
 def _header_text(path: Path, data: Mapping[str, Any], key: str, *, required: bool) -> Any:

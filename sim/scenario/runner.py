@@ -263,7 +263,14 @@ def run_scenario_file(
         print(f"xtraboard sim: {exc}", file=sys.stderr)
         return 2
     dice = ScriptedDice(empty=SCENARIO_DICE_EMPTY) if scenario.scripted_dice else None
-    board = SimBoard(board_file=board_path, seed=scenario.seed, state_dir=state_dir, dice=dice, language=language)
+    board = SimBoard(
+        board_file=board_path,
+        seed=scenario.seed if scenario.secret is None else None,
+        state_dir=state_dir,
+        dice=dice,
+        language=language,
+        dice_secret=scenario.secret,
+    )
     try:
         result = run_scenario(scenario, board, hold_s=hold_s, out=out)
         if screenshot is not None:

@@ -332,6 +332,13 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, marks: SheetMarks | None = None, na
     if font is not None:  # a rule above the total, as under a sum
         canvas.draw.line((right - max(width, 3 * layout.px) + 1, y - 2, right, y - 2), fill=1)
     total_font.write(canvas, right - width + 1, y, text)
+    if layout.size_class == "wide" and font is not None:
+        # Block two's free row slot, left of the total: the help layer's place (its header holds
+        # the factor and column labels, which a banner there would cover).
+        last = layout.blocks[-1]
+        top = layout.row_y(last.sums[-1]) + layout.box_h + 1
+        rule_left = right - max(width, 3 * layout.px) + 1
+        canvas.spare = (last.left, top, min(right - width - 1, rule_left) - 3, canvas.height - 1)
     return layout
 
 

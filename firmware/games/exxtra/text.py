@@ -126,17 +126,39 @@ class ExxtraWords(Words):
 
 
 def _x_caption(who: str, invalid: Event, events: Events) -> str:
-    """What an X after the first roll did: "X! Red back 2", or "X! Red stays at start" when
-    the counter could not go back (it moves back at most to the start)."""
+    """What an X after the first roll did, in plain words: "X! Red back 2", "Two X! Red back
+    to the start" (an X-X from space 1 goes back one space, onto the start: never "back 1"), or
+    "X! Red stays at start" when the counter could not go back."""
     move = next(
         (e for e in events if e["kind"] == "move" and e.get("cause") == "x" and e["player"] == invalid["player"]), None
     )
     back = move["from"] - move["to"] if move is not None else invalid["xs"]
+    two = int(invalid.get("xs", 1)) == 2
+    if not back:  # (one X or two: nothing moves, which is what the caption says)
+        return _("X! {name} stays at start").format(name=who)
+    if move is not None and move["to"] == 0:
+        return (
+            # Translators: EXXTRA: the animation's caption, X-X rolled: the counter is on the start again.
+            _("Two X! {name} to start").format(name=who)
+            if two
+            # Translators: EXXTRA: the animation's caption, an X rolled: the counter is on the start again.
+            else _("X! {name} to start").format(name=who)
+        )
     return (
-        _("X! {name} back {spaces}").format(name=who, spaces=back)
-        if back
-        else _("X! {name} stays at start").format(name=who)
+        # Translators: EXXTRA: the animation's caption, X-X rolled: the counter goes back {spaces}.
+        _("Two X! {name} back {spaces}").format(name=who, spaces=back)
+        if two
+        else _("X! {name} back {spaces}").format(name=who, spaces=back)
     )
+
+
+def _xs(events: Events) -> str:
+    """The roll's Xs in plain words: "an X" or "two X" (not "X-X")."""
+    if int(kinds(events, "invalid")[0].get("xs", 1)) == 2:
+        # Translators: EXXTRA: both dice show X, as in "Red: two X, back to the start".
+        return _("two X")
+    # Translators: EXXTRA: one X rolled, as in "Red: an X, back 1".
+    return _("an X")
 
 
 def _digits(combination: str) -> str:
@@ -200,28 +222,28 @@ def _coming_home(names: Sequence[str], events: Events) -> str:
 def _x_rolled(names: Sequence[str], events: Events, who: str) -> Said:
     moves = [e for e in kinds(events, "move") if e["cause"] == "x"]
     back = moves[0]["from"] - moves[0]["to"] if moves else 0
-    xs = "-".join("X" * int(kinds(events, "invalid")[0].get("xs", 1)))  # the roll's Xs: "X" or "X-X"
+    xs = _xs(events)
     if back:
         short = (
-            # Translators: EXXTRA: an X (or "X-X") after the first roll sent the counter back onto the start.
+            # Translators: EXXTRA: an X ("an X" or "two X") after the first roll sent the counter back onto the start.
             _("{who}: {xs}, back to the start").format(who=who, xs=xs)
             if moves[0]["to"] == 0
-            # Translators: EXXTRA: an X (or "X-X") after the first roll sent the counter back {n} spaces.
+            # Translators: EXXTRA: an X ("an X" or "two X") after the first roll sent the counter back {n} spaces.
             else _("{who}: {xs}, back {n}").format(who=who, xs=xs, n=back)
         )
         return Said(
             short,
             # Translators: EXXTRA, read aloud: an X after the first roll sends the counter back.
             ngettext(
-                "{who} rolls an X: back {n} space, and the turn is over.",
-                "{who} rolls an X: back {n} spaces, and the turn is over.",
+                "{who} rolls {xs}: back {n} space, and the turn is over.",
+                "{who} rolls {xs}: back {n} spaces, and the turn is over.",
                 back,
-            ).format(who=who, n=back)
+            ).format(who=who, xs=xs, n=back)
             + _coming_home(names, events),
-            # Translators: EXXTRA: the game's log: an X (or "X-X") after the first roll, the counter back on the start.
+            # Translators: EXXTRA: the game's log: an X ("an X" or "two X") after the first roll, the counter back on the start.
             _("{who} rolled {xs}, back to the start").format(who=who, xs=xs)
             if moves[0]["to"] == 0
-            # Translators: EXXTRA: the game's log: an X (or "X-X") after the first roll, the counter went back {n}.
+            # Translators: EXXTRA: the game's log: an X ("an X" or "two X") after the first roll, the counter went back {n}.
             else _("{who} rolled {xs}, went back {n}").format(who=who, xs=xs, n=back),
         )
     return Said(

@@ -115,7 +115,7 @@ def test_an_invalid_roll_shows_red_crosses_and_the_retreat():
         app.session,
         [{"kind": "invalid", "player": 1, "xs": 2}, {"kind": "move", "player": 1, "from": 2, "to": 0, "cause": "x"}],
     )
-    assert frames[0].leds["dice.0.3"] == X_RED and frames[0].caption == "X! Blue back 2"
+    assert frames[0].leds["dice.0.3"] == X_RED and frames[0].caption == "Two X! Blue to start"
     assert [f.leds for f in frames[-2:]] == [{"track.1": BLUE}, {"track.0": BLUE}]
 
 
