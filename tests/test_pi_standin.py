@@ -57,6 +57,7 @@ class StoodInPi:
         i2c: dict[int, list[int]] | None = None,
         spi: list[tuple[int, int]] | None = None,
         gpio: bool = True,
+        gpio_when: Path | None = None,
     ) -> None:
         self.folder, self.board = folder, board
         self.config: BoardConfig = load_board(board)
@@ -75,6 +76,7 @@ class StoodInPi:
             "i2c": {str(k): v for k, v in i2c.items()},
             "spi": spi,
             "gpio": gpio,
+            **({"gpio_when": str(gpio_when)} if gpio_when is not None else {}),
         }
         self.env = {key: value for key, value in os.environ.items() if key not in ("XTRABOARD_BOARD", "NOTIFY_SOCKET")}
         self.env.update(
