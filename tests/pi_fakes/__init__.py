@@ -469,6 +469,8 @@ def start_from_environment() -> FakePi | None:
     settings = os.environ.get(ENV)
     if not settings:
         return None
+    if "faketime" in os.environ.get("LD_PRELOAD", "") and os.environ.get("FAKETIME_DONT_FAKE_MONOTONIC") == "1":
+        time.sleep = _pause  # libfaketime issue 426: see `_pause`; a Pi's own clock has no such bug
     options = json.loads(settings)
     pi = FakePi(
         i2c={int(bus): addresses for bus, addresses in options.get("i2c", {"1": [0x3C]}).items()},
@@ -499,10 +501,17 @@ def record_mock_pwm(pi: FakePi) -> None:
     MockPWMPin._set_frequency = recording  # type: ignore[method-assign]
 
 
+def _pause(seconds: float) -> None:
+    """time.sleep, but not through clock_nanosleep: under libfaketime 0.9.10 with
+    FAKETIME_DONT_FAKE_MONOTONIC=1 Python 3.11's time.sleep fails with EINVAL (libfaketime
+    issue 426), and the clock tests run the stood-in Pi so."""
+    threading.Event().wait(seconds)
+
+
 def gpio_when(path: Path, poll_s: float = 0.05) -> None:
     """Let gpiozero choose its mock pins once `path` exists (it reads $GPIOZERO_PIN_FACTORY at each try)."""
     while not path.exists():
-        time.sleep(poll_s)
+        _pause(poll_s)
     os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
 
 
@@ -517,11 +526,11 @@ def drive_pins(path: Path, poll_s: float = 0.02) -> None:
 
             level, number = line.split()
             while Device.pin_factory is None:  # the board has not chosen its factory yet
-                time.sleep(poll_s)
+                _pause(poll_s)
             pin = Device.pin_factory.pin(int(number))
             pin.drive_low() if level == "low" else pin.drive_high()
         done = len(complete)
-        time.sleep(poll_s)
+        _pause(poll_s)
 
 
 # --- reading a greyscale panel's RAM back ----------------------------------------------------------
