@@ -35,6 +35,21 @@ FAKETIME = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
 DAY_S = 86400
 
 
+def with_faketime(pi: StoodInPi, stamp: Path) -> StoodInPi:
+    """The stood-in Pi's board under libfaketime: its wall clock is what `stamp` says ("+0",
+    "-3d"), read at every call; its monotonic clock is the real one, as after an NTP step."""
+    stamp.write_text("+0\n", encoding="utf-8")
+    pi.env.update(
+        {
+            "LD_PRELOAD": FAKETIME[0],
+            "FAKETIME_TIMESTAMP_FILE": str(stamp),
+            "FAKETIME_NO_CACHE": "1",
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+        }
+    )
+    return pi
+
+
 def steps(debug: Debug) -> list[Any]:
     record = debug.ask("state record")["value"]
     return list(record["steps"]) if record else []
@@ -79,17 +94,8 @@ def kept_steps(state: Path) -> list[Any]:
 
 @pytest.mark.skipif(not FAKETIME, reason="libfaketime is not installed (apt-get install libfaketime)")
 def test_the_wall_clock_jumping_by_days_mid_game_changes_nothing_but_the_dates(tmp_path: Path) -> None:
-    pi = StoodInPi(tmp_path, default_board_path())
     stamp = tmp_path / "faketime"
-    stamp.write_text("+0\n", encoding="utf-8")
-    pi.env.update(
-        {
-            "LD_PRELOAD": FAKETIME[0],
-            "FAKETIME_TIMESTAMP_FILE": str(stamp),
-            "FAKETIME_NO_CACHE": "1",
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-        }
-    )
+    pi = with_faketime(StoodInPi(tmp_path, default_board_path()), stamp)
     socket_path = tmp_path / "debug.sock"
     state = tmp_path / "state"
     shown: list[Any] = []
@@ -182,3 +188,51 @@ def test_a_state_directory_that_fills_up_mid_game_is_said_once_and_play_goes_on(
         assert kept[: len(before_full)] == before_full and kept == shown[: len(kept)], (len(kept), len(shown))
         with contextlib.closing(sqlite3.connect(state / "xtraboard.db")) as db:
             assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+@pytest.mark.skipif(not FAKETIME, reason="libfaketime is not installed (apt-get install libfaketime)")
+def test_the_operator_lockout_outlasts_the_wall_clock_jumping_either_way(tmp_path: Path) -> None:
+    """Five wrong codes lock code entry for 15 minutes of the board's own (monotonic) time: a
+    day forward does not lift the lock, three days back do not lengthen it."""
+    from firmware.operator_code import WRONG_BEFORE_LOCK, StoredCode, write_code_file
+    from firmware.ui.operator_menu import ENTRY_HOLD_S
+
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    board = etc / "board.toml"
+    board.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    write_code_file(etc / "operator-code", StoredCode.make(("left", "left", "right", "ok", "roll")))
+    pi = with_faketime(StoodInPi(tmp_path, board), tmp_path / "faketime")
+    socket_path = tmp_path / "debug.sock"
+
+    def code_entry() -> None:  # OK + BACK held on the main menu
+        pi.hold(("back", "ok"), ENTRY_HOLD_S + 0.5)
+        time.sleep(0.3)
+
+    def ask(request: str) -> Any:  # a connection a question: the service drops idle ones
+        debug = Debug(socket_path)
+        try:
+            answer = debug.ask(request)
+        finally:
+            debug.close()
+        return answer.get("value", answer.get("text"))
+
+    def texts() -> list[str]:
+        return list(ask("text"))
+
+    with running(pi, "--kiosk", "--debug-socket", str(socket_path)) as run:
+        for _ in range(WRONG_BEFORE_LOCK):
+            code_entry()
+            assert ask("state screen") == "CodeEntryScreen", texts()
+            for button in ("right", "right", "left", "ok", "roll"):  # a wrong code
+                pi.press(button)
+                time.sleep(0.3)
+            until(lambda: ask("state screen") != "CodeEntryScreen", "the wrong code is refused")
+        for jump in ("+1d", "-3d"):
+            (tmp_path / "faketime").write_text(f"{jump}\n", encoding="utf-8")
+            code_entry()
+            assert ask("state screen") == "MainMenu"
+            shown = " ".join(texts())  # the note may wrap onto two lines
+            assert "Code entry locked: 15 min" in shown or "Code entry locked: 14 min" in shown, shown
+    assert run.child.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert "operator code entry locked for 15 minutes after 5 wrong codes (lock 1)" in run.stderr

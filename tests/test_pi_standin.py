@@ -105,6 +105,17 @@ class StoodInPi:
         with self.pins.open("a", encoding="utf-8") as pins:
             pins.write(f"{up} {pin}\n")
 
+    def hold(self, buttons: tuple[str, ...], seconds: float) -> None:
+        """Hold `buttons` down together for `seconds`, then let them go (in the same order)."""
+        down, up = ("low", "high") if self.config.buttons.pull_up else ("high", "low")
+        for level, wait in ((down, seconds), (up, 0.0)):
+            with self.pins.open("a", encoding="utf-8") as pins:
+                for button in buttons:
+                    pins.write(f"{level} {self.config.buttons.pins[button]}\n")
+                    pins.flush()
+                    time.sleep(0.05)
+            time.sleep(wait)
+
     def display_pixels(self, *, before_off: bool = False) -> bytes:
         """What the display's RAM holds, decoded from the recorded bus: one byte a pixel (0/255
         on monochrome panels, the 4-bit level on greyscale ones); `before_off`: what it held when
