@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from firmware import i18n
-from firmware.errors import N_, HardwareError, Text
+from firmware.errors import N_, HardwareError, Text, text_of
 from firmware.i18n import tr
 from firmware.loop import EventLoop, Stop, Timer
 from firmware.ui.draw import Canvas
@@ -90,7 +90,7 @@ class FaultBoard:
         language: str = "en",
         say: Callable[[str], None] | None = None,
     ) -> None:
-        self.reason = str(reason)
+        self.reason = text_of(reason)  # a Text: said in the board's language where it is shown
         self.try_buttons = try_buttons
         self.loop = loop
         self.outputs = outputs
@@ -140,7 +140,7 @@ class FaultBoard:
         self.loop.run(lambda event: None)
         self.close()
         if notifier is not None and self.recovered:
-            notifier.status("starting")
+            notifier.notify("STATUS=")  # the fault is over: the board's own READY follows
         return self.recovered
 
     def retry(self) -> None:
@@ -150,7 +150,7 @@ class FaultBoard:
             self.try_buttons()
         except HardwareError as error:
             if str(error) != self.reason:  # a new reason is news; the same one was said already
-                self.reason = str(error)
+                self.reason = text_of(error)
                 self.say(self.reason)
             self._arm_retry()
             return
