@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the services plugged into the board
     ("firmware.debug", "firmware.state_reader", "firmware.fleet", "firmware.service"),
     # the board's loop and the self-test of a whole board
-    ("firmware.board_loop", "firmware.hardware.selftest"),
+    ("firmware.board_loop", "firmware.fault_mode", "firmware.hardware.selftest"),
     # the commands
     ("firmware.commands", "firmware.cli", "firmware.__main__"),
 )

@@ -57,6 +57,7 @@ class StoodInPi:
         i2c: dict[int, list[int]] | None = None,
         spi: list[tuple[int, int]] | None = None,
         gpio: bool = True,
+        gpio_when: Path | None = None,
     ) -> None:
         self.folder, self.board = folder, board
         self.config: BoardConfig = load_board(board)
@@ -75,6 +76,7 @@ class StoodInPi:
             "i2c": {str(k): v for k, v in i2c.items()},
             "spi": spi,
             "gpio": gpio,
+            **({"gpio_when": str(gpio_when)} if gpio_when is not None else {}),
         }
         self.env = {key: value for key, value in os.environ.items() if key not in ("XTRABOARD_BOARD", "NOTIFY_SOCKET")}
         self.env.update(
@@ -102,6 +104,17 @@ class StoodInPi:
         time.sleep(0.1)
         with self.pins.open("a", encoding="utf-8") as pins:
             pins.write(f"{up} {pin}\n")
+
+    def hold(self, buttons: tuple[str, ...], seconds: float) -> None:
+        """Hold `buttons` down together for `seconds`, then let them go (in the same order)."""
+        down, up = ("low", "high") if self.config.buttons.pull_up else ("high", "low")
+        for level, wait in ((down, seconds), (up, 0.0)):
+            with self.pins.open("a", encoding="utf-8") as pins:
+                for button in buttons:
+                    pins.write(f"{level} {self.config.buttons.pins[button]}\n")
+                    pins.flush()
+                    time.sleep(0.05)
+            time.sleep(wait)
 
     def display_pixels(self, *, before_off: bool = False) -> bytes:
         """What the display's RAM holds, decoded from the recorded bus: one byte a pixel (0/255

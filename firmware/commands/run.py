@@ -33,17 +33,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.hardware.board import open_hardware
+    from firmware.hardware.board import GpioMissing, Outputs, open_hardware, open_outputs
     from firmware.hardware.config import load_board
 
+    said: set[str] = set()  # each problem once, even when the board starts again after a fault
+
+    def say(line: str) -> None:
+        print(f"{PROG}: {tr(line)}", file=sys.stderr)
+
+    def warn(problems: list[str]) -> None:
+        for problem in problems:
+            if problem not in said:
+                said.add(problem)
+                print(f"{PROG}: " + _("warning: {problem}").format(problem=tr(problem)), file=sys.stderr)
+
+    outputs: Outputs | None = None  # opened for the fault state, taken over by the board
     try:
-        hardware = open_hardware(load_board(args.board), "pi")
+        config = load_board(args.board)
+        while True:
+            try:
+                hardware = open_hardware(config, "pi", **(outputs.reuse() if outputs is not None else {}))
+                break
+            except GpioMissing as missing:  # stay up and say why (firmware.fault_mode), no restart loop
+                from firmware.fault_mode import wait_for_gpio
+
+                if outputs is None:
+                    outputs = open_outputs(config)
+                    warn(outputs.problems)
+                language = args.lang or config.language
+                if not wait_for_gpio(missing, outputs, language=language, say=say):
+                    outputs.close()
+                    return 0
     except (HardwareError, ConfigError) as error:
+        if outputs is not None:
+            outputs.close()
         print(f"{PROG}: {tr(error)}", file=sys.stderr)
         return 1
     with hardware:
-        for problem in hardware.problems:
-            print(f"{PROG}: " + _("warning: {problem}").format(problem=tr(problem)), file=sys.stderr)
+        warn(hardware.problems)
         try:
             from firmware.board_loop import run_board
         except ModuleNotFoundError as error:

@@ -30,6 +30,11 @@ from firmware.hardware.display import Display, dummy_device, make_luma_device
 from firmware.hardware.leds import LedChain, from_config, memory_pixels
 from firmware.hardware.sound import Buzzer, open_buzzer
 
+
+class GpioMissing(HardwareError):
+    """No GPIO access, so the buttons cannot be read (firmware.fault_mode waits for it)."""
+
+
 Backend = Literal["pi", "mock"]
 BACKENDS: tuple[str, ...] = ("pi", "mock")
 
@@ -143,6 +148,50 @@ def open_hardware(
     )
 
 
+@dataclass
+class Outputs:
+    """The LED chain and the display alone, for a board whose buttons are missing
+    (firmware.fault_mode); `problems` as in `Hardware`."""
+
+    leds: LedChain | None
+    display: Display | None
+    problems: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        """LEDs off, display blank; safe to call twice."""
+        if self.leds is not None:
+            self.leds.close()
+            self.leds = None
+        if self.display is not None:
+            self.display.close()
+            self.display = None
+
+    def reuse(self) -> dict[str, Any]:  # Any: PixelBuf and luma's untyped device
+        """What `open_hardware` takes over (pixels=, display_device=) instead of opening it again."""
+        return {
+            "pixels": self.leds.pixels if self.leds is not None else None,
+            "display_device": self.display.device if self.display is not None else None,
+        }
+
+
+def open_outputs(config: BoardConfig, backend: Backend = "pi") -> Outputs:
+    """Open only what shows things (the LEDs, the display): each may be missing (`problems`)."""
+    problems: list[str] = []
+    leds = _open_leds(config.leds, backend, None, problems)
+    try:
+        display, _ = _open_display(config, backend, None, None, problems)
+    except BaseException:
+        if leds is not None:
+            leds.close()
+        raise
+    return Outputs(leds, display, problems)
+
+
+def open_gpio() -> Any:  # Any: a gpiozero pin factory, untyped
+    """gpiozero's pin factory for the Pi, or GpioMissing saying why there is none."""
+    return _pi_pin_factory([])
+
+
 def describe_display(config: BoardConfig) -> str:
     """The configured display in a few words, e.g. "ssd1306 128×64 on I2C bus 1 at 0x3C"."""
     cfg = config.display
@@ -192,7 +241,7 @@ def _pi_pin_factory(problems: list[str]) -> Any:  # Any: a gpiozero pin factory,
             Device.ensure_pin_factory()
         except Exception as error:
             tried = "; ".join(str(w.message).removeprefix("Falling back from ") for w in caught) or str(error)
-            raise HardwareError(
+            raise GpioMissing(
                 Text(
                     N_(
                         "buttons: no GPIO access ({tried}). Check that this is a Raspberry Pi, that the user "
