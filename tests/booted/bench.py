@@ -673,11 +673,28 @@ def cannot_boot_reason() -> str | None:
 
 
 # --- the command ---------------------------------------------------------------------------------
+# The commit the update test installs first (tests/booted/test_update.py): its own lock's
+# wheelhouse is built by `prepare` too, so that the test runs offline.
+UPDATE_FROM = "858ce89"
+
+
+def lock_of(commit: str) -> Path:
+    """requirements/pi.lock as it was at `commit`, kept in the cache (the key is its content)."""
+    text = run_host(["git", "-C", str(REPO), "show", f"{commit}:requirements/pi.lock"], capture_output=True).stdout
+    path = cache_dir() / "locks" / f"{commit}-pi.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def prepare(arches: Sequence[str]) -> None:
     for arch in arches:
         started = time.monotonic()
         Root.prepared(arch)
         wheelhouse(arch)
+        if arch == "amd64":
+            wheelhouse(arch, lock=lock_of(UPDATE_FROM))
         print(f"bench prepare {arch}: {time.monotonic() - started:.1f} s (cache {cache_dir()})", flush=True)
 
 

@@ -37,14 +37,16 @@ from tests.booted.bench import (
     Machine,
     Root,
     RootCopy,
+    UPDATE_FROM,
     cannot_boot_reason,
+    lock_of,
     wheelhouse,
 )
 from tests.booted.standin import DEBUG_SOCKET, PINS
 
 pytestmark = pytest.mark.booted
 
-OLD = "858ce89"  # the last commit before the per-game packages; its records are version 1
+OLD = UPDATE_FROM  # 858ce89: the last commit before the per-game packages; its records are version 1
 OLD_WHEELHOUSE = "/root/wheelhouse-858ce89"
 BOARD = "/etc/xtraboard/board.toml"
 JOURNAL = "/var/lib/xtraboard/xtraboard.db"
@@ -158,14 +160,11 @@ def old_scenarios(folder: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def updated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Updated]:
+def updated() -> Iterator[Updated]:
     reason = cannot_boot_reason()
     if reason:
         pytest.skip(reason)
-    tmp = tmp_path_factory.mktemp("update")
-    old_lock = tmp / "pi.lock"
-    old_lock.write_text(git("-C", str(REPO), "show", f"{OLD}:requirements/pi.lock") + "\n", encoding="utf-8")
-    old_wheels, new_wheels = wheelhouse("amd64", lock=old_lock), wheelhouse("amd64")
+    old_wheels, new_wheels = wheelhouse("amd64", lock=lock_of(OLD)), wheelhouse("amd64")
     pristine = Root.prepared("amd64")
     with (
         RootCopy.of(pristine, overlay=False) as copy,
