@@ -12,6 +12,7 @@ Pi OS's read-only one, so this machine boots a plain copy (`RootCopy.of(..., ove
 The stood-in Pi needs numpy (fake-rpi imports it), which 858ce89's lock lacks: unpacked beside it.
 The old board is driven by its own `xtraboard hil run` inside the machine (its debug service has
 no `reset`, which today's hil needs), its buttons through the bench's pin wires (pinwire.py).
+The update pulls the checkout's HEAD (a clone of it): what is not committed is not updated to.
 """
 
 from __future__ import annotations
