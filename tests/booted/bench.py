@@ -45,6 +45,10 @@ MIRROR = "http://deb.debian.org/debian"
 ARCHES = ("amd64", "arm64")
 # What the root needs to boot and to make venvs, besides the installer's own packages.
 BASE_PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "ca-certificates")
+# install.sh's OPTIONAL_PACKAGES that Debian bookworm has (liblgpio-dev it has not): installed as
+# on a board that once had the internet, so that installers that always `apt-get install` them
+# (858ce89's, the update test's) find them there offline.
+OPTIONAL_IN_DEBIAN = ("swig",)
 ROOT_FORMAT = 1  # bump when the way a root is built changes (a new key: rebuilt)
 WHEELHOUSE_FORMAT = 1
 # Inside the booted root: where the bench puts the checkout, the wheelhouse and the stood-in Pi.
@@ -140,7 +144,7 @@ class Root:
 
     @staticmethod
     def packages() -> tuple[str, ...]:
-        return tuple(dict.fromkeys((*BASE_PACKAGES, *apt_packages())))
+        return tuple(dict.fromkeys((*BASE_PACKAGES, *apt_packages(), *OPTIONAL_IN_DEBIAN)))
 
     @staticmethod
     def key(arch: str) -> str:
@@ -153,8 +157,8 @@ class Root:
 
         def build(tmp: Path) -> None:
             target = tmp / "root"
-            if arch != host_arch() and not Path("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists():
-                raise BenchError(f"a {arch} root needs qemu-user-static and binfmt-support (apt-get install them)")
+            if arch != host_arch():
+                ensure_binfmt(arch)
             log(f"debootstrap {SUITE} {arch} with {len(packages)} packages into {target}")
             started = time.monotonic()
             run_host(
@@ -166,6 +170,23 @@ class Root:
             log(f"root {arch} built in {time.monotonic() - started:.0f} s")
 
         return built("roots", Root.key(arch), build) / "root"
+
+
+QEMU_BINFMT = {"arm64": "qemu-aarch64", "amd64": "qemu-x86_64"}
+
+
+def ensure_binfmt(arch: str) -> None:
+    """Another arch's programs run through qemu-user: binfmt_misc mounted (a host without systemd
+    does not mount it) and qemu-user-static's entry enabled, with the F flag (the interpreter
+    opened once, so it works inside the container's root too)."""
+    entry = Path("/proc/sys/fs/binfmt_misc") / QEMU_BINFMT[arch]
+    if not entry.exists():
+        if run_host(["mountpoint", "-q", str(entry.parent)], check=False).returncode != 0:
+            run_host(["mount", "-t", "binfmt_misc", "binfmt_misc", str(entry.parent)])
+        if shutil.which("update-binfmts"):
+            run_host(["update-binfmts", "--enable", QEMU_BINFMT[arch]], check=False)
+    if not entry.exists() or "enabled" not in entry.read_text(encoding="utf-8"):
+        raise BenchError(f"a {arch} root needs qemu-user-static and binfmt-support (apt-get install them)")
 
 
 def configure_root(target: Path) -> None:
@@ -282,6 +303,8 @@ def locked_version(lock: Path, name: str) -> str | None:
 def wheelhouse(arch: str = "amd64", lock: Path = PI_LOCK) -> Path:
     """The cached wheelhouse of `lock` for `arch`: what `install.sh --wheelhouse` installs from."""
     root = Root.prepared(arch)
+    if arch != host_arch():
+        ensure_binfmt(arch)
     key = key_of(str(WHEELHOUSE_FORMAT), Root.key(arch), lock.read_text(encoding="utf-8"))
 
     def build(tmp: Path) -> None:
@@ -381,10 +404,12 @@ class RootCopy:
         return self.folder / ("merged" if self.overlay else "root")
 
     @classmethod
-    def of(cls, pristine: Path) -> RootCopy:
+    def of(cls, pristine: Path, overlay: bool | None = None) -> RootCopy:
+        """`overlay=False`: a plain copy even where overlayfs works (an installer that takes any
+        overlay root for Raspberry Pi OS's read-only one: 858ce89's)."""
         (cache_dir() / "copies").mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix="copy-", dir=cache_dir() / "copies"))
-        copy = cls(pristine, folder, overlay_works())
+        copy = cls(pristine, folder, overlay_works() if overlay is None else overlay)
         if copy.overlay:
             for part in ("upper", "work", "merged"):
                 (folder / part).mkdir()
@@ -463,6 +488,8 @@ class Machine:
         if root.resolve().is_relative_to((cache_dir() / "roots").resolve()):
             raise BenchError(f"{root} is a cached pristine root: boot a RootCopy of it")
         ensure_nspawn_run()
+        if arch != host_arch():
+            ensure_binfmt(arch)
         console = root.parent / f"console-{int(time.time() * 1000)}.log"
         argv = ["systemd-nspawn", "-q", "-D", str(root), "--boot", "--register=no", "--keep-unit", "--console=pipe"]
         argv += [f"--bind={bind}" if ":" in bind or bind.startswith("/") else bind for bind in binds]
@@ -646,11 +673,28 @@ def cannot_boot_reason() -> str | None:
 
 
 # --- the command ---------------------------------------------------------------------------------
+# The commit the update test installs first (tests/booted/test_update.py): its own lock's
+# wheelhouse is built by `prepare` too, so that the test runs offline.
+UPDATE_FROM = "858ce89"
+
+
+def lock_of(commit: str) -> Path:
+    """requirements/pi.lock as it was at `commit`, kept in the cache (the key is its content)."""
+    text = run_host(["git", "-C", str(REPO), "show", f"{commit}:requirements/pi.lock"], capture_output=True).stdout
+    path = cache_dir() / "locks" / f"{commit}-pi.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def prepare(arches: Sequence[str]) -> None:
     for arch in arches:
         started = time.monotonic()
         Root.prepared(arch)
         wheelhouse(arch)
+        if arch == "amd64":
+            wheelhouse(arch, lock=lock_of(UPDATE_FROM))
         print(f"bench prepare {arch}: {time.monotonic() - started:.1f} s (cache {cache_dir()})", flush=True)
 
 
