@@ -5,6 +5,8 @@
 #   systemd/install.sh --dry-run        # print what it would do, change nothing
 #   sudo systemd/install.sh --overlay   # also: read-only root file system, games on their own
 #                                       # partition (docs/kiosk.md)
+#   sudo systemd/install.sh --wheelhouse DIR   # offline: Python packages from DIR only, no apt-get
+#                                       # update (the apt packages must be there already)
 #
 # Idempotent: run it again after `git pull` to update the code and restart the board.
 # It checks everything it can before changing anything (root, apt, systemd as PID 1, Python,
@@ -50,6 +52,7 @@ BOOT_CONFIGS=(/boot/firmware/config.txt /boot/config.txt)
 RASPI_CONFIG=/usr/bin/raspi-config
 MODULES_LOAD_DIR=/etc/modules-load.d
 SYSTEMD_RUN_DIR=/run/systemd/system  # exists when systemd is PID 1 (sd_booted)
+DEVICE_TREE_MODEL=/proc/device-tree/model  # "Raspberry Pi ..." on a Pi
 PYTHON_MIN=(3 11)  # pyproject.toml's requires-python
 # Not copied to /opt (and not checked): the clone's own tools and what builds leave behind.
 COPY_EXCLUDES=(/venv /.venv .git __pycache__ '*.egg-info' /build /.hypothesis /.pytest_cache /.mypy_cache /.ruff_cache)
@@ -58,17 +61,22 @@ STEPS=9
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DRY_RUN=0
 OVERLAY=0
+WHEELHOUSE=""  # --wheelhouse DIR: install offline, Python packages from DIR only
 REBOOT_NEEDED=0
 step=0
 
 usage() {
     cat <<EOF
-Usage: $0 [--dry-run] [--overlay] [--source DIR]
+Usage: $0 [--dry-run] [--overlay] [--wheelhouse DIR] [--source DIR]
 
 Install the xtraboard firmware as the systemd service '$APP':
   --dry-run     print every command instead of running it (no root needed)
   --overlay     then make the root file system read-only (Raspberry Pi OS's overlay file system)
                 with $STATE_DIR on the ext4 partition labelled $STATE_LABEL (docs/kiosk.md)
+  --wheelhouse DIR
+                install without the internet: the Python packages only from DIR (the files of
+                $LOCK, hashes checked), no apt-get update; the apt packages must be installed
+                already (it names the missing ones and changes nothing)
   --source DIR  the repository to install (default: $SOURCE)
 EOF
 }
@@ -143,6 +151,11 @@ parse_arguments() {
                 OVERLAY=1
                 STEPS=10
                 ;;
+            --wheelhouse)
+                (($# >= 2)) || fail "--wheelhouse needs a directory (the files of $LOCK)"
+                WHEELHOUSE="$(cd "$2" 2>/dev/null && pwd)" || fail "--wheelhouse: no directory $2"
+                shift
+                ;;
             --source)
                 (($# >= 2)) || fail "--source needs a directory"
                 SOURCE="$(cd "$2" 2>/dev/null && pwd)" || fail "--source: no directory $2"
@@ -201,6 +214,26 @@ python_too_old() {
         ! python3 -c "import sys; sys.exit(sys.version_info < (${PYTHON_MIN[0]}, ${PYTHON_MIN[1]}))" 2>/dev/null
 }
 
+# Whether this is a Raspberry Pi (its device tree says so, or Raspberry Pi OS's raspi-config is
+# there); plain Debian on a PC, a VM or a container is not, and the Pi-only steps are skipped.
+on_raspberry_pi() {
+    [[ -x "$RASPI_CONFIG" ]] || grep -qa "Raspberry Pi" "$DEVICE_TREE_MODEL" 2>/dev/null
+}
+
+# Whether a Debian package is installed (dpkg's status "install ok installed").
+package_installed() {
+    [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]
+}
+
+# The APT_PACKAGES that are not installed, separated by spaces (empty if none).
+missing_packages() {
+    local package missing=()
+    for package in "${APT_PACKAGES[@]}"; do
+        package_installed "$package" || missing+=("$package")
+    done
+    echo "${missing[*]}"
+}
+
 # Every reason this run could not finish, one a line, found before anything is changed.
 problems() {
     [[ -f "$SOURCE/pyproject.toml" && -d "$SOURCE/firmware" ]] ||
@@ -221,6 +254,14 @@ problems() {
         echo "$PREFIX is the repository and not $OWNER's alone ($(not_owners "$PREFIX")): clone it elsewhere and run install.sh from there"
     fi
     [[ "$SOURCE" == "$PREFIX" || ! -d "$SOURCE" ]] || unfit_source
+    if [[ -n "$WHEELHOUSE" ]]; then
+        local missing
+        missing="$(missing_packages)"
+        [[ -z "$missing" ]] ||
+            echo "--wheelhouse installs offline, but these apt packages are not installed: $missing (install them first: apt-get install $missing)"
+        compgen -G "$WHEELHOUSE/*.whl" >/dev/null || compgen -G "$WHEELHOUSE/*.tar.gz" >/dev/null ||
+            echo "--wheelhouse $WHEELHOUSE has no wheels or sdists (it must hold the files of $LOCK: pip download --require-hashes -r $LOCK -d DIR)"
+    fi
     if ((OVERLAY)); then
         local device mounted
         device="$(blkid -L "$STATE_LABEL" 2>/dev/null || true)"
@@ -254,8 +295,17 @@ check_preconditions() {
 
 install_packages() {
     say "apt packages: ${APT_PACKAGES[*]}"
-    run apt-get update
     local packages=("${APT_PACKAGES[@]}") package
+    if [[ -n "$WHEELHOUSE" ]]; then
+        # Offline: the check before made sure every one is installed; nothing to fetch.
+        echo "    offline (--wheelhouse): all installed, kept; no apt-get update"
+        for package in "${OPTIONAL_PACKAGES[@]}"; do
+            package_installed "$package" && echo "    $package is installed: kept" ||
+                echo "    $package is not installed: skipped (offline)"
+        done
+        return
+    fi
+    run apt-get update
     for package in "${OPTIONAL_PACKAGES[@]}"; do
         if apt-cache show "$package" >/dev/null 2>&1; then
             packages+=("$package")
@@ -268,6 +318,9 @@ install_packages() {
 
 create_user() {
     say "user '$APP' and groups ${DEVICE_GROUPS[*]}"
+    # The unit's SupplementaryGroups= must exist, Pi or not; elsewhere no device carries them.
+    on_raspberry_pi ||
+        echo "    not a Raspberry Pi: groups ${DEVICE_GROUPS[*]} are made if missing, but no device here belongs to them"
     local group groups
     groups="$(IFS=,; echo "${DEVICE_GROUPS[*]}")"
     for group in "${DEVICE_GROUPS[@]}"; do
@@ -332,7 +385,13 @@ install_venv() {
     fi
     # No pip self-upgrade: that would be an unpinned download run as root. Bookworm's pip
     # checks hashes. Every dependency at its pinned version, each file checked against its hash:
-    run "$VENV/bin/pip" install --quiet --require-hashes -r "$PREFIX/$LOCK"
+    local offline=()
+    if [[ -n "$WHEELHOUSE" ]]; then
+        # Offline: only the files in the wheelhouse, each still checked against the lock's hash.
+        offline=(--no-index --find-links "$WHEELHOUSE")
+        echo "    offline: from $WHEELHOUSE only"
+    fi
+    run "$VENV/bin/pip" install --quiet "${offline[@]}" --require-hashes -r "$PREFIX/$LOCK"
     # The project itself, not editable (the service runs the installed copy, so a half-edited
     # clone cannot break it), with no further dependencies and the pinned setuptools. Its build
     # compiles the translation catalogs (build_hooks.py, with the pinned Babel), so the board
@@ -340,7 +399,7 @@ install_venv() {
     # setuptools builds in the tree and packs what an earlier build left in build/: a module deleted
     # upstream would come back in the new wheel. Each install builds from nothing.
     run rm -rf "$PREFIX/build" "$PREFIX/$APP.egg-info"
-    run "$VENV/bin/pip" install --quiet --no-deps --no-build-isolation --force-reinstall "$PREFIX"
+    run "$VENV/bin/pip" install --quiet "${offline[@]}" --no-deps --no-build-isolation --force-reinstall "$PREFIX"
     run rm -rf "$PREFIX/build" "$PREFIX/$APP.egg-info"
 }
 
@@ -383,7 +442,11 @@ enable_buses() {
         fi
     done
     if [[ -z "$config" ]]; then
-        echo "    no raspi-config and no config.txt: not a Raspberry Pi? Enable I2C and SPI by hand." >&2
+        if on_raspberry_pi; then
+            echo "    no raspi-config and no config.txt: enable I2C and SPI by hand (dtparam=i2c_arm=on, dtparam=spi=on)." >&2
+        else
+            echo "    not a Raspberry Pi (plain Debian): skipped raspi-config, config.txt (dtparam=i2c_arm, spi) and $MODULES_LOAD_DIR/$APP.conf (i2c-dev)"
+        fi
         return
     fi
     add_line "$config" "dtparam=i2c_arm=on"
