@@ -426,6 +426,7 @@ class Machine:
     source: Path = REPO
     boots: int = 1
     extra: dict[str, str] = field(default_factory=dict)
+    binds: tuple[str, ...] = ()  # kept for `again`: the same root boots with the same binds
 
     @classmethod
     @contextlib.contextmanager
@@ -455,13 +456,13 @@ class Machine:
             process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
-        machine = cls(root=root, arch=arch, process=process, console=console)
+        machine = cls(root=root, arch=arch, process=process, console=console, binds=tuple(binds))
         machine.wait_booted(timeout)
         return machine
 
     def again(self, timeout: float = BOOT_TIMEOUT_S) -> Machine:
         """Boot the same root again (after `kill_all` or `shutdown`): a new Machine."""
-        machine = Machine.start(self.root, arch=self.arch, timeout=timeout)
+        machine = Machine.start(self.root, binds=self.binds, arch=self.arch, timeout=timeout)
         machine.boots = self.boots + 1
         return machine
 
