@@ -234,6 +234,12 @@ missing_packages() {
     echo "${missing[*]}"
 }
 
+# Whether the root is Raspberry Pi OS's read-only overlay (raspi-config's boot=overlay).
+KERNEL_CMDLINE=/proc/cmdline
+read_only_overlay() {
+    [[ "$(findmnt -n -o FSTYPE / 2>/dev/null || true)" == overlay ]] && grep -qw "boot=overlay" "$KERNEL_CMDLINE" 2>/dev/null
+}
+
 # Every reason this run could not finish, one a line, found before anything is changed.
 problems() {
     [[ -f "$SOURCE/pyproject.toml" && -d "$SOURCE/firmware" ]] ||
@@ -248,7 +254,9 @@ problems() {
         echo "systemd is not running as PID 1 here (no $SYSTEMD_RUN_DIR): the board runs as a systemd service; install on the Pi itself, booted normally"
     ! python_too_old || echo "python3 is $(python3 -V 2>&1 | cut -d' ' -f2); the firmware needs ${PYTHON_MIN[0]}.${PYTHON_MIN[1]} or newer (Raspberry Pi OS Bookworm)"
     # Under the overlay every change is lost at the next boot: say so instead of pretending.
-    [[ "$(findmnt -n -o FSTYPE / 2>/dev/null || true)" != overlay ]] ||
+    # Raspberry Pi OS's overlay is the kernel's boot=overlay (as raspi-config tells it); another
+    # overlay root (a container's throw-away copy) keeps what is written for as long as it lives.
+    ! read_only_overlay ||
         echo "the root file system is the read-only overlay: disable it first (sudo raspi-config nonint do_overlayfs 1, reboot), then install (docs/kiosk.md)"
     if [[ "$SOURCE" == "$PREFIX" && -n "$(not_owners "$PREFIX")" ]]; then
         echo "$PREFIX is the repository and not $OWNER's alone ($(not_owners "$PREFIX")): clone it elsewhere and run install.sh from there"

@@ -406,6 +406,21 @@ class RootCopy:
         self.remove()
 
 
+# What a copy of the checkout leaves out: venvs, git, caches and build leftovers.
+SKIPPED_NAMES = {".venv", "venv", ".git", "__pycache__", "build", ".hypothesis"}
+
+
+def skip_in_copy(folder: str, names: list[str]) -> set[str]:
+    return {n for n in names if n in SKIPPED_NAMES or n.endswith((".egg-info", "_cache"))}
+
+
+def comm_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 def children_of(pid: int) -> list[int]:
     found: list[int] = []
     with contextlib.suppress(OSError):
@@ -471,9 +486,10 @@ class Machine:
         while not self.init_pid:
             if self.process.poll() is not None:
                 raise BenchError(f"systemd-nspawn exited ({self.process.returncode}): {self.console_text()[-2000:]}")
-            children = children_of(self.process.pid)
-            if children:
-                self.init_pid = children[0]
+            # nspawn forks helpers too; the container's init is the child that runs systemd.
+            inits = [pid for pid in children_of(self.process.pid) if comm_of(pid) == "systemd"]
+            if inits:
+                self.init_pid = inits[0]
             elif time.monotonic() > deadline:
                 raise BenchError(f"no init in the container within {timeout:.0f} s")
             time.sleep(0.05)
@@ -526,11 +542,8 @@ class Machine:
         """Copy a host file or folder into the machine (folders: the checkout's files, no venvs)."""
         target = self.path(guest)
         if host.is_dir():
-            excludes = [
-                f"--exclude={p}"
-                for p in ("/.venv", "/venv", ".git", "__pycache__", "*.egg-info", "/build", ".*_cache", "/.hypothesis")
-            ]
-            run_host(["rsync", "-a", "--delete", *excludes, f"{host}/", f"{target}/"])
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(host, target, symlinks=True, ignore=skip_in_copy)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(host, target)
@@ -624,9 +637,9 @@ def cannot_boot_reason() -> str | None:
     """Why booted tests cannot run here (None when they can): one line."""
     if os.geteuid() != 0:
         return "booted tier: needs root (systemd-nspawn, mounts)"
-    for tool in ("systemd-nspawn", "debootstrap", "nsenter", "rsync"):
+    for tool in ("systemd-nspawn", "debootstrap", "nsenter"):
         if shutil.which(tool) is None:
-            return f"booted tier: {tool} not found (apt-get install systemd-container debootstrap rsync)"
+            return f"booted tier: {tool} not found (apt-get install systemd-container debootstrap)"
     for namespace in ("user", "pid", "mnt"):
         if not Path(f"/proc/self/ns/{namespace}").exists():
             return f"booted tier: the kernel has no {namespace} namespaces"

@@ -4,6 +4,7 @@ front of the service's firmware (never shipped by install.sh), and the files it 
 from __future__ import annotations
 
 import json
+from importlib.metadata import distribution
 from pathlib import Path
 
 import fake_rpi
@@ -20,9 +21,12 @@ DEBUG_SOCKET = "/run/xtraboard/debug.sock"
 def standin_files() -> dict[str, Path]:
     """Where under GUEST_STANDIN each host file or folder goes: the doubles and fake-rpi (pure
     Python, from this venv: the Pi's lock does not have it)."""
+    package = Path(fake_rpi.__path__[0])
+    metadata = Path(str(distribution("fake-rpi")._path))  # type: ignore[attr-defined]  # its .dist-info: fake_rpi reads its own version
     return {
         "tests/pi_fakes": REPO / "tests" / "pi_fakes",
-        "fake_rpi": Path(fake_rpi.__path__[0]),
+        "fake_rpi": package,
+        metadata.name: metadata,
     }
 
 
