@@ -459,7 +459,12 @@ class Machine:
 
     @classmethod
     def start(
-        cls, root: Path, binds: Sequence[str] = (), arch: str = "amd64", timeout: float = BOOT_TIMEOUT_S
+        cls,
+        root: Path,
+        binds: Sequence[str] = (),
+        arch: str = "amd64",
+        timeout: float = BOOT_TIMEOUT_S,
+        until_running: bool = True,
     ) -> Machine:
         if root.resolve().is_relative_to((cache_dir() / "roots").resolve()):
             raise BenchError(f"{root} is a cached pristine root: boot a RootCopy of it")
@@ -472,16 +477,19 @@ class Machine:
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
         machine = cls(root=root, arch=arch, process=process, console=console, binds=tuple(binds))
-        machine.wait_booted(timeout)
+        machine.wait_booted(timeout, until_running)
         return machine
 
-    def again(self, timeout: float = BOOT_TIMEOUT_S) -> Machine:
-        """Boot the same root again (after `kill_all` or `shutdown`): a new Machine."""
-        machine = Machine.start(self.root, binds=self.binds, arch=self.arch, timeout=timeout)
+    def again(self, timeout: float = BOOT_TIMEOUT_S, until_running: bool = True) -> Machine:
+        """Boot the same root again (after `kill_all` or `shutdown`): a new Machine; with
+        `until_running=False` it returns once the container's init is there (a cut during boot)."""
+        machine = Machine.start(
+            self.root, binds=self.binds, arch=self.arch, timeout=timeout, until_running=until_running
+        )
         machine.boots = self.boots + 1
         return machine
 
-    def wait_booted(self, timeout: float) -> None:
+    def wait_booted(self, timeout: float, until_running: bool = True) -> None:
         deadline = time.monotonic() + timeout
         while not self.init_pid:
             if self.process.poll() is not None:
@@ -493,7 +501,7 @@ class Machine:
             elif time.monotonic() > deadline:
                 raise BenchError(f"no init in the container within {timeout:.0f} s")
             time.sleep(0.05)
-        while True:
+        while until_running:
             state = self.run("systemctl", "is-system-running", check=False, timeout=30).stdout.strip()
             if state in ("running", "degraded"):
                 return

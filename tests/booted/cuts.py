@@ -55,7 +55,7 @@ DB_NAME = "xtraboard.db"
 SERVICE_UP_S = 120.0  # bounds on a hung boot or service, never timing assertions
 PLAY_S = 60.0  # the longest wait for a game's next step before the cut is made anyway
 POLL_S = 0.02
-START_UP_S = (0.0, 4.0)
+START_UP_S = (0.0, 6.0)  # from the container's start: boot, the service's start, its journal, the resume
 MOMENTS = ("start-up", "after a step", "at a step")
 MOMENT_WEIGHTS = (1, 2, 2)
 
@@ -222,6 +222,8 @@ class Campaign:
         self.machine: Machine | None = None
         self.summary = Summary()
         self.games_started = 0
+        self.moment = self.kinds.choices(MOMENTS, MOMENT_WEIGHTS)[0]  # the next cut's kind
+        self.booted_at = time.monotonic()  # when the container the next cut lands in was started
 
     @contextlib.contextmanager
     def booted(self) -> Iterator[Campaign]:
@@ -231,6 +233,7 @@ class Campaign:
         try:
             self.machine = Machine.start(self.copy.path, binds=[f"{self.lazy.mountpoint}:{STATE_DIR}"])
             self.machine.install()
+            self.booted_at = time.monotonic()
             yield self
         finally:
             if self.machine is not None:
@@ -250,8 +253,7 @@ class Campaign:
         """Boot (but the first), watch the board, cut at a moment of one kind, check the disk."""
         machine = self.machine
         assert machine is not None
-        booted_at = time.monotonic()
-        moment = self.kinds.choices(MOMENTS, MOMENT_WEIGHTS)[0]
+        booted_at, moment = self.booted_at, self.moment
         shown = Shown()
         client: DebugClient | None = None
         try:
@@ -297,7 +299,10 @@ class Campaign:
             f"({time.monotonic() - booted_at:.1f} s)"
         )
         self.lazy.mount()
-        self.machine = machine.again(timeout=SERVICE_UP_S)
+        self.moment = self.kinds.choices(MOMENTS, MOMENT_WEIGHTS)[0]
+        self.booted_at = time.monotonic()
+        # A start-up cut lands in the boot itself: the machine is not waited for.
+        self.machine = machine.again(timeout=SERVICE_UP_S, until_running=self.moment != "start-up")
         return kept
 
     def watch_until(self, shown: Shown, done: Callable[[], bool], until: float) -> DebugClient | None:
