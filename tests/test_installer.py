@@ -42,6 +42,8 @@ BODIES = {
     "useradd": "true",
     "usermod": "true",
     "rsync": "true",
+    # Every package installed but those named in $STUB_MISSING (the last argument is the package).
+    "dpkg-query": 'for last; do :; done; [[ " ${STUB_MISSING:-} " == *" $last "* ]] && exit 1; printf "install ok installed"',
 }
 
 
@@ -243,3 +245,90 @@ def test_the_parts_it_checks_are_read_from_the_merged_description(system: dict[s
     # Without the firmware installed yet, the file itself is read, as before.
     done = installer(system, f"VENV={tmp_path / 'none'}\nhas_fleet {default} || echo none\nled_driver {default}\n")
     assert done.stdout.split() == ["none", "spi"]
+
+
+# --- --wheelhouse DIR: offline, and plain Debian -------------------------------------------------
+def wheelhouse_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "wheelhouse"
+    folder.mkdir()
+    (folder / "smbus2-0.6.1-py2.py3-none-any.whl").write_bytes(b"")
+    return folder
+
+
+def test_an_offline_dry_run_installs_from_the_wheelhouse_only_and_never_updates_apt(
+    system: dict[str, str], tmp_path: Path
+) -> None:
+    wheels = wheelhouse_dir(tmp_path)
+    done = installer(system, f"SYSTEMD_RUN_DIR={tmp_path}; SOURCE={ROOT}; main --dry-run --wheelhouse {wheels}")
+    assert done.returncode == 0, done.stderr
+    assert "offline (--wheelhouse): all installed, kept; no apt-get update" in done.stdout
+    pips = [line for line in done.stdout.splitlines() if "would run:" in line and "/pip install" in line]
+    assert len(pips) == 2 and all(f"--no-index --find-links {wheels}" in line for line in pips)
+    assert "--require-hashes -r /opt/xtraboard/requirements/pi.lock" in pips[0]
+    assert "apt-get" not in done.stdout.replace("no apt-get update", "")
+    assert not [c for c in calls(system) if c.startswith(("apt-get", "apt-cache"))]
+
+
+def test_offline_missing_apt_packages_are_named_and_nothing_is_changed(system: dict[str, str], tmp_path: Path) -> None:
+    system["STUB_MISSING"] = "bubblewrap rsync"
+    wheels = wheelhouse_dir(tmp_path)
+    done = installer(system, f"SYSTEMD_RUN_DIR={tmp_path}; SOURCE={ROOT}; main --wheelhouse {wheels}")
+    assert done.returncode == 1
+    assert (
+        "install.sh: --wheelhouse installs offline, but these apt packages are not installed: rsync bubblewrap"
+        " (install them first: apt-get install rsync bubblewrap)"
+    ) in done.stderr
+    assert done.stderr.endswith("install.sh: nothing was changed\n") and done.stdout == ""
+    assert not [c for c in calls(system) if not c.startswith(("findmnt", "blkid", "mountpoint", "dpkg-query"))]
+
+
+@pytest.mark.parametrize("make", ["missing", "empty"])
+def test_a_wheelhouse_that_is_not_there_or_empty_is_refused(system: dict[str, str], tmp_path: Path, make: str) -> None:
+    wheels = tmp_path / "wheelhouse"
+    if make == "empty":
+        wheels.mkdir()
+    done = installer(system, f"SYSTEMD_RUN_DIR={tmp_path}; SOURCE={ROOT}; main --wheelhouse {wheels}")
+    assert done.returncode == 1
+    if make == "missing":
+        assert done.stderr == f"install.sh: --wheelhouse: no directory {wheels}\n"
+    else:
+        assert f"install.sh: --wheelhouse {wheels} has no wheels or sdists" in done.stderr
+    assert not [c for c in calls(system) if c.startswith(("apt-get", "useradd", "rsync", "systemctl"))]
+
+
+def test_on_plain_debian_the_pi_steps_are_skipped_with_a_line_saying_so(system: dict[str, str], tmp_path: Path) -> None:
+    nothing = tmp_path / "nothing"
+    script = (
+        f"RASPI_CONFIG={nothing}; DEVICE_TREE_MODEL={nothing}; BOOT_CONFIGS=({nothing});"
+        f" MODULES_LOAD_DIR={tmp_path}; DRY_RUN=1; create_user; enable_buses"
+    )
+    done = installer(system, script)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "not a Raspberry Pi: groups gpio i2c spi are made if missing, but no device here belongs to them" in done.stdout
+    )
+    assert "not a Raspberry Pi (plain Debian): skipped raspi-config, config.txt" in done.stdout
+    assert done.stderr == "" and not list(tmp_path.glob("*.conf"))
+
+
+def test_a_pi_without_raspi_config_or_config_txt_is_told_to_enable_the_buses(
+    system: dict[str, str], tmp_path: Path
+) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi Zero 2 W Rev 1.0\0")
+    nothing = tmp_path / "nothing"
+    done = installer(
+        system, f"RASPI_CONFIG={nothing}; DEVICE_TREE_MODEL={model}; BOOT_CONFIGS=({nothing}); enable_buses"
+    )
+    assert done.returncode == 0
+    assert "no raspi-config and no config.txt: enable I2C and SPI by hand" in done.stderr
+
+
+@pytest.mark.parametrize("cmdline, refused", [("console=tty1 boot=overlay", True), ("console=tty1", False)])
+def test_only_raspberry_pi_oss_overlay_counts_as_the_read_only_root(
+    system: dict[str, str], tmp_path: Path, cmdline: str, refused: bool
+) -> None:
+    (tmp_path / "bin" / "findmnt").write_text("#!/bin/sh\necho overlay\n")  # / is an overlay either way
+    (tmp_path / "cmdline").write_text(cmdline + "\n")
+    done = installer(system, f"KERNEL_CMDLINE={tmp_path / 'cmdline'}; read_only_overlay && echo refused || echo kept")
+    assert done.stdout == ("refused\n" if refused else "kept\n")

@@ -713,7 +713,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "shell":
             return shell(args.arch)
         if args.command == "cuts":
-            from tests.booted import cuts  # the power-cut campaign's own module
+            try:
+                from tests.booted import cuts  # the power-cut campaign's own module
+            except ModuleNotFoundError as error:
+                raise BenchError(f"cuts: the power-cut campaign (tests/booted/cuts.py) is not here: {error}") from error
 
             return int(cuts.main([str(args.n), *rest]))  # type: ignore[attr-defined]
     except BenchError as error:

@@ -28,7 +28,7 @@ class WiredPin(MockPin):
         return bool(changed)
 
 
-def wired_factory(path: Path) -> Any:
+def wired_factory(path: Path) -> Any:  # Any: gpiozero has no type hints
     pin_class = type("WiredPinHere", (WiredPin,), {"path": path})
     return MockFactory(pin_class=pin_class)
 

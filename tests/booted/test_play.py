@@ -66,7 +66,7 @@ def test_a_bot_and_the_engine_play_a_whole_game_of_each_kind(installed: Installe
         players = record["players"]
         assert isinstance(players, list) and players[-1]["bot"] == f"engine:{ENGINE}"
         assert "notes" not in record, record.get("notes")  # no fault: the engine played every turn itself
-        assert replay_record(record).over  # every step legal, to the end
+        assert replay_record(record).is_over()  # every step legal, to the end
     journal = installed.machine.journal()
     assert "Traceback" not in journal, journal[-3000:]
 
