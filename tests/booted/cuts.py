@@ -159,6 +159,7 @@ class Summary:
     not_resumed: int = 0
     games: int = 0
     steps_shown: int = 0  # over all cuts: the steps the check covered
+    dropped_writes: int = 0  # cuts that dropped unsynced writes to the journal (landed mid-write)
     moments: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MOMENTS, 0))
     seconds: float = 0.0
     findings: list[str] = field(default_factory=list)
@@ -173,7 +174,8 @@ class Summary:
         return (
             f"cuts: {self.cuts} done, steps lost: {self.steps_lost}, corrupt: {self.corrupt}, "
             f"not resumed: {self.not_resumed}, time per cut: {per_cut:.1f} s "
-            f"(moments: {moments}; games started: {self.games}; steps checked: {self.steps_shown})"
+            f"(moments: {moments}; cuts that dropped unsynced journal writes: {self.dropped_writes}; "
+            f"games started: {self.games}; steps checked: {self.steps_shown})"
         )
 
 
@@ -274,7 +276,7 @@ class Campaign:
             self.summary.findings.append(f"cut {number} ({moment}): the board's debug service: {exc}")
         finally:
             machine.kill_all()
-            self.lazy.cut()
+            dropped = [path for path in self.lazy.cut() if not path.endswith("-shm")]  # -shm: never synced
             if client is not None:
                 with contextlib.suppress(OSError):
                     client.close()
@@ -284,6 +286,7 @@ class Campaign:
         summary.cuts += 1
         summary.moments[moment] += 1
         summary.steps_shown += len(shown.steps)
+        summary.dropped_writes += bool(dropped)
         if not kept.ok:
             summary.corrupt += 1
             summary.findings.append(f"cut {number} ({moment}): the journal is damaged: {kept.check[:3]}")
@@ -295,7 +298,8 @@ class Campaign:
             )
         self.say(
             f"cut {number}: {moment}, {shown.game or 'no game'} step {len(shown.steps)} shown, "
-            f"{len(kept.steps)} kept, lost {lost}, {'ok' if kept.ok else 'CORRUPT'} "
+            f"{len(kept.steps)} kept, lost {lost}, {'ok' if kept.ok else 'CORRUPT'}"
+            f"{', dropped unsynced ' + ' '.join(dropped) if dropped else ''} "
             f"({time.monotonic() - booted_at:.1f} s)"
         )
         self.lazy.mount()

@@ -48,13 +48,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 MOUNT_TIMEOUT_S = 20.0
 ORPHANS_SUFFIX = ".orphans"
+UTIME_NOW, UTIME_OMIT = (1 << 30) - 1, (1 << 30) - 2  # <sys/stat.h>
 
 
 def fuse_usable() -> str | None:
@@ -244,6 +244,9 @@ class Lazy:
     def fsync(self, path: str | None, datasync: int, fh: int) -> int:
         ino = self.handles[fh]
         node = self.nodes[ino]
+        if node.path is None and node.body is None:  # unlinked and never on the disk: nothing to keep
+            node.dirty = []
+            return 0
         if node.body is None:
             self._new_body(ino, node, os.fstat(fh))
         assert node.body is not None
@@ -402,8 +405,16 @@ class Lazy:
             return 0
         if times is None:
             os.utime(self._live(path), follow_symlinks=False)
-        else:
-            os.utime(self._live(path), ns=times, follow_symlinks=False)
+            return 0
+        # libfuse hands "now" and "leave as is" on as tv_nsec UTIME_NOW/UTIME_OMIT (tv_sec 0),
+        # which mfusepy folds into one number of nanoseconds.
+        st = os.lstat(self._live(path))
+        now = time.time_ns()
+        atime, mtime = (
+            now if value == UTIME_NOW else current if value == UTIME_OMIT else value
+            for value, current in zip(times, (st.st_atime_ns, st.st_mtime_ns), strict=True)
+        )
+        os.utime(self._live(path), ns=(atime, mtime), follow_symlinks=False)
         return 0
 
     def _through(self, path: str | None) -> None:
@@ -481,14 +492,19 @@ class LazyFS:
             time.sleep(0.01)
         return self
 
-    def cut(self) -> None:
-        """The power cut: the daemon dies with every unsynced write; the backing directory is the disk."""
+    def cut(self) -> list[str]:
+        """The power cut: the daemon dies with every unsynced write; the backing directory is the
+        disk. Returns what the cut lost: the paths whose live state the disk does not hold."""
+        lost: list[str] = []
         if self.process is not None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
             self.process = None
             self.cuts += 1
+            if self.live is not None:
+                lost = unsynced(self.live, self.backing)
         self._clean_up()
+        return lost
 
     def unmount(self) -> None:
         """A clean unmount, which keeps what was synced and nothing else (there is no write-back)."""
@@ -518,22 +534,34 @@ class LazyFS:
         self.cut()
 
 
+def unsynced(live: Path, disk: Path) -> list[str]:
+    """The paths (relative) where `live` and `disk` differ: a file's type or content, or a name
+    only one of them has. Modes and times are left out (they are written through)."""
+
+    def entries(top: Path) -> dict[str, tuple[str, bytes]]:
+        found: dict[str, tuple[str, bytes]] = {}
+        for folder, dirs, files in os.walk(top):
+            for name in dirs + files:
+                path = Path(folder) / name
+                rel = str(path.relative_to(top))
+                if path.is_symlink():
+                    found[rel] = ("link", os.readlink(path).encode())
+                elif path.is_dir():
+                    found[rel] = ("dir", b"")
+                elif path.is_file():
+                    found[rel] = ("file", path.read_bytes())
+        return found
+
+    here, there = entries(live), entries(disk)
+    return sorted(rel for rel in here.keys() | there.keys() if here.get(rel) != there.get(rel))
+
+
 def _dead_mount(path: Path) -> bool:
     try:
         os.stat(path)
     except OSError as exc:
         return exc.errno == errno.ENOTCONN
     return False
-
-
-@contextlib.contextmanager
-def lazy_mount(backing: Path, mountpoint: Path) -> Iterator[LazyFS]:
-    """A LazyFS for the length of a `with`, cut at the end."""
-    fs = LazyFS(backing, mountpoint).mount()
-    try:
-        yield fs
-    finally:
-        fs.cut()
 
 
 def main(argv: list[str] | None = None) -> int:

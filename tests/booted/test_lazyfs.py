@@ -95,7 +95,7 @@ def test_what_was_not_synced_is_lost(lazy: LazyFS) -> None:
     write(mount / "never", b"never synced", sync=False)  # nothing synced
     write(mount / "nameless", b"data synced", sync=True)  # its folder not synced
     assert (mount / "file").read_bytes() == b"ab23456789tail"
-    lazy.cut()
+    assert lazy.cut() == ["file", "nameless", "never"]  # what the cut lost
     assert (lazy.backing / "file").read_bytes() == b"0123456789"
     assert sorted(os.listdir(lazy.backing)) == ["file"]
     assert not lazy.orphans.exists()  # the nameless body went with the cut
@@ -152,6 +152,15 @@ def test_modes_and_owners_reach_the_disk(lazy: LazyFS) -> None:
     lazy.cut()
     st = os.stat(lazy.backing / "secret")
     assert (st.st_mode & 0o777, st.st_uid, st.st_gid) == (0o600, 1234, 1234)
+
+
+def test_times_are_set_and_set_to_now(lazy: LazyFS) -> None:
+    path = lazy.mountpoint / "file"
+    write(path, b"x", sync=True)
+    os.utime(path, ns=(1_000_000_000_123, 2_000_000_000_456))
+    assert (os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns) == (1_000_000_000_123, 2_000_000_000_456)
+    os.utime(path)  # "now": UTIME_NOW through libfuse
+    assert os.stat(path).st_mtime_ns > 2_000_000_000_456 * 100  # this century, not 1970 plus a second
 
 
 def cut_writer_at_random(lazy: LazyFS, journal_mode: str, cuts: int, rng: random.Random) -> tuple[int, int]:
