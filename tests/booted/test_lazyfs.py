@@ -9,6 +9,8 @@ the folder after deleting the journal, so the last commit may be rolled back —
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import random
 import sqlite3
@@ -42,6 +44,28 @@ while True:
     conn.execute("INSERT INTO step VALUES (?, randomblob(?))", (n, 50 + n * 37 % 6000))
     conn.execute("COMMIT")
     print(n, flush=True)
+"""
+
+
+LOCK_HOLDER = """
+import fcntl, os, sys
+folder = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(folder, fcntl.LOCK_EX)
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+# Two of these at once on one database: each transaction waits for the other's lock.
+COUNTING_WRITER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+conn.execute("PRAGMA journal_mode = WAL")
+conn.execute("PRAGMA synchronous = FULL")
+conn.execute("CREATE TABLE IF NOT EXISTS step (n INTEGER PRIMARY KEY)")
+for n in range(int(sys.argv[2]), int(sys.argv[2]) + 200):
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT INTO step VALUES (?)", (n,))
+    conn.execute("COMMIT")
 """
 
 
@@ -161,6 +185,37 @@ def test_times_are_set_and_set_to_now(lazy: LazyFS) -> None:
     assert (os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns) == (1_000_000_000_123, 2_000_000_000_456)
     os.utime(path)  # "now": UTIME_NOW through libfuse
     assert os.stat(path).st_mtime_ns > 2_000_000_000_456 * 100  # this century, not 1970 plus a second
+
+
+def test_locks_hold_between_processes(lazy: LazyFS) -> None:
+    # The kernel keeps them: flock (the journal locks its folder so) and SQLite's POSIX locks.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(lazy.mountpoint)], stdout=subprocess.PIPE, stdin=subprocess.PIPE
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout.readline() == b"locked\n"
+    folder = os.open(lazy.mountpoint, os.O_RDONLY)
+    try:
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        holder.stdin.close()  # it lets go and exits
+        holder.wait(WAIT_S)
+        fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(folder)
+    # Made in WAL mode first, as the journal does under its folder's lock: two rollback-mode
+    # connections switching a new file at once may get SQLITE_BUSY without waiting (SQLite's
+    # deadlock rule for a read lock being upgraded), whatever the file system.
+    database = lazy.mountpoint / "shared.db"
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+    writers = [
+        subprocess.Popen([sys.executable, "-c", COUNTING_WRITER, str(database), str(first)]) for first in (0, 1000)
+    ]
+    assert [writer.wait(WAIT_S) for writer in writers] == [0, 0]
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("SELECT count(*) FROM step").fetchone() == (400,)
 
 
 def cut_writer_at_random(lazy: LazyFS, journal_mode: str, cuts: int, rng: random.Random) -> tuple[int, int]:
