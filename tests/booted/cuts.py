@@ -100,6 +100,12 @@ def read_disk(state_dir: Path) -> Kept:
     return Kept(check=check, game=latest[1], status=latest[2], steps=[plain_step(json.loads(r[0])) for r in rows])
 
 
+def journal_file(path: str) -> bool:
+    """The journal's database and WAL (and a salvage being built, a file set aside): what must be
+    synced. Not the -shm (SQLite rebuilds it) nor the board's lock file (only its flock matters)."""
+    return path.startswith(DB_NAME) and not path.endswith("-shm")
+
+
 def plain_step(step: dict[str, Any]) -> dict[str, Any]:
     """A step as the engine writes it (`to_json`): the journal marks keyed-in rolls, the engine not."""
     return {key: value for key, value in step.items() if key != "keyed"}
@@ -276,7 +282,7 @@ class Campaign:
             self.summary.findings.append(f"cut {number} ({moment}): the board's debug service: {exc}")
         finally:
             machine.kill_all()
-            dropped = [path for path in self.lazy.cut() if not path.endswith("-shm")]  # -shm: never synced
+            dropped = [path for path in self.lazy.cut() if journal_file(path)]
             if client is not None:
                 with contextlib.suppress(OSError):
                     client.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from firmware.games import find_game
 from firmware.journal import Journal
-from tests.booted.cuts import DB_NAME, Shown, read_disk, setup_scenario, steps_lost
+from tests.booted.cuts import DB_NAME, Shown, journal_file, read_disk, setup_scenario, steps_lost
 
 HEADER = {"format": "xtraboard-record", "version": 1, "game": "extra", "players": [{"name": "A"}, {"name": "B"}]}
 STEPS = [{"roll": [1, 2, 2, 3, 5]}, {"do": "score", "row": "ones"}, {"roll": [6, 6, 6, 1, 2]}]
@@ -63,3 +63,8 @@ def test_the_set_up_seats_a_bot_in_every_seat_of_each_game() -> None:
         seats = max(2, find_game(game).players.start)
         assert taps[:index] == ["right"] * index and taps[index] == "ok"
         assert taps[-2 * seats :] == ["right", "ok"] * seats
+
+
+def test_the_journal_files_are_the_database_its_wal_and_a_salvage() -> None:
+    kept = ["xtraboard.db", "xtraboard.db-wal", "xtraboard.db.salvage", "xtraboard.db.salvage-wal"]
+    assert [path for path in [*kept, "xtraboard.db-shm", "xtraboard.lock"] if journal_file(path)] == kept
