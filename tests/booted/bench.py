@@ -614,12 +614,22 @@ class Machine:
         """The service's debug socket for `xtraboard hil run --target` from the host."""
         return f"unix:{self.path(DEBUG_SOCKET)}"
 
-    def kill_all(self) -> None:
-        """The power cut: SIGKILL to the container's init kills every process in it at once."""
+    def kill_all(self, reap: bool = True) -> None:
+        """The power cut: SIGKILL to the container's init kills every process in it at once.
+        `reap=False`: every process of its PID namespace is sent SIGKILL as well (one blocked in
+        a file system request dies only once that returns) and nothing is waited for."""
+        if self.init_pid and not reap:
+            with contextlib.suppress(OSError):
+                namespace = os.readlink(f"/proc/{self.init_pid}/ns/pid")
+                for entry in os.listdir("/proc"):
+                    with contextlib.suppress(OSError):
+                        if entry.isdigit() and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                            os.kill(int(entry), signal.SIGKILL)
         if self.init_pid:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.init_pid, signal.SIGKILL)
-        self._reap(10.0)
+        if reap:
+            self._reap(10.0)
 
     def shutdown(self, timeout: float = 60.0) -> None:
         """A clean power-off (systemd stops every unit); killed if it takes longer than `timeout`."""

@@ -8,8 +8,9 @@ process of the container is killed at once and the lazy file system drops what w
 
 - start-up: within a few seconds of a boot, while the service starts, opens and resumes;
 - after a step: right after the debug service reported a new step (its commit just done);
-- at a step: when the next step is due (the pace of the last two), so the cut lands while it is
-  journalled, a little before or after.
+- at a step: when the next step is due (the pace of the last two), a little before or after;
+- in a sync: the lazy file system freezes at the n-th fsync after a step (`LazyFS.arm`), before
+  doing it, so the cut lands inside a commit (of a step, a checkpoint, a setting).
 
 Then the machine boots again, on what the disk kept. Checked at every cut: the journal on the disk
 passes `PRAGMA integrity_check` (read from a copy, so the check changes nothing); every step the
@@ -56,8 +57,9 @@ SERVICE_UP_S = 120.0  # bounds on a hung boot or service, never timing assertion
 PLAY_S = 60.0  # the longest wait for a game's next step before the cut is made anyway
 POLL_S = 0.02
 START_UP_S = (0.0, 6.0)  # from the container's start: boot, the service's start, its journal, the resume
-MOMENTS = ("start-up", "after a step", "at a step")
-MOMENT_WEIGHTS = (1, 2, 2)
+MOMENTS = ("start-up", "after a step", "at a step", "in a sync")
+MOMENT_WEIGHTS = (1, 2, 2, 2)
+TRIP_SYNCS = (1, 4)  # "in a sync": the cut stops the n-th sync after a step, n in this range
 
 
 def skip_reason() -> str | None:
@@ -136,14 +138,14 @@ class Shown:
     screen: str | None = None
     over: bool = False
 
-    def see(self, client: DebugClient) -> bool:
-        """Ask once; True when a new step was seen."""
+    def see(self, client: DebugClient, stale: Callable[[], bool] = lambda: False) -> bool:
+        """Ask once; True when a new step was seen. `stale()` true after the answers came: drop them."""
         try:
             record = client.ask("state record").get("value")
             self.screen = client.ask("state screen").get("value")
         except StateError:
             record = None
-        if not isinstance(record, dict):
+        if stale() or not isinstance(record, dict):
             return False
         steps = [plain_step(step) for step in record.get("steps", [])]
         self.over = "result" in record
@@ -281,8 +283,11 @@ class Campaign:
             self.summary.not_resumed += 1
             self.summary.findings.append(f"cut {number} ({moment}): the board's debug service: {exc}")
         finally:
-            machine.kill_all()
+            # Every process of the container first (a process frozen in a sync dies once the
+            # file system does), then the file system: nothing written after the cut is kept.
+            machine.kill_all(reap=False)
             dropped = [path for path in self.lazy.cut() if journal_file(path)]
+            machine.kill_all()
             if client is not None:
                 with contextlib.suppress(OSError):
                     client.close()
@@ -369,6 +374,9 @@ class Campaign:
             if moment == "after a step" and new and fresh >= 1 and self.rng.random() < 0.3:
                 time.sleep(self.rng.uniform(0.0, 0.03))
                 return
+            if moment == "in a sync" and fresh >= 1:
+                self.frozen_in_a_sync(client, shown)
+                return
             if moment == "at a step" and fresh >= 2:
                 last, pace = shown.step_times[-1], shown.step_times[-1] - shown.step_times[-2]
                 due = last + pace + self.rng.uniform(-0.1, 0.05)
@@ -376,6 +384,23 @@ class Campaign:
                     time.sleep(max(0.0, due - time.monotonic()))
                     return
             time.sleep(POLL_S)
+
+    def frozen_in_a_sync(self, client: DebugClient, shown: Shown) -> None:
+        """Arm the file system to freeze at the n-th sync from now and watch until it does: the
+        board then stands inside that commit (its loop thread waits in fsync, so nothing more is
+        shown). An answer that comes back once it is frozen is not counted: it is not older."""
+        self.lazy.arm(self.rng.randint(*TRIP_SYNCS))
+        client.sock.settimeout(1.0)  # a frozen board answers nothing
+        deadline = time.monotonic() + PLAY_S
+        asking = True
+        while not self.lazy.tripped and time.monotonic() < deadline and not shown.over:
+            if asking:
+                try:
+                    shown.see(client, stale=lambda: self.lazy.tripped)
+                except (HilError, OSError):  # no answer in time: the connection is no use now
+                    asking = False
+            time.sleep(POLL_S)
+        self.lazy.disarm()
 
 
 def campaign(cuts: int, seed: int, say: Callable[[str], None] = print) -> Summary:

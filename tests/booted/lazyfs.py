@@ -22,8 +22,10 @@ would after a power cut at that moment:
 - Hard links are refused (EPERM); the firmware and SQLite make none.
 
 The cut: SIGKILL the daemon (`LazyFS.cut()`). Its memory — the live tree and which ranges were
-dirty — is gone with it; the backing directory is the disk after the power cut. A clean
-unmount (`LazyFS.unmount()`) keeps only what was synced too: nothing here flushes at unmount.
+dirty — is gone with it; the backing directory is the disk after the power cut. `arm(n)` freezes
+the file system at the n-th sync from then on, before doing it, so a cut can land inside a
+commit. A clean unmount (`LazyFS.unmount()`) keeps only what was synced too: nothing here
+flushes at unmount.
 
 Locks (POSIX record locks, which SQLite takes, and flock) are left to the kernel: the file system
 implements neither, so libfuse asks the kernel to keep them locally — right for processes of one
@@ -54,6 +56,7 @@ from typing import Any
 
 MOUNT_TIMEOUT_S = 20.0
 ORPHANS_SUFFIX = ".orphans"
+TRIP_SUFFIX, TRIPPED_SUFFIX = ".trip", ".tripped"  # a cut on demand in a sync (LazyFS.arm)
 UTIME_NOW, UTIME_OMIT = (1 << 30) - 1, (1 << 30) - 2  # <sys/stat.h>
 
 
@@ -105,6 +108,8 @@ class Lazy:
         self.backing, self.live = backing, live
         self.disk = backing.parent  # bodies are named relative to it: the backing dir and its orphans
         self.orphans = backing.with_name(backing.name + ORPHANS_SUFFIX)
+        self.trip = backing.with_name(backing.name + TRIP_SUFFIX)
+        self.tripped = backing.with_name(backing.name + TRIPPED_SUFFIX)
         self.nodes: dict[int, Node] = {}
         self.owners: dict[str, int] = {}  # body -> live inode
         self.handles: dict[int, int] = {}  # open file handle (a live fd) -> live inode
@@ -241,7 +246,24 @@ class Lazy:
         os.close(fh)
         return 0
 
+    def _maybe_trip(self) -> None:
+        """Armed (`LazyFS.arm(n)` wrote n into BACKING.trip), the n-th sync from then on is never
+        done: the daemon says so (BACKING.tripped) and freezes, so that sync and every request
+        after it wait — the program is stopped inside its commit — until the cut kills it."""
+        try:
+            left = int(self.trip.read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            return
+        if left > 1:
+            self.trip.write_text(str(left - 1), encoding="ascii")
+            return
+        self.trip.unlink()
+        self.tripped.write_text(str(os.getpid()), encoding="ascii")
+        while True:
+            signal.pause()
+
     def fsync(self, path: str | None, datasync: int, fh: int) -> int:
+        self._maybe_trip()
         ino = self.handles[fh]
         node = self.nodes[ino]
         if node.path is None and node.body is None:  # unlinked and never on the disk: nothing to keep
@@ -305,6 +327,7 @@ class Lazy:
         return 0
 
     def fsyncdir(self, path: str | None, datasync: int, fh: int) -> int:
+        self._maybe_trip()
         ino, folder = self._node_at(path or "/")
         if folder.body is None:
             self._new_body(ino, folder, os.lstat(self._live(folder.path)))
@@ -464,6 +487,8 @@ class LazyFS:
     def __init__(self, backing: Path, mountpoint: Path) -> None:
         self.backing, self.mountpoint = Path(backing), Path(mountpoint)
         self.orphans = self.backing.with_name(self.backing.name + ORPHANS_SUFFIX)
+        self.trip = self.backing.with_name(self.backing.name + TRIP_SUFFIX)
+        self.tripped_file = self.backing.with_name(self.backing.name + TRIPPED_SUFFIX)
         self.process: subprocess.Popen[bytes] | None = None
         self.live: Path | None = None
         self.cuts = 0
@@ -475,6 +500,8 @@ class LazyFS:
         self.mountpoint.mkdir(parents=True, exist_ok=True)
         shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
         self.live = Path(tempfile.mkdtemp(prefix="lazyfs-live-", dir=shm))
+        self.trip.unlink(missing_ok=True)
+        self.tripped_file.unlink(missing_ok=True)
         root = Path(__file__).resolve().parents[2]
         env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         command = [sys.executable, "-m", "tests.booted.lazyfs", "serve", str(self.backing), str(self.mountpoint)]
@@ -506,6 +533,21 @@ class LazyFS:
         self._clean_up()
         return lost
 
+    def arm(self, syncs: int = 1) -> None:
+        """Freeze the file system at the `syncs`-th fsync from now, before it is done (`tripped`
+        then says so): the moment to `cut()` a program in the middle of its commit."""
+        if syncs < 1:
+            raise ValueError(f"syncs must be at least 1, not {syncs}")
+        self.trip.write_text(str(syncs), encoding="ascii")
+
+    def disarm(self) -> None:
+        self.trip.unlink(missing_ok=True)
+
+    @property
+    def tripped(self) -> bool:
+        """An armed sync came: the file system is frozen inside it."""
+        return self.tripped_file.exists()
+
     def unmount(self) -> None:
         """A clean unmount, which keeps what was synced and nothing else (there is no write-back)."""
         if self.process is not None:
@@ -526,6 +568,8 @@ class LazyFS:
             shutil.rmtree(self.live, ignore_errors=True)
             self.live = None
         shutil.rmtree(self.orphans, ignore_errors=True)
+        self.trip.unlink(missing_ok=True)
+        self.tripped_file.unlink(missing_ok=True)
 
     def __enter__(self) -> LazyFS:
         return self.mount() if self.process is None else self

@@ -69,6 +69,15 @@ for n in range(int(sys.argv[2]), int(sys.argv[2]) + 200):
 """
 
 
+SYNC_TWICE = """
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+for data in (b"second", b"third"):
+    os.pwrite(fd, data, 0)
+    os.fsync(fd)
+"""
+
+
 @pytest.fixture
 def lazy(tmp_path: Path) -> Iterator[LazyFS]:
     reason = fuse_usable()
@@ -165,6 +174,22 @@ def test_a_truncate_is_lost_or_kept_with_the_next_sync(lazy: LazyFS) -> None:
         os.fsync(file.fileno())
     lazy.cut()
     assert (lazy.backing / "file").read_bytes() == b"a" * 10 + bytes(80) + b"b" * 10
+
+
+def test_an_armed_sync_freezes_before_it_is_done(lazy: LazyFS) -> None:
+    mount = lazy.mountpoint
+    write(mount / "file", b"first", sync=True)
+    sync_folder(mount)
+    lazy.arm(2)
+    syncer = subprocess.Popen([sys.executable, "-c", SYNC_TWICE, str(mount / "file")])
+    deadline = time.monotonic() + WAIT_S
+    while not lazy.tripped and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lazy.tripped and syncer.poll() is None  # stopped inside its second sync
+    syncer.kill()  # it dies once its request ends: with the file system, at the cut
+    assert lazy.cut() == ["file"]
+    syncer.wait(WAIT_S)
+    assert (lazy.backing / "file").read_bytes() == b"second"  # the first sync was done, not the second
 
 
 def test_modes_and_owners_reach_the_disk(lazy: LazyFS) -> None:
