@@ -1,5 +1,6 @@
 """The watchdog on the booted service: the loop stopped with SIGSTOP misses its pings, systemd
-kills it (SIGABRT, then SIGKILL after TimeoutAbortSec) and starts it again after RestartSec; the
+kills it (SIGABRT; SIGKILL after TimeoutAbortSec if that does not end it) and starts it again
+after RestartSec; the
 kiosk brings back the game where it stood, as the debug service's state shows before and after."""
 
 from __future__ import annotations
@@ -80,8 +81,9 @@ def test_a_stopped_loop_is_killed_and_restarted_within_the_bound_and_the_game_re
     journal = machine.journal()
     print("\n".join(line for line in journal.splitlines() if any(word in line for word in TIMELINE)))
     assert "Watchdog timeout" in journal
-    # The stopped loop ignored SIGABRT: it was killed when TimeoutAbortSec ran out.
-    assert "stop-watchdog' timed out. Killing" in journal
+    # SIGABRT's default action ends even a stopped process; a loop stuck in the kernel would be
+    # killed with SIGKILL when TimeoutAbortSec ran out ("timed out. Killing").
+    assert "Main process exited, code=killed, status=6/ABRT" in journal or "timed out. Killing" in journal
 
     deadline = time.monotonic() + 30
     while True:  # the debug socket comes up as the new loop starts
