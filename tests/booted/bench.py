@@ -466,6 +466,7 @@ class Machine:
     source: Path = REPO
     boots: int = 1
     extra: dict[str, str] = field(default_factory=dict)
+    binds: tuple[str, ...] = ()  # kept for `again`: the same root boots with the same binds
 
     @classmethod
     @contextlib.contextmanager
@@ -483,7 +484,12 @@ class Machine:
 
     @classmethod
     def start(
-        cls, root: Path, binds: Sequence[str] = (), arch: str = "amd64", timeout: float = BOOT_TIMEOUT_S
+        cls,
+        root: Path,
+        binds: Sequence[str] = (),
+        arch: str = "amd64",
+        timeout: float = BOOT_TIMEOUT_S,
+        until_running: bool = True,
     ) -> Machine:
         if root.resolve().is_relative_to((cache_dir() / "roots").resolve()):
             raise BenchError(f"{root} is a cached pristine root: boot a RootCopy of it")
@@ -497,17 +503,20 @@ class Machine:
             process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
-        machine = cls(root=root, arch=arch, process=process, console=console)
-        machine.wait_booted(timeout)
+        machine = cls(root=root, arch=arch, process=process, console=console, binds=tuple(binds))
+        machine.wait_booted(timeout, until_running)
         return machine
 
-    def again(self, timeout: float = BOOT_TIMEOUT_S) -> Machine:
-        """Boot the same root again (after `kill_all` or `shutdown`): a new Machine."""
-        machine = Machine.start(self.root, arch=self.arch, timeout=timeout)
+    def again(self, timeout: float = BOOT_TIMEOUT_S, until_running: bool = True) -> Machine:
+        """Boot the same root again (after `kill_all` or `shutdown`): a new Machine; with
+        `until_running=False` it returns once the container's init is there (a cut during boot)."""
+        machine = Machine.start(
+            self.root, binds=self.binds, arch=self.arch, timeout=timeout, until_running=until_running
+        )
         machine.boots = self.boots + 1
         return machine
 
-    def wait_booted(self, timeout: float) -> None:
+    def wait_booted(self, timeout: float, until_running: bool = True) -> None:
         deadline = time.monotonic() + timeout
         while not self.init_pid:
             if self.process.poll() is not None:
@@ -519,7 +528,7 @@ class Machine:
             elif time.monotonic() > deadline:
                 raise BenchError(f"no init in the container within {timeout:.0f} s")
             time.sleep(0.05)
-        while True:
+        while until_running:
             state = self.run("systemctl", "is-system-running", check=False, timeout=30).stdout.strip()
             if state in ("running", "degraded"):
                 return
@@ -632,12 +641,22 @@ class Machine:
         """The service's debug socket for `xtraboard hil run --target` from the host."""
         return f"unix:{self.path(DEBUG_SOCKET)}"
 
-    def kill_all(self) -> None:
-        """The power cut: SIGKILL to the container's init kills every process in it at once."""
+    def kill_all(self, reap: bool = True) -> None:
+        """The power cut: SIGKILL to the container's init kills every process in it at once.
+        `reap=False`: every process of its PID namespace is sent SIGKILL as well (one blocked in
+        a file system request dies only once that returns) and nothing is waited for."""
+        if self.init_pid and not reap:
+            with contextlib.suppress(OSError):
+                namespace = os.readlink(f"/proc/{self.init_pid}/ns/pid")
+                for entry in os.listdir("/proc"):
+                    with contextlib.suppress(OSError):
+                        if entry.isdigit() and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                            os.kill(int(entry), signal.SIGKILL)
         if self.init_pid:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.init_pid, signal.SIGKILL)
-        self._reap(10.0)
+        if reap:
+            self._reap(10.0)
 
     def shutdown(self, timeout: float = 60.0) -> None:
         """A clean power-off (systemd stops every unit); killed if it takes longer than `timeout`."""
