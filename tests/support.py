@@ -4,6 +4,10 @@ that fills up. (Fixtures live in conftest.py; these are plain functions to impor
 from __future__ import annotations
 
 import ast
+import contextlib
+import errno
+import os
+import signal
 import random
 import resource
 import sqlite3
@@ -138,3 +142,46 @@ def red_then_two_bots_played(board: Any) -> Any:
     board.settle()
     assert board.state("pending") == {"kind": "roll", "player": 0}
     return board
+
+
+def fill(folder: Path) -> Path:
+    """Fill the file system under `folder` to the last byte (a card that is full); the file that
+    did it, to remove."""
+    filler = folder / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        with contextlib.suppress(OSError):
+            while os.write(fd, b"\0" * 4096):
+                pass
+    finally:
+        os.close(fd)
+    probe = folder / "probe"
+    try:
+        probe.write_bytes(b"\0" * 8192)
+    except OSError as full:
+        assert full.errno == errno.ENOSPC, full
+    else:
+        raise AssertionError(f"{folder} took 8 KiB more after it was filled")
+    finally:
+        probe.unlink(missing_ok=True)
+    return filler
+
+
+def stays_up_without_gpio(child: subprocess.Popen[str]) -> tuple[list[str], str, str]:
+    """A `run` without GPIO (firmware/fault_mode.py): wait for its one "buttons:" line, check it
+    is still up, end it with SIGTERM. Its stderr lines up to then, and the rest of its output."""
+    try:
+        assert child.stderr is not None
+        lines: list[str] = []
+        while not any(line.startswith("xtraboard run: buttons:") for line in lines):
+            line = child.stderr.readline()
+            assert line, f"exited {child.wait()}: {lines}"
+            lines.append(line.rstrip("\n"))
+        assert child.poll() is None  # still up, waiting for GPIO
+        child.send_signal(signal.SIGTERM)
+        stdout, rest = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return lines, stdout, rest

@@ -13,9 +13,7 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import glob
-import os
 import sqlite3
 import subprocess
 import time
@@ -27,6 +25,7 @@ import pytest
 
 from firmware.hardware.config import default_board_path
 from firmware.journal import Journal
+from tests.support import fill
 from tests.test_pi_standin import Debug, StoodInPi, running, until
 
 pytestmark = pytest.mark.system  # real subprocesses (the markers in pyproject.toml)
@@ -137,24 +136,6 @@ def small_tmpfs(where: Path, size: str) -> Iterator[Path]:
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
-
-
-def fill(folder: Path) -> Path:
-    """Fill the file system under `folder` to the last byte."""
-    filler = folder / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        with contextlib.suppress(OSError):
-            while os.write(fd, b"\0" * 4096):
-                pass
-    finally:
-        os.close(fd)
-    probe = folder / "probe"
-    with pytest.raises(OSError) as full:
-        probe.write_bytes(b"\0" * 8192)
-    assert full.value.errno == errno.ENOSPC
-    probe.unlink(missing_ok=True)
-    return filler
 
 
 def test_a_state_directory_that_fills_up_mid_game_is_said_once_and_play_goes_on(tmp_path: Path) -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support import stays_up_without_gpio
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,20 +25,7 @@ def test_without_gpio_it_stays_up_saying_once_what_to_check(tmp_path: Path) -> N
     env = {k: v for k, v in os.environ.items() if k not in ("GPIOZERO_PIN_FACTORY", "XTRABOARD_BOARD", "NOTIFY_SOCKET")}
     command = [sys.executable, "-m", "firmware", "run", "--state-dir", str(tmp_path / "state")]
     child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stderr is not None
-        lines: list[str] = []
-        while not any(line.startswith("xtraboard run: buttons:") for line in lines):
-            line = child.stderr.readline()
-            assert line, f"exited {child.wait()}: {lines}"
-            lines.append(line.rstrip("\n"))
-        assert child.poll() is None  # still up, waiting for GPIO
-        child.send_signal(signal.SIGTERM)
-        stdout, rest = child.communicate(timeout=60)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    lines, stdout, rest = stays_up_without_gpio(child)
     assert child.returncode == 0 and stdout == ""
     lines += rest.splitlines()
     [message] = [line for line in lines if not line.startswith("xtraboard run: warning:")]  # the LEDs, display

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.support import stays_up_without_gpio
 
 pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.toml)
 
@@ -238,20 +239,7 @@ def test_run_without_gpio_says_so_in_one_line_and_waits(installed: tuple[Path, P
         stderr=subprocess.PIPE,
         text=True,
     )
-    try:
-        assert child.stderr is not None
-        lines: list[str] = []
-        while not any(line.startswith("xtraboard run: buttons:") for line in lines):
-            line = child.stderr.readline()
-            assert line, f"exited {child.wait()}: {lines}"
-            lines.append(line.rstrip("\n"))
-        assert child.poll() is None
-        child.send_signal(signal.SIGTERM)
-        stdout, rest = child.communicate(timeout=60)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    lines, stdout, rest = stays_up_without_gpio(child)
     assert child.returncode == 0 and stdout == "" and "Traceback" not in rest
     [message] = [line for line in lines + rest.splitlines() if not line.startswith("xtraboard run: warning:")]
     assert message.startswith("xtraboard run: buttons: no GPIO access") and "gpio" in message

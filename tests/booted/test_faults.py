@@ -21,6 +21,7 @@ import pytest
 from firmware.hardware.config import default_board_path, load_board
 from tests.booted.bench import GUEST_STANDIN, Machine, Root, RootCopy, cannot_boot_reason, wheelhouse
 from tests.booted.standin import DEBUG_SOCKET, PINS, settings
+from tests.support import fill
 from tests.test_pi_standin import Debug, until
 
 pytestmark = pytest.mark.booted
@@ -187,18 +188,6 @@ def small_state_dir(machine: Machine, size: str) -> Iterator[None]:
         machine.run("systemctl", "stop", "xtraboard.service")
         machine.run("umount", STATE)
         shutil.rmtree(keep, ignore_errors=True)
-
-
-def fill(folder: Path) -> Path:
-    filler = folder / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        with contextlib.suppress(OSError):
-            while os.write(fd, b"\0" * 4096):
-                pass
-    finally:
-        os.close(fd)
-    return filler
 
 
 def test_a_state_directory_filling_up_is_said_once_and_play_goes_on(machine: Machine) -> None:
