@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockConnectedPin
 
+from firmware.hardware.config import DisplayConfig, default_board_path, load_board
 from firmware.journal import Journal
 from sim.hil.command import run_scenarios
 from sim.hil.driver import BenchDriver, BenchError, DebugClient, GpioButtons, VirtualButtons, parse_target
@@ -24,7 +25,26 @@ pytestmark = pytest.mark.system  # the system tier (the markers in pyproject.tom
 
 ROOT = Path(__file__).resolve().parent.parent
 # (a scenario with a dice `secret` runs in the simulator only: `hil run` refuses it, tested below)
-SCENARIOS = [p for p in sorted((ROOT / "tests" / "scenarios").glob("*.toml")) if load_scenario(p).secret is None]
+
+
+def panel(display: DisplayConfig) -> tuple[int, int, str]:
+    return display.width, display.height, display.mode
+
+
+def shows_as_the_default_board(path: Path) -> bool:
+    """Whether a scenario's screens are those of the board the suite's separate board process
+    runs (the default description): `hil run` drives a target with its own description, so a
+    scenario written for another panel's pixels (its image checksums) cannot pass there."""
+    board = load_scenario(path).board
+    return board is None or panel(load_board(board).display) == panel(DEFAULT_DISPLAY)
+
+
+DEFAULT_DISPLAY = load_board(default_board_path()).display
+SCENARIOS = [
+    p
+    for p in sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
+    if load_scenario(p).secret is None and shows_as_the_default_board(p)
+]
 XTRABOARD = [sys.executable, "-m", "firmware"]
 BENCH_PINS = {"roll": 20, "ok": 21, "back": 22, "left": 23, "right": 24}  # the bench controller's outputs
 
